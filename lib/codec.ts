@@ -1,0 +1,90 @@
+import type { Failure } from './errors.js'
+import type { Status } from './status.js'
+
+/**
+ * The span-style contract shared by every encoder and decoder (and by the Arrow and
+ * Parquet parsers): one synchronous step over caller-owned memory, modelled on .NET's
+ * `BrotliDecoder.Decompress(source, destination, out consumed, out written)`.
+ *
+ * After every call, `consumed` is how many bytes of `src` were used and `written` how
+ * many bytes of `dst` were filled, both counted from the start of the arrays passed to
+ * that call. They are plain fields that the codec overwrites, so the hot loop
+ * allocates nothing.
+ *
+ * A codec never keeps a reference to `src` or `dst` past the call: input it needs later
+ * (a partial header, a block that is not complete yet) it either consumes into its own
+ * state or leaves unconsumed, in which case the caller passes those bytes again, with
+ * more appended, on the next call.
+ */
+export interface SpanCodec {
+  /** The format name, e.g. `'gzip'`. */
+  readonly format: string
+  /** Bytes of `src` used by the last call. */
+  consumed: number
+  /** Bytes of `dst` filled by the last call. */
+  written: number
+  /** Set when a call returns `InvalidData`; `null` otherwise. */
+  failure: Failure | null
+  /**
+   * One step. `final` says that `src` holds the last of the input.
+   *
+   * Decoders return `Done` when a frame/member/stream ends (bytes after it are left
+   * unconsumed), `DestinationTooSmall` when `dst` is full and there is more output,
+   * `NeedMoreData` when all usable input was consumed (with `final`, the caller treats
+   * this as truncation) and `InvalidData` when the input cannot be valid.
+   *
+   * Encoders return `Done` when all of `src` was consumed (and, with `final`, the whole
+   * stream including its trailer was written) and `DestinationTooSmall` when `dst` is
+   * full: call again with the rest of `src` (possibly empty) and more room.
+   */
+  transform(src: Uint8Array, dst: Uint8Array, final: boolean): Status
+  /** Back to the initial state, keeping options and allocated memory. */
+  reset(): void
+  /** Releases memory that is not garbage-collected (wasm heaps). Idempotent. */
+  dispose(): void
+}
+
+export interface Decoder extends SpanCodec {
+  /**
+   * When known from the headers seen so far, the exact number of bytes the current
+   * frame decodes to (LZ4 content size, zstd frame content size); otherwise -1.
+   */
+  readonly contentSize?: number
+}
+
+export interface Encoder extends SpanCodec {
+  /**
+   * Writes out everything buffered so far as a sync point that a decoder can decode
+   * without the rest of the stream. `Done` when all was written, else
+   * `DestinationTooSmall` (call again with more room).
+   */
+  flush(dst: Uint8Array): Status
+}
+
+/** Formats of the compression codecs. */
+export type Format = 'gzip' | 'deflate' | 'deflate-raw' | 'lz4' | 'lz4-block' | 'zstd' | 'brotli'
+
+/** Options every decoder accepts. */
+export interface DecoderOptions {
+  /**
+   * The most bytes the decoder may produce, over all frames. Stops decompression bombs
+   * before the memory is spent. Default 2 GiB; `Infinity` to lift it.
+   */
+  maxOutputBytes?: number
+}
+
+export interface EncoderOptions {
+  /** Compression level; the range depends on the format. */
+  level?: number
+}
+
+/**
+ * Per-format facts the stream driver needs besides the codec itself.
+ */
+export interface FormatTraits {
+  /**
+   * Whether the format allows another frame/member right after one ended (gzip
+   * members, LZ4 and zstd frames). If not, bytes after `Done` are trailing junk.
+   */
+  readonly concatenable: boolean
+}
