@@ -1,0 +1,26 @@
+/** Views a BufferSource chunk as bytes without copying; throws a TypeError for anything else. */
+export function toBytes(chunk: unknown, allowShared: boolean): Uint8Array {
+  let view: Uint8Array
+  if (chunk instanceof Uint8Array) view = chunk
+  else if (ArrayBuffer.isView(chunk)) view = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength)
+  else if (chunk instanceof ArrayBuffer) view = new Uint8Array(chunk)
+  else if (typeof SharedArrayBuffer !== 'undefined' && chunk instanceof SharedArrayBuffer) {
+    if (!allowShared) throw new TypeError('chunk is a SharedArrayBuffer, which is not a BufferSource')
+    view = new Uint8Array(chunk)
+  } else {
+    // Cross-realm buffers (e.g. from a vm context or a worker's structured clone).
+    const tag = Object.prototype.toString.call(chunk)
+    if (tag === '[object ArrayBuffer]') view = new Uint8Array(chunk as ArrayBuffer)
+    else throw new TypeError(`chunk must be an ArrayBuffer or an ArrayBufferView, got ${describe(chunk)}`)
+  }
+  if (!allowShared && typeof SharedArrayBuffer !== 'undefined' && view.buffer instanceof SharedArrayBuffer) {
+    throw new TypeError('chunk is backed by a SharedArrayBuffer, which is not a BufferSource')
+  }
+  return view
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'an Array'
+  return typeof value === 'object' ? (value.constructor?.name ?? 'an object') : typeof value
+}

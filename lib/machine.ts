@@ -1,0 +1,287 @@
+import type { SpanCodec } from './codec.js'
+import { CodecError } from './errors.js'
+import { Status } from './status.js'
+
+/**
+ * The pooled-chunk state machine: the one driver loop between input chunks, a span codec
+ * and output chunks. Every stream, the one-shot helpers and the format parsers run their
+ * codecs through it, so truncation, trailing data, concatenated frames, limits and error
+ * offsets are decided here once.
+ *
+ * It is synchronous and pull-shaped: `push()` offers an input chunk, `end()` marks the
+ * end of input, and each `next()` runs the codec until one output chunk is ready, the
+ * input is exhausted, or the stream is finished. Output per `next()` is bounded by the
+ * block size, so a caller that stops calling `next()` when its consumer is full (the
+ * WHATWG `desiredSize`) gets backpressure even when a tiny input inflates to gigabytes.
+ *
+ * Memory: output is written straight into blocks of `blockSize` bytes. An output chunk
+ * is a `subarray` of a block; the bytes handed out are never written again, and the rest
+ * of the block keeps serving later output, so small outputs do not each cost an
+ * allocation and large ones flow as few large chunks. Input is read in place; only an
+ * unconsumed tail (when a codec leaves one) is copied, into scratch reused for the
+ * machine's life.
+ */
+export interface MachineOptions {
+  /** The format name, for errors. */
+  format: string
+  /** Decoders are judged for truncation, trailing data and `maxOutputBytes`. */
+  mode: 'decode' | 'encode'
+  /** Size of the output blocks, in bytes (and so of the largest output chunk). */
+  blockSize: number
+  /** Most bytes a decoder may produce over the whole stream. */
+  maxOutputBytes: number
+  /** After a frame/member ends, bytes that follow start a new one (else they are junk). */
+  concatenated: boolean
+  /** Optional hint of the total output size, used to size the first block. */
+  expectedOutputBytes?: number
+}
+
+/** 64 KiB: large enough that per-chunk costs vanish, small enough to stay in cache. */
+export const DEFAULT_BLOCK_SIZE = 64 * 1024
+
+/**
+ * The most a codec may leave unconsumed and ask to see again. Codecs buffer partial units
+ * internally; a codec that leaves more is either broken or fed hostile data.
+ */
+const MAX_TAIL_BYTES = 64 * 1024 * 1024
+
+const EMPTY = new Uint8Array(0)
+
+export class Machine {
+  readonly codec: SpanCodec
+  private readonly options: MachineOptions
+
+  /** Current input: `input[inputPos..]` is not consumed yet. */
+  private input: Uint8Array = EMPTY
+  private inputPos = 0
+  /** Scratch that holds an unconsumed tail (plus the next chunk appended), reused. */
+  private scratch: Uint8Array = EMPTY
+  /** Whether `input` currently is a view of `scratch`. */
+  private inputIsScratch = false
+  /** No more input will come. */
+  private ended = false
+  /** The codec asked for more input than it has: wait for `push()` or `end()`. */
+  private starved = false
+  /** The codec's last call ended with output still pending (DestinationTooSmall). */
+  private owesOutput = false
+  /** An error found while output was still to be handed out; thrown on the next call. */
+  private failedWith: Error | null = null
+  /** The whole stream has been produced. */
+  finished = false
+
+  /** Output block; `block[emitPos..writePos]` is written but not handed out yet. */
+  private block: Uint8Array = EMPTY
+  private emitPos = 0
+  private writePos = 0
+
+  /** Input bytes consumed by the codec over the whole stream. */
+  totalIn = 0
+  /** Output bytes produced over the whole stream. */
+  totalOut = 0
+  /** `totalIn` at the start of the current frame/member (for error offsets). */
+  private memberStart = 0
+  /** The current frame/member ended (a decoder returned `Done`). */
+  private memberEnded = false
+  /** Frames/members completed. */
+  members = 0
+
+  constructor(codec: SpanCodec, options: MachineOptions) {
+    this.codec = codec
+    this.options = options
+  }
+
+  /** Whether the machine has consumed its input and waits for more (or for `end()`). */
+  get needsInput(): boolean {
+    return !this.ended && !this.failedWith && (this.starved || (this.inputPos >= this.input.length && !this.owesOutput))
+  }
+
+  /**
+   * Offers the next input chunk. The machine reads it in place until `needsInput` is
+   * true again; the caller must not change it before then.
+   */
+  push(chunk: Uint8Array): void {
+    if (this.ended) throw new CodecError('INVALID_OPTION', this.options.format, 'push() after end()')
+    if (chunk.length === 0) return
+    this.starved = false
+    const rest = this.input.length - this.inputPos
+    if (rest === 0) {
+      this.input = chunk
+      this.inputPos = 0
+      this.inputIsScratch = false
+      return
+    }
+    // The codec left a tail: append the new chunk behind it, in scratch.
+    const need = rest + chunk.length
+    if (need > MAX_TAIL_BYTES) {
+      throw new CodecError('LIMIT_EXCEEDED', this.options.format, `codec holds ${need} unconsumed bytes, more than the ${MAX_TAIL_BYTES} allowed`, this.totalIn)
+    }
+    if (this.inputIsScratch && this.inputPos > 0) this.scratch.copyWithin(0, this.inputPos, this.input.length)
+    if (this.scratch.length < need) {
+      const grown = new Uint8Array(Math.max(need, this.scratch.length * 2, 4096))
+      grown.set(this.input.subarray(this.inputPos))
+      this.scratch = grown
+    } else if (!this.inputIsScratch) {
+      this.scratch.set(this.input.subarray(this.inputPos))
+    }
+    this.scratch.set(chunk, rest)
+    this.input = this.scratch.subarray(0, need)
+    this.inputPos = 0
+    this.inputIsScratch = true
+  }
+
+  /** Marks the end of input. */
+  end(): void {
+    this.ended = true
+    this.starved = false
+  }
+
+  /**
+   * Runs the codec until an output chunk is ready (returned), or until it needs more
+   * input or has finished (returns `null`; see `needsInput` and `finished`). Throws a
+   * `CodecError` on invalid data, truncation, trailing data and exceeded limits.
+   */
+  next(): Uint8Array | null {
+    const failed = this.failedWith
+    if (failed) throw failed
+    try {
+      return this.step()
+    } catch (error) {
+      // Output decoded before the error is still handed out first (as the web platform's
+      // DecompressionStream does with trailing junk); the error comes on the next call.
+      this.failedWith = error as Error
+      const out = this.takeOutput()
+      if (out) return out
+      throw error
+    }
+  }
+
+  private step(): Uint8Array | null {
+    const { codec, options } = this
+    const decoding = options.mode === 'decode'
+    for (;;) {
+      if (this.finished) return this.takeOutput()
+      const src = this.input.subarray(this.inputPos)
+      if (!this.ended && (this.starved || (src.length === 0 && !this.owesOutput))) {
+        // Everything offered is consumed: hand out what it produced before waiting.
+        return this.takeOutput()
+      }
+      if (decoding && this.memberEnded) {
+        if (src.length === 0) {
+          this.finished = true
+          continue
+        }
+        if (!options.concatenated) {
+          throw new CodecError('TRAILING_DATA', options.format, `${src.length}${this.ended ? '' : '+'} bytes after the end of the stream`, this.totalIn)
+        }
+        codec.reset()
+        this.memberEnded = false
+        this.memberStart = this.totalIn
+      }
+
+      // Output room: the rest of the block, capped by what the limit still allows.
+      if (this.block.byteLength === 0 || this.writePos >= this.block.length) {
+        // Block full (or detached by a consumer that transferred an earlier chunk's buffer).
+        if (this.writePos > this.emitPos && this.block.byteLength !== 0) return this.takeOutput()
+        this.newBlock()
+      }
+      let room = this.block.length - this.writePos
+      const allowance = decoding ? options.maxOutputBytes - this.totalOut : Infinity
+      const capped = allowance < room
+      if (capped) room = allowance
+      const dst = this.block.subarray(this.writePos, this.writePos + room)
+
+      const final = this.ended
+      const status = codec.transform(src, dst, final)
+      const consumed = codec.consumed
+      const written = codec.written
+      this.inputPos += consumed
+      this.totalIn += consumed
+      this.writePos += written
+      this.totalOut += written
+
+      this.owesOutput = status === Status.DestinationTooSmall
+      switch (status) {
+        case Status.Done:
+          if (decoding) {
+            this.memberEnded = true
+            this.members++
+          } else if (final) {
+            this.finished = true
+          }
+          break
+        case Status.DestinationTooSmall:
+          if (capped && this.totalOut >= options.maxOutputBytes) {
+            throw new CodecError('LIMIT_EXCEEDED', options.format, `output exceeds maxOutputBytes (${options.maxOutputBytes})`, this.totalIn)
+          }
+          if (written === 0) {
+            // The contract says any room of 1 byte or more allows progress: a codec that
+            // makes none would loop forever.
+            throw new CodecError('INVALID_DATA', options.format, `codec made no progress with ${room} bytes of room`, this.totalIn)
+          }
+          // Hand out the full block; the next round starts a new one.
+          if (this.writePos >= this.block.length) return this.takeOutput()
+          break
+        case Status.NeedMoreData:
+          if (this.inputPos < this.input.length) {
+            // The codec leaves a tail to see again with more input appended: keep it.
+            this.keepTail(this.input.subarray(this.inputPos))
+          }
+          this.starved = true
+          if (final) {
+            throw new CodecError('TRUNCATED', options.format, `input ended before the end of the ${decoding ? 'stream' : 'input'}`, this.totalIn)
+          }
+          break
+        case Status.InvalidData: {
+          const f = codec.failure
+          const offset = f && f.offset >= 0 ? this.memberStart + f.offset : this.totalIn
+          throw new CodecError(f?.code ?? 'INVALID_DATA', options.format, f?.message ?? 'invalid data', offset)
+        }
+        default:
+          throw new CodecError('INVALID_DATA', options.format, `codec returned unknown status ${String(status)}`, this.totalIn)
+      }
+    }
+  }
+
+  /** Releases the codec; the machine cannot be used afterwards. */
+  dispose(): void {
+    this.finished = true
+    this.input = EMPTY
+    this.scratch = EMPTY
+    this.block = EMPTY
+    this.codec.dispose()
+  }
+
+  private takeOutput(): Uint8Array | null {
+    if (this.writePos === this.emitPos) return null
+    const out = this.block.subarray(this.emitPos, this.writePos)
+    this.emitPos = this.writePos
+    return out
+  }
+
+  private newBlock(): void {
+    const { blockSize, expectedOutputBytes } = this.options
+    let size = blockSize
+    // A first block sized to a known small output avoids a mostly empty 64 KiB chunk.
+    if (this.totalOut === 0 && expectedOutputBytes !== undefined && expectedOutputBytes >= 0 && expectedOutputBytes < size) {
+      size = Math.max(expectedOutputBytes, 64)
+    }
+    this.block = new Uint8Array(size)
+    this.emitPos = 0
+    this.writePos = 0
+  }
+
+  private keepTail(tail: Uint8Array): void {
+    if (tail.length > MAX_TAIL_BYTES) {
+      throw new CodecError('LIMIT_EXCEEDED', this.options.format, `codec holds ${tail.length} unconsumed bytes, more than the ${MAX_TAIL_BYTES} allowed`, this.totalIn)
+    }
+    if (this.inputIsScratch) {
+      this.scratch.copyWithin(0, this.inputPos, this.input.length)
+    } else {
+      if (this.scratch.length < tail.length) this.scratch = new Uint8Array(Math.max(tail.length, 4096))
+      this.scratch.set(tail)
+    }
+    this.input = this.scratch.subarray(0, tail.length)
+    this.inputPos = 0
+    this.inputIsScratch = true
+  }
+}

@@ -1,0 +1,225 @@
+import { CodecError } from '../lib/errors.js'
+import type { Machine } from '../lib/machine.js'
+import { toBytes } from '../lib/bytes.js'
+
+/**
+ * The WHATWG shell around the machine: a writable side that offers chunks, a readable
+ * side that pulls output. It is a transform stream in shape (`{ writable, readable }`,
+ * usable with `pipeThrough`) but drives the codec from the readable side's demand:
+ * output is produced only while `desiredSize > 0`, and a write resolves only once its
+ * chunk is consumed. A TransformStream's `transform()` cannot wait for demand in the
+ * middle of a chunk, so a decoder that inflates one small chunk to gigabytes would
+ * queue them all; here it waits.
+ */
+
+/** Stream classes to use instead of the global ones (e.g. web-streams-polyfill's). */
+export interface StreamClasses {
+  ReadableStream: typeof ReadableStream
+  WritableStream: typeof WritableStream
+}
+
+export interface StreamOptions {
+  /** Output chunk size in bytes (the machine's block size). Default 64 KiB. */
+  chunkSize?: number
+  /** Aborts the stream: both sides error with the signal's reason, resources are freed. */
+  signal?: AbortSignal
+  /** Stream classes to build on; default: the runtime's globals. */
+  streams?: StreamClasses
+}
+
+export type Surface = (error: unknown) => unknown
+
+interface ShellOptions {
+  format: string
+  /** Creates the machine and its codec (may load an engine first). */
+  open: () => Promise<Machine>
+  /** Whether chunks backed by a SharedArrayBuffer are accepted. */
+  allowShared: boolean
+  /** Maps errors before they reach the user (the web-compatible classes use TypeError). */
+  surface?: Surface
+  signal?: AbortSignal
+  streams?: StreamClasses
+}
+
+export function checkChunkSize(format: string, value: unknown): number | undefined {
+  if (value === undefined) return undefined
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 64 || value > 2 ** 30) {
+    throw new CodecError('INVALID_OPTION', format, `chunkSize must be an integer from 64 to 2^30, got ${String(value)}`)
+  }
+  return value
+}
+
+function classes(streams: StreamClasses | undefined, format: string): StreamClasses {
+  if (streams) {
+    if (typeof streams.ReadableStream !== 'function' || typeof streams.WritableStream !== 'function') {
+      throw new CodecError('INVALID_OPTION', format, 'streams must provide ReadableStream and WritableStream classes')
+    }
+    return streams
+  }
+  const g = globalThis as Partial<StreamClasses>
+  if (typeof g.ReadableStream !== 'function' || typeof g.WritableStream !== 'function') {
+    throw new CodecError('INVALID_OPTION', format, 'this runtime has no global ReadableStream/WritableStream: pass them as options.streams')
+  }
+  return g as StreamClasses
+}
+
+/**
+ * A `{ writable, readable }` pair driving one codec through the machine.
+ */
+export class CodecStream<I = BufferSource> {
+  readonly readable: ReadableStream<Uint8Array>
+  readonly writable: WritableStream<I>
+
+  constructor(options: ShellOptions) {
+    const { ReadableStream: RS, WritableStream: WS } = classes(options.streams, options.format)
+    const surface = options.surface ?? ((e: unknown) => e)
+    const signal = options.signal
+
+    let machine: Machine | null = null
+    let readableController!: ReadableStreamDefaultController<Uint8Array>
+    let writableController!: WritableStreamDefaultController
+    /** Settles the pending write (or close) once its input is consumed (or finished). */
+    let pendingResolve: (() => void) | null = null
+    let pendingReject: ((e: unknown) => void) | null = null
+    let done = false
+
+    const settle = (error?: unknown) => {
+      const resolve = pendingResolve
+      const reject = pendingReject
+      pendingResolve = pendingReject = null
+      if (error !== undefined) reject?.(error)
+      else resolve?.()
+    }
+
+    const teardown = () => {
+      if (done) return
+      done = true
+      signal?.removeEventListener('abort', onAbort)
+      machine?.dispose()
+    }
+
+    /** Errors both sides once, with the error as the user sees it. */
+    const fail = (error: unknown) => {
+      if (done) return
+      const shown = surface(error)
+      teardown()
+      try { readableController.error(shown) } catch { /* already errored or closed */ }
+      try { writableController.error(shown) } catch { /* already errored or closed */ }
+      settle(shown)
+    }
+
+    /** Produces output while the readable side wants it; settles the write when its input is used up. */
+    const pump = () => {
+      if (!machine || done) return
+      try {
+        while ((readableController.desiredSize ?? 0) > 0) {
+          const out = machine.next()
+          if (out) {
+            readableController.enqueue(out)
+            continue
+          }
+          if (machine.finished) {
+            teardown()
+            readableController.close()
+            settle()
+            return
+          }
+          if (machine.needsInput) settle()
+          return
+        }
+      } catch (error) {
+        fail(error)
+      }
+    }
+
+    function onAbort() {
+      const reason = signal?.reason ?? new CodecError('ABORTED', options.format, 'aborted')
+      fail(reason)
+    }
+
+    const ready: Promise<void> = (async () => {
+      if (signal?.aborted) throw signal.reason ?? new CodecError('ABORTED', options.format, 'aborted')
+      signal?.addEventListener('abort', onAbort, { once: true })
+      const opened = await options.open()
+      if (done) {
+        opened.dispose()
+        return
+      }
+      machine = opened
+    })()
+    // The failure surfaces through both start() promises; this only marks it handled
+    // here so it is not reported twice as unhandled.
+    ready.catch(() => {})
+
+    this.readable = new RS<Uint8Array>(
+      {
+        start: async (controller) => {
+          readableController = controller
+          try {
+            await ready
+          } catch (error) {
+            throw surface(error)
+          }
+        },
+        pull: () => {
+          pump()
+        },
+        cancel: (reason) => {
+          teardown()
+          try { writableController.error(reason) } catch { /* already errored */ }
+          settle(reason)
+        },
+      },
+      { highWaterMark: 1 },
+    )
+
+    this.writable = new WS<I>(
+      {
+        start: async (controller) => {
+          writableController = controller
+          try {
+            await ready
+          } catch (error) {
+            throw surface(error)
+          }
+        },
+        write: (chunk) => {
+          if (done) return Promise.reject(surface(new CodecError('INVALID_OPTION', options.format, 'write after the stream ended')))
+          let bytes: Uint8Array
+          try {
+            bytes = toBytes(chunk, options.allowShared)
+          } catch (error) {
+            fail(error)
+            return Promise.reject(error)
+          }
+          return new Promise<void>((resolve, reject) => {
+            pendingResolve = resolve
+            pendingReject = reject
+            try {
+              machine!.push(bytes)
+            } catch (error) {
+              fail(error)
+              return
+            }
+            pump()
+          })
+        },
+        close: () => {
+          if (done) return
+          return new Promise<void>((resolve, reject) => {
+            pendingResolve = resolve
+            pendingReject = reject
+            machine!.end()
+            pump()
+          })
+        },
+        abort: (reason) => {
+          teardown()
+          try { readableController.error(reason) } catch { /* already errored */ }
+          settle(reason)
+        },
+      },
+      { highWaterMark: 1 },
+    )
+  }
+}

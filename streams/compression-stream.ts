@@ -1,0 +1,73 @@
+import type { Format } from '../lib/codec.js'
+import { CodecError } from '../lib/errors.js'
+import { decodeStream, encodeStream } from './factories.js'
+import type { CodecStream } from './codec-stream.js'
+
+/**
+ * Drop-in versions of the web platform's `CompressionStream` and `DecompressionStream`
+ * (https://compression.spec.whatwg.org/), on this library's engines, in every runtime,
+ * with more formats: `'gzip'`, `'deflate'`, `'deflate-raw'` as standardised, plus
+ * `'brotli'`, `'zstd'` and `'lz4'`.
+ *
+ * As the standard requires: an unknown format throws a `TypeError` from the constructor;
+ * a chunk that is not a BufferSource (including SharedArrayBuffer-backed views, which
+ * WebIDL's BufferSource excludes) errors the stream with a `TypeError`; corrupt,
+ * truncated and trailing input error it with a `TypeError`. The `TypeError` carries the
+ * library's `CodecError` as its `cause` and the same `code`.
+ *
+ * A gzip stream is one member: bytes after it are an error, as in browsers and in Node
+ * since it adopted the same rule (nodejs/node#58247). zstd and LZ4 streams are
+ * sequences of frames by their own specifications, so further frames are decoded.
+ */
+const FORMATS: readonly Format[] = ['gzip', 'deflate', 'deflate-raw', 'brotli', 'zstd', 'lz4']
+
+function checkFormat(format: unknown, what: string): Format {
+  const name = String(format)
+  if (!(FORMATS as readonly string[]).includes(name)) {
+    throw new TypeError(`Failed to construct '${what}': format '${name}' is not one of ${FORMATS.join(', ')}`)
+  }
+  return name as Format
+}
+
+/** Errors as the standard shows them: `TypeError`s, with the library's error as cause. */
+function asTypeError(error: unknown): unknown {
+  if (error instanceof CodecError) {
+    const e = new TypeError(error.message, { cause: error }) as TypeError & { code: string }
+    e.code = error.code
+    return e
+  }
+  return error
+}
+
+export class CompressionStream {
+  readonly #pair: CodecStream
+  constructor(format: string) {
+    this.#pair = encodeStream(checkFormat(format, 'CompressionStream'), {}, asTypeError, false)
+  }
+  get readable(): ReadableStream<Uint8Array> {
+    return this.#pair.readable
+  }
+  get writable(): WritableStream<BufferSource> {
+    return this.#pair.writable
+  }
+  get [Symbol.toStringTag]() {
+    return 'CompressionStream'
+  }
+}
+
+export class DecompressionStream {
+  readonly #pair: CodecStream
+  constructor(format: string) {
+    const f = checkFormat(format, 'DecompressionStream')
+    this.#pair = decodeStream(f, { concatenated: f === 'zstd' || f === 'lz4' }, asTypeError, false)
+  }
+  get readable(): ReadableStream<Uint8Array> {
+    return this.#pair.readable
+  }
+  get writable(): WritableStream<BufferSource> {
+    return this.#pair.writable
+  }
+  get [Symbol.toStringTag]() {
+    return 'DecompressionStream'
+  }
+}

@@ -1,0 +1,104 @@
+import type { Format } from '../lib/codec.js'
+import { Machine, DEFAULT_BLOCK_SIZE } from '../lib/machine.js'
+import { checkLevel, checkMaxOutput, loadCodec, resolveEngine, type Engine } from '../lib/registry.js'
+import { CodecStream, checkChunkSize, type StreamOptions, type Surface } from './codec-stream.js'
+
+export interface DecodeStreamOptions extends StreamOptions {
+  /** Engine: `'js'`/`'wasm'` (portable, the default per format) or `'node'` (node:zlib). */
+  engine?: Engine
+  /**
+   * Most bytes the stream may produce; more errors with `LIMIT_EXCEEDED` before the
+   * memory is spent. Default 2 GiB.
+   */
+  maxOutputBytes?: number
+  /**
+   * Whether another frame/member may follow the first (gzip members, LZ4 and zstd
+   * frames). Default: what the format allows. `false` makes bytes after the first
+   * frame an error, as the web platform's `DecompressionStream('gzip')` does.
+   */
+  concatenated?: boolean
+  /** Format-specific options (e.g. zstd `maxWindowLog`) pass through to the codec. */
+  [option: string]: unknown
+}
+
+export interface EncodeStreamOptions extends StreamOptions {
+  engine?: Engine
+  /** Compression level; range and default depend on the format. */
+  level?: number
+  /** Format-specific options (e.g. LZ4 `blockSize`, zstd `checksum`) pass through. */
+  [option: string]: unknown
+}
+
+/** Options the stream shell consumes; the rest goes to the codec. */
+function codecOptions(options: Record<string, unknown>): Record<string, unknown> {
+  const { signal: _s, streams: _t, chunkSize: _c, ...rest } = options
+  return rest
+}
+
+/** Builds a decoding stream for `format`; checks options synchronously. */
+export function decodeStream(format: Format, options: DecodeStreamOptions = {}, surface?: Surface, allowShared = true): CodecStream {
+  const engine = resolveEngine(format, options.engine)
+  const maxOutputBytes = checkMaxOutput(format, options.maxOutputBytes)
+  const blockSize = checkChunkSize(format, options.chunkSize) ?? DEFAULT_BLOCK_SIZE
+  const pass = codecOptions(options)
+  return new CodecStream({
+    format,
+    allowShared,
+    surface,
+    signal: options.signal,
+    streams: options.streams,
+    open: async () => {
+      const mod = await loadCodec(format, engine)
+      const codec = mod.createDecoder(pass)
+      return new Machine(codec, {
+        format,
+        mode: 'decode',
+        blockSize,
+        maxOutputBytes,
+        concatenated: options.concatenated ?? mod.traits.concatenable,
+      })
+    },
+  })
+}
+
+/** Builds an encoding stream for `format`; checks options synchronously. */
+export function encodeStream(format: Format, options: EncodeStreamOptions = {}, surface?: Surface, allowShared = true): CodecStream {
+  const engine = resolveEngine(format, options.engine)
+  checkLevel(format, options.level)
+  const blockSize = checkChunkSize(format, options.chunkSize) ?? DEFAULT_BLOCK_SIZE
+  const pass = codecOptions(options)
+  return new CodecStream({
+    format,
+    allowShared,
+    surface,
+    signal: options.signal,
+    streams: options.streams,
+    open: async () => {
+      const mod = await loadCodec(format, engine)
+      const codec = mod.createEncoder(pass)
+      return new Machine(codec, { format, mode: 'encode', blockSize, maxOutputBytes: Infinity, concatenated: false })
+    },
+  })
+}
+
+type Pair = TransformStream<BufferSource, Uint8Array>
+
+/** gzip (RFC 1952) decoder; concatenated members are decoded in sequence. */
+export const gzipDecode = (options?: DecodeStreamOptions): Pair => decodeStream('gzip', options)
+/** gzip (RFC 1952) encoder; `level` 0–9, default 6. */
+export const gzipEncode = (options?: EncodeStreamOptions): Pair => encodeStream('gzip', options)
+/** zlib-wrapped deflate (RFC 1950), the web platform's `'deflate'`. */
+export const deflateDecode = (options?: DecodeStreamOptions): Pair => decodeStream('deflate', options)
+export const deflateEncode = (options?: EncodeStreamOptions): Pair => encodeStream('deflate', options)
+/** Raw deflate (RFC 1951), the web platform's `'deflate-raw'`. */
+export const deflateRawDecode = (options?: DecodeStreamOptions): Pair => decodeStream('deflate-raw', options)
+export const deflateRawEncode = (options?: EncodeStreamOptions): Pair => encodeStream('deflate-raw', options)
+/** LZ4 frame format; concatenated and skippable frames are handled. */
+export const lz4Decode = (options?: DecodeStreamOptions): Pair => decodeStream('lz4', options)
+export const lz4Encode = (options?: EncodeStreamOptions): Pair => encodeStream('lz4', options)
+/** zstd (RFC 8878); concatenated and skippable frames are handled. */
+export const zstdDecode = (options?: DecodeStreamOptions): Pair => decodeStream('zstd', options)
+export const zstdEncode = (options?: EncodeStreamOptions): Pair => encodeStream('zstd', options)
+/** brotli (RFC 7932). */
+export const brotliDecode = (options?: DecodeStreamOptions): Pair => decodeStream('brotli', options)
+export const brotliEncode = (options?: EncodeStreamOptions): Pair => encodeStream('brotli', options)

@@ -1,0 +1,29 @@
+/**
+ * The root entry: span codecs, streams, the web-compatible classes and one-shot helpers.
+ */
+export { Status, statusName } from '../lib/status.js'
+export { CodecError, type ErrorCode, type Failure } from '../lib/errors.js'
+export type { SpanCodec, Decoder, Encoder, Format, FormatTraits } from '../lib/codec.js'
+export { createDecoder, createEncoder, loadCodec, FORMATS, DEFAULT_MAX_OUTPUT_BYTES, type Engine, type CodecModule } from '../lib/registry.js'
+export { Machine, DEFAULT_BLOCK_SIZE, type MachineOptions } from '../lib/machine.js'
+export { decode, encode } from '../lib/oneshot.js'
+export { CodecStream, type StreamClasses, type StreamOptions } from './codec-stream.js'
+export {
+  decodeStream,
+  encodeStream,
+  gzipDecode,
+  gzipEncode,
+  deflateDecode,
+  deflateEncode,
+  deflateRawDecode,
+  deflateRawEncode,
+  lz4Decode,
+  lz4Encode,
+  zstdDecode,
+  zstdEncode,
+  brotliDecode,
+  brotliEncode,
+  type DecodeStreamOptions,
+  type EncodeStreamOptions,
+} from './factories.js'
+export { CompressionStream, DecompressionStream } from './compression-stream.js'
