@@ -127,6 +127,9 @@ export class CodecStream<I = BufferSource> {
           if (machine.needsInput) settle()
           return
         }
+        // The consumer is full. If this chunk's input is used up already, let the writer
+        // go on: the output it produced waits in the machine for the next pull.
+        if (machine.needsInput) settle()
       } catch (error) {
         fail(error)
       }

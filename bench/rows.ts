@@ -1,0 +1,151 @@
+// The benchmark rows: ours and the peers, grouped by operation. Each row prepares its
+// input outside the timed region and returns one operation over the whole corpus.
+import * as zlib from 'node:zlib'
+import { createRequire } from 'node:module'
+import type { Decoder } from '../lib/codec.js'
+import type { Failure } from '../lib/errors.js'
+import { Machine } from '../lib/machine.js'
+import { Status } from '../lib/status.js'
+import { CodecStream } from '../streams/codec-stream.js'
+import * as sluice from '../streams/index.js'
+import { chunks, drain, streamOf } from './corpus.js'
+
+const require = createRequire(import.meta.url)
+
+export interface Row {
+  name: string
+  /** Prepares inputs (untimed); returns one timed operation over the corpus. */
+  prepare(raw: Uint8Array): Promise<() => unknown>
+}
+
+export interface Group {
+  name: string
+  corpora: string[]
+  /** The row the ratios are relative to. */
+  reference: string
+  rows: Row[]
+}
+
+const streamRow = (name: string, pack: (raw: Uint8Array) => Uint8Array | Promise<Uint8Array>, make: () => TransformStream<any, any> | { readable: ReadableStream; writable: WritableStream }): Row => ({
+  name,
+  async prepare(raw) {
+    const parts = chunks(await pack(raw))
+    return async () => {
+      const n = await drain(streamOf(parts).pipeThrough(make() as TransformStream))
+      if (n !== raw.length) throw new Error(`${name}: ${n} bytes out, expected ${raw.length}`)
+    }
+  },
+})
+
+const oneShot = (name: string, pack: (raw: Uint8Array) => Uint8Array | Promise<Uint8Array>, run: (packed: Uint8Array) => unknown): Row => ({
+  name,
+  async prepare(raw) {
+    const packed = await pack(raw)
+    return () => run(packed)
+  },
+})
+
+const identity = (raw: Uint8Array) => raw
+const gz = (raw: Uint8Array) => new Uint8Array(zlib.gzipSync(raw, { level: 6 }))
+const lz4pack = (raw: Uint8Array) => sluice.encode('lz4', raw)
+
+/** Copies input to output: the machine and shell with no codec work, for overhead. */
+class CopyCodec implements Decoder {
+  readonly format = 'copy'
+  consumed = 0
+  written = 0
+  failure: Failure | null = null
+  transform(src: Uint8Array, dst: Uint8Array) {
+    const n = Math.min(src.length, dst.length)
+    dst.set(src.subarray(0, n))
+    this.consumed = this.written = n
+    return n < src.length ? Status.DestinationTooSmall : Status.Done
+  }
+  reset() {}
+  dispose() {}
+}
+
+export const groups: Group[] = [
+  {
+    name: 'stream overhead (identity, 64 KiB chunks)',
+    corpora: ['text'],
+    reference: 'TransformStream (identity)',
+    rows: [
+      streamRow('TransformStream (identity)', identity, () => new TransformStream()),
+      streamRow('sluice machine + copy codec', identity, () =>
+        new CodecStream({
+          format: 'copy',
+          allowShared: true,
+          open: async () => new Machine(new CopyCodec(), { format: 'copy', mode: 'encode', blockSize: 64 * 1024, maxOutputBytes: Infinity, concatenated: false }),
+        }),
+      ),
+    ],
+  },
+  {
+    name: 'gzip decode',
+    corpora: ['text', 'binary'],
+    reference: 'DecompressionStream (native)',
+    rows: [
+      streamRow('sluice gzipDecode stream', gz, () => sluice.gzipDecode()),
+      streamRow('sluice gzipDecode stream, engine node', gz, () => sluice.gzipDecode({ engine: 'node' })),
+      oneShot('sluice decode() one-shot', gz, (p) => sluice.decode('gzip', p)),
+      streamRow('DecompressionStream (native)', gz, () => new DecompressionStream('gzip')),
+      oneShot('node:zlib gunzipSync', gz, (p) => zlib.gunzipSync(p)),
+      oneShot('fflate gunzipSync', gz, (p) => require('fflate').gunzipSync(p)),
+      oneShot('pako ungzip', gz, (p) => require('pako').ungzip(p)),
+    ],
+  },
+  {
+    name: 'gzip encode (level 6)',
+    corpora: ['text', 'binary'],
+    reference: 'CompressionStream (native)',
+    rows: [
+      {
+        name: 'sluice gzipEncode stream',
+        async prepare(raw) {
+          const parts = chunks(raw)
+          return () => drain(streamOf(parts).pipeThrough(sluice.gzipEncode()))
+        },
+      },
+      oneShot('sluice encode() one-shot', identity, (p) => sluice.encode('gzip', p)),
+      {
+        name: 'CompressionStream (native)',
+        async prepare(raw) {
+          const parts = chunks(raw)
+          return () => drain(streamOf(parts).pipeThrough(new CompressionStream('gzip')))
+        },
+      },
+      oneShot('node:zlib gzipSync', identity, (p) => zlib.gzipSync(p, { level: 6 })),
+      oneShot('fflate gzipSync', identity, (p) => require('fflate').gzipSync(p, { level: 6 })),
+      oneShot('pako gzip', identity, (p) => require('pako').gzip(p, { level: 6 })),
+    ],
+  },
+  {
+    name: 'LZ4 frame decode',
+    corpora: ['text', 'binary'],
+    reference: 'lz4js decompress',
+    rows: [
+      streamRow('sluice lz4Decode stream', lz4pack, () => sluice.lz4Decode()),
+      oneShot('sluice decode() one-shot', lz4pack, (p) => sluice.decode('lz4', p)),
+      oneShot('lz4js decompress', (raw) => new Uint8Array(require('lz4js').compress(raw)), (p) => require('lz4js').decompress(p)),
+      oneShot('lz4-napi decompressFrameSync (native)', (raw) => new Uint8Array(require('lz4-napi').compressFrameSync(Buffer.from(raw))), (p) => require('lz4-napi').decompressFrameSync(Buffer.from(p.buffer, p.byteOffset, p.length))),
+    ],
+  },
+  {
+    name: 'LZ4 frame encode',
+    corpora: ['text', 'binary'],
+    reference: 'lz4js compress',
+    rows: [
+      {
+        name: 'sluice lz4Encode stream',
+        async prepare(raw) {
+          const parts = chunks(raw)
+          return () => drain(streamOf(parts).pipeThrough(sluice.lz4Encode()))
+        },
+      },
+      oneShot('sluice encode() one-shot', identity, (p) => sluice.encode('lz4', p)),
+      oneShot('lz4js compress', identity, (p) => require('lz4js').compress(p)),
+      oneShot('lz4-napi compressFrameSync (native)', identity, (p) => require('lz4-napi').compressFrameSync(Buffer.from(p.buffer, p.byteOffset, p.length))),
+    ],
+  },
+]

@@ -1,0 +1,197 @@
+// The span-codec contract, table-driven over every codec that is present: exact-fit and
+// empty destinations, 1-byte input splits and 1-byte destinations, empty chunks, the
+// Done latch with trailing bytes left unconsumed, truncation, corrupt headers, and
+// NeedMoreData never returned for bytes that can no longer become valid.
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import type { Decoder, Encoder, Format } from '../lib/codec.js'
+import { loadCodec, resolveEngine, type CodecModule } from '../lib/registry.js'
+import { Status, statusName, type Status as S } from '../lib/status.js'
+import { samples } from './_corpus.js'
+
+interface Case {
+  format: Format
+  /** Bytes that no continuation can make valid, and a prefix that is still fine. */
+  badHeader?: number[]
+  goodPrefix: number[]
+}
+
+const cases: Case[] = [
+  { format: 'gzip', badHeader: [0x1f, 0x8c], goodPrefix: [0x1f, 0x8b] },
+  { format: 'deflate', badHeader: [0x78, 0x00], goodPrefix: [0x78] },
+  // BFINAL=1, BTYPE=11 (reserved): RFC 1951 section 3.2.3.
+  { format: 'deflate-raw', badHeader: [0x07], goodPrefix: [] },
+  { format: 'lz4', badHeader: [0x04, 0x22, 0x4d, 0x17], goodPrefix: [0x04, 0x22, 0x4d] },
+  { format: 'zstd', badHeader: [0x28, 0xb5, 0x2f, 0xfe], goodPrefix: [0x28, 0xb5, 0x2f] },
+  { format: 'brotli', goodPrefix: [] },
+]
+
+/** One step, checking the invariants every return must satisfy. */
+function step(codec: Decoder | Encoder, src: Uint8Array, dst: Uint8Array, final: boolean): S {
+  const status = codec.transform(src, dst, final)
+  assert.ok(codec.consumed >= 0 && codec.consumed <= src.length, `consumed ${codec.consumed} of ${src.length}`)
+  assert.ok(codec.written >= 0 && codec.written <= dst.length, `written ${codec.written} of ${dst.length}`)
+  if (status === Status.DestinationTooSmall && dst.length > 0) assert.ok(codec.written > 0, 'DestinationTooSmall with room and nothing written')
+  if (status === Status.InvalidData) assert.ok(codec.failure, 'InvalidData without failure')
+  return status
+}
+
+/**
+ * Drives a codec the way the machine does, with input pieces of `split` bytes and
+ * destinations of `room` bytes, keeping any tail the codec leaves.
+ */
+function drive(codec: Decoder | Encoder, input: Uint8Array, split: number, room: number, decoding: boolean) {
+  const out: number[] = []
+  const dst = new Uint8Array(room)
+  let pending = new Uint8Array(0)
+  let pos = 0
+  let status: S = Status.NeedMoreData
+  let consumedTotal = 0
+  for (;;) {
+    const final = pos >= input.length
+    const piece = input.subarray(pos, pos + split)
+    pos += piece.length
+    let src = pending.length ? concat(pending, piece) : piece
+    for (;;) {
+      status = step(codec, src, dst, pos >= input.length)
+      consumedTotal += codec.consumed
+      for (let i = 0; i < codec.written; i++) out.push(dst[i]!)
+      src = src.subarray(codec.consumed)
+      if (status === Status.DestinationTooSmall) continue
+      break
+    }
+    pending = src.slice()
+    if (status === Status.InvalidData || (decoding && status === Status.Done)) break
+    if (final) break
+  }
+  return { out, status, consumedTotal, rest: pending }
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const r = new Uint8Array(a.length + b.length)
+  r.set(a)
+  r.set(b, a.length)
+  return r
+}
+
+function bytesEqual(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}
+
+async function encodeAll(mod: CodecModule, data: Uint8Array): Promise<Uint8Array> {
+  const enc = mod.createEncoder({})
+  const r = drive(enc, data, 1 << 20, 1 << 16, false)
+  enc.dispose()
+  assert.is(statusName(r.status), 'Done')
+  return new Uint8Array(r.out)
+}
+
+for (const c of cases) {
+  const engine = resolveEngine(c.format, undefined)
+  let mod: CodecModule | null = null
+  let missing = ''
+  try {
+    mod = await loadCodec(c.format, engine)
+  } catch (e) {
+    missing = (e as Error).message
+  }
+  if (!mod) {
+    console.log(`# skipped: ${c.format} contract (${engine} engine not loadable: ${missing.split('\n')[0]})`)
+    test.skip(`${c.format}: contract`, () => {})
+    continue
+  }
+  const m = mod
+
+  test(`${c.format}: encode then decode with exact-fit destinations`, async () => {
+    for (const [name, data] of samples()) {
+      const packed = await encodeAll(m, data)
+      const dec = m.createDecoder({})
+      const dst = new Uint8Array(data.length)
+      const s = step(dec, packed, dst, true)
+      // Exact fit: Done with everything written (or, for codecs that only discover the
+      // end after more room, DestinationTooSmall with nothing left to write is not allowed).
+      assert.is(statusName(s), 'Done', name)
+      assert.is(dec.written, data.length, name)
+      assert.is(dec.consumed, packed.length, name)
+      assert.ok(bytesEqual(dst, data), name)
+      dec.dispose()
+    }
+  })
+
+  test(`${c.format}: 1-byte input splits and 1-byte destinations`, async () => {
+    for (const [name, data] of samples().slice(0, 3)) {
+      const packed = await encodeAll(m, data)
+      const dec = m.createDecoder({})
+      const r = drive(dec, packed, 1, 1, true)
+      assert.is(statusName(r.status), 'Done', name)
+      assert.ok(bytesEqual(r.out, data), name)
+      assert.is(r.consumedTotal, packed.length, name)
+      // The encoder too: 1-byte input pieces and a 1-byte destination.
+      const enc = m.createEncoder({})
+      const e = drive(enc, data, 1, 1, false)
+      assert.is(statusName(e.status), 'Done', name)
+      const back = m.createDecoder({})
+      const r2 = drive(back, new Uint8Array(e.out), 4096, 4096, true)
+      assert.ok(bytesEqual(r2.out, data), `${name}: encoder output with 1-byte steps`)
+    }
+  })
+
+  test(`${c.format}: empty source and empty destination make no false progress`, async () => {
+    const dec = m.createDecoder({})
+    assert.is(statusName(step(dec, new Uint8Array(0), new Uint8Array(16), false)), 'NeedMoreData')
+    assert.is(dec.consumed, 0)
+    const packed = await encodeAll(m, samples()[2]![1])
+    const s = step(dec, packed, new Uint8Array(0), false)
+    assert.ok(s === Status.DestinationTooSmall || s === Status.NeedMoreData, statusName(s))
+    assert.is(dec.written, 0)
+  })
+
+  test(`${c.format}: Done latches at the end with trailing bytes unconsumed`, async () => {
+    const data = samples()[2]![1]
+    const packed = await encodeAll(m, data)
+    const junk = [0x00, 0x13, 0x37, 0x42]
+    for (const split of [1, 7, packed.length + 4]) {
+      const dec = m.createDecoder({})
+      const r = drive(dec, concat(packed, new Uint8Array(junk)), split, 4096, true)
+      assert.is(statusName(r.status), 'Done', `split ${split}`)
+      assert.is(r.consumedTotal, packed.length, `split ${split}`)
+      assert.ok(bytesEqual(r.out, data))
+      // reset() makes the codec reusable for the next frame.
+      dec.reset()
+      const again = drive(dec, packed, 4096, 4096, true)
+      assert.is(statusName(again.status), 'Done')
+      assert.ok(bytesEqual(again.out, data))
+    }
+  })
+
+  test(`${c.format}: truncation is NeedMoreData, never Done`, async () => {
+    const data = samples()[2]![1]
+    const packed = await encodeAll(m, data)
+    const cuts = new Set([0, 1, 2, 3, 5, 9, 17, packed.length >> 1, packed.length - 5, packed.length - 1])
+    for (const cut of cuts) {
+      if (cut < 0 || cut >= packed.length) continue
+      const dec = m.createDecoder({})
+      const r = drive(dec, packed.subarray(0, cut), 3, 4096, true)
+      // A truncated stream may still look invalid to a format without framing at that
+      // point, but it must never look complete.
+      assert.is.not(r.status, Status.Done, `cut ${cut}`)
+      if (r.status !== Status.NeedMoreData) assert.is(statusName(r.status), 'InvalidData', `cut ${cut}`)
+    }
+  })
+
+  if (c.badHeader) {
+    const bad = c.badHeader
+    test(`${c.format}: a bad header is InvalidData at once, not NeedMoreData`, () => {
+      const dec = m.createDecoder({})
+      const s = step(dec, new Uint8Array(bad), new Uint8Array(64), false)
+      assert.is(statusName(s), 'InvalidData')
+      assert.ok(dec.failure && dec.failure.offset >= 0 && dec.failure.offset < bad.length + 1)
+      const ok = m.createDecoder({})
+      assert.is(statusName(step(ok, new Uint8Array(c.goodPrefix), new Uint8Array(64), false)), 'NeedMoreData')
+    })
+  }
+}
+
+test.run()
