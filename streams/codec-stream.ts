@@ -180,6 +180,14 @@ export class CodecStream<I = BufferSource> {
       {
         start: async (controller) => {
           writableController = controller
+          // writer.abort() waits for the write in flight, which waits for a reader that
+          // may never come: the controller's signal fires at once, so release it here.
+          controller.signal?.addEventListener('abort', () => {
+            const reason = controller.signal.reason
+            teardown()
+            try { readableController.error(reason) } catch { /* already errored */ }
+            settle(reason)
+          })
           try {
             await ready
           } catch (error) {
