@@ -76,7 +76,7 @@ export const groups: Group[] = [
         new CodecStream({
           format: 'copy',
           allowShared: true,
-          open: async () => new Machine(new CopyCodec(), { format: 'copy', mode: 'encode', blockSize: 64 * 1024, maxOutputBytes: Infinity, concatenated: false }),
+          open: async (use) => use(new Machine(new CopyCodec(), { format: 'copy', mode: 'encode', blockSize: 64 * 1024, maxOutputBytes: Infinity, concatenated: false })),
         }),
       ),
     ],

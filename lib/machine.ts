@@ -253,6 +253,11 @@ export class Machine {
 
   private takeOutput(): Uint8Array | null {
     if (this.writePos === this.emitPos) return null
+    // Handing out a chunk may run the consumer's code before the next call (a read
+    // promise resolves; the Compression Streams tests even detach the input buffer from
+    // a `then` getter). Input still unconsumed must not depend on the caller's buffer
+    // from here on: copy the rest into our scratch, once.
+    if (!this.inputIsScratch && this.inputPos < this.input.length) this.keepTail(this.input.subarray(this.inputPos))
     const out = this.block.subarray(this.emitPos, this.writePos)
     this.emitPos = this.writePos
     return out

@@ -31,8 +31,13 @@ export type Surface = (error: unknown) => unknown
 
 interface ShellOptions {
   format: string
-  /** Creates the machine and its codec (may load an engine first). */
-  open: () => Promise<Machine>
+  /**
+   * Creates the machine and its codec (may load an engine first) and hands it to `use`.
+   * It is handed over by callback, not as the promise's value: resolving a promise with
+   * an object runs a `then` lookup, which is user code when `Object.prototype.then` has
+   * been patched (the Compression Streams tests do exactly that to detach buffers).
+   */
+  open: (use: (machine: Machine) => void) => Promise<void>
   /** Whether chunks backed by a SharedArrayBuffer are accepted. */
   allowShared: boolean
   /** Maps errors before they reach the user (the web-compatible classes use TypeError). */
@@ -143,12 +148,10 @@ export class CodecStream<I = BufferSource> {
     const ready: Promise<void> = (async () => {
       if (signal?.aborted) throw signal.reason ?? new CodecError('ABORTED', options.format, 'aborted')
       signal?.addEventListener('abort', onAbort, { once: true })
-      const opened = await options.open()
-      if (done) {
-        opened.dispose()
-        return
-      }
-      machine = opened
+      await options.open((opened) => {
+        if (done) opened.dispose()
+        else machine = opened
+      })
     })()
     // The failure surfaces through both start() promises; this only marks it handled
     // here so it is not reported twice as unhandled.

@@ -50,9 +50,6 @@ export class CompressionStream {
   get writable(): WritableStream<BufferSource> {
     return this.#pair.writable
   }
-  get [Symbol.toStringTag]() {
-    return 'CompressionStream'
-  }
 }
 
 export class DecompressionStream {
@@ -67,7 +64,17 @@ export class DecompressionStream {
   get writable(): WritableStream<BufferSource> {
     return this.#pair.writable
   }
-  get [Symbol.toStringTag]() {
-    return 'DecompressionStream'
-  }
+}
+
+// WebIDL (section 3.7): attributes are enumerable accessors on the prototype, and the
+// class string is a data property. Class syntax makes getters non-enumerable.
+for (const [cls, name] of [
+  [CompressionStream, 'CompressionStream'],
+  [DecompressionStream, 'DecompressionStream'],
+] as const) {
+  Object.defineProperties(cls.prototype, {
+    readable: { enumerable: true },
+    writable: { enumerable: true },
+    [Symbol.toStringTag]: { value: name, configurable: true },
+  })
 }

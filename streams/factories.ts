@@ -47,16 +47,16 @@ export function decodeStream(format: Format, options: DecodeStreamOptions = {}, 
     surface,
     signal: options.signal,
     streams: options.streams,
-    open: async () => {
+    open: async (use) => {
       const mod = await loadCodec(format, engine)
       const codec = mod.createDecoder(pass)
-      return new Machine(codec, {
+      use(new Machine(codec, {
         format,
         mode: 'decode',
         blockSize,
         maxOutputBytes,
         concatenated: options.concatenated ?? mod.traits.concatenable,
-      })
+      }))
     },
   })
 }
@@ -73,10 +73,10 @@ export function encodeStream(format: Format, options: EncodeStreamOptions = {}, 
     surface,
     signal: options.signal,
     streams: options.streams,
-    open: async () => {
+    open: async (use) => {
       const mod = await loadCodec(format, engine)
       const codec = mod.createEncoder(pass)
-      return new Machine(codec, { format, mode: 'encode', blockSize, maxOutputBytes: Infinity, concatenated: false })
+      use(new Machine(codec, { format, mode: 'encode', blockSize, maxOutputBytes: Infinity, concatenated: false }))
     },
   })
 }

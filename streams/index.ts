@@ -27,3 +27,5 @@ export {
   type EncodeStreamOptions,
 } from './factories.js'
 export { CompressionStream, DecompressionStream } from './compression-stream.js'
+export { decompress, type DecompressOptions } from './decompress.js'
+export { decodeResponse, decodeBody, parseContentEncoding, MAX_CONTENT_ENCODINGS, type DecodeResponseOptions } from '../adapters/fetch/index.js'

@@ -152,7 +152,7 @@ test('a consumer that transfers an output buffer does not break the machine', ()
 
 function toyStream(codec: Decoder, o: Partial<MachineOptions> & { signal?: AbortSignal; streams?: any } = {}) {
   const machine = new Machine(codec, opts({ blockSize: 65536, ...o }))
-  const pair = new CodecStream({ format: 'toy', allowShared: true, open: async () => machine, signal: o.signal, streams: o.streams })
+  const pair = new CodecStream({ format: 'toy', allowShared: true, open: async (use) => use(machine), signal: o.signal, streams: o.streams })
   return { pair, machine }
 }
 

@@ -1,0 +1,439 @@
+import type { Format } from '../lib/codec.js'
+import { toBytes } from '../lib/bytes.js'
+import { CodecError } from '../lib/errors.js'
+import { checkMaxOutput, isFormat } from '../lib/registry.js'
+import { checkChunkSize, type StreamClasses } from './codec-stream.js'
+import { decodeStream, type DecodeStreamOptions } from './factories.js'
+
+/**
+ * Auto-detecting decompression: a `{ writable, readable }` pair that buffers the first
+ * bytes until they name a format, then hands them (and every later chunk) to the
+ * ordinary decoding stream of that format (`decodeStream` in factories.ts). Nothing is
+ * decoded here: this module only sniffs, forwards with backpressure and ties the two
+ * pairs' errors, cancellation and aborts together.
+ */
+
+export interface DecompressOptions extends DecodeStreamOptions {
+  /**
+   * Skips detection and decodes this format. Needed for brotli, which has no magic
+   * number (RFC 7932 defines none), and for raw deflate (RFC 1951), which has none either.
+   */
+  format?: Format
+  /**
+   * When the input is not a recognised format (or is empty), pass it through unchanged
+   * instead of erroring with `UNSUPPORTED` (or `TRUNCATED` for empty input). Ignored
+   * when `format` is given.
+   */
+  passthrough?: boolean
+}
+
+type Pair = TransformStream<BufferSource, Uint8Array>
+
+/** What a sniffing stage decided to do with its input. */
+export type Decision = { kind: 'decode'; format: Format; options?: Record<string, unknown> } | { kind: 'pass' }
+
+/**
+ * Looks at the first bytes (`head`, all buffered so far; `ended` when no more will come)
+ * and decides, or returns `null` to see more. May throw a `CodecError` (unknown input).
+ */
+export type Decide = (head: Uint8Array, ended: boolean) => Decision | null | Promise<Decision | null>
+
+/**
+ * The most bytes buffered before a decision. Only skippable frames (below) can make
+ * detection look further than 4 bytes, and their size field allows up to 4 GiB
+ * (RFC 8878 §3.1.2): buffering that much before decoding a byte would turn a small
+ * header into a memory sink. 64 KiB covers the skippable frames met in practice (pzstd
+ * puts a 12-byte one before each frame; metadata frames are small); past it we pick
+ * zstd, as for input made only of skippable frames.
+ */
+export const SNIFF_LIMIT = 64 * 1024
+
+const GZIP_MAGIC = [0x1f, 0x8b] // RFC 1952 §2.3.1 ID1 ID2
+const ZSTD_MAGIC = [0x28, 0xb5, 0x2f, 0xfd] // RFC 8878 §3.1.1: 0xFD2FB528 little-endian
+const LZ4_MAGIC = [0x04, 0x22, 0x4d, 0x18] // LZ4 frame format: 0x184D2204 little-endian
+
+type Match = 'match' | 'partial' | 'no'
+
+/** Whether `magic` is at `head[pos..]`, or could be once more bytes arrive. */
+function magicAt(head: Uint8Array, pos: number, magic: readonly number[]): Match {
+  for (let i = 0; i < magic.length; i++) {
+    if (pos + i >= head.length) return 'partial'
+    if (head[pos + i] !== magic[i]) return 'no'
+  }
+  return 'match'
+}
+
+/**
+ * A skippable frame's magic, 0x184D2A50..0x184D2A5F little-endian: shared by zstd
+ * (RFC 8878 §3.1.2) and the LZ4 frame format, so it does not tell them apart.
+ */
+function skippableAt(head: Uint8Array, pos: number): Match {
+  if (pos >= head.length) return 'partial'
+  if ((head[pos]! & 0xf0) !== 0x50) return 'no'
+  return magicAt(head, pos + 1, [0x2a, 0x4d, 0x18])
+}
+
+/**
+ * A zlib header (RFC 1950 §2.2): CM = 8 (deflate), CINFO <= 7 (window <= 32 KiB), and
+ * CMF*256 + FLG a multiple of 31. Two bytes with a 1-in-31 check are a weak signature
+ * (text starting with "x^" or "x\x01" passes it), so without a preset dictionary the
+ * third byte is checked as well: the first deflate block's BTYPE must not be the
+ * reserved 11 (RFC 1951 §3.2.3), which no valid stream starts with.
+ */
+export function zlibHeaderAt(head: Uint8Array): Match {
+  if (head.length < 1) return 'partial'
+  const cmf = head[0]!
+  if ((cmf & 0x0f) !== 8 || cmf >> 4 > 7) return 'no'
+  if (head.length < 2) return 'partial'
+  const flg = head[1]!
+  if ((cmf * 256 + flg) % 31 !== 0) return 'no'
+  // FDICT: a 4-byte dictionary id precedes the data; the decoder reports it as UNSUPPORTED.
+  if (flg & 0x20) return 'match'
+  if (head.length < 3) return 'partial'
+  return ((head[2]! >> 1) & 3) === 3 ? 'no' : 'match'
+}
+
+/** gzip magic at the start (for a declared gzip layer). */
+export const gzipHeaderAt = (head: Uint8Array): Match => magicAt(head, 0, GZIP_MAGIC)
+
+/** zstd frame or skippable frame magic at the start (for a declared zstd layer). */
+export function zstdHeaderAt(head: Uint8Array): Match {
+  const z = magicAt(head, 0, ZSTD_MAGIC)
+  const s = skippableAt(head, 0)
+  if (z === 'match' || s === 'match') return 'match'
+  return z === 'partial' || s === 'partial' ? 'partial' : 'no'
+}
+
+/** The first bytes in hex, for messages. */
+export function hexHead(head: Uint8Array, n = 16): string {
+  const parts: string[] = []
+  for (let i = 0; i < Math.min(n, head.length); i++) parts.push(head[i]!.toString(16).padStart(2, '0'))
+  return parts.join(' ') + (head.length > n ? ' ...' : '')
+}
+
+/**
+ * Names the format of `head`: a format, `'unknown'`, `'truncated'` (input ended inside
+ * what could still have been a magic number, or was empty) or `null` (need more bytes).
+ */
+export function detectFormat(head: Uint8Array, ended: boolean): Format | 'unknown' | 'truncated' | null {
+  const gzip = magicAt(head, 0, GZIP_MAGIC)
+  if (gzip === 'match') return 'gzip'
+  const zlib = zlibHeaderAt(head)
+  if (zlib === 'match') return 'deflate'
+  let pos = 0
+  let sawSkippable = false
+  for (;;) {
+    const zstd = magicAt(head, pos, ZSTD_MAGIC)
+    if (zstd === 'match') return 'zstd'
+    const lz4 = magicAt(head, pos, LZ4_MAGIC)
+    if (lz4 === 'match') return 'lz4'
+    const skip = skippableAt(head, pos)
+    if (skip === 'match') {
+      sawSkippable = true
+      // 4-byte magic, 4-byte little-endian payload size, payload (RFC 8878 §3.1.2).
+      if (pos + 8 > SNIFF_LIMIT) return 'zstd'
+      if (pos + 8 > head.length) {
+        if (ended) return 'zstd' // the decoder reports the truncated frame
+        return null
+      }
+      const size = (head[pos + 4]! | (head[pos + 5]! << 8) | (head[pos + 6]! << 16)) + head[pos + 7]! * 2 ** 24
+      const next = pos + 8 + size
+      if (next > SNIFF_LIMIT) return 'zstd' // the next magic lies beyond what we buffer
+      if (next > head.length) return ended ? 'zstd' : null
+      pos = next
+      continue
+    }
+    const partial = zstd === 'partial' || lz4 === 'partial' || skip === 'partial'
+    if (sawSkippable) {
+      // Only zstd and LZ4 have skippable frames; with only skippable frames seen (or an
+      // unknown frame after them) zstd decodes them and reports the rest at its offset.
+      if (partial && !ended && head.length < SNIFF_LIMIT) return null
+      return 'zstd'
+    }
+    if (partial || gzip === 'partial' || zlib === 'partial') return ended ? 'truncated' : null
+    return 'unknown'
+  }
+}
+
+const DETECTED = 'gzip (1f 8b), zlib deflate (RFC 1950 header), zstd (28 b5 2f fd) or LZ4 frame (04 22 4d 18)'
+
+/**
+ * An auto-detecting decoder: gzip, zlib-wrapped deflate, zstd and LZ4 frame are
+ * recognised by their first bytes (zstd/LZ4 also after leading skippable frames).
+ * brotli and raw deflate have no magic number: pass `format`. Unknown input errors with
+ * `UNSUPPORTED` (the first bytes in hex in the message), empty input with `TRUNCATED`,
+ * unless `passthrough: true`, which passes such input through unchanged.
+ *
+ * The other options are those of `decodeStream` (`maxOutputBytes`, `signal`, `streams`,
+ * `chunkSize`, `engine`, format-specific ones) and apply to the detected format's
+ * stream; `maxOutputBytes` also bounds passed-through output.
+ */
+export function decompress(options: DecompressOptions = {}): Pair {
+  const { format, passthrough, ...rest } = options
+  if (format !== undefined) {
+    if (!isFormat(format)) throw new CodecError('UNKNOWN_FORMAT', String(format), 'unknown format given to decompress()')
+    return decodeStream(format, rest) as Pair
+  }
+  if (passthrough !== undefined && typeof passthrough !== 'boolean') {
+    throw new CodecError('INVALID_OPTION', 'decompress', `passthrough must be a boolean, got ${String(passthrough)}`)
+  }
+  const decide: Decide = (head, ended) => {
+    const found = detectFormat(head, ended)
+    if (found === null) return null
+    if (found === 'unknown' || found === 'truncated') {
+      if (passthrough) return { kind: 'pass' }
+      if (found === 'unknown') {
+        throw new CodecError('UNSUPPORTED', 'decompress', `unrecognised input, first bytes ${hexHead(head)}; expected ${DETECTED}; brotli and raw deflate have no magic number: pass { format }`)
+      }
+      throw new CodecError('TRUNCATED', 'decompress', head.length === 0 ? 'empty input: no format to detect' : `input ended after ${head.length} bytes (${hexHead(head)}), inside a magic number`)
+    }
+    return { kind: 'decode', format: found }
+  }
+  return sniffingStream(decide, rest, 'decompress')
+}
+
+function streamClasses(streams: StreamClasses | undefined, label: string): StreamClasses {
+  const s = streams ?? (globalThis as Partial<StreamClasses>)
+  if (typeof s.ReadableStream !== 'function' || typeof s.WritableStream !== 'function') {
+    throw new CodecError('INVALID_OPTION', label, streams ? 'streams must provide ReadableStream and WritableStream classes' : 'this runtime has no global ReadableStream/WritableStream: pass them as options.streams')
+  }
+  return s as StreamClasses
+}
+
+/**
+ * The composition shell: buffers input (copied, at most `SNIFF_LIMIT` bytes) until
+ * `decide` says what it is, then either decodes it through `decodeStream(format)` or
+ * passes it through. Used by `decompress()` and by the HTTP adapter's layers.
+ *
+ * - Backpressure: after the decision, each write resolves only once the inner stream
+ *   has taken the chunk (its writer's `ready`, then `write`, awaited), and the readable
+ *   side reads from the inner one only when its own consumer asks (high-water mark 0).
+ * - Errors: an inner error errors both outer sides; cancelling the readable or aborting
+ *   the writable (or `signal`) cancels the inner stream, which frees its codec.
+ */
+export function sniffingStream(decide: Decide, options: DecodeStreamOptions, label: string): Pair {
+  const { signal, streams, ...innerOptions } = options
+  const { ReadableStream: RS, WritableStream: WS } = streamClasses(streams, label)
+  // Checked now, so bad options throw at construction even though the inner stream
+  // is created later.
+  const maxOutputBytes = checkMaxOutput(label, options.maxOutputBytes)
+  checkChunkSize(label, options.chunkSize)
+  if (signal !== undefined && (typeof signal !== 'object' || signal === null || typeof signal.addEventListener !== 'function')) {
+    throw new CodecError('INVALID_OPTION', label, 'signal must be an AbortSignal')
+  }
+
+  let rc!: ReadableStreamDefaultController<Uint8Array>
+  let wc!: WritableStreamDefaultController
+  /** Settled (closed, errored, cancelled or aborted): nothing more happens. */
+  let finished = false
+  /** What was decided; null while sniffing. */
+  let mode: 'decode' | 'pass' | null = null
+  /** Sniffed bytes (copies: their writes resolved before the decision). */
+  let head = new Uint8Array(0)
+  let headLength = 0
+
+  let writer: WritableStreamDefaultWriter<BufferSource> | null = null
+  let reader: ReadableStreamDefaultReader<Uint8Array> | null = null
+  /** Resolves once a decision was made (or the stream failed): a pull waits for it. */
+  let markDecided!: () => void
+  const decided = new Promise<void>((resolve) => (markDecided = resolve))
+
+  // Pass mode: a write offers its chunk and waits until a pull takes it.
+  let offer: { bytes: Uint8Array; resolve: () => void; reject: (e: unknown) => void } | null = null
+  let wakePull: (() => void) | null = null
+  let passedBytes = 0
+
+  const release = () => {
+    signal?.removeEventListener('abort', onAbort)
+    const r = offer
+    offer = null
+    wakePull?.()
+    wakePull = null
+    markDecided()
+    return r
+  }
+
+  /** Errors both sides once and frees the inner stream. */
+  const fail = (error: unknown) => {
+    if (finished) return
+    finished = true
+    const pending = release()
+    try { rc.error(error) } catch { /* already closed */ }
+    try { wc.error(error) } catch { /* already errored */ }
+    pending?.reject(error)
+    // Cancelling the inner readable disposes its codec and rejects its pending write.
+    // Its result is not needed: the error has reached the user through both outer sides.
+    reader?.cancel(error).catch(() => undefined)
+  }
+
+  function onAbort() {
+    fail(signal?.reason ?? new CodecError('ABORTED', label, 'aborted'))
+  }
+
+  /** Starts the inner stage for a decision and forwards the sniffed bytes. */
+  const start = async (decision: Decision, first: Uint8Array) => {
+    if (decision.kind === 'decode') {
+      const inner = decodeStream(decision.format, { ...innerOptions, ...decision.options, streams })
+      writer = inner.writable.getWriter()
+      reader = inner.readable.getReader()
+      mode = 'decode'
+    } else {
+      mode = 'pass'
+    }
+    markDecided()
+    if (first.length > 0) await forward(first)
+  }
+
+  const forward = async (bytes: Uint8Array) => {
+    if (mode === 'decode') {
+      await writer!.ready
+      await writer!.write(bytes as Uint8Array<ArrayBuffer>) // may be shared-backed: the codec stream accepts that
+      return
+    }
+    passedBytes += bytes.length
+    if (passedBytes > maxOutputBytes) {
+      throw new CodecError('LIMIT_EXCEEDED', label, `output exceeds maxOutputBytes (${maxOutputBytes})`, passedBytes - bytes.length)
+    }
+    await new Promise<void>((resolve, reject) => {
+      offer = { bytes, resolve, reject }
+      wakePull?.()
+      wakePull = null
+    })
+  }
+
+  const append = (bytes: Uint8Array) => {
+    const need = headLength + bytes.length
+    if (need > head.length) {
+      const grown = new Uint8Array(Math.max(need, head.length * 2, 256))
+      grown.set(head.subarray(0, headLength))
+      head = grown
+    }
+    head.set(bytes, headLength)
+    headLength = need
+  }
+
+  const readable = new RS<Uint8Array>(
+    {
+      start: (controller) => {
+        rc = controller
+      },
+      pull: async () => {
+        await decided
+        if (finished) return
+        if (mode === 'decode') {
+          let result: ReadableStreamReadResult<Uint8Array>
+          try {
+            result = await reader!.read()
+          } catch (error) {
+            fail(error)
+            return
+          }
+          if (finished) return
+          if (result.done) {
+            finished = true
+            release()
+            rc.close()
+          } else {
+            rc.enqueue(result.value)
+          }
+          return
+        }
+        // Pass mode: wait for a write's chunk (close() closes the readable directly).
+        while (!offer && !finished) await new Promise<void>((resolve) => (wakePull = resolve))
+        const taken = offer
+        if (!taken || finished) return
+        offer = null
+        rc.enqueue(taken.bytes)
+        taken.resolve()
+      },
+      cancel: async (reason) => {
+        if (finished) return
+        finished = true
+        const pending = release()
+        try { wc.error(reason) } catch { /* already errored */ }
+        pending?.reject(reason)
+        if (reader) {
+          // Frees the inner codec; the inner stream's own rejection (when it had
+          // already errored) is not this cancel's result.
+          await reader.cancel(reason).catch(() => undefined)
+        }
+      },
+    },
+    { highWaterMark: 0 },
+  )
+
+  const writable = new WS<BufferSource>(
+    {
+      start: (controller) => {
+        wc = controller
+      },
+      write: async (chunk) => {
+        if (finished) return
+        try {
+          const bytes = toBytes(chunk, true)
+          if (mode !== null) return await forward(bytes)
+          let decision: Decision | null
+          let first: Uint8Array
+          if (headLength === 0) {
+            // Most streams decide on their first chunk: no copy then.
+            decision = await decide(bytes, false)
+            first = bytes
+            if (!decision) append(bytes)
+          } else {
+            append(bytes)
+            first = head.subarray(0, headLength)
+            decision = await decide(first, false)
+          }
+          if (!decision) {
+            if (headLength >= SNIFF_LIMIT) {
+              throw new CodecError('LIMIT_EXCEEDED', label, `no decision after ${headLength} bytes (limit ${SNIFF_LIMIT})`)
+            }
+            return
+          }
+          if (finished) return
+          await start(decision, first)
+        } catch (error) {
+          fail(error)
+          throw error
+        }
+      },
+      close: async () => {
+        if (finished) return
+        try {
+          if (mode === null) {
+            const sniffed = head.subarray(0, headLength)
+            const decision = await decide(sniffed, true)
+            if (!decision) throw new CodecError('TRUNCATED', label, `input ended after ${headLength} bytes before its format could be decided`)
+            if (finished) return
+            await start(decision, sniffed)
+          }
+          if (mode === 'decode') {
+            await writer!.close()
+          } else if (!finished) {
+            // Every write resolved only once its chunk was enqueued: nothing is pending.
+            finished = true
+            release()
+            rc.close()
+          }
+        } catch (error) {
+          fail(error)
+          throw error
+        }
+      },
+      abort: async (reason) => {
+        if (finished) return
+        finished = true
+        release()
+        try { rc.error(reason) } catch { /* already closed */ }
+        if (reader) await reader.cancel(reason).catch(() => undefined)
+      },
+    },
+    { highWaterMark: 1 },
+  )
+
+  if (signal) {
+    if (signal.aborted) onAbort()
+    else signal.addEventListener('abort', onAbort, { once: true })
+  }
+  return { readable, writable } as Pair
+}
