@@ -112,7 +112,7 @@ export const groups: Group[] = [
         name: 'CompressionStream (native)',
         async prepare(raw) {
           const parts = chunks(raw)
-          return () => drain(streamOf(parts).pipeThrough(new CompressionStream('gzip')))
+          return () => drain(streamOf(parts).pipeThrough(new CompressionStream('gzip') as unknown as TransformStream<Uint8Array, Uint8Array>))
         },
       },
       oneShot('node:zlib gzipSync', identity, (p) => zlib.gzipSync(p, { level: 6 })),

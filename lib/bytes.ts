@@ -1,3 +1,10 @@
+/**
+ * What the library accepts as binary input: an ArrayBuffer, a SharedArrayBuffer or any
+ * view of one (typed arrays, DataView). The web-compatible classes narrow this to the
+ * standard's BufferSource, which excludes shared memory.
+ */
+export type BinaryInput = ArrayBuffer | SharedArrayBuffer | ArrayBufferView<ArrayBufferLike>
+
 /** Views a BufferSource chunk as bytes without copying; throws a TypeError for anything else. */
 export function toBytes(chunk: unknown, allowShared: boolean): Uint8Array {
   let view: Uint8Array

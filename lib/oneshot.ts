@@ -1,4 +1,4 @@
-import { toBytes } from './bytes.js'
+import { toBytes, type BinaryInput } from './bytes.js'
 import type { Format } from './codec.js'
 import { Machine } from './machine.js'
 import { checkLevel, checkMaxOutput, loadCodec, resolveEngine, type CreateOptions } from './registry.js'
@@ -11,7 +11,7 @@ import { checkLevel, checkMaxOutput, loadCodec, resolveEngine, type CreateOption
 /** Output blocks grow from 64 KiB up to this size, so large outputs take few blocks. */
 const MAX_BLOCK = 16 * 1024 * 1024
 
-function run(machine: Machine, data: BufferSource): Uint8Array {
+function run(machine: Machine, data: BinaryInput): Uint8Array {
   machine.push(toBytes(data, true))
   machine.end()
   const parts: Uint8Array[] = []
@@ -42,7 +42,7 @@ function blockSizeFor(inputLength: number, factor: number): number {
 }
 
 /** Decodes a whole buffer. Options: `engine`, `maxOutputBytes`, `concatenated`, codec options. */
-export async function decode(format: Format, data: BufferSource, options: CreateOptions & { concatenated?: boolean } = {}): Promise<Uint8Array> {
+export async function decode(format: Format, data: BinaryInput, options: CreateOptions & { concatenated?: boolean } = {}): Promise<Uint8Array> {
   const engine = resolveEngine(format, options.engine)
   const maxOutputBytes = checkMaxOutput(format, options.maxOutputBytes)
   const mod = await loadCodec(format, engine)
@@ -57,7 +57,7 @@ export async function decode(format: Format, data: BufferSource, options: Create
 }
 
 /** Encodes a whole buffer. Options: `engine`, `level`, codec options. */
-export async function encode(format: Format, data: BufferSource, options: CreateOptions = {}): Promise<Uint8Array> {
+export async function encode(format: Format, data: BinaryInput, options: CreateOptions = {}): Promise<Uint8Array> {
   const engine = resolveEngine(format, options.engine)
   checkLevel(format, options.level)
   const mod = await loadCodec(format, engine)

@@ -1,6 +1,6 @@
 import { CodecError } from '../lib/errors.js'
 import type { Machine } from '../lib/machine.js'
-import { toBytes } from '../lib/bytes.js'
+import { toBytes, type BinaryInput } from '../lib/bytes.js'
 
 /**
  * The WHATWG shell around the machine: a writable side that offers chunks, a readable
@@ -71,7 +71,7 @@ function classes(streams: StreamClasses | undefined, format: string): StreamClas
 /**
  * A `{ writable, readable }` pair driving one codec through the machine.
  */
-export class CodecStream<I = BufferSource> {
+export class CodecStream<I = BinaryInput> {
   readonly readable: ReadableStream<Uint8Array>
   readonly writable: WritableStream<I>
 

@@ -1,3 +1,4 @@
+import type { BinaryInput } from '../lib/bytes.js'
 import type { Format } from '../lib/codec.js'
 import { CodecError } from '../lib/errors.js'
 import { decodeStream, encodeStream } from './factories.js'
@@ -47,7 +48,7 @@ export class CompressionStream {
   get readable(): ReadableStream<Uint8Array> {
     return this.#pair.readable
   }
-  get writable(): WritableStream<BufferSource> {
+  get writable(): WritableStream<BinaryInput> {
     return this.#pair.writable
   }
 }
@@ -61,7 +62,7 @@ export class DecompressionStream {
   get readable(): ReadableStream<Uint8Array> {
     return this.#pair.readable
   }
-  get writable(): WritableStream<BufferSource> {
+  get writable(): WritableStream<BinaryInput> {
     return this.#pair.writable
   }
 }

@@ -1,3 +1,4 @@
+import type { BinaryInput } from '../lib/bytes.js'
 import type { Format } from '../lib/codec.js'
 import { Machine, DEFAULT_BLOCK_SIZE } from '../lib/machine.js'
 import { checkLevel, checkMaxOutput, loadCodec, resolveEngine, type Engine } from '../lib/registry.js'
@@ -81,7 +82,7 @@ export function encodeStream(format: Format, options: EncodeStreamOptions = {}, 
   })
 }
 
-type Pair = TransformStream<BufferSource, Uint8Array>
+type Pair = TransformStream<BinaryInput, Uint8Array>
 
 /** gzip (RFC 1952) decoder; concatenated members are decoded in sequence. */
 export const gzipDecode = (options?: DecodeStreamOptions): Pair => decodeStream('gzip', options)

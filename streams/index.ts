@@ -7,6 +7,7 @@ export type { SpanCodec, Decoder, Encoder, Format, FormatTraits } from '../lib/c
 export { createDecoder, createEncoder, loadCodec, FORMATS, DEFAULT_MAX_OUTPUT_BYTES, type Engine, type CodecModule } from '../lib/registry.js'
 export { Machine, DEFAULT_BLOCK_SIZE, type MachineOptions } from '../lib/machine.js'
 export { decode, encode } from '../lib/oneshot.js'
+export type { BinaryInput } from '../lib/bytes.js'
 export { CodecStream, type StreamClasses, type StreamOptions } from './codec-stream.js'
 export {
   decodeStream,
