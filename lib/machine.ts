@@ -257,7 +257,14 @@ export class Machine {
     // promise resolves; the Compression Streams tests even detach the input buffer from
     // a `then` getter). Input still unconsumed must not depend on the caller's buffer
     // from here on: copy the rest into our scratch, once.
-    if (!this.inputIsScratch && this.inputPos < this.input.length) this.keepTail(this.input.subarray(this.inputPos))
+    if (!this.inputIsScratch) {
+      if (this.inputPos < this.input.length) this.keepTail(this.input.subarray(this.inputPos))
+      else {
+        // Fully consumed: drop the caller's buffer too (a detached view throws on subarray).
+        this.input = EMPTY
+        this.inputPos = 0
+      }
+    }
     const out = this.block.subarray(this.emitPos, this.writePos)
     this.emitPos = this.writePos
     return out

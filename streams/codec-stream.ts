@@ -145,27 +145,25 @@ export class CodecStream<I = BinaryInput> {
       fail(reason)
     }
 
-    const ready: Promise<void> = (async () => {
-      if (signal?.aborted) throw signal.reason ?? new CodecError('ABORTED', options.format, 'aborted')
-      signal?.addEventListener('abort', onAbort, { once: true })
-      await options.open((opened) => {
-        if (done) opened.dispose()
-        else machine = opened
-      })
-    })()
-    // The failure surfaces through both start() promises; this only marks it handled
-    // here so it is not reported twice as unhandled.
-    ready.catch(() => {})
+    // The engine loads at the first write or close, not at construction: loading resolves
+    // promises with objects (module records, wasm instances), whose `then` lookups can run
+    // user code, e.g. a getter that detaches a chunk already written (WPT
+    // compression-with-detach). write() copies its chunk before waiting for the engine.
+    let readyPromise: Promise<void> | null = null
+    const ready = (): Promise<void> =>
+      (readyPromise ??= (async () => {
+        if (signal?.aborted) throw signal.reason ?? new CodecError('ABORTED', options.format, 'aborted')
+        await options.open((opened) => {
+          if (done) opened.dispose()
+          else machine = opened
+        })
+      })())
+    signal?.addEventListener('abort', onAbort, { once: true })
 
     this.readable = new RS<Uint8Array>(
       {
-        start: async (controller) => {
+        start: (controller) => {
           readableController = controller
-          try {
-            await ready
-          } catch (error) {
-            throw surface(error)
-          }
         },
         pull: () => {
           pump()
@@ -181,7 +179,7 @@ export class CodecStream<I = BinaryInput> {
 
     this.writable = new WS<I>(
       {
-        start: async (controller) => {
+        start: (controller) => {
           writableController = controller
           // writer.abort() waits for the write in flight, which waits for a reader that
           // may never come: the controller's signal fires at once, so release it here.
@@ -191,20 +189,26 @@ export class CodecStream<I = BinaryInput> {
             try { readableController.error(reason) } catch { /* already errored */ }
             settle(reason)
           })
-          try {
-            await ready
-          } catch (error) {
-            throw surface(error)
-          }
         },
-        write: (chunk) => {
+        write: async (chunk) => {
           if (done) return Promise.reject(surface(new CodecError('INVALID_OPTION', options.format, 'write after the stream ended')))
           let bytes: Uint8Array
           try {
             bytes = toBytes(chunk, options.allowShared)
+            // Until the engine is ready the chunk waits: own a copy of it meanwhile.
+            if (!machine) bytes = bytes.slice()
           } catch (error) {
             fail(error)
             return Promise.reject(error)
+          }
+          if (!machine) {
+            try {
+              await ready()
+            } catch (error) {
+              fail(error)
+              throw surface(error)
+            }
+            if (done) throw surface(new CodecError('INVALID_OPTION', options.format, 'write after the stream ended'))
           }
           return new Promise<void>((resolve, reject) => {
             pendingResolve = resolve
@@ -218,7 +222,15 @@ export class CodecStream<I = BinaryInput> {
             pump()
           })
         },
-        close: () => {
+        close: async () => {
+          if (!machine && !done) {
+            try {
+              await ready()
+            } catch (error) {
+              fail(error)
+              throw surface(error)
+            }
+          }
           if (done) return
           return new Promise<void>((resolve, reject) => {
             pendingResolve = resolve
