@@ -1,0 +1,381 @@
+/**
+ * The opt-in `node` engine: span codecs over node:zlib (gzip, deflate, deflate-raw,
+ * brotli, and zstd where the running Node has it).
+ *
+ * node:zlib's public API is streams or one-shot calls, neither of which says how much
+ * input a step used. For the exact span contract this module drives the native handle
+ * synchronously, the way Node's own `*Sync` functions do (lib/zlib.js
+ * `processChunkSync`). Internal API relied on (present in Node 20 and 22):
+ * - `stream._handle.writeSync(flush, in, inOff, inLen, out, outOff, outLen)`: one
+ *   synchronous step of the native (de)compressor over the given ranges;
+ * - `stream._writeState`: a `Uint32Array(2)` the handle fills after each successful
+ *   step with `[availOutAfter, availInAfter]`; it is not updated when a step fails;
+ * - `stream._handle.onerror(message, errno, code)`: called synchronously on failure
+ *   (we replace Node's handler, which would destroy the stream);
+ * - `stream._handle.reset()` and `stream.close()`.
+ * Native CHECKs abort the process on bad ranges or use after close, so every call
+ * here passes ranges inside the arrays and refuses to run after `dispose()`.
+ *
+ * Decoding gzip and zlib uses a raw inflate handle under the same header/trailer
+ * parser as the js engine (lib/codecs/deflate.ts): Node's GUNZIP mode silently goes
+ * on to the next member when the byte after a member is not 0 (src/node_zlib.cc), so
+ * it cannot stop at the end of one member as the contract requires.
+ *
+ * End of stream: zlib, brotli and zstd stop a step early only at the end of a stream
+ * (or frame) or on an error, so "input left and output room left" after a successful
+ * step means Done. When a step ends with the input used up exactly, a probe step with
+ * the FINISH flag, no input and 1 byte of room tells the two cases apart: it fails
+ * with "unexpected end of file" (Z_BUF_ERROR, harmless to the native state) unless the
+ * stream has ended.
+ */
+import zlib from 'node:zlib'
+import type { Decoder, Encoder, Format } from '../../lib/codec.js'
+import { CodecError, type Failure } from '../../lib/errors.js'
+import { checkLevel, type CodecModule } from '../../lib/registry.js'
+import { Status } from '../../lib/status.js'
+import { crc32 as jsCrc32 } from '../../lib/codecs/checksum.js'
+import { DeflateFamilyDecoder, traitsOf, wrapperOf, type Crc32, type DeflateBody } from '../../lib/codecs/deflate.js'
+
+/** The native handle as used here (see the module comment). */
+interface NativeHandle {
+  writeSync(flush: number, input: Uint8Array, inOff: number, inLen: number, out: Uint8Array, outOff: number, outLen: number): void
+  onerror: (message: string, errno: number, code: string) => void
+  reset(): void
+}
+interface NativeStream {
+  _handle: NativeHandle | null
+  _writeState: Uint32Array
+  close(): void
+}
+
+/** Flush flags per engine family: [continue, sync flush, finish]. */
+type Flags = readonly [process: number, flush: number, finish: number]
+const C = zlib.constants as Record<string, number>
+const ZLIB_FLAGS: Flags = [C.Z_NO_FLUSH!, C.Z_SYNC_FLUSH!, C.Z_FINISH!]
+const BROTLI_FLAGS: Flags = [C.BROTLI_OPERATION_PROCESS!, C.BROTLI_OPERATION_FLUSH!, C.BROTLI_OPERATION_FINISH!]
+// ZSTD_e_continue, ZSTD_e_flush, ZSTD_e_end (zstd.h); named in zlib.constants from Node 22.15.
+const ZSTD_FLAGS: Flags = [C.ZSTD_e_continue ?? 0, C.ZSTD_e_flush ?? 1, C.ZSTD_e_end ?? 2]
+
+const EMPTY = new Uint8Array(0)
+
+type Factories = typeof zlib & {
+  createZstdDecompress?: (options?: object) => unknown
+  createZstdCompress?: (options?: object) => unknown
+  crc32?: (data: Uint8Array, value?: number) => number
+}
+const z = zlib as Factories
+
+function requireZstd(): void {
+  if (typeof z.createZstdDecompress !== 'function' || typeof z.createZstdCompress !== 'function') {
+    throw new CodecError(
+      'ENGINE_UNAVAILABLE',
+      'zstd',
+      `engine 'node' needs node:zlib zstd support (zlib.createZstdDecompress, Node >= 22.15); this is Node ${process.versions.node}. Use engine 'wasm'.`,
+    )
+  }
+}
+
+/** One native (de)compressor and its synchronous step. */
+class NativeStep {
+  private stream: NativeStream | null
+  private handle: NativeHandle
+  private readonly state: Uint32Array
+  /** The error reported by the last step, if any. */
+  error: { message: string; errno: number; code: string } | null = null
+  /** Input used and output produced by the last successful step. */
+  used = 0
+  produced = 0
+
+  constructor(
+    private readonly format: Format,
+    create: () => unknown,
+  ) {
+    const stream = create() as NativeStream
+    if (!stream._handle || typeof stream._handle.writeSync !== 'function' || !(stream._writeState instanceof Uint32Array)) {
+      throw new CodecError('ENGINE_UNAVAILABLE', format, `this Node (${process.versions.node}) lacks the zlib handle API the node engine uses (_handle.writeSync, _writeState)`)
+    }
+    this.stream = stream
+    this.handle = stream._handle
+    this.state = stream._writeState
+    this.handle.onerror = (message, errno, code) => {
+      this.error = { message, errno, code }
+    }
+  }
+
+  /** One step; returns false when the native side reported an error (see `error`). */
+  write(flag: number, src: Uint8Array, inOff: number, dst: Uint8Array, outOff: number, outLen = dst.length - outOff): boolean {
+    if (!this.stream) throw new CodecError('INVALID_OPTION', this.format, 'codec used after dispose()')
+    const inLen = src.length - inOff
+    this.error = null
+    this.handle.writeSync(flag, src, inOff, inLen, dst, outOff, outLen)
+    if (this.error) return false
+    this.used = inLen - this.state[1]!
+    this.produced = outLen - this.state[0]!
+    return true
+  }
+
+  reset(): void {
+    if (!this.stream) return
+    this.error = null
+    this.handle.reset()
+  }
+
+  dispose(): void {
+    if (!this.stream) return
+    const s = this.stream
+    this.stream = null
+    s.close()
+  }
+}
+
+/**
+ * A native decompressor as a body: raw deflate under the gzip/zlib parser, or a whole
+ * brotli/zstd stream. Finds the end of the stream as the module comment describes.
+ */
+class NativeBody implements DeflateBody {
+  inPos = 0
+  outPos = 0
+  failure: Failure | null = null
+  private readonly step: NativeStep
+  private ended = false
+  private bad = false
+  private readonly probeOut = new Uint8Array(1)
+
+  constructor(
+    format: Format,
+    create: () => unknown,
+    private readonly flags: Flags,
+  ) {
+    this.step = new NativeStep(format, create)
+  }
+
+  reset(): void {
+    this.step.reset()
+    this.ended = false
+    this.bad = false
+    this.failure = null
+  }
+
+  dispose(): void {
+    this.step.dispose()
+  }
+
+  run(src: Uint8Array, inStart: number, dst: Uint8Array, outStart: number, inBase: number, _final: boolean): Status {
+    this.inPos = inStart
+    this.outPos = outStart
+    if (this.bad) return Status.InvalidData
+    if (this.ended) return Status.Done
+    const step = this.step
+    if (!step.write(this.flags[0], src, inStart, dst, outStart)) return this.fail(inBase + inStart)
+    this.inPos = inStart + step.used
+    this.outPos = outStart + step.produced
+    const inLeft = src.length - this.inPos
+    const outLeft = dst.length - this.outPos
+    if (inLeft > 0 && outLeft > 0) return this.end()
+    if (outLeft === 0) return Status.DestinationTooSmall
+    // Input used up with room left: ended exactly here, or needs more. Probe.
+    if (step.write(this.flags[2], EMPTY, 0, this.probeOut, 0, 1)) {
+      if (step.produced !== 0) {
+        // Cannot happen (a step with room left stops only for input); refuse to lose a byte.
+        return this.fail(inBase + this.inPos, 'end-of-stream probe produced output')
+      }
+      return this.end()
+    }
+    if (step.error!.code === 'Z_BUF_ERROR') return Status.NeedMoreData
+    return this.fail(inBase + this.inPos)
+  }
+
+  private end(): Status {
+    this.ended = true
+    return Status.Done
+  }
+
+  private fail(offset: number, message?: string): Status {
+    const e = this.step.error
+    this.bad = true
+    // The native side does not report how far it got before the error, so the offset
+    // is where this step's input started: the error lies at or after it.
+    this.failure = {
+      code: 'INVALID_DATA',
+      message: message ?? `${e?.message ?? 'invalid data'} (${e?.code ?? 'native error'}, in the input from this offset on)`,
+      offset,
+    }
+    return Status.InvalidData
+  }
+}
+
+/** brotli and zstd: the native body is the whole decoder. */
+class NativeDecoder implements Decoder {
+  consumed = 0
+  written = 0
+  failure: Failure | null = null
+  readonly contentSize = -1
+  private total = 0
+
+  constructor(
+    readonly format: Format,
+    private readonly body: NativeBody,
+  ) {}
+
+  transform(src: Uint8Array, dst: Uint8Array, final: boolean): Status {
+    const status = this.body.run(src, 0, dst, 0, this.total, final)
+    this.consumed = this.body.inPos
+    this.written = this.body.outPos
+    this.total += this.consumed
+    this.failure = status === Status.InvalidData ? this.body.failure : null
+    return status
+  }
+
+  reset(): void {
+    this.body.reset()
+    this.total = 0
+    this.consumed = 0
+    this.written = 0
+    this.failure = null
+  }
+
+  dispose(): void {
+    this.body.dispose()
+  }
+}
+
+/** Any native compressor; writes its own headers and trailers. */
+class NativeEncoder implements Encoder {
+  consumed = 0
+  written = 0
+  failure: Failure | null = null
+  private readonly step: NativeStep
+  private finished = false
+
+  constructor(
+    readonly format: Format,
+    create: () => unknown,
+    private readonly flags: Flags,
+  ) {
+    this.step = new NativeStep(format, create)
+  }
+
+  transform(src: Uint8Array, dst: Uint8Array, final: boolean): Status {
+    this.consumed = 0
+    this.written = this.drain(dst)
+    if (this.pending.length > 0) return Status.DestinationTooSmall
+    if (this.finished) return Status.Done
+    const drained = this.written
+    if (!this.step.write(final ? this.flags[2] : this.flags[0], src, 0, dst, drained)) {
+      // Compressors fail only on misuse or memory exhaustion, never on input bytes.
+      throw new CodecError('INVALID_DATA', this.format, `native compressor failed: ${this.step.error!.message} (${this.step.error!.code})`)
+    }
+    this.consumed = this.step.used
+    this.written = drained + this.step.produced
+    if (this.consumed < src.length) return Status.DestinationTooSmall
+    if (!final) return Status.Done
+    // With the finish flag a step stops early only when the stream is complete.
+    if (this.written < dst.length) {
+      this.finished = true
+      return Status.Done
+    }
+    return Status.DestinationTooSmall
+  }
+
+  /**
+   * Sync flush. It runs into a scratch buffer until the native side stops with room
+   * left, and the result is copied out from a queue: zlib starts a new empty stored
+   * block at every Z_SYNC_FLUSH call that finds nothing pending, so flushing straight
+   * into a tiny `dst` again and again would never end.
+   */
+  flush(dst: Uint8Array): Status {
+    this.consumed = 0
+    if (this.pending.length === 0 && !this.finished) {
+      const scratch = (this.scratch ??= new Uint8Array(65536))
+      do {
+        if (!this.step.write(this.flags[1], EMPTY, 0, scratch, 0)) {
+          throw new CodecError('INVALID_DATA', this.format, `native compressor failed: ${this.step.error!.message} (${this.step.error!.code})`)
+        }
+        if (this.step.produced > 0) this.pending.push(scratch.slice(0, this.step.produced))
+      } while (this.step.produced === scratch.length)
+    }
+    this.written = this.drain(dst)
+    return this.pending.length > 0 ? Status.DestinationTooSmall : Status.Done
+  }
+
+  /** Output of a flush not yet copied out. */
+  private pending: Uint8Array[] = []
+  private scratch: Uint8Array | null = null
+
+  private drain(dst: Uint8Array): number {
+    let o = 0
+    while (this.pending.length > 0 && o < dst.length) {
+      const head = this.pending[0]!
+      const n = Math.min(head.length, dst.length - o)
+      dst.set(head.subarray(0, n), o)
+      o += n
+      if (n === head.length) this.pending.shift()
+      else this.pending[0] = head.subarray(n)
+    }
+    return o
+  }
+
+  reset(): void {
+    this.step.reset()
+    this.pending = []
+    this.finished = false
+    this.consumed = 0
+    this.written = 0
+  }
+
+  dispose(): void {
+    this.step.dispose()
+  }
+}
+
+/** node:zlib's native CRC-32 (Node >= 20.15), else ours. */
+const nativeCrc32: Crc32 =
+  typeof z.crc32 === 'function'
+    ? (data, crc, start, end) => (start === end ? crc : z.crc32!(data.subarray(start, end), crc))
+    : jsCrc32
+
+/** The `node` engine's codec module for `format`. */
+export function nodeCodec(format: Format): CodecModule {
+  switch (format) {
+    case 'gzip':
+    case 'deflate':
+    case 'deflate-raw': {
+      const wrapper = wrapperOf(format)
+      return Object.freeze({
+        traits: traitsOf(wrapper),
+        createDecoder: () => new DeflateFamilyDecoder(format, new NativeBody(format, () => zlib.createInflateRaw(), ZLIB_FLAGS), nativeCrc32),
+        createEncoder: (options: Record<string, unknown>) => {
+          const level = checkLevel(format, options.level)
+          const create =
+            wrapper === 'gzip' ? () => zlib.createGzip({ level }) : wrapper === 'zlib' ? () => zlib.createDeflate({ level }) : () => zlib.createDeflateRaw({ level })
+          return new NativeEncoder(format, create, ZLIB_FLAGS)
+        },
+      })
+    }
+    case 'brotli':
+      return Object.freeze({
+        traits: Object.freeze({ concatenable: false }),
+        createDecoder: () => new NativeDecoder(format, new NativeBody(format, () => zlib.createBrotliDecompress(), BROTLI_FLAGS)),
+        createEncoder: (options: Record<string, unknown>) => {
+          const quality = checkLevel(format, options.level)
+          const create = () => zlib.createBrotliCompress({ params: { [C.BROTLI_PARAM_QUALITY!]: quality } })
+          return new NativeEncoder(format, create, BROTLI_FLAGS)
+        },
+      })
+    case 'zstd': {
+      requireZstd()
+      return Object.freeze({
+        // RFC 8878 section 3.1: a zstd stream is a sequence of frames.
+        traits: Object.freeze({ concatenable: true }),
+        createDecoder: () => new NativeDecoder(format, new NativeBody(format, () => z.createZstdDecompress!(), ZSTD_FLAGS)),
+        createEncoder: (options: Record<string, unknown>) => {
+          const level = checkLevel(format, options.level)
+          const param = C.ZSTD_c_compressionLevel ?? 100
+          return new NativeEncoder(format, () => z.createZstdCompress!({ params: { [param]: level } }), ZSTD_FLAGS)
+        },
+      })
+    }
+    default:
+      throw new CodecError('ENGINE_UNAVAILABLE', format, `engine 'node' does not provide ${format}`)
+  }
+}

@@ -1,0 +1,509 @@
+/**
+ * The deflate family's wrappers as span codecs: gzip members (RFC 1952), zlib streams
+ * (RFC 1950) and raw deflate (RFC 1951). The decoder parses headers and trailers
+ * itself around a raw deflate body decoder (ours, `Inflater`, or node:zlib's in
+ * adapters/node/engine.ts), so both engines apply the same header rules and checks.
+ * The encoder wraps fflate's streaming `Deflate` and writes headers and trailers itself.
+ */
+import { Deflate as FflateDeflate } from 'fflate'
+import type { Decoder, Encoder, Format, FormatTraits } from '../codec.js'
+import type { Failure } from '../errors.js'
+import { Status } from '../status.js'
+import { adler32, crc32 } from './checksum.js'
+
+/** Which wrapper surrounds the deflate data. */
+export type Wrapper = 'gzip' | 'zlib' | 'raw'
+
+export const wrapperOf = (format: Format): Wrapper =>
+  format === 'gzip' ? 'gzip' : format === 'deflate' ? 'zlib' : 'raw'
+
+/** gzip members may follow each other (RFC 1952 section 2.2); zlib and raw streams end. */
+export const traitsOf = (wrapper: Wrapper): FormatTraits => Object.freeze({ concatenable: wrapper === 'gzip' })
+
+/**
+ * A raw deflate decoder the wrapper drives. `run` decodes from `src[inStart..)` into
+ * `dst[outStart..)`, leaves where it stopped in `inPos`/`outPos`, and returns `Done`
+ * at the end of the final block with the bytes after it unconsumed. `inBase` is the
+ * stream offset of `src[0]`, for `failure.offset`.
+ */
+export interface DeflateBody {
+  inPos: number
+  outPos: number
+  failure: Failure | null
+  run(src: Uint8Array, inStart: number, dst: Uint8Array, outStart: number, inBase: number, final: boolean): Status
+  reset(): void
+  dispose?(): void
+}
+
+/** An incremental CRC-32 over `data[start..end)`. */
+export type Crc32 = (data: Uint8Array, crc: number, start: number, end: number) => number
+
+const enum Phase {
+  /** The fixed header: 10 bytes (gzip) or 2 bytes (zlib). */
+  Header,
+  /** gzip FEXTRA: XLEN (2 bytes). */
+  ExtraLength,
+  /** gzip FEXTRA: skipping `skip` bytes. */
+  Extra,
+  /** gzip FNAME: up to a zero byte. */
+  Name,
+  /** gzip FCOMMENT: up to a zero byte. */
+  Comment,
+  /** gzip FHCRC: 2 bytes. */
+  HeaderCrc,
+  Body,
+  /** CRC32 + ISIZE (gzip) or Adler-32 (zlib). */
+  Trailer,
+  Done,
+  Bad,
+}
+
+// gzip FLG bits (RFC 1952 section 2.3.1).
+const FHCRC = 2
+const FEXTRA = 4
+const FNAME = 8
+const FCOMMENT = 16
+const FRESERVED = 0xe0
+
+const hex = (n: number, width = 2): string => '0x' + n.toString(16).padStart(width, '0')
+
+export class DeflateFamilyDecoder implements Decoder {
+  readonly format: Format
+  consumed = 0
+  written = 0
+  failure: Failure | null = null
+  readonly contentSize = -1
+  private readonly wrapper: Wrapper
+  private readonly body: DeflateBody
+  private readonly crc: Crc32
+  private phase = Phase.Header
+  /** Header bytes collected so far (the fixed part, then XLEN, then HCRC). */
+  private readonly scratch = new Uint8Array(10)
+  private scratchFill = 0
+  /** gzip FLG. */
+  private flags = 0
+  /** FEXTRA bytes still to skip. */
+  private skip = 0
+  /** CRC-32 of the gzip header bytes so far (for FHCRC). */
+  private headerCrc = 0
+  /** Running CRC-32 (gzip) or Adler-32 (zlib) of the output. */
+  private check = 0
+  /** Output bytes of this member modulo 2^32 (gzip ISIZE). */
+  private size = 0
+  /** The trailer the decoded data calls for, compared byte by byte as it arrives. */
+  private readonly expected = new Uint8Array(8)
+  private trailerFill = 0
+  /** Input consumed since reset (offset base for failures). */
+  private total = 0
+
+  constructor(format: Format, body: DeflateBody, crc: Crc32 = crc32) {
+    this.format = format
+    this.wrapper = wrapperOf(format)
+    this.body = body
+    this.crc = crc
+    this.reset()
+  }
+
+  reset(): void {
+    this.phase = this.wrapper === 'raw' ? Phase.Body : Phase.Header
+    this.scratchFill = 0
+    this.flags = 0
+    this.skip = 0
+    this.headerCrc = 0
+    this.check = this.wrapper === 'zlib' ? 1 : 0
+    this.size = 0
+    this.trailerFill = 0
+    this.total = 0
+    this.failure = null
+    this.consumed = 0
+    this.written = 0
+    this.body.reset()
+  }
+
+  dispose(): void {
+    this.body.dispose?.()
+  }
+
+  private fail(code: Failure['code'], message: string, offset: number): Status {
+    this.failure = { code, message, offset }
+    this.phase = Phase.Bad
+    return Status.InvalidData
+  }
+
+  transform(src: Uint8Array, dst: Uint8Array, final: boolean): Status {
+    let i = 0
+    let o = 0
+    let status: Status = Status.NeedMoreData
+    const end = src.length
+    const base = this.total
+    loop: for (;;) {
+      switch (this.phase) {
+        case Phase.Header: {
+          const need = this.wrapper === 'gzip' ? 10 : 2
+          const start = i
+          while (this.scratchFill < need && i < end) {
+            const k = this.scratchFill
+            const b = src[i++]!
+            this.scratch[this.scratchFill++] = b
+            // Check each byte as soon as it arrives: never ask for more input when
+            // what is here can no longer become valid.
+            const bad = this.wrapper === 'gzip' ? this.checkGzipByte(k, b, base + i - 1) : this.checkZlibByte(k, b, base + i - 1)
+            if (bad) {
+              status = Status.InvalidData
+              break loop
+            }
+          }
+          if (this.wrapper === 'gzip') this.headerCrc = this.crc(src, this.headerCrc, start, i)
+          if (this.scratchFill < need) break loop
+          this.scratchFill = 0
+          this.phase = this.wrapper === 'gzip' ? this.nextGzipPhase(Phase.Header) : Phase.Body
+          continue
+        }
+        case Phase.ExtraLength:
+        case Phase.HeaderCrc: {
+          const start = i
+          const isCrc = this.phase === Phase.HeaderCrc
+          while (this.scratchFill < 2 && i < end) {
+            const k = this.scratchFill++
+            const b = (this.scratch[k] = src[i++]!)
+            // RFC 1952 section 2.3.1: FHCRC holds the two low bytes of the header's CRC-32.
+            if (isCrc && b !== ((this.headerCrc >>> (8 * k)) & 0xff)) {
+              status = this.fail('CHECKSUM_MISMATCH', `gzip header CRC (FHCRC) byte ${k} is ${hex(b)}; the header's CRC-32 is ${hex(this.headerCrc, 8)}`, base + i - 1)
+              break loop
+            }
+          }
+          if (!isCrc) {
+            this.headerCrc = this.crc(src, this.headerCrc, start, i)
+            if (this.scratchFill < 2) break loop
+            this.skip = this.scratch[0]! | (this.scratch[1]! << 8)
+            this.scratchFill = 0
+            this.phase = Phase.Extra
+            continue
+          }
+          if (this.scratchFill < 2) break loop
+          this.scratchFill = 0
+          this.phase = Phase.Body
+          continue
+        }
+        case Phase.Extra: {
+          const n = Math.min(this.skip, end - i)
+          this.headerCrc = this.crc(src, this.headerCrc, i, i + n)
+          i += n
+          this.skip -= n
+          if (this.skip > 0) break loop
+          this.phase = this.nextGzipPhase(Phase.Extra)
+          continue
+        }
+        case Phase.Name:
+        case Phase.Comment: {
+          const zero = src.indexOf(0, i)
+          const stop = zero < 0 ? end : zero + 1
+          this.headerCrc = this.crc(src, this.headerCrc, i, stop)
+          i = stop
+          if (zero < 0) break loop
+          this.phase = this.nextGzipPhase(this.phase)
+          continue
+        }
+        case Phase.Body: {
+          const body = this.body
+          status = body.run(src, i, dst, o, base, final)
+          const from = o
+          i = body.inPos
+          o = body.outPos
+          if (o > from) {
+            if (this.wrapper === 'gzip') {
+              this.check = this.crc(dst, this.check, from, o)
+              this.size = (this.size + (o - from)) >>> 0
+            } else if (this.wrapper === 'zlib') {
+              this.check = adler32(dst, this.check, from, o)
+            }
+          }
+          if (status === Status.InvalidData) {
+            this.failure = body.failure ?? { code: 'INVALID_DATA', message: 'invalid deflate data', offset: base + i }
+            this.phase = Phase.Bad
+            break loop
+          }
+          if (status !== Status.Done) break loop
+          if (this.wrapper === 'raw') {
+            this.phase = Phase.Done
+            continue
+          }
+          const e = this.expected
+          const c = this.check
+          if (this.wrapper === 'gzip') {
+            // RFC 1952 section 2.3.1: CRC32 then ISIZE, both little-endian.
+            e[0] = c
+            e[1] = c >>> 8
+            e[2] = c >>> 16
+            e[3] = c >>> 24
+            e[4] = this.size
+            e[5] = this.size >>> 8
+            e[6] = this.size >>> 16
+            e[7] = this.size >>> 24
+          } else {
+            // RFC 1950 section 2.2: ADLER32, big-endian.
+            e[0] = c >>> 24
+            e[1] = c >>> 16
+            e[2] = c >>> 8
+            e[3] = c
+          }
+          this.trailerFill = 0
+          this.phase = Phase.Trailer
+          status = Status.NeedMoreData
+          continue
+        }
+        case Phase.Trailer: {
+          const need = this.wrapper === 'gzip' ? 8 : 4
+          while (this.trailerFill < need && i < end) {
+            const k = this.trailerFill++
+            if (src[i++] !== this.expected[k]) {
+              status = this.trailerMismatch(k, src, i - 1, base)
+              break loop
+            }
+          }
+          if (this.trailerFill < need) break loop
+          this.phase = Phase.Done
+          continue
+        }
+        case Phase.Done:
+          status = Status.Done
+          break loop
+        case Phase.Bad:
+        default:
+          status = Status.InvalidData
+          break loop
+      }
+    }
+    this.consumed = i
+    this.written = o
+    this.total = base + i
+    return status
+  }
+
+  private trailerMismatch(k: number, src: Uint8Array, at: number, base: number): Status {
+    const gzip = this.wrapper === 'gzip'
+    const field = gzip ? (k < 4 ? 'CRC-32' : 'ISIZE') : 'Adler-32'
+    const computed = gzip && k >= 4 ? this.size : this.check
+    const fieldStart = at - (gzip ? k & 3 : k)
+    let stored = ''
+    if (fieldStart >= 0 && fieldStart + 4 <= src.length) {
+      const b = src.subarray(fieldStart, fieldStart + 4)
+      const v = gzip ? (b[0]! | (b[1]! << 8) | (b[2]! << 16) | (b[3]! << 24)) >>> 0 : ((b[0]! << 24) | (b[1]! << 16) | (b[2]! << 8) | b[3]!) >>> 0
+      stored = ` ${field === 'ISIZE' ? String(v) : hex(v, 8)}`
+    }
+    const what = field === 'ISIZE' ? `${computed} bytes decoded (mod 2^32)` : `computed ${hex(computed, 8)}`
+    return this.fail('CHECKSUM_MISMATCH', `stored ${field}${stored} does not match the ${what}`, base + at)
+  }
+
+  /** RFC 1952 section 2.3.1: the fixed header's checks, one byte at a time. */
+  private checkGzipByte(k: number, b: number, offset: number): boolean {
+    if (k === 0 && b !== 0x1f) return this.fail('INVALID_DATA', `not a gzip member: first byte is ${hex(b)}, expected 0x1f`, offset), true
+    if (k === 1 && b !== 0x8b) return this.fail('INVALID_DATA', `not a gzip member: second byte is ${hex(b)}, expected 0x8b`, offset), true
+    if (k === 2 && b !== 8) return this.fail('INVALID_DATA', `gzip compression method ${b} is not deflate (8)`, offset), true
+    if (k === 3) {
+      if (b & FRESERVED) return this.fail('INVALID_DATA', `gzip header sets reserved flag bits ${hex(b & FRESERVED)} (RFC 1952 section 2.3.1)`, offset), true
+      this.flags = b
+    }
+    return false
+  }
+
+  /** RFC 1950 section 2.2: CMF and FLG. */
+  private checkZlibByte(k: number, b: number, offset: number): boolean {
+    if (k === 0) {
+      if ((b & 15) !== 8) return this.fail('INVALID_DATA', `zlib compression method ${b & 15} is not deflate (8)`, offset), true
+      // CINFO > 7 would mean a window larger than 32 KiB, which deflate cannot use.
+      if (b >> 4 > 7) return this.fail('INVALID_DATA', `zlib window bits ${(b >> 4) + 8} exceed 15`, offset), true
+      return false
+    }
+    const header = (this.scratch[0]! << 8) | b
+    if (header % 31 !== 0) return this.fail('INVALID_DATA', `zlib header check fails: ${hex(header, 4)} is not a multiple of 31`, offset), true
+    if (b & 0x20) return this.fail('UNSUPPORTED', 'zlib stream needs a preset dictionary (FDICT), which is not supported', offset), true
+    return false
+  }
+
+  private nextGzipPhase(after: Phase): Phase {
+    const f = this.flags
+    if (after < Phase.ExtraLength && f & FEXTRA) return Phase.ExtraLength
+    if (after < Phase.Name && f & FNAME) return Phase.Name
+    if (after < Phase.Comment && f & FCOMMENT) return Phase.Comment
+    if (f & FHCRC) return Phase.HeaderCrc
+    return Phase.Body
+  }
+}
+
+/** Output chunks not yet copied into a destination. */
+class OutputQueue {
+  private chunks: Uint8Array[] = []
+  private head = 0
+  /** Offset into chunks[head] already copied out. */
+  private offset = 0
+
+  get empty(): boolean {
+    return this.head >= this.chunks.length
+  }
+
+  push(chunk: Uint8Array): void {
+    if (chunk.length > 0) this.chunks.push(chunk)
+  }
+
+  /** Copies as much as fits into dst[o..); returns the new o. */
+  drain(dst: Uint8Array, o: number): number {
+    while (this.head < this.chunks.length && o < dst.length) {
+      const c = this.chunks[this.head]!
+      const n = Math.min(c.length - this.offset, dst.length - o)
+      dst.set(c.subarray(this.offset, this.offset + n), o)
+      o += n
+      this.offset += n
+      if (this.offset === c.length) {
+        this.chunks[this.head++] = undefined as never
+        this.offset = 0
+      }
+    }
+    if (this.head === this.chunks.length && this.head > 0) {
+      this.chunks = []
+      this.head = 0
+    }
+    return o
+  }
+
+  clear(): void {
+    this.chunks = []
+    this.head = 0
+    this.offset = 0
+  }
+}
+
+/**
+ * Encoder over fflate's streaming `Deflate` (which always takes all input). Its output
+ * chunks are queued and copied into the caller's `dst` as room allows; while output is
+ * pending no new input is taken, so output stays bounded by one input chunk's worth.
+ */
+export class DeflateFamilyEncoder implements Encoder {
+  readonly format: Format
+  consumed = 0
+  written = 0
+  failure: Failure | null = null
+  private readonly wrapper: Wrapper
+  private readonly level: number
+  private deflater!: FflateDeflate
+  private readonly queue = new OutputQueue()
+  /** The header is queued at the first call. */
+  private started = false
+  /** The final chunk and trailer were queued. */
+  private finished = false
+  /** A sync flush was queued and is still being copied out. */
+  private flushing = false
+  private check = 0
+  private size = 0
+
+  constructor(format: Format, level: number) {
+    this.format = format
+    this.wrapper = wrapperOf(format)
+    this.level = level
+    this.reset()
+  }
+
+  reset(): void {
+    this.deflater = new FflateDeflate({ level: this.level as 0 }, (chunk) => this.queue.push(chunk))
+    this.queue.clear()
+    this.started = false
+    this.finished = false
+    this.flushing = false
+    this.check = this.wrapper === 'zlib' ? 1 : 0
+    this.size = 0
+    this.consumed = 0
+    this.written = 0
+  }
+
+  dispose(): void {}
+
+  private start(): void {
+    if (this.started) return
+    this.started = true
+    if (this.wrapper === 'gzip') {
+      // RFC 1952 section 2.3: no flags, MTIME 0 (none), XFL 2/4 for best/fastest, OS 255 (unknown).
+      const xfl = this.level === 9 ? 2 : this.level === 1 ? 4 : 0
+      this.queue.push(new Uint8Array([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, xfl, 255]))
+    } else if (this.wrapper === 'zlib') {
+      // RFC 1950 section 2.2: CM 8, CINFO 7 (32 KiB window), FLEVEL from the level, FCHECK.
+      const cmf = 0x78
+      const flevel = this.level < 2 ? 0 : this.level < 6 ? 1 : this.level === 6 ? 2 : 3
+      let flg = flevel << 6
+      flg |= 31 - (((cmf << 8) | flg) % 31)
+      this.queue.push(new Uint8Array([cmf, flg]))
+    }
+  }
+
+  transform(src: Uint8Array, dst: Uint8Array, final: boolean): Status {
+    this.consumed = 0
+    this.start()
+    let o = this.queue.drain(dst, 0)
+    if (!this.queue.empty) {
+      this.written = o
+      return Status.DestinationTooSmall
+    }
+    if (!this.finished && (src.length > 0 || final)) {
+      if (this.wrapper === 'gzip') {
+        this.check = crc32(src, this.check)
+        this.size = (this.size + src.length) >>> 0
+      } else if (this.wrapper === 'zlib') {
+        this.check = adler32(src, this.check)
+      }
+      this.deflater.push(src, final)
+      this.consumed = src.length
+      if (final) {
+        this.finished = true
+        this.queue.push(this.trailer())
+      }
+    } else if (this.finished) {
+      // After the end, input is not taken; reported as Done with nothing consumed.
+    }
+    o = this.queue.drain(dst, o)
+    this.written = o
+    if (!this.queue.empty) return Status.DestinationTooSmall
+    this.flushing = false
+    return Status.Done
+  }
+
+  private trailer(): Uint8Array {
+    const c = this.check
+    if (this.wrapper === 'gzip') {
+      const s = this.size
+      return new Uint8Array([c, c >>> 8, c >>> 16, c >>> 24, s, s >>> 8, s >>> 16, s >>> 24])
+    }
+    if (this.wrapper === 'zlib') return new Uint8Array([c >>> 24, c >>> 16, c >>> 8, c])
+    return new Uint8Array(0)
+  }
+
+  flush(dst: Uint8Array): Status {
+    this.consumed = 0
+    this.start()
+    if (!this.flushing && !this.finished) {
+      // Sync flush: an empty stored block ends the output on a byte boundary
+      // (RFC 1951 section 3.2.4), so everything so far decodes without the rest.
+      // fflate 0.8.3's own `flush(true)` places that block at the wrong offset when
+      // the pending partial byte is non-zero (it passes its packed `s.r` = byte << 3 |
+      // bit position to `wfblk` as a bit position), producing "invalid stored block
+      // lengths". So: let fflate emit its blocks without the sync block, then write
+      // the pending partial byte and the empty stored block ourselves. This relies on
+      // fflate's internal state `s.r` (partial last byte << 3 | bits used in it).
+      const inner = this.deflater as unknown as { s: { r?: number } }
+      this.deflater.flush(false)
+      const r = inner.s.r ?? 0
+      const pos = r & 7
+      // BFINAL=0 and BTYPE=00 take 3 zero bits after `pos`; LEN starts at the next byte.
+      const at = (pos + 3 + 7) >> 3
+      const block = new Uint8Array(at + 4)
+      block[0] = r >> 3
+      block[at + 2] = 0xff
+      block[at + 3] = 0xff
+      inner.s.r = 0
+      this.queue.push(block)
+      this.flushing = true
+    }
+    this.written = this.queue.drain(dst, 0)
+    if (!this.queue.empty) return Status.DestinationTooSmall
+    this.flushing = false
+    return Status.Done
+  }
+}

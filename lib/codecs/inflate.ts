@@ -1,0 +1,853 @@
+/**
+ * A resumable raw DEFLATE decoder (RFC 1951) for the span contract.
+ *
+ * Two loops share one state object:
+ * - a slow state machine (`run`) that can stop and resume at any bit of the input and
+ *   any byte of the output; it pulls input bytes into the bit buffer only when the
+ *   next field cannot be decoded with the bits it holds, so the bit buffer never holds
+ *   a whole byte between steps (`bits < 8`) and the end of the stream is found at its
+ *   exact byte;
+ * - a fast inner loop (`fast`, in the spirit of zlib's inflate_fast) used while at
+ *   least `FAST_IN` input bytes and 258 bytes of output room remain, which refills
+ *   16 bits at a time without bounds checks and gives back the whole bytes it read
+ *   ahead when it stops.
+ *
+ * Output goes straight into the caller's `dst`. A 32 KiB ring (`window`) keeps the
+ * history of earlier calls, so a match may reach back across calls (RFC 1951 section
+ * 2.2: distances up to 32768).
+ */
+import type { Failure } from '../errors.js'
+import { Status } from '../status.js'
+
+/** States of the slow machine. */
+const enum Mode {
+  /** Reading BFINAL and BTYPE (3 bits). */
+  BlockHeader,
+  /** Stored block: reading LEN (16 bits, after dropping bits to the byte boundary). */
+  StoredLength,
+  /** Stored block: reading NLEN (16 bits). */
+  StoredComplement,
+  /** Stored block: copying `storedRemaining` bytes. */
+  StoredCopy,
+  /** Dynamic block: HLIT, HDIST, HCLEN (14 bits). */
+  TableCounts,
+  /** Dynamic block: the 3-bit lengths of the code length code. */
+  CodeLengthLengths,
+  /** Dynamic block: literal/length and distance code lengths. */
+  CodeLengths,
+  /** Dynamic block: the extra bits of a repeat code (16, 17, 18). */
+  RepeatExtra,
+  /** Compressed block: next literal/length symbol. */
+  Codes,
+  /** Extra bits of a length. */
+  LengthExtra,
+  /** Distance symbol. */
+  Distance,
+  /** Extra bits of a distance. */
+  DistanceExtra,
+  /** Copying a match (`copyLength` bytes from `copyDistance` back). */
+  Copy,
+  /** A literal was decoded but `dst` was full. */
+  Literal,
+  /** The final block ended. */
+  Done,
+  /** Invalid data was found; `failure` is set. */
+  Bad,
+}
+
+const WINDOW_SIZE = 32768
+const WINDOW_MASK = WINDOW_SIZE - 1
+/** Most input one fast-loop iteration reads: four 2-byte refills. */
+const FAST_IN = 8
+/** Longest match (RFC 1951 section 3.2.5). */
+const MAX_MATCH = 258
+
+/** RFC 1951 section 3.2.5: base lengths and extra bits of symbols 257..285. */
+const LENGTH_BASE = /* @__PURE__ */ new Uint16Array([
+  3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258,
+])
+const LENGTH_EXTRA = /* @__PURE__ */ new Uint8Array([
+  0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0,
+])
+/** RFC 1951 section 3.2.5: base distances and extra bits of distance symbols 0..29. */
+const DIST_BASE = /* @__PURE__ */ new Uint16Array([
+  1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145,
+  8193, 12289, 16385, 24577,
+])
+const DIST_EXTRA = /* @__PURE__ */ new Uint8Array([
+  0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13,
+])
+/** RFC 1951 section 3.2.7: order in which the code length code lengths are stored. */
+const CLEN_ORDER = /* @__PURE__ */ new Uint8Array([16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15])
+
+/**
+ * Table entries (Int32, never negative):
+ * - bits 0-3: code length (for a link: 0);
+ * - bits 4-7: extra bits of a length/distance base, or index bits of a subtable;
+ * - bits 8-10: kind (below);
+ * - bits 16-30: the literal byte, the length/distance base, or the subtable offset.
+ */
+const KIND_MASK = 0x700
+const KIND_LITERAL = 0
+const KIND_BASE = 0x100
+const KIND_END = 0x200
+const KIND_LINK = 0x300
+/** A code that exists but means nothing (fixed symbols 286, 287, distances 30, 31) or no code. */
+const KIND_BAD = 0x400
+
+/** Root table index widths: 10 bits for literal/length codes, 8 for distances (zlib uses 9 and 6). */
+const LIT_ROOT = 10
+const DIST_ROOT = 8
+/**
+ * Table sizes: the root plus every subtable. A subtable under a root prefix holds a
+ * complete subtree; one of depth d needs at least d + 1 codes, so with 286 symbols and
+ * depth <= 5 there are at most 47 subtables of 32 entries (2528 in all), and with 30
+ * distance symbols and depth <= 7 at most 672.
+ */
+const LIT_TABLE_SIZE = 4096
+const DIST_TABLE_SIZE = 2048
+
+/** What each symbol decodes to, without the code length. */
+const LIT_PAYLOAD = /* @__PURE__ */ (() => {
+  const t = new Int32Array(288)
+  for (let s = 0; s < 256; s++) t[s] = (s << 16) | KIND_LITERAL
+  t[256] = KIND_END
+  for (let s = 257; s < 286; s++) t[s] = (LENGTH_BASE[s - 257]! << 16) | KIND_BASE | (LENGTH_EXTRA[s - 257]! << 4)
+  t[286] = t[287] = KIND_BAD
+  return t
+})()
+const DIST_PAYLOAD = /* @__PURE__ */ (() => {
+  const t = new Int32Array(32)
+  for (let s = 0; s < 30; s++) t[s] = (DIST_BASE[s]! << 16) | KIND_BASE | (DIST_EXTRA[s]! << 4)
+  t[30] = t[31] = KIND_BAD
+  return t
+})()
+const CLEN_PAYLOAD = /* @__PURE__ */ (() => {
+  const t = new Int32Array(19)
+  for (let s = 0; s < 19; s++) t[s] = s << 16
+  return t
+})()
+
+/** Byte bit-reversal, for turning canonical codes into LSB-first table indices. */
+let reverse8: Uint8Array | null = null
+const buildReverse8 = /* @__PURE__ */ (): Uint8Array => {
+  const t = new Uint8Array(256)
+  for (let i = 0; i < 256; i++) {
+    let r = 0
+    for (let b = 0; b < 8; b++) r |= ((i >> b) & 1) << (7 - b)
+    t[i] = r
+  }
+  return t
+}
+
+/**
+ * Builds a two-level decoding table (as zlib does) from code lengths
+ * `lens[start..start+count)`: a root of up to `rootMax` index bits, and for codes
+ * longer than the root a subtable per root prefix, linked from the root entry.
+ * Returns the root's index width, or a negative number: -1 over-subscribed, -2
+ * incomplete, -3 table too small (cannot happen for valid counts; see the sizes).
+ *
+ * Incomplete codes are rejected, as zlib does, except a single code of length 1 when
+ * `allowSingle` (RFC 1951 section 3.2.7 allows one distance code; zlib also accepts it
+ * for literal/length codes), and no codes at all (a block of literals only).
+ */
+function buildTable(lens: Uint8Array, start: number, count: number, payload: Int32Array, table: Int32Array, rootMax: number, allowSingle: boolean): number {
+  const rev = (reverse8 ??= buildReverse8())
+  const counts = new Uint16Array(16)
+  for (let s = 0; s < count; s++) counts[lens[start + s]!]!++
+  let max = 15
+  while (max > 0 && counts[max] === 0) max--
+  if (max === 0) {
+    if (!allowSingle) return -2
+    table[0] = table[1] = KIND_BAD | 1
+    return 1
+  }
+  let left = 1
+  for (let len = 1; len <= 15; len++) {
+    left = (left << 1) - counts[len]!
+    if (left < 0) return -1
+  }
+  if (left > 0 && !(allowSingle && max === 1)) return -2
+  // RFC 1951 section 3.2.2: the first code of each length, in canonical order.
+  const next = new Uint16Array(16)
+  for (let len = 1, code = 0; len <= 15; len++) {
+    next[len] = code
+    code = (code + counts[len]!) << 1
+  }
+  const root = Math.min(rootMax, max)
+  const rootSize = 1 << root
+  const rootMask = rootSize - 1
+  // Only reachable for the one incomplete code allowed: the missing 1-bit code.
+  table.fill(KIND_BAD | 1, 0, rootSize)
+  const reversed = new Uint16Array(count)
+  const subBits = max > root ? new Uint8Array(rootSize) : null
+  for (let s = 0; s < count; s++) {
+    const len = lens[start + s]!
+    if (len === 0) continue
+    const code = next[len]!++
+    const r = ((rev[code & 0xff]! << 8) | rev[code >>> 8]!) >>> (16 - len)
+    reversed[s] = r
+    if (len <= root) {
+      const entry = payload[s]! | len
+      for (let j = r; j < rootSize; j += 1 << len) table[j] = entry
+    } else if (len - root > subBits![r & rootMask]!) {
+      subBits![r & rootMask] = len - root
+    }
+  }
+  if (!subBits) return root
+  const subStart = new Uint16Array(rootSize)
+  let offset = rootSize
+  for (let p = 0; p < rootSize; p++) {
+    const b = subBits[p]!
+    if (b === 0) continue
+    if (offset + (1 << b) > table.length) return -3
+    table[p] = (offset << 16) | KIND_LINK | (b << 4)
+    subStart[p] = offset
+    offset += 1 << b
+  }
+  for (let s = 0; s < count; s++) {
+    const len = lens[start + s]!
+    if (len <= root) continue
+    const r = reversed[s]!
+    const p = r & rootMask
+    const size = 1 << subBits[p]!
+    const base = subStart[p]!
+    const entry = payload[s]! | len
+    for (let j = r >>> root; j < size; j += 1 << (len - root)) table[base + j] = entry
+  }
+  return root
+}
+
+/**
+ * The entry for the code at the front of `hold`, or -1 when `bits` are not enough to
+ * tell (the slow machine then pulls another byte).
+ */
+function peek(table: Int32Array, root: number, hold: number, bits: number): number {
+  let e = table[hold & ((1 << root) - 1)]!
+  if ((e & KIND_MASK) === KIND_LINK) {
+    if (bits < root) return -1
+    e = table[(e >>> 16) + ((hold >>> root) & ((1 << ((e >>> 4) & 15)) - 1))]!
+  }
+  return (e & 15) <= bits ? e : -1
+}
+
+/** The fixed codes of RFC 1951 section 3.2.6, built on first use. */
+let fixedLit: Int32Array | null = null
+let fixedDist: Int32Array | null = null
+const buildFixed = /* @__PURE__ */ (): void => {
+  const lens = new Uint8Array(288 + 32)
+  lens.fill(8, 0, 144)
+  lens.fill(9, 144, 256)
+  lens.fill(7, 256, 280)
+  lens.fill(8, 280, 288)
+  lens.fill(5, 288, 320)
+  fixedLit = new Int32Array(512)
+  fixedDist = new Int32Array(32)
+  buildTable(lens, 0, 288, LIT_PAYLOAD, fixedLit, 9, false)
+  buildTable(lens, 288, 32, DIST_PAYLOAD, fixedDist, 5, false)
+}
+
+/** Outcome of the fast loop. */
+const enum Fast {
+  /** Ran out of input or output margin. */
+  Limit,
+  /** Decoded an end-of-block symbol. */
+  EndOfBlock,
+  /** Invalid data; `failure` is set. */
+  Error,
+}
+
+export class Inflater {
+  /** Bit buffer: the next `bits` input bits, LSB first; bits above `bits` are 0. */
+  hold = 0
+  /** Number of valid bits in `hold` (< 8 between steps of the slow machine). */
+  bits = 0
+  mode: Mode = Mode.BlockHeader
+  /** The current block has BFINAL set. */
+  lastBlock = false
+  /** Stored block: LEN read from the header, or bytes still to copy. */
+  storedRemaining = 0
+  /** Dynamic header: number of literal/length codes (HLIT + 257). */
+  litCount = 0
+  /** Dynamic header: number of distance codes (HDIST + 1). */
+  distCount = 0
+  /** Dynamic header: number of code length code lengths (HCLEN + 4). */
+  clenCount = 0
+  /** Dynamic header: how many entries of `lens` are filled so far. */
+  lensFilled = 0
+  /** Dynamic header: the repeat symbol (16, 17, 18) whose extra bits are pending. */
+  repeatSymbol = 0
+  /** Code lengths: 19 code length code lengths, then litCount + distCount lengths. */
+  readonly lens = new Uint8Array(19 + 286 + 30)
+  /** Code length code table (7-bit codes at most). */
+  readonly clenTable = new Int32Array(128)
+  /** clenTable's index width. */
+  clenBits = 0
+  /** Storage for dynamic literal/length and distance tables. */
+  readonly dynLit = new Int32Array(LIT_TABLE_SIZE)
+  readonly dynDist = new Int32Array(DIST_TABLE_SIZE)
+  /** Tables of the current block (the dynamic ones or the shared fixed ones) and their root widths. */
+  litTable: Int32Array = this.dynLit
+  distTable: Int32Array = this.dynDist
+  litBits = 0
+  distBits = 0
+  /** Extra bits still to read for the length or distance in progress. */
+  extraBits = 0
+  /** Match in progress: bytes still to copy, and from how far back. */
+  copyLength = 0
+  copyDistance = 0
+  /** A literal decoded while `dst` was full. */
+  pendingLiteral = 0
+  /** Ring of the last `windowFill` output bytes written by earlier calls; next write at `windowNext`. */
+  readonly window = new Uint8Array(WINDOW_SIZE)
+  windowNext = 0
+  windowFill = 0
+  /** Where the last `run` stopped in `src` and `dst`. */
+  inPos = 0
+  outPos = 0
+  failure: Failure | null = null
+
+  reset(): void {
+    this.hold = 0
+    this.bits = 0
+    this.mode = Mode.BlockHeader
+    this.lastBlock = false
+    this.copyLength = 0
+    this.windowNext = 0
+    this.windowFill = 0
+    this.failure = null
+  }
+
+  /** True once the final block has ended. */
+  get done(): boolean {
+    return this.mode === Mode.Done
+  }
+
+  private fail(message: string, offset: number): Status {
+    this.mode = Mode.Bad
+    this.failure = { code: 'INVALID_DATA', message, offset }
+    return Status.InvalidData
+  }
+
+  /**
+   * Decodes from `src[inStart..)` into `dst[outStart..)`. Sets `inPos`/`outPos`.
+   * `inBase` is the offset of `src[0]` in the stream (for failure offsets).
+   * Returns Done at the end of the final block (bytes after it unconsumed),
+   * NeedMoreData, DestinationTooSmall or InvalidData.
+   */
+  run(src: Uint8Array, inStart: number, dst: Uint8Array, outStart: number, inBase: number): Status {
+    const status = this.step(src, inStart, dst, outStart, inBase)
+    if (this.outPos > outStart) this.remember(dst, outStart, this.outPos)
+    return status
+  }
+
+  /** Appends dst[start..end) to the history ring. */
+  private remember(dst: Uint8Array, start: number, end: number): void {
+    const n = end - start
+    const w = this.window
+    if (n >= WINDOW_SIZE) {
+      w.set(dst.subarray(end - WINDOW_SIZE, end), 0)
+      this.windowNext = 0
+      this.windowFill = WINDOW_SIZE
+      return
+    }
+    const first = Math.min(n, WINDOW_SIZE - this.windowNext)
+    w.set(dst.subarray(start, start + first), this.windowNext)
+    if (first < n) w.set(dst.subarray(start + first, end), 0)
+    this.windowNext = (this.windowNext + n) & WINDOW_MASK
+    this.windowFill = Math.min(WINDOW_SIZE, this.windowFill + n)
+  }
+
+  /**
+   * Copies a match of `length` bytes from `distance` back to dst[o..). The caller has
+   * checked the room and that the distance is within the history. Returns the new o.
+   */
+  private copyMatch(dst: Uint8Array, o: number, outStart: number, length: number, distance: number): number {
+    const inDst = o - outStart
+    if (distance > inDst) {
+      // The first bytes come from the ring of earlier calls.
+      const back = distance - inDst
+      const w = this.window
+      let p = (this.windowNext - back) & WINDOW_MASK
+      let k = Math.min(length, back)
+      length -= k
+      while (k-- > 0) {
+        dst[o++] = w[p]!
+        p = (p + 1) & WINDOW_MASK
+      }
+    }
+    let from = o - distance
+    if (length > 32 && distance >= length) {
+      dst.copyWithin(o, from, from + length)
+      return o + length
+    }
+    const end = o + length
+    while (o < end) dst[o++] = dst[from++]!
+    return o
+  }
+
+  private step(src: Uint8Array, inStart: number, dst: Uint8Array, outStart: number, inBase: number): Status {
+    let hold = this.hold
+    let bits = this.bits
+    let i = inStart
+    let o = outStart
+    const inEnd = src.length
+    const outEnd = dst.length
+    // Every `break outer` that does not set another status means the input ran out.
+    let status: Status = Status.NeedMoreData
+    outer: for (;;) {
+      switch (this.mode) {
+        case Mode.BlockHeader: {
+          while (bits < 3) {
+            if (i >= inEnd) break outer
+            hold |= src[i++]! << bits
+            bits += 8
+          }
+          this.lastBlock = (hold & 1) === 1
+          const type = (hold >>> 1) & 3
+          hold >>>= 3
+          bits -= 3
+          if (type === 0) {
+            // RFC 1951 section 3.2.4: skip to the byte boundary, then LEN and NLEN.
+            hold >>>= bits & 7
+            bits -= bits & 7
+            this.mode = Mode.StoredLength
+          } else if (type === 1) {
+            if (!fixedLit) buildFixed()
+            this.litTable = fixedLit!
+            this.distTable = fixedDist!
+            this.litBits = 9
+            this.distBits = 5
+            this.mode = Mode.Codes
+          } else if (type === 2) {
+            this.mode = Mode.TableCounts
+          } else {
+            status = this.fail('invalid block type 3 (reserved, RFC 1951 section 3.2.3)', inBase + i - 1)
+            break outer
+          }
+          continue
+        }
+        case Mode.StoredLength:
+        case Mode.StoredComplement: {
+          while (bits < 16) {
+            // NLEN's first byte can already contradict LEN: say so now rather than
+            // ask for a byte that cannot help.
+            if (this.mode === Mode.StoredComplement && bits >= 8 && ((hold ^ this.storedRemaining) & 0xff) !== 0xff) {
+              status = this.fail(`stored block length ${this.storedRemaining} does not match its complement (RFC 1951 section 3.2.4)`, inBase + i - 1)
+              break outer
+            }
+            if (i >= inEnd) break outer
+            hold |= src[i++]! << bits
+            bits += 8
+          }
+          const value = hold & 0xffff
+          hold >>>= 16
+          bits -= 16
+          if (this.mode === Mode.StoredLength) {
+            this.storedRemaining = value
+            this.mode = Mode.StoredComplement
+          } else {
+            if ((value ^ 0xffff) !== this.storedRemaining) {
+              status = this.fail(
+                `stored block length ${this.storedRemaining} does not match its complement ${value ^ 0xffff} (RFC 1951 section 3.2.4)`,
+                inBase + i - 2,
+              )
+              break outer
+            }
+            this.mode = this.storedRemaining > 0 ? Mode.StoredCopy : this.lastBlock ? Mode.Done : Mode.BlockHeader
+          }
+          continue
+        }
+        case Mode.StoredCopy: {
+          // bits is 0 here: the byte boundary was reached before LEN.
+          const n = Math.min(this.storedRemaining, inEnd - i, outEnd - o)
+          dst.set(src.subarray(i, i + n), o)
+          i += n
+          o += n
+          this.storedRemaining -= n
+          if (this.storedRemaining > 0) {
+            status = o >= outEnd ? Status.DestinationTooSmall : Status.NeedMoreData
+            break outer
+          }
+          this.mode = this.lastBlock ? Mode.Done : Mode.BlockHeader
+          continue
+        }
+        case Mode.TableCounts: {
+          while (bits < 14) {
+            // HLIT (5 bits) and HDIST (5 bits) can be judged before HCLEN arrives.
+            if ((bits >= 5 && (hold & 31) > 29) || (bits >= 10 && ((hold >>> 5) & 31) > 29)) break
+            if (i >= inEnd) break outer
+            hold |= src[i++]! << bits
+            bits += 8
+          }
+          this.litCount = (hold & 31) + 257
+          this.distCount = ((hold >>> 5) & 31) + 1
+          this.clenCount = ((hold >>> 10) & 15) + 4
+          // RFC 1951 section 3.2.7 allows 257-286 and 1-30; zlib rejects more.
+          if (this.litCount > 286 || this.distCount > 30) {
+            status = this.fail(
+              this.litCount > 286
+                ? `dynamic block declares ${this.litCount} literal/length codes; the maximum is 286`
+                : `dynamic block declares ${this.distCount} distance codes; the maximum is 30`,
+              inBase + i - 1,
+            )
+            break outer
+          }
+          hold >>>= 14
+          bits -= 14
+          this.lensFilled = 0
+          this.mode = Mode.CodeLengthLengths
+          continue
+        }
+        case Mode.CodeLengthLengths: {
+          const lens = this.lens
+          while (this.lensFilled < this.clenCount) {
+            while (bits < 3) {
+              if (i >= inEnd) break outer
+              hold |= src[i++]! << bits
+              bits += 8
+            }
+            lens[CLEN_ORDER[this.lensFilled++]!] = hold & 7
+            hold >>>= 3
+            bits -= 3
+          }
+          for (let k = this.clenCount; k < 19; k++) lens[CLEN_ORDER[k]!] = 0
+          const width = buildTable(lens, 0, 19, CLEN_PAYLOAD, this.clenTable, 7, false)
+          if (width < 0) {
+            status = this.fail(`code length code is ${width === -1 ? 'over-subscribed' : 'incomplete'}`, inBase + i - 1)
+            break outer
+          }
+          this.clenBits = width
+          this.lensFilled = 0
+          this.mode = Mode.CodeLengths
+          continue
+        }
+        case Mode.CodeLengths:
+        case Mode.RepeatExtra: {
+          const lens = this.lens
+          const total = this.litCount + this.distCount
+          const table = this.clenTable
+          const root = this.clenBits
+          while (this.lensFilled < total) {
+            if (this.mode === Mode.CodeLengths) {
+              let entry: number
+              while ((entry = peek(table, root, hold, bits)) < 0) {
+                if (i >= inEnd) break outer
+                hold |= src[i++]! << bits
+                bits += 8
+              }
+              // The code length code is complete (checked when built): every code is valid.
+              hold >>>= entry & 15
+              bits -= entry & 15
+              const symbol = entry >>> 16
+              if (symbol < 16) {
+                lens[19 + this.lensFilled++] = symbol
+                continue
+              }
+              if (symbol === 16 && this.lensFilled === 0) {
+                status = this.fail('repeat code 16 with no previous code length', inBase + i - 1)
+                break outer
+              }
+              this.repeatSymbol = symbol
+              this.mode = Mode.RepeatExtra
+            }
+            const symbol = this.repeatSymbol
+            const extra = symbol === 16 ? 2 : symbol === 17 ? 3 : 7
+            while (bits < extra) {
+              if (i >= inEnd) break outer
+              hold |= src[i++]! << bits
+              bits += 8
+            }
+            const count = (symbol === 16 ? 3 : symbol === 17 ? 3 : 11) + (hold & ((1 << extra) - 1))
+            hold >>>= extra
+            bits -= extra
+            if (this.lensFilled + count > total) {
+              status = this.fail(`code length repeat of ${count} runs past the ${total} declared lengths`, inBase + i - 1)
+              break outer
+            }
+            const value = symbol === 16 ? lens[19 + this.lensFilled - 1]! : 0
+            lens.fill(value, 19 + this.lensFilled, 19 + this.lensFilled + count)
+            this.lensFilled += count
+            this.mode = Mode.CodeLengths
+          }
+          // RFC 1951 section 3.2.7: a block must be able to end.
+          if (lens[19 + 256] === 0) {
+            status = this.fail('dynamic block has no end-of-block code', inBase + i - 1)
+            break outer
+          }
+          const litBits = buildTable(lens, 19, this.litCount, LIT_PAYLOAD, this.dynLit, LIT_ROOT, true)
+          if (litBits < 0) {
+            status = this.fail(`literal/length code is ${litBits === -1 ? 'over-subscribed' : litBits === -2 ? 'incomplete' : 'too large'}`, inBase + i - 1)
+            break outer
+          }
+          const distBits = buildTable(lens, 19 + this.litCount, this.distCount, DIST_PAYLOAD, this.dynDist, DIST_ROOT, true)
+          if (distBits < 0) {
+            status = this.fail(`distance code is ${distBits === -1 ? 'over-subscribed' : distBits === -2 ? 'incomplete' : 'too large'}`, inBase + i - 1)
+            break outer
+          }
+          this.litTable = this.dynLit
+          this.distTable = this.dynDist
+          this.litBits = litBits
+          this.distBits = distBits
+          this.mode = Mode.Codes
+          continue
+        }
+        case Mode.Codes: {
+          if (inEnd - i >= FAST_IN && outEnd - o >= MAX_MATCH) {
+            this.hold = hold
+            this.bits = bits
+            const r = this.fast(src, i, dst, o, outStart, inBase)
+            hold = this.hold
+            bits = this.bits
+            i = this.inPos
+            o = this.outPos
+            if (r === Fast.Error) {
+              status = Status.InvalidData
+              break outer
+            }
+            if (r === Fast.EndOfBlock) {
+              this.mode = this.lastBlock ? Mode.Done : Mode.BlockHeader
+              continue
+            }
+            if (inEnd - i >= FAST_IN && outEnd - o >= MAX_MATCH) continue
+          }
+          let entry: number
+          while ((entry = peek(this.litTable, this.litBits, hold, bits)) < 0) {
+            if (i >= inEnd) break outer
+            hold |= src[i++]! << bits
+            bits += 8
+          }
+          hold >>>= entry & 15
+          bits -= entry & 15
+          const kind = entry & KIND_MASK
+          if (kind === KIND_LITERAL) {
+            if (o < outEnd) {
+              dst[o++] = entry >>> 16
+            } else {
+              this.pendingLiteral = entry >>> 16
+              this.mode = Mode.Literal
+            }
+            continue
+          }
+          if (kind === KIND_END) {
+            this.mode = this.lastBlock ? Mode.Done : Mode.BlockHeader
+            continue
+          }
+          if (kind !== KIND_BASE) {
+            status = this.fail('invalid literal/length code', inBase + i - 1)
+            break outer
+          }
+          this.copyLength = entry >>> 16
+          this.extraBits = (entry >>> 4) & 15
+          this.mode = Mode.LengthExtra
+          continue
+        }
+        case Mode.LengthExtra: {
+          const extra = this.extraBits
+          while (bits < extra) {
+            if (i >= inEnd) break outer
+            hold |= src[i++]! << bits
+            bits += 8
+          }
+          this.copyLength += hold & ((1 << extra) - 1)
+          hold >>>= extra
+          bits -= extra
+          this.mode = Mode.Distance
+          continue
+        }
+        case Mode.Distance: {
+          let entry: number
+          while ((entry = peek(this.distTable, this.distBits, hold, bits)) < 0) {
+            if (i >= inEnd) break outer
+            hold |= src[i++]! << bits
+            bits += 8
+          }
+          hold >>>= entry & 15
+          bits -= entry & 15
+          if ((entry & KIND_MASK) !== KIND_BASE) {
+            status = this.fail('invalid distance code', inBase + i - 1)
+            break outer
+          }
+          this.copyDistance = entry >>> 16
+          this.extraBits = (entry >>> 4) & 15
+          this.mode = Mode.DistanceExtra
+          continue
+        }
+        case Mode.DistanceExtra: {
+          const extra = this.extraBits
+          while (bits < extra) {
+            if (i >= inEnd) break outer
+            hold |= src[i++]! << bits
+            bits += 8
+          }
+          const distance = this.copyDistance + (hold & ((1 << extra) - 1))
+          hold >>>= extra
+          bits -= extra
+          if (distance > this.windowFill + (o - outStart)) {
+            status = this.fail(`distance ${distance} is farther back than the ${this.windowFill + (o - outStart)} bytes decoded so far`, inBase + i - 1)
+            break outer
+          }
+          this.copyDistance = distance
+          this.mode = Mode.Copy
+          continue
+        }
+        case Mode.Copy: {
+          const n = Math.min(this.copyLength, outEnd - o)
+          if (n > 0) {
+            o = this.copyMatch(dst, o, outStart, n, this.copyDistance)
+            this.copyLength -= n
+          }
+          if (this.copyLength > 0) {
+            // The history ring must hold what was written so far before the next call
+            // continues the match; run() does that on return.
+            status = Status.DestinationTooSmall
+            break outer
+          }
+          this.mode = Mode.Codes
+          continue
+        }
+        case Mode.Literal: {
+          if (o >= outEnd) {
+            status = Status.DestinationTooSmall
+            break outer
+          }
+          dst[o++] = this.pendingLiteral
+          this.mode = Mode.Codes
+          continue
+        }
+        case Mode.Done: {
+          // bits < 8 here: drop the padding of the last byte (RFC 1951 section 3.2.4).
+          hold = 0
+          bits = 0
+          status = Status.Done
+          break outer
+        }
+        case Mode.Bad:
+        default: {
+          status = Status.InvalidData
+          break outer
+        }
+      }
+    }
+    this.hold = hold
+    this.bits = bits
+    this.inPos = i
+    this.outPos = o
+    return status
+  }
+
+  /**
+   * The fast loop: decodes literal/length + distance pairs while at least FAST_IN input
+   * bytes and MAX_MATCH output bytes remain, so no bounds checks are needed inside.
+   * Reads 16 bits at a time; on exit returns the whole bytes it read ahead (it was
+   * entered with bits < 8, so they all come from this call's `src`).
+   */
+  private fast(src: Uint8Array, i: number, dst: Uint8Array, o: number, outStart: number, inBase: number): Fast {
+    let hold = this.hold
+    let bits = this.bits
+    const inLimit = src.length - FAST_IN
+    const outLimit = dst.length - MAX_MATCH
+    const lit = this.litTable
+    const dist = this.distTable
+    const litRoot = this.litBits
+    const distRoot = this.distBits
+    const litMask = (1 << litRoot) - 1
+    const distMask = (1 << distRoot) - 1
+    const windowFill = this.windowFill
+    let result = Fast.Limit
+    while (i <= inLimit && o <= outLimit) {
+      if (bits < 15) {
+        hold |= (src[i]! | (src[i + 1]! << 8)) << bits
+        i += 2
+        bits += 16
+      }
+      let entry = lit[hold & litMask]!
+      if ((entry & KIND_MASK) === KIND_LINK) entry = lit[(entry >>> 16) + ((hold >>> litRoot) & ((1 << ((entry >>> 4) & 15)) - 1))]!
+      let n = entry & 15
+      hold >>>= n
+      bits -= n
+      let kind = entry & KIND_MASK
+      if (kind === KIND_LITERAL) {
+        dst[o++] = entry >>> 16
+        continue
+      }
+      if (kind !== KIND_BASE) {
+        if (kind === KIND_END) {
+          result = Fast.EndOfBlock
+        } else {
+          this.fail('invalid literal/length code', inBase + i - 1)
+          result = Fast.Error
+        }
+        break
+      }
+      let length = entry >>> 16
+      let extra = (entry >>> 4) & 15
+      if (extra !== 0) {
+        if (bits < extra) {
+          hold |= (src[i]! | (src[i + 1]! << 8)) << bits
+          i += 2
+          bits += 16
+        }
+        length += hold & ((1 << extra) - 1)
+        hold >>>= extra
+        bits -= extra
+      }
+      if (bits < 15) {
+        hold |= (src[i]! | (src[i + 1]! << 8)) << bits
+        i += 2
+        bits += 16
+      }
+      entry = dist[hold & distMask]!
+      if ((entry & KIND_MASK) === KIND_LINK) entry = dist[(entry >>> 16) + ((hold >>> distRoot) & ((1 << ((entry >>> 4) & 15)) - 1))]!
+      n = entry & 15
+      hold >>>= n
+      bits -= n
+      kind = entry & KIND_MASK
+      if (kind !== KIND_BASE) {
+        this.fail('invalid distance code', inBase + i - 1)
+        result = Fast.Error
+        break
+      }
+      let distance = entry >>> 16
+      extra = (entry >>> 4) & 15
+      if (extra !== 0) {
+        if (bits < extra) {
+          hold |= (src[i]! | (src[i + 1]! << 8)) << bits
+          i += 2
+          bits += 16
+        }
+        distance += hold & ((1 << extra) - 1)
+        hold >>>= extra
+        bits -= extra
+      }
+      const inDst = o - outStart
+      if (distance <= inDst) {
+        let from = o - distance
+        if (length > 32 && distance >= length) {
+          dst.copyWithin(o, from, from + length)
+          o += length
+        } else {
+          const end = o + length
+          while (o < end) dst[o++] = dst[from++]!
+        }
+      } else {
+        if (distance > windowFill + inDst) {
+          this.fail(`distance ${distance} is farther back than the ${windowFill + inDst} bytes decoded so far`, inBase + i - 1)
+          result = Fast.Error
+          break
+        }
+        o = this.copyMatch(dst, o, outStart, length, distance)
+      }
+    }
+    // Give back whole bytes read ahead; keep the bits above `bits` zero.
+    const back = bits >>> 3
+    i -= back
+    bits -= back << 3
+    hold &= (1 << bits) - 1
+    this.hold = hold
+    this.bits = bits
+    this.inPos = i
+    this.outPos = o
+    return result
+  }
+}

@@ -1,0 +1,266 @@
+// The opt-in node engine (adapters/node/engine.ts): span codecs over node:zlib's native
+// handles, checked against node:zlib one-shot and against the js engine.
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import zlib from 'node:zlib'
+import { join } from 'node:path'
+import type { Decoder, Encoder, Format } from '../lib/codec.js'
+import { CodecError } from '../lib/errors.js'
+import { loadCodec, type CodecModule } from '../lib/registry.js'
+import { Status, statusName, type Status as S } from '../lib/status.js'
+import { deflate, deflateRaw, gzip } from '../lib/codecs/gzip.js'
+import { nodeCodec } from '../adapters/node/engine.js'
+import { binarySlice, filesCorpus, samples } from './_corpus.js'
+import { root } from './_fixtures.js'
+
+const deflateFormats = ['gzip', 'deflate', 'deflate-raw'] as const
+const js: Record<(typeof deflateFormats)[number], CodecModule> = { gzip, deflate, 'deflate-raw': deflateRaw }
+const node = (f: Format): CodecModule => nodeCodec(f)
+
+const zEncode = (f: Format, data: Uint8Array, level: number): Uint8Array =>
+  f === 'gzip'
+    ? zlib.gzipSync(data, { level })
+    : f === 'deflate'
+      ? zlib.deflateSync(data, { level })
+      : f === 'deflate-raw'
+        ? zlib.deflateRawSync(data, { level })
+        : zlib.brotliCompressSync(data, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: level } })
+const zDecode = (f: Format, data: Uint8Array): Buffer =>
+  f === 'gzip' ? zlib.gunzipSync(data) : f === 'deflate' ? zlib.inflateSync(data) : f === 'deflate-raw' ? zlib.inflateRawSync(data) : zlib.brotliDecompressSync(data)
+
+const concat = (...parts: Uint8Array[]): Uint8Array => new Uint8Array(Buffer.concat(parts))
+const same = (a: Uint8Array, b: Uint8Array): boolean => Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.length), Buffer.from(b.buffer, b.byteOffset, b.length)) === 0
+
+/** Decodes one stream in pieces of `split` bytes into destinations of `room` bytes (see deflate.test.ts). */
+function decode(codec: Decoder, input: Uint8Array, split = input.length || 1, room = 1 << 20) {
+  const dst = new Uint8Array(room)
+  const parts: Uint8Array[] = []
+  let pos = 0
+  for (;;) {
+    const end = Math.min(input.length, pos + split)
+    const src = input.subarray(pos, end)
+    const final = end === input.length
+    const status: S = codec.transform(src, dst, final)
+    assert.ok(codec.consumed >= 0 && codec.consumed <= src.length)
+    assert.ok(codec.written >= 0 && codec.written <= dst.length)
+    parts.push(dst.slice(0, codec.written))
+    pos += codec.consumed
+    if (status === Status.Done || status === Status.InvalidData) {
+      if (status === Status.InvalidData) assert.ok(codec.failure)
+      return { status, out: concat(...parts), consumed: pos, failure: codec.failure }
+    }
+    if (status === Status.NeedMoreData) {
+      assert.is(codec.consumed, src.length, 'NeedMoreData must consume all usable input')
+      if (final) return { status, out: concat(...parts), consumed: pos, failure: null }
+    } else if (room > 0) {
+      assert.ok(codec.written > 0, 'DestinationTooSmall with room and nothing written')
+    }
+  }
+}
+
+function encode(codec: Encoder, input: Uint8Array, split = input.length || 1, room = 1 << 20, flushEach = false): Uint8Array {
+  const dst = new Uint8Array(room)
+  const parts: Uint8Array[] = []
+  let pos = 0
+  for (;;) {
+    const end = Math.min(input.length, pos + split)
+    const final = end === input.length
+    let src = input.subarray(pos, end)
+    for (;;) {
+      const status = codec.transform(src, dst, final)
+      parts.push(dst.slice(0, codec.written))
+      src = src.subarray(codec.consumed)
+      if (status === Status.Done) break
+      assert.is(status, Status.DestinationTooSmall, statusName(status))
+    }
+    pos = end
+    if (final) return concat(...parts)
+    if (flushEach) {
+      while (codec.flush(dst) === Status.DestinationTooSmall) parts.push(dst.slice(0, codec.written))
+      parts.push(dst.slice(0, codec.written))
+    }
+  }
+}
+
+test('decode: node:zlib one-shot output, levels 1/6/9, every sample; same as the js engine', () => {
+  for (const [name, data] of samples()) {
+    for (const f of [...deflateFormats, 'brotli'] as const) {
+      for (const level of [1, 6, 9]) {
+        const comp = zEncode(f, data, level)
+        const codec = node(f).createDecoder({})
+        const r = decode(codec, comp)
+        codec.dispose()
+        assert.is(r.status, Status.Done, `${f} ${name} ${level}: ${statusName(r.status)} ${r.failure?.message}`)
+        assert.is(r.consumed, comp.length)
+        assert.ok(same(r.out, data), `${f} ${name} level ${level}`)
+        if (f !== 'brotli') assert.ok(same(decode(js[f].createDecoder({}), comp).out, r.out))
+      }
+    }
+  }
+})
+
+test('decode: 1-byte splits and 1-byte destinations', () => {
+  const data = filesCorpus(join(root, 'lib'), 6_000, /\.ts$/)
+  for (const f of [...deflateFormats, 'brotli'] as const) {
+    const comp = zEncode(f, data, 6)
+    for (const [split, room] of [[1, 1 << 16], [1 << 20, 1], [1, 1], [13, 100]]) {
+      const codec = node(f).createDecoder({})
+      const r = decode(codec, comp, split, room)
+      codec.dispose()
+      assert.is(r.status, Status.Done, `${f} split ${split} room ${room}: ${statusName(r.status)}`)
+      assert.is(r.consumed, comp.length)
+      assert.ok(same(r.out, data))
+    }
+  }
+})
+
+test('decode: Done with trailing bytes unconsumed; multi-member gzip after reset()', () => {
+  const data = filesCorpus(join(root, 'lib'), 9_000, /\.ts$/)
+  const junk = new Uint8Array([1, 2, 3, 0x1f, 0x8b])
+  for (const f of [...deflateFormats, 'brotli'] as const) {
+    const comp = zEncode(f, data, 6)
+    for (const split of [1, comp.length + junk.length]) {
+      const codec = node(f).createDecoder({})
+      const r = decode(codec, concat(comp, junk), split)
+      assert.is(r.status, Status.Done, f)
+      assert.is(r.consumed, comp.length, `${f} split ${split}`)
+      assert.ok(same(r.out, data))
+      assert.is(codec.transform(junk, new Uint8Array(8), true), Status.Done)
+      assert.is(codec.consumed, 0)
+      codec.dispose()
+    }
+  }
+  const b = binarySlice(5_000_000, 20_000)
+  const both = concat(zlib.gzipSync(data), zlib.gzipSync(b))
+  const codec = node('gzip').createDecoder({})
+  const r1 = decode(codec, both)
+  assert.is(r1.status, Status.Done)
+  assert.ok(same(r1.out, data))
+  codec.reset()
+  const r2 = decode(codec, both.subarray(r1.consumed))
+  assert.is(r2.status, Status.Done)
+  assert.ok(same(r2.out, b))
+  codec.dispose()
+})
+
+test('decode: truncation at every length -> NeedMoreData with a correct prefix', () => {
+  const data = filesCorpus(join(root, 'lib'), 2_000, /\.ts$/)
+  for (const f of [...deflateFormats, 'brotli'] as const) {
+    const comp = zEncode(f, data, 9)
+    const codec = node(f).createDecoder({})
+    for (let k = 0; k < comp.length; k++) {
+      codec.reset()
+      const r = decode(codec, comp.subarray(0, k), k % 5 === 0 ? 1 : k || 1)
+      assert.is(r.status, Status.NeedMoreData, `${f} cut at ${k}: ${statusName(r.status)} ${r.failure?.message}`)
+      assert.ok(same(r.out, data.subarray(0, r.out.length)))
+    }
+    codec.dispose()
+  }
+})
+
+test('decode: corrupt data and checksum mismatches -> InvalidData', () => {
+  const data = filesCorpus(join(root, 'lib'), 5_000, /\.ts$/)
+  for (const f of [...deflateFormats, 'brotli'] as const) {
+    const comp = zEncode(f, data, 6)
+    const positions = f === 'brotli' ? [7, 20] : f === 'deflate-raw' ? [0] : [comp.length - 1, f === 'gzip' ? 10 : 2]
+    for (const at of positions) {
+      const bad = new Uint8Array(comp)
+      bad[at] ^= f === 'deflate-raw' || at === 10 || at === 2 ? 0x06 : 0x01
+      assert.throws(() => zDecode(f, bad), undefined, `node:zlib accepts ${f} byte ${at}`)
+      const codec = node(f).createDecoder({})
+      const r = decode(codec, bad)
+      codec.dispose()
+      assert.is(r.status, Status.InvalidData, `${f} byte ${at}: ${statusName(r.status)}`)
+      assert.ok(r.failure!.offset >= 0 && r.failure!.offset <= at, `${f}: offset ${r.failure!.offset} for byte ${at}`)
+      if (at === comp.length - 1) assert.is(r.failure!.code, 'CHECKSUM_MISMATCH')
+    }
+  }
+  // Headers: the same parser as the js engine.
+  const codec = node('deflate').createDecoder({})
+  assert.is(codec.transform(new Uint8Array([0x78, 0xbb]), new Uint8Array(4), false), Status.InvalidData)
+  assert.is(codec.failure!.code, 'UNSUPPORTED')
+  codec.dispose()
+})
+
+test('encode: node engine output decodes with node:zlib and the js engine; flush and 1-byte dst', () => {
+  const data = filesCorpus(join(root, 'lib'), 60_000, /\.ts$/)
+  for (const f of [...deflateFormats, 'brotli'] as const) {
+    for (const [split, room, flushEach] of [[data.length, 1 << 20, false], [997, 1, true], [1, 4096, false], [10_000, 77, true]] as const) {
+      const enc = node(f).createEncoder({ level: f === 'brotli' ? 5 : 6 })
+      const comp = encode(enc, data, split, room, flushEach)
+      enc.dispose()
+      assert.ok(same(zDecode(f, comp), data), `${f} split ${split} room ${room}`)
+      if (f !== 'brotli') {
+        const r = decode(js[f].createDecoder({}), comp)
+        assert.is(r.status, Status.Done)
+        assert.ok(same(r.out, data))
+      }
+    }
+  }
+  // Levels are checked like the js engine's.
+  try {
+    node('gzip').createEncoder({ level: 12 })
+    assert.unreachable()
+  } catch (e) {
+    assert.is((e as CodecError).code, 'INVALID_OPTION')
+  }
+})
+
+test('encode: flush makes everything so far decodable', () => {
+  const data = filesCorpus(join(root, 'lib'), 40_000, /\.ts$/)
+  const enc = node('gzip').createEncoder({})
+  const dst = new Uint8Array(1 << 20)
+  assert.is(enc.transform(data.subarray(0, 25_000), dst, false), Status.Done)
+  const a = dst.slice(0, enc.written)
+  assert.is(enc.flush(dst), Status.Done)
+  const b = dst.slice(0, enc.written)
+  const r = decode(gzip.createDecoder({}), concat(a, b))
+  assert.is(r.status, Status.NeedMoreData)
+  assert.ok(same(r.out, data.subarray(0, 25_000)))
+  enc.dispose()
+})
+
+test('registry loads the node engine; zstd needs Node >= 22.15', async () => {
+  const mod = await loadCodec('gzip', 'node')
+  const data = binarySlice(0, 50_000)
+  const codec = mod.createDecoder({})
+  assert.ok(same(decode(codec, zlib.gzipSync(data)).out, data))
+  codec.dispose()
+  const hasZstd = typeof (zlib as { createZstdDecompress?: unknown }).createZstdDecompress === 'function'
+  if (!hasZstd) {
+    try {
+      nodeCodec('zstd')
+      assert.unreachable('zstd on a Node without it')
+    } catch (e) {
+      assert.instance(e, CodecError)
+      assert.is((e as CodecError).code, 'ENGINE_UNAVAILABLE')
+      assert.match((e as CodecError).message, /22\.15/)
+    }
+    await loadCodec('zstd', 'node').then(
+      () => assert.unreachable(),
+      (e: CodecError) => assert.is(e.code, 'ENGINE_UNAVAILABLE'),
+    )
+    console.log(`# skipped: zstd round trip needs Node >= 22.15 (this is ${process.versions.node})`)
+    return
+  }
+  const zmod = nodeCodec('zstd')
+  const text = filesCorpus(join(root, 'lib'), 100_000, /\.ts$/)
+  const enc = zmod.createEncoder({ level: 3 })
+  const comp = encode(enc, text, 7_000, 999, true)
+  enc.dispose()
+  const dec = zmod.createDecoder({})
+  const r = decode(dec, concat(comp, new Uint8Array([9, 9])), 1_000, 5_000)
+  assert.is(r.status, Status.Done)
+  assert.is(r.consumed, comp.length)
+  assert.ok(same(r.out, text))
+  dec.dispose()
+})
+
+test('use after dispose throws instead of reaching a native CHECK', () => {
+  const codec = node('deflate-raw').createDecoder({})
+  codec.dispose()
+  codec.dispose()
+  assert.throws(() => codec.transform(new Uint8Array([1]), new Uint8Array(1), false), (e: unknown) => e instanceof CodecError)
+})
+
+test.run()
