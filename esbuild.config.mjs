@@ -1,22 +1,47 @@
-// Builds dist/: ESM (code-split, so each engine loads lazily as its own chunk) and CJS
-// bundles per entry point, then .d.ts types with tsc.
+// Builds dist/, one build per kind of runtime, chosen by package.json `exports` conditions
+// (never by probing or patching globals at run time):
+//
+//   dist/esm/      ESM, code-split: each engine is its own chunk, loaded by dynamic
+//                  import() on first use. Wasm embedded as base64 (portable: Node, Deno,
+//                  Bun, any bundler). Conditions `node`, `deno`, `bun`, `import`, `default`.
+//   dist/browser/  ESM, code-split; wasm fetched beside the chunk with
+//                  `fetch(new URL('./x.wasm', import.meta.url))` and compiled while it
+//                  downloads (instantiateStreaming). Condition `browser`.
+//   dist/workerd/  ESM, code-split; wasm imported as modules (`import m from './x.wasm'`),
+//                  because workerd refuses to compile WebAssembly from bytes at run time.
+//                  Wrangler and workerd configs turn such imports into `CompiledWasm`
+//                  modules. Condition `workerd`.
+//   dist/cjs/      CommonJS, one file per entry (`require`).
+//   dist/types/    .d.ts (tsc).
+//
+// The wasm engines' glue is the same in every build; only each engine's
+// `lib/codecs/wasm/*-wasm-source.ts` module is replaced (see wasmSourcePlugin).
 //
 //   node esbuild.config.mjs          build everything
 //   node esbuild.config.mjs --sizes  also print min+gzip bytes per entry point
 import { build } from 'esbuild'
 import { execFileSync } from 'node:child_process'
-import { existsSync, rmSync, writeFileSync } from 'node:fs'
-import { gzipSync } from 'node:zlib'
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { basename, dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
 
-const entries = {
+const root = dirname(fileURLToPath(import.meta.url))
+
+/** Entry points: name -> source. Missing sources (work in progress) are skipped. */
+export const entries = {
   index: 'streams/index.ts',
+  fetch: 'adapters/fetch/index.ts',
   arrow: 'adapters/arrow/index.ts',
   parquet: 'lib/parquet/index.ts',
   node: 'adapters/node/index.ts',
 }
-const present = Object.fromEntries(Object.entries(entries).filter(([, file]) => existsSync(file)))
+/** Entries that only make sense in Node (node:stream, node:fs). */
+const nodeOnly = new Set(['node'])
 
-const common = {
+export const present = Object.fromEntries(Object.entries(entries).filter(([, file]) => existsSync(join(root, file))))
+const portable = Object.fromEntries(Object.entries(present).filter(([name]) => !nodeOnly.has(name)))
+
+export const common = {
   bundle: true,
   target: 'es2022',
   sourcemap: true,
@@ -24,37 +49,119 @@ const common = {
   // Peers and runtime modules stay imports; everything else is bundled.
   external: ['apache-arrow', 'hyparquet', 'node:*'],
   logLevel: 'warning',
+  absWorkingDir: root,
 }
 
-rmSync('dist', { recursive: true, force: true })
-
-await build({
-  ...common,
-  entryPoints: present,
-  outdir: 'dist/esm',
-  format: 'esm',
-  splitting: true,
-  platform: 'neutral',
-  mainFields: ['module', 'main'],
-  chunkNames: 'chunks/[name]-[hash]',
-  outExtension: { '.js': '.js' },
-})
-await build({
-  ...common,
-  entryPoints: present,
-  outdir: 'dist/cjs',
-  format: 'cjs',
-  platform: 'node',
-  outExtension: { '.js': '.cjs' },
-})
-writeFileSync('dist/cjs/package.json', '{ "type": "commonjs" }\n')
-
-execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' })
-
-if (process.argv.includes('--sizes')) {
-  for (const [name, file] of Object.entries(present)) {
-    const r = await build({ ...common, entryPoints: [file], write: false, format: 'esm', minify: true, platform: 'neutral', mainFields: ['module', 'main'] })
-    const bytes = r.outputFiles[0].contents
-    console.log(`${name}: ${bytes.length} bytes min, ${gzipSync(bytes).length} bytes min+gzip`)
+/**
+ * Replaces each `lib/codecs/wasm/<engine>-wasm-source.ts` (whose default embeds the wasm
+ * as base64) with one that obtains the module the way the target runtime needs, and
+ * copies the engine's `.wasm` (from lib/codecs/wasm/gen/, made by
+ * scripts/extract-wasm.mjs) next to the output chunks.
+ *
+ * mode 'fetch':  browsers. `new URL('./x.wasm', import.meta.url)` is also the pattern
+ *                bundlers (Vite, webpack 5, Parcel) recognise and rewrite.
+ * mode 'import': workerd. The `.wasm` import stays external for wrangler/workerd.
+ */
+export function wasmSourcePlugin(mode, outdir) {
+  return {
+    name: `sluice-wasm-source-${mode}`,
+    setup(b) {
+      b.onLoad({ filter: /[\\/]lib[\\/]codecs[\\/]wasm[\\/][\w-]+-wasm-source\.ts$/ }, (args) => {
+        const text = readFileSync(args.path, 'utf8')
+        const fn = /export async function (\w+)\s*\(/.exec(text)?.[1]
+        const gen = /['"]\.\/gen\/([\w-]+)\.b64\.js['"]/.exec(text)?.[1]
+        if (!fn || !gen) throw new Error(`${args.path}: expected 'export async function <name>()' importing './gen/<engine>.b64.js'`)
+        const wasm = join(dirname(args.path), 'gen', `${gen}.wasm`)
+        if (!existsSync(wasm)) throw new Error(`${wasm} is missing: run node scripts/extract-wasm.mjs`)
+        mkdirSync(outdir, { recursive: true })
+        copyFileSync(wasm, join(outdir, `${gen}.wasm`))
+        const contents =
+          mode === 'fetch'
+            ? `// Generated by esbuild.config.mjs (browser build) from ${basename(args.path)}.\n` +
+              `export async function ${fn}() {\n` +
+              `  const url = new URL('./${gen}.wasm', import.meta.url)\n` +
+              `  const response = await fetch(url)\n` +
+              `  if (!response.ok) throw new Error(\`sluice: fetching \${url} failed: HTTP \${response.status}\`)\n` +
+              `  return response\n` +
+              `}\n`
+            : `// Generated by esbuild.config.mjs (workerd build) from ${basename(args.path)}.\n` +
+              `import wasmModule from './${gen}.wasm'\n` +
+              `export async function ${fn}() {\n  return wasmModule\n}\n`
+        return { contents, loader: 'js', resolveDir: dirname(args.path) }
+      })
+      b.onResolve({ filter: /\.wasm$/ }, (args) => ({ path: args.path, external: true }))
+    },
   }
 }
+
+/**
+ * Builds for runtimes without node:zlib replace the optional `engine: 'node'` module with
+ * one that fails to load, so the registry reports `ENGINE_UNAVAILABLE` and no bundler or
+ * runtime ever sees a `node:` import there (workerd without nodejs_compat refuses a
+ * worker that imports one, even lazily once bundled).
+ */
+export const noNodeEnginePlugin = {
+  name: 'sluice-no-node-engine',
+  setup(b) {
+    b.onResolve({ filter: /adapters\/node\/engine\.js$/ }, () => ({ path: 'node-engine-unavailable', namespace: 'sluice-stub' }))
+    b.onLoad({ filter: /.*/, namespace: 'sluice-stub' }, () => ({
+      contents: `throw new Error("engine 'node' is not part of this build (it needs node:zlib)")\nexport const nodeCodec = undefined\n`,
+      loader: 'js',
+    }))
+  },
+}
+
+/** The esbuild options of each ESM build, also used by the size check. */
+export function esmTarget(kind, outdir = `dist/${kind}`) {
+  if (kind === 'esm') {
+    return { ...common, entryPoints: present, outdir, format: 'esm', splitting: true, platform: 'neutral', mainFields: ['module', 'main'], chunkNames: 'chunks/[name]-[hash]' }
+  }
+  const plugins = [wasmSourcePlugin(kind === 'browser' ? 'fetch' : 'import', resolve(root, outdir)), noNodeEnginePlugin]
+  return {
+    ...common,
+    entryPoints: portable,
+    outdir,
+    format: 'esm',
+    splitting: true,
+    // Flat: chunks sit beside the .wasm files that `new URL('./x.wasm', import.meta.url)` and `import './x.wasm'` name.
+    chunkNames: '[name]-[hash]',
+    platform: kind === 'browser' ? 'browser' : 'neutral',
+    conditions: kind === 'browser' ? ['browser'] : ['workerd', 'worker', 'browser'],
+    mainFields: ['browser', 'module', 'main'],
+    plugins,
+  }
+}
+
+async function main() {
+  process.chdir(root)
+  rmSync('dist', { recursive: true, force: true })
+  const failures = []
+  const attempt = async (what, fn) => {
+    try {
+      await fn()
+    } catch (error) {
+      failures.push(what)
+      console.error(`build ${what} failed: ${error.message.split('\n')[0]}`)
+    }
+  }
+
+  await attempt('dist/esm', () => build(esmTarget('esm')))
+  await attempt('dist/browser', () => build(esmTarget('browser')))
+  await attempt('dist/workerd', () => build(esmTarget('workerd')))
+  await attempt('dist/cjs', async () => {
+    await build({ ...common, entryPoints: present, outdir: 'dist/cjs', format: 'cjs', platform: 'node', outExtension: { '.js': '.cjs' } })
+    writeFileSync('dist/cjs/package.json', '{ "type": "commonjs" }\n')
+  })
+  await attempt('dist/types', () => execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' }))
+
+  if (process.argv.includes('--sizes')) {
+    const { measureSizes, printSizes } = await import('./scripts/sizes.mjs')
+    printSizes(await measureSizes())
+  }
+  if (failures.length > 0) {
+    console.error(`failed: ${failures.join(', ')}`)
+    process.exitCode = 1
+  }
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main()

@@ -48,6 +48,14 @@ const oneShot = (name: string, pack: (raw: Uint8Array) => Uint8Array | Promise<U
 const identity = (raw: Uint8Array) => raw
 const gz = (raw: Uint8Array) => new Uint8Array(zlib.gzipSync(raw, { level: 6 }))
 const lz4pack = (raw: Uint8Array) => sluice.encode('lz4', raw)
+/** zstd level 3 frames with content size and checksum, as the CLI writes them. */
+const zpack = (raw: Uint8Array) => new Uint8Array(require('zstd-napi').compress(raw, { compressionLevel: 3, checksumFlag: true }))
+const brpack = (raw: Uint8Array) => new Uint8Array(zlib.brotliCompressSync(raw, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } }))
+
+/** zstd-codec's module is a thenable (awaiting it hangs): hand it out wrapped. */
+function zstdCodec(): Promise<any> {
+  return new Promise((resolve) => require('zstd-codec').ZstdCodec.run((z: any) => resolve({ Streaming: z.Streaming })))
+}
 
 /** Copies input to output: the machine and shell with no codec work, for overhead. */
 class CopyCodec implements Decoder {
@@ -146,6 +154,119 @@ export const groups: Group[] = [
       oneShot('sluice encode() one-shot', identity, (p) => sluice.encode('lz4', p)),
       oneShot('lz4js compress', identity, (p) => require('lz4js').compress(p)),
       oneShot('lz4-napi compressFrameSync (native)', identity, (p) => require('lz4-napi').compressFrameSync(Buffer.from(p.buffer, p.byteOffset, p.length))),
+    ],
+  },
+  {
+    name: 'zstd decode (level 3 frames)',
+    corpora: ['text', 'binary'],
+    reference: 'zstd-napi (native)',
+    rows: [
+      streamRow('sluice zstdDecode stream', zpack, () => sluice.zstdDecode()),
+      oneShot('sluice decode() one-shot', zpack, (p) => sluice.decode('zstd', p)),
+      {
+        name: '@foxglove/wasm-zstd (needs exact size)',
+        async prepare(raw) {
+          const fox = require('@foxglove/wasm-zstd')
+          await fox.isLoaded
+          const p = zpack(raw)
+          return () => fox.decompress(p, raw.length)
+        },
+      },
+      {
+        name: 'zstddec decode() (needs size)',
+        async prepare(raw) {
+          const { ZSTDDecoder } = await import('zstddec')
+          const zd = new ZSTDDecoder()
+          await zd.init()
+          const p = zpack(raw)
+          return () => zd.decode(p, raw.length)
+        },
+      },
+      {
+        name: '@bokuweb/zstd-wasm',
+        async prepare(raw) {
+          const boku = require('@bokuweb/zstd-wasm')
+          await boku.init()
+          const p = zpack(raw)
+          return () => boku.decompress(p)
+        },
+      },
+      {
+        name: 'zstd-codec Streaming (1 MiB chunks)',
+        async prepare(raw) {
+          const s = new (await zstdCodec()).Streaming()
+          const parts = chunks(zpack(raw), 1 << 20)
+          return () => s.decompressChunks(parts, raw.length)
+        },
+      },
+      oneShot('fzstd (pure JS, no checksum check)', zpack, (p) => require('fzstd').decompress(p)),
+      oneShot('zstd-napi (native)', zpack, (p) => require('zstd-napi').decompress(p)),
+    ],
+  },
+  {
+    name: 'zstd encode (level 3)',
+    corpora: ['text', 'binary'],
+    reference: 'zstd-codec Streaming (1 MiB chunks)',
+    rows: [
+      {
+        name: 'sluice zstdEncode stream',
+        async prepare(raw) {
+          const parts = chunks(raw)
+          return () => drain(streamOf(parts).pipeThrough(sluice.zstdEncode()))
+        },
+      },
+      oneShot('sluice encode() one-shot', identity, (p) => sluice.encode('zstd', p)),
+      {
+        name: '@foxglove/wasm-zstd',
+        async prepare(raw) {
+          const fox = require('@foxglove/wasm-zstd')
+          await fox.isLoaded
+          return () => fox.compress(raw, 3)
+        },
+      },
+      {
+        name: '@bokuweb/zstd-wasm',
+        async prepare(raw) {
+          const boku = require('@bokuweb/zstd-wasm')
+          await boku.init()
+          return () => boku.compress(raw, 3)
+        },
+      },
+      {
+        name: 'zstd-codec Streaming (1 MiB chunks)',
+        async prepare(raw) {
+          const s = new (await zstdCodec()).Streaming()
+          const parts = chunks(raw, 1 << 20)
+          return () => s.compressChunks(parts, raw.length, 3)
+        },
+      },
+      oneShot('zstd-napi (native)', identity, (p) => require('zstd-napi').compress(p, { compressionLevel: 3 })),
+    ],
+  },
+  {
+    name: 'brotli decode (quality 5)',
+    corpora: ['text', 'binary'],
+    reference: 'node:zlib brotliDecompressSync (native)',
+    rows: [
+      streamRow('sluice brotliDecode stream', brpack, () => sluice.brotliDecode()),
+      oneShot('sluice decode() one-shot', brpack, (p) => sluice.decode('brotli', p)),
+      oneShot('node:zlib brotliDecompressSync (native)', brpack, (p) => zlib.brotliDecompressSync(p)),
+      streamRow('node:zlib engine via sluice stream', brpack, () => sluice.brotliDecode({ engine: 'node' })),
+    ],
+  },
+  {
+    name: 'brotli encode (quality 5)',
+    corpora: ['text'],
+    reference: 'node:zlib brotliCompressSync (native)',
+    rows: [
+      {
+        name: 'sluice brotliEncode stream',
+        async prepare(raw) {
+          const parts = chunks(raw)
+          return () => drain(streamOf(parts).pipeThrough(sluice.brotliEncode({ level: 5 })))
+        },
+      },
+      oneShot('node:zlib brotliCompressSync (native)', identity, (p) => zlib.brotliCompressSync(p, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } })),
     ],
   },
 ]

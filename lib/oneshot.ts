@@ -45,7 +45,7 @@ function blockSizeFor(inputLength: number, factor: number): number {
 export async function decode(format: Format, data: BinaryInput, options: CreateOptions & { concatenated?: boolean } = {}): Promise<Uint8Array> {
   const engine = resolveEngine(format, options.engine)
   const maxOutputBytes = checkMaxOutput(format, options.maxOutputBytes)
-  const mod = await loadCodec(format, engine)
+  const mod = await loadCodec(format, engine, 'decode')
   const machine = new Machine(mod.createDecoder(options), {
     format,
     mode: 'decode',
@@ -60,7 +60,7 @@ export async function decode(format: Format, data: BinaryInput, options: CreateO
 export async function encode(format: Format, data: BinaryInput, options: CreateOptions = {}): Promise<Uint8Array> {
   const engine = resolveEngine(format, options.engine)
   checkLevel(format, options.level)
-  const mod = await loadCodec(format, engine)
+  const mod = await loadCodec(format, engine, 'encode')
   const machine = new Machine(mod.createEncoder(options), {
     format,
     mode: 'encode',

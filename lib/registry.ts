@@ -22,7 +22,10 @@ export interface CodecModule {
   createEncoder(options: Record<string, unknown>): Encoder
 }
 
-type Loader = () => Promise<CodecModule>
+/** What a codec module is loaded for: engines with separate builds load only one. */
+export type Role = 'decode' | 'encode'
+
+type Loader = (role?: Role) => Promise<CodecModule>
 
 /** Format facts that must be known synchronously (before any engine loads). */
 interface FormatInfo {
@@ -69,14 +72,14 @@ const formats: Record<Format, FormatInfo> = {
   zstd: {
     defaultEngine: 'wasm',
     levels: [1, 19, 3],
-    engines: { wasm: () => import('./codecs/zstd.js').then((m) => m.zstd), node: nodeEngine('zstd') },
+    engines: { wasm: () => import('./codecs/zstd.js').then((m) => m.loadZstd()), node: nodeEngine('zstd') },
   },
   brotli: {
     defaultEngine: 'wasm',
     // The web platform's CompressionStream('brotli') proposal and node:zlib both
     // default to quality 11 for one-shot use; streams favour speed, so 5 here.
     levels: [0, 11, 5],
-    engines: { wasm: () => import('./codecs/brotli.js').then((m) => m.brotli), node: nodeEngine('brotli') },
+    engines: { wasm: (role) => import('./codecs/brotli.js').then((m) => m.loadBrotli(role)), node: nodeEngine('brotli') },
   },
 }
 
@@ -133,14 +136,18 @@ export function checkMaxOutput(format: string, value: unknown): number {
 
 const loaded = new Map<string, Promise<CodecModule>>()
 
-/** Loads (once) and returns the codec module of `format` on `engine`. */
-export function loadCodec(format: Format, engine: Engine): Promise<CodecModule> {
-  const key = `${format}/${engine}`
+/**
+ * Loads (once) and returns the codec module of `format` on `engine`. With a `role`, an
+ * engine that has separate decoder and encoder builds (brotli) loads only that one, and
+ * the module may refuse to create the other kind.
+ */
+export function loadCodec(format: Format, engine: Engine, role?: Role): Promise<CodecModule> {
+  const key = `${format}/${engine}/${role ?? 'both'}`
   let p = loaded.get(key)
   if (!p) {
     const loader = info(format).engines[engine]
     if (!loader) return Promise.reject(new CodecError('INVALID_OPTION', format, `engine '${engine}' is not available for this format`))
-    p = loader()
+    p = loader(role)
     // A failed load (e.g. engine unavailable) is not cached, so a later call retries.
     p.catch(() => loaded.delete(key))
     loaded.set(key, p)
@@ -154,7 +161,7 @@ export type CreateOptions = EngineOptions & Record<string, unknown>
 export async function createDecoder(format: Format, options: CreateOptions = {}): Promise<Decoder> {
   const engine = resolveEngine(format, options.engine)
   checkMaxOutput(format, options.maxOutputBytes)
-  const mod = await loadCodec(format, engine)
+  const mod = await loadCodec(format, engine, 'decode')
   return mod.createDecoder(options)
 }
 
@@ -162,6 +169,6 @@ export async function createDecoder(format: Format, options: CreateOptions = {})
 export async function createEncoder(format: Format, options: CreateOptions = {}): Promise<Encoder> {
   const engine = resolveEngine(format, options.engine)
   checkLevel(format, options.level)
-  const mod = await loadCodec(format, engine)
+  const mod = await loadCodec(format, engine, 'encode')
   return mod.createEncoder(options)
 }

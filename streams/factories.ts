@@ -49,7 +49,7 @@ export function decodeStream(format: Format, options: DecodeStreamOptions = {}, 
     signal: options.signal,
     streams: options.streams,
     open: async (use) => {
-      const mod = await loadCodec(format, engine)
+      const mod = await loadCodec(format, engine, 'decode')
       const codec = mod.createDecoder(pass)
       use(new Machine(codec, {
         format,
@@ -75,7 +75,7 @@ export function encodeStream(format: Format, options: EncodeStreamOptions = {}, 
     signal: options.signal,
     streams: options.streams,
     open: async (use) => {
-      const mod = await loadCodec(format, engine)
+      const mod = await loadCodec(format, engine, 'encode')
       const codec = mod.createEncoder(pass)
       use(new Machine(codec, { format, mode: 'encode', blockSize, maxOutputBytes: Infinity, concatenated: false }))
     },

@@ -3,11 +3,17 @@
 //
 // Usage: node test/run.mjs [pattern]
 import { spawnSync } from 'node:child_process'
-import { readdirSync } from 'node:fs'
+import { existsSync, readdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const dir = dirname(fileURLToPath(import.meta.url))
+
+// The wasm engines are extracted from their packages by `npm install` (the prepare
+// script); do it here too for an install made with --ignore-scripts.
+if (!existsSync(join(dir, '..', 'lib', 'codecs', 'wasm', 'gen'))) {
+  spawnSync(process.execPath, [join(dir, '..', 'scripts', 'extract-wasm.mjs')], { stdio: 'inherit' })
+}
 const pattern = process.argv[2] ? new RegExp(process.argv[2]) : null
 const files = readdirSync(dir)
   .filter((f) => /\.test\.ts$/.test(f) && (!pattern || pattern.test(f)))

@@ -1,0 +1,9 @@
+/**
+ * `sluice/node`: Node streams interop. Codecs as Node `Duplex` streams for
+ * `stream.pipeline`, `fs` streams and file handles, and converters between Node and
+ * WHATWG streams. The node:zlib engine is an explicit choice (`engine: 'node'`), as
+ * everywhere in the library.
+ *
+ *     await pipeline(createReadStream('data.zst'), nodeDecode('zstd'), createWriteStream('data'))
+ */
+export { CodecDuplex, nodeDecode, nodeEncode, decodeFile, toWebReadable, fromWebReadable, type FileSource, type NodeCodecOptions, type NodeDecodeOptions, type NodeEncodeOptions } from './streams.js'

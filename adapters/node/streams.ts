@@ -1,0 +1,201 @@
+/**
+ * Node streams interop: codecs as Node `Duplex` streams, for `stream.pipeline`,
+ * `fs.createReadStream`/`createWriteStream`, sockets and HTTP bodies.
+ *
+ * The duplex drives the same machine as the WHATWG streams (so truncation, trailing
+ * data and `maxOutputBytes` are judged identically), but without a WHATWG layer in
+ * between: Node's own buffering is the only queue. Output is produced only while the
+ * readable side wants more (`push()` returns true); a write's callback runs once its
+ * chunk is consumed by the codec. A small chunk that inflates to gigabytes therefore
+ * waits for its reader instead of filling memory (node:zlib wrapped as a web stream and
+ * Node's `DecompressionStream` read all input ahead: see ../shared/BASELINES.md).
+ */
+import { Duplex, Readable, type DuplexOptions } from 'node:stream'
+import type { Format } from '../../lib/codec.js'
+import { Machine, DEFAULT_BLOCK_SIZE } from '../../lib/machine.js'
+import { checkLevel, checkMaxOutput, loadCodec, resolveEngine, type Engine } from '../../lib/registry.js'
+import { CodecError } from '../../lib/errors.js'
+
+export interface NodeCodecOptions {
+  /** `'js'`/`'wasm'` (the portable default per format) or `'node'` (node:zlib). */
+  engine?: Engine
+  /** Output chunk size (the machine's block size), 64 bytes to 1 GiB. Default 64 KiB. */
+  chunkSize?: number
+  /** Passed to the `Duplex` (e.g. `signal`, `highWaterMark` of the readable side). */
+  duplex?: Omit<DuplexOptions, 'objectMode' | 'readableObjectMode' | 'writableObjectMode' | 'decodeStrings' | 'construct' | 'read' | 'write' | 'final' | 'destroy'>
+  /** Format-specific codec options pass through (e.g. zstd `maxWindowLog`, LZ4 `blockSize`). */
+  [option: string]: unknown
+}
+
+export interface NodeDecodeOptions extends NodeCodecOptions {
+  /** Most bytes to produce; more destroys the stream with `LIMIT_EXCEEDED`. Default 2 GiB. */
+  maxOutputBytes?: number
+  /** Whether further frames/members are decoded (default: the format's rule). */
+  concatenated?: boolean
+}
+
+export interface NodeEncodeOptions extends NodeCodecOptions {
+  /** Compression level; range and default depend on the format. */
+  level?: number
+}
+
+function checkChunk(format: string, value: unknown): number {
+  if (value === undefined) return DEFAULT_BLOCK_SIZE
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 64 || value > 2 ** 30) {
+    throw new CodecError('INVALID_OPTION', format, `chunkSize must be an integer from 64 to 2^30, got ${String(value)}`)
+  }
+  return value
+}
+
+function codecOptions(options: Record<string, unknown>): Record<string, unknown> {
+  const { duplex: _d, chunkSize: _c, ...rest } = options
+  return rest
+}
+
+/** A Node `Duplex` around one codec; see the module comment. */
+export class CodecDuplex extends Duplex {
+  /** The machine, once the engine has loaded (`_construct` delays reads and writes until then). */
+  #machine: Machine | null = null
+  readonly #open: () => Promise<Machine>
+  /** The callback of the write (or final) whose input the codec is still consuming. */
+  #pendingWrite: ((error?: Error | null) => void) | null = null
+  #pendingFinal: ((error?: Error | null) => void) | null = null
+
+  constructor(open: () => Promise<Machine>, options: DuplexOptions = {}) {
+    super({ ...options, decodeStrings: true, objectMode: false, allowHalfOpen: true })
+    this.#open = open
+  }
+
+  override _construct(callback: (error?: Error | null) => void): void {
+    this.#open().then(
+      (machine) => {
+        this.#machine = machine
+        callback()
+      },
+      (error: Error) => callback(error),
+    )
+  }
+
+  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
+    try {
+      this.#machine!.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength))
+    } catch (error) {
+      callback(error as Error)
+      return
+    }
+    this.#pendingWrite = callback
+    this.#pump()
+  }
+
+  override _final(callback: (error?: Error | null) => void): void {
+    // The stream may have ended already (e.g. `concatenated: false` and the frame is done).
+    if (this.#machine!.finished) {
+      callback()
+      return
+    }
+    this.#pendingFinal = callback
+    try {
+      this.#machine!.end()
+    } catch (error) {
+      this.#pendingFinal = null
+      callback(error as Error)
+      return
+    }
+    this.#pump()
+  }
+
+  override _read(): void {
+    this.#pump()
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    this.#machine?.dispose()
+    this.#machine = null
+    callback(error)
+  }
+
+  /** Produces output while the reader wants it; releases the pending write once its input is used up. */
+  #pump(): void {
+    const machine = this.#machine
+    if (!machine) return
+    try {
+      for (;;) {
+        const out = machine.next()
+        if (out) {
+          // Blocks handed out are never written again (lib/machine.ts), so no copy.
+          if (!this.push(out)) break
+          continue
+        }
+        if (machine.finished) {
+          this.push(null)
+          this.#release()
+          const final = this.#pendingFinal
+          this.#pendingFinal = null
+          final?.()
+          return
+        }
+        break
+      }
+      // Input used up: let the writer go on, even while the reader is full (the output
+      // already produced waits in Node's buffer; the next chunk waits in the machine).
+      if (machine.needsInput) this.#release()
+    } catch (error) {
+      this.destroy(error as Error)
+    }
+  }
+
+  #release(): void {
+    const write = this.#pendingWrite
+    this.#pendingWrite = null
+    write?.()
+  }
+}
+
+/** A Node `Duplex` that decodes `format`; options are checked now (bad ones throw `INVALID_OPTION`). */
+export function nodeDecode(format: Format, options: NodeDecodeOptions = {}): CodecDuplex {
+  const engine = resolveEngine(format, options.engine)
+  const maxOutputBytes = checkMaxOutput(format, options.maxOutputBytes)
+  const blockSize = checkChunk(format, options.chunkSize)
+  const pass = codecOptions(options)
+  return new CodecDuplex(async () => {
+    const mod = await loadCodec(format, engine)
+    return new Machine(mod.createDecoder(pass), { format, mode: 'decode', blockSize, maxOutputBytes, concatenated: options.concatenated ?? mod.traits.concatenable })
+  }, options.duplex)
+}
+
+/** A Node `Duplex` that encodes `format`; options are checked now (bad ones throw `INVALID_OPTION`). */
+export function nodeEncode(format: Format, options: NodeEncodeOptions = {}): CodecDuplex {
+  const engine = resolveEngine(format, options.engine)
+  checkLevel(format, options.level)
+  const blockSize = checkChunk(format, options.chunkSize)
+  const pass = codecOptions(options)
+  return new CodecDuplex(async () => {
+    const mod = await loadCodec(format, engine)
+    return new Machine(mod.createEncoder(pass), { format, mode: 'encode', blockSize, maxOutputBytes: Infinity, concatenated: false })
+  }, options.duplex)
+}
+
+/** A source for `decodeFile`: a path, a `file:` URL, or an open `fs/promises` `FileHandle`. */
+export type FileSource = string | URL | import('node:fs/promises').FileHandle
+
+/**
+ * The decoded contents of a file as a Node `Readable`. A `FileHandle` stays owned by the
+ * caller's `open()`, but is closed when the stream ends or fails (`autoClose`).
+ */
+export async function decodeFile(source: FileSource, format: Format, options: NodeDecodeOptions = {}): Promise<Readable> {
+  const decoder = nodeDecode(format, options)
+  const { createReadStream } = await import('node:fs')
+  const input = typeof source === 'string' || source instanceof URL ? createReadStream(source) : source.createReadStream()
+  // stream.pipeline semantics without its callback: an error on either side destroys both.
+  input.on('error', (error) => decoder.destroy(error))
+  decoder.on('error', () => input.destroy())
+  decoder.on('close', () => input.destroy())
+  input.pipe(decoder)
+  return decoder
+}
+
+/** A WHATWG `ReadableStream` of a Node `Readable` (Node's own `Readable.toWeb`). */
+export const toWebReadable = (readable: Readable): ReadableStream<Uint8Array> => Readable.toWeb(readable) as unknown as ReadableStream<Uint8Array>
+
+/** A Node `Readable` of a WHATWG `ReadableStream` (Node's own `Readable.fromWeb`). */
+export const fromWebReadable = (readable: ReadableStream<Uint8Array>): Readable => Readable.fromWeb(readable as unknown as import('node:stream/web').ReadableStream)

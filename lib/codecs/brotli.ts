@@ -1,0 +1,344 @@
+/**
+ * Brotli (RFC 7932) span codecs on wasm engines (see `wasm/brotli-engine.ts` for which
+ * and why): `brotli-dec-wasm`'s streaming decoder, `brotli-wasm`'s streaming encoder.
+ *
+ * Each call hands the engine at most `STEP` bytes of input and asks for at most `STEP`
+ * bytes of output, so the engine's per-call buffers stay bounded whatever the caller
+ * passes; the engine's own state is bounded by the window (2^lgwin, at most 16 MiB,
+ * RFC 7932 §9.1).
+ */
+import type { Decoder, Encoder, FormatTraits } from '../codec.js'
+import { CodecError, type ErrorCode, type Failure } from '../errors.js'
+import { checkLevel, checkMaxOutput, type CodecModule } from '../registry.js'
+import { Status } from '../status.js'
+import { BrotliDecoderEngine, BrotliEncoderEngine, type BrotliStep, NEEDS_MORE_INPUT, RESULT_SUCCESS } from './wasm/brotli-engine.js'
+
+const FORMAT = 'brotli'
+
+/**
+ * The two engines, each instantiated on first use by `loadBrotli()`: decoding never
+ * loads the 1 MB encoder build, encoding never loads the decoder.
+ */
+let decoderEngine: BrotliDecoderEngine | undefined
+let encoderEngine: BrotliEncoderEngine | undefined
+
+/** Most input and output bytes per engine call. */
+const STEP = 256 * 1024
+
+/** RFC 7932 §9.1: WINDOW_BITS from 10 to 24. */
+const MIN_LGWIN = 10
+const MAX_LGWIN = 24
+/** The window `brotli-wasm`'s streaming encoder always uses (the Rust encoder's default). */
+const ENGINE_LGWIN = 22
+
+/** Native state shared with the finalizer (must not reference the codec). */
+interface NativeState {
+  /** Engine stream pointer, 0 when not allocated. */
+  stream: number
+  decoder: boolean
+}
+
+function releaseNative(state: NativeState): void {
+  if (state.stream === 0) return
+  if (state.decoder) decoderEngine!.free(state.stream)
+  else encoderEngine!.free(state.stream)
+  state.stream = 0
+}
+
+/** Frees wasm memory of codecs dropped without `dispose()`. */
+const finalizer = /* @__PURE__ */ new FinalizationRegistry<NativeState>(releaseNative)
+
+const enum Phase {
+  Open,
+  /** Decoder: the stream ended; encoder: the stream was finished. `Done` until reset(). */
+  Done,
+  Failed,
+}
+
+function newStep(): BrotliStep {
+  return { code: 0, inputUsed: 0, produced: 0, error: '' }
+}
+
+/** `BrotliDecoderErrorCode` names (brotli's decode.h), by the negative code the engine reports. */
+const decoderErrors: Record<number, string> = {
+  1: 'exuberant nibble',
+  2: 'reserved bit set',
+  3: 'exuberant meta-block nibble',
+  4: 'bad simple Huffman alphabet',
+  5: 'repeated symbol in simple Huffman code',
+  6: 'code length space not filled',
+  7: 'Huffman code space not filled',
+  8: 'bad context map repeat',
+  9: 'bad block length',
+  10: 'bad block length',
+  11: 'bad transform',
+  12: 'bad dictionary reference',
+  13: 'bad window bits',
+  14: 'non-zero padding bits',
+  15: 'non-zero padding bits',
+  16: 'distance beyond the window',
+  19: 'dictionary not set',
+  20: 'invalid arguments',
+  21: 'allocation failed (context modes)',
+  22: 'allocation failed (tree groups)',
+  25: 'allocation failed (context map)',
+  26: 'allocation failed (ring buffer)',
+  27: 'allocation failed (ring buffer)',
+  30: 'allocation failed (block type trees)',
+  31: 'unreachable',
+}
+
+function decoderError(message: string): string {
+  const code = /Error code -?(\d+)/.exec(message)
+  const name = code ? decoderErrors[Number(code[1])] : undefined
+  return name ? `${name} (BROTLI_DECODER_ERROR -${code![1]})` : message || 'decoder error'
+}
+
+class BrotliDecoder implements Decoder {
+  readonly format = FORMAT
+  consumed = 0
+  written = 0
+  failure: Failure | null = null
+  /** Brotli has no content size field. */
+  readonly contentSize = -1
+
+  private readonly maxOutput: number
+  private phase = Phase.Open
+  private inputTotal = 0
+  private outputTotal = 0
+  private readonly state: NativeState = { stream: 0, decoder: true }
+  private readonly step: BrotliStep = newStep()
+  private disposed = false
+
+  constructor(options: Record<string, unknown>) {
+    this.maxOutput = checkMaxOutput(FORMAT, options.maxOutputBytes)
+    finalizer.register(this, this.state, this.state)
+  }
+
+  private fail(code: ErrorCode, message: string): Status {
+    this.failure = { code, message, offset: this.inputTotal + this.consumed }
+    this.phase = Phase.Failed
+    releaseNative(this.state)
+    return Status.InvalidData
+  }
+
+  transform(src: Uint8Array, dst: Uint8Array, _final: boolean): Status {
+    if (this.disposed) throw new CodecError('INVALID_OPTION', FORMAT, 'decoder used after dispose()')
+    this.consumed = 0
+    this.written = 0
+    if (this.phase === Phase.Failed) return Status.InvalidData
+    if (this.phase === Phase.Done) return Status.Done
+    const status = this.decode(src, dst)
+    this.inputTotal += this.consumed
+    return status
+  }
+
+  private decode(src: Uint8Array, dst: Uint8Array): Status {
+    const state = this.state
+    if (state.stream === 0) {
+      state.stream = decoderEngine!.create()
+      if (state.stream === 0) return this.fail('LIMIT_EXCEEDED', 'wasm memory exhausted allocating the brotli decoder')
+    }
+    const step = this.step
+    let stalls = 0
+    for (;;) {
+      const chunk = Math.min(STEP, src.length - this.consumed)
+      let room = Math.min(STEP, dst.length - this.written)
+      // One byte more than the limit allows, to tell "at the limit" from "past it".
+      const allowed = this.maxOutput - this.outputTotal
+      if (room > allowed) room = allowed + 1
+      decoderEngine!.step(state.stream, src, this.consumed, this.consumed + chunk, dst, this.written, room, step)
+      if (step.code === 0) return this.fail('INVALID_DATA', `corrupt stream: ${decoderError(step.error)}`)
+      this.consumed += step.inputUsed
+      this.written += step.produced
+      this.outputTotal += step.produced
+      if (step.produced > allowed) {
+        this.written -= step.produced - allowed
+        this.outputTotal = this.maxOutput
+        return this.fail('LIMIT_EXCEEDED', `output exceeds maxOutputBytes ${this.maxOutput}`)
+      }
+      if (step.code === RESULT_SUCCESS) {
+        // The last meta-block ended (RFC 7932 §9.2 ISLAST); bytes after it stay unconsumed.
+        this.phase = Phase.Done
+        releaseNative(state)
+        return Status.Done
+      }
+      if (step.code === NEEDS_MORE_INPUT) {
+        if (this.consumed === src.length) return Status.NeedMoreData
+      } else if (this.written === dst.length) {
+        return Status.DestinationTooSmall
+      }
+      if (step.inputUsed !== 0 || step.produced !== 0) stalls = 0
+      else if (++stalls > 2) return this.fail('INVALID_DATA', 'brotli engine made no progress')
+    }
+  }
+
+  reset(): void {
+    if (this.disposed) throw new CodecError('INVALID_OPTION', FORMAT, 'decoder used after dispose()')
+    // The engine has no reset: a stream in progress is dropped, a new one made on demand.
+    releaseNative(this.state)
+    this.phase = Phase.Open
+    this.failure = null
+    this.inputTotal = 0
+    this.outputTotal = 0
+    this.consumed = 0
+    this.written = 0
+  }
+
+  dispose(): void {
+    if (this.disposed) return
+    this.disposed = true
+    releaseNative(this.state)
+    finalizer.unregister(this.state)
+  }
+}
+
+export interface BrotliEncoderOptions {
+  /** Quality 0..11, default 5. */
+  level?: number
+  /** Window bits, 10..24 (RFC 7932 §9.1); the wasm engine supports only 22. */
+  lgwin?: number
+}
+
+class BrotliEncoder implements Encoder {
+  readonly format = FORMAT
+  consumed = 0
+  written = 0
+  failure: Failure | null = null
+
+  private readonly quality: number
+  private phase = Phase.Open
+  private inputTotal = 0
+  private readonly state: NativeState = { stream: 0, decoder: false }
+  private readonly step: BrotliStep = newStep()
+  private disposed = false
+
+  constructor(options: Record<string, unknown>) {
+    this.quality = checkLevel(FORMAT, options.level)
+    const lgwin = options.lgwin
+    if (lgwin !== undefined) {
+      if (typeof lgwin !== 'number' || !Number.isInteger(lgwin) || lgwin < MIN_LGWIN || lgwin > MAX_LGWIN) {
+        throw new CodecError('INVALID_OPTION', FORMAT, `lgwin must be an integer from ${MIN_LGWIN} to ${MAX_LGWIN}, got ${String(lgwin)}`)
+      }
+      if (lgwin !== ENGINE_LGWIN) {
+        throw new CodecError('INVALID_OPTION', FORMAT, `lgwin ${lgwin} is not available: the wasm engine's streaming encoder (brotli-wasm) always uses lgwin ${ENGINE_LGWIN}`)
+      }
+    }
+    finalizer.register(this, this.state, this.state)
+  }
+
+  private fail(code: ErrorCode, message: string): Status {
+    this.failure = { code, message, offset: this.inputTotal + this.consumed }
+    this.phase = Phase.Failed
+    releaseNative(this.state)
+    return Status.InvalidData
+  }
+
+  transform(src: Uint8Array, dst: Uint8Array, final: boolean): Status {
+    if (this.disposed) throw new CodecError('INVALID_OPTION', FORMAT, 'encoder used after dispose()')
+    this.consumed = 0
+    this.written = 0
+    if (this.phase === Phase.Failed) return Status.InvalidData
+    if (this.phase === Phase.Done) {
+      if (src.length > 0) return this.fail('INVALID_OPTION', `${src.length} bytes of input after the end of the stream; reset() first`)
+      return Status.Done
+    }
+    const status = this.encode(src, dst, final)
+    this.inputTotal += this.consumed
+    return status
+  }
+
+  private encode(src: Uint8Array, dst: Uint8Array, final: boolean): Status {
+    const state = this.state
+    if (state.stream === 0) {
+      state.stream = encoderEngine!.create(this.quality)
+      if (state.stream === 0) return this.fail('LIMIT_EXCEEDED', 'wasm memory exhausted allocating the brotli encoder')
+    }
+    const step = this.step
+    let stalls = 0
+    while (this.consumed < src.length) {
+      if (this.written === dst.length) return Status.DestinationTooSmall
+      const chunk = Math.min(STEP, src.length - this.consumed)
+      const room = Math.min(STEP, dst.length - this.written)
+      encoderEngine!.step(state.stream, src, this.consumed, this.consumed + chunk, dst, this.written, room, step)
+      if (step.code === 0) return this.fail('INVALID_DATA', `brotli engine: ${step.error}`)
+      this.consumed += step.inputUsed
+      this.written += step.produced
+      if (step.inputUsed !== 0 || step.produced !== 0) stalls = 0
+      else if (++stalls > 2) return this.fail('INVALID_DATA', 'brotli engine made no progress')
+    }
+    if (!final) return Status.Done
+    // BROTLI_OPERATION_FINISH until the encoder says the stream is complete.
+    for (;;) {
+      if (this.written === dst.length) return Status.DestinationTooSmall
+      const room = Math.min(STEP, dst.length - this.written)
+      encoderEngine!.step(state.stream, null, 0, 0, dst, this.written, room, step)
+      if (step.code === 0) return this.fail('INVALID_DATA', `brotli engine: ${step.error}`)
+      this.written += step.produced
+      if (step.code === RESULT_SUCCESS) {
+        this.phase = Phase.Done
+        releaseNative(state)
+        return Status.Done
+      }
+      if (step.produced !== 0) stalls = 0
+      else if (++stalls > 2) return this.fail('INVALID_DATA', 'brotli engine made no progress')
+    }
+  }
+
+  /**
+   * Not available: `brotli-wasm`'s streaming encoder exposes PROCESS and FINISH but not
+   * BROTLI_OPERATION_FLUSH, so no sync point can be made mid-stream. Fails rather than
+   * pretending to have flushed.
+   */
+  flush(_dst: Uint8Array): Status {
+    if (this.disposed) throw new CodecError('INVALID_OPTION', FORMAT, 'encoder used after dispose()')
+    this.consumed = 0
+    this.written = 0
+    if (this.phase === Phase.Failed) return Status.InvalidData
+    if (this.phase === Phase.Done) return Status.Done
+    return this.fail('UNSUPPORTED', 'flush() is not supported by the wasm brotli encoder (brotli-wasm has no BROTLI_OPERATION_FLUSH)')
+  }
+
+  reset(): void {
+    if (this.disposed) throw new CodecError('INVALID_OPTION', FORMAT, 'encoder used after dispose()')
+    releaseNative(this.state)
+    this.phase = Phase.Open
+    this.failure = null
+    this.inputTotal = 0
+    this.consumed = 0
+    this.written = 0
+  }
+
+  dispose(): void {
+    if (this.disposed) return
+    this.disposed = true
+    releaseNative(this.state)
+    finalizer.unregister(this.state)
+  }
+}
+
+/** RFC 7932 defines a single stream; bytes after its end are trailing data. */
+const traits: FormatTraits = { concatenable: false }
+
+const brotli: CodecModule = {
+  traits,
+  createDecoder: (options) => {
+    if (!decoderEngine) throw new CodecError('ENGINE_UNAVAILABLE', FORMAT, 'the decoder engine is not loaded: load the module with role "decode"')
+    return new BrotliDecoder(options)
+  },
+  createEncoder: (options) => {
+    if (!encoderEngine) throw new CodecError('ENGINE_UNAVAILABLE', FORMAT, 'the encoder engine is not loaded: load the module with role "encode"')
+    return new BrotliEncoder(options)
+  },
+}
+
+/** Instantiates the engine(s) `role` needs (both when omitted) and returns the codec module. */
+export async function loadBrotli(role?: 'decode' | 'encode'): Promise<CodecModule> {
+  const [dec, enc] = await Promise.all([
+    role !== 'encode' && !decoderEngine ? BrotliDecoderEngine.load() : undefined,
+    role !== 'decode' && !encoderEngine ? BrotliEncoderEngine.load() : undefined,
+  ])
+  decoderEngine ??= dec
+  encoderEngine ??= enc
+  return brotli
+}

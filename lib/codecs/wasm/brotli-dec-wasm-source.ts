@@ -1,0 +1,15 @@
+/**
+ * Where the brotli-dec engine's wasm comes from: brotli-dec-wasm 2.3: Rust brotli-decompressor via wasm-bindgen.
+ *
+ * Portable default: the bytes embedded as base64 by `node scripts/extract-wasm.mjs`
+ * (lib/codecs/wasm/gen/brotli-dec.b64.ts). A runtime build replaces this module, e.g. for
+ * workerd with `import module from './gen/brotli-dec.wasm'` (an imported
+ * `WebAssembly.Module`: workerd refuses to compile bytes), for browsers with
+ * `fetch(new URL('./gen/brotli-dec.wasm', import.meta.url))`.
+ */
+import { bytesFromBase64, type WasmSource } from './instantiate.js'
+
+export async function brotliDecoderWasm(): Promise<WasmSource> {
+  const { default: base64 } = await import('./gen/brotli-dec.b64.js')
+  return bytesFromBase64(base64)
+}

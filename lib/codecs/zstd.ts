@@ -1,0 +1,681 @@
+/**
+ * Zstandard (RFC 8878) span codecs on libzstd compiled to wasm (see
+ * `wasm/zstd-engine.ts` for which build and why).
+ *
+ * The decoder reads each frame header itself (to expose `contentSize`, to enforce
+ * `maxWindowLog` before libzstd allocates the window, to refuse dictionaries) and
+ * skips skippable frames itself; the frame body goes through `ZSTD_decompressStream`,
+ * whose memory is bounded by the frame's window (at most 2^27 bytes by default).
+ * The encoder is `ZSTD_compressStream2`: one frame per stream, true streaming.
+ *
+ * Input and output are staged through two fixed buffers in the wasm memory, allocated
+ * when a frame starts and freed when it ends (or on `dispose()`): the caller's arrays
+ * are only read or written during a call.
+ */
+import type { Decoder, Encoder, FormatTraits } from '../codec.js'
+import { CodecError, type ErrorCode, type Failure } from '../errors.js'
+import { checkLevel, checkMaxOutput, type CodecModule } from '../registry.js'
+import { Status } from '../status.js'
+import {
+  loadZstdEngine,
+  ZSTD_c_checksumFlag,
+  ZSTD_c_compressionLevel,
+  ZSTD_c_contentSizeFlag,
+  ZSTD_e_continue,
+  ZSTD_e_end,
+  ZSTD_e_flush,
+  zstdErrorCode,
+  zstdErrorName,
+  type ZstdExports,
+} from './wasm/zstd-engine.js'
+import type { WasmHeap } from './wasm/emscripten.js'
+
+const FORMAT = 'zstd'
+
+/** The engine's exports and heap view, set by `loadZstd()` before any codec exists. */
+let native!: ZstdExports
+let heap!: WasmHeap
+
+/** RFC 8878 §3.1.1: Magic_Number of a Zstandard frame, little-endian. */
+const FRAME_MAGIC = 0xfd2fb528
+/** RFC 8878 §3.1.2: skippable frames use magics 0x184D2A50..0x184D2A5F. */
+const SKIPPABLE_MAGIC = 0x184d2a50
+/** RFC 8878 §3.1.1.1.2: Window_Log = 10 + Exponent, so 10 is the smallest window. */
+const MIN_WINDOW_LOG = 10
+/**
+ * libzstd's `ZSTD_WINDOWLOG_LIMIT_DEFAULT`: the largest window a decoder accepts unless
+ * told otherwise (RFC 8878 §3.1.1.1.2 asks decoders to support at least 8 MiB and lets
+ * them refuse more). The engine build exports no `ZSTD_DCtx_setParameter`, so this is
+ * also the most it can be raised to.
+ */
+const MAX_WINDOW_LOG = 27
+
+/** Bytes of each staging buffer: two zstd blocks (RFC 8878 §3.1.1.2.4, 128 KiB each). */
+const STAGE = 256 * 1024
+/**
+ * Input staged per decoder step. libzstd consumes input only as fast as it can emit
+ * output, so staging a whole STAGE for a small destination would copy bytes into wasm
+ * that are then handed back unconsumed; 64 KiB bounds that waste per call.
+ */
+const DECODE_STAGE_STEP = 64 * 1024
+/** Staging layout: [srcPos u32][dstPos u32][8 spare][input STAGE][output STAGE]. */
+const STAGE_IN = 16
+const STAGE_OUT = STAGE_IN + STAGE
+const STAGE_BYTES = STAGE_OUT + STAGE
+
+/** Native state of one codec; shared with the finalizer, so it must not reference the codec. */
+interface NativeState {
+  /** `ZSTD_DStream*` / `ZSTD_CStream*`, 0 when not allocated. */
+  context: number
+  /** Staging block (layout above), 0 when not allocated. */
+  stage: number
+  decoder: boolean
+}
+
+function releaseNative(state: NativeState): void {
+  if (state.context !== 0) {
+    if (state.decoder) native.ZSTD_freeDStream(state.context)
+    else native.ZSTD_freeCStream(state.context)
+    state.context = 0
+  }
+  if (state.stage !== 0) {
+    native.free(state.stage)
+    state.stage = 0
+  }
+}
+
+/** Frees wasm memory of codecs that were dropped without `dispose()`. */
+const finalizer = /* @__PURE__ */ new FinalizationRegistry<NativeState>(releaseNative)
+
+/** Allocates the context and staging of `state`; false when the wasm heap is exhausted. */
+function allocateNative(state: NativeState): boolean {
+  if (state.stage === 0) state.stage = native.malloc(STAGE_BYTES)
+  if (state.context === 0) state.context = state.decoder ? native.ZSTD_createDStream() : native.ZSTD_createCStream()
+  heap.refresh()
+  return state.stage !== 0 && state.context !== 0
+}
+
+/** Copies `length` bytes of `src` from `offset` into the input staging area. */
+function stageInput(state: NativeState, src: Uint8Array, offset: number, length: number): void {
+  heap.refresh()
+  if (length > 0) heap.bytes.set(length === src.length ? src : src.subarray(offset, offset + length), state.stage + STAGE_IN)
+}
+
+function readU32(bytes: Uint8Array, at: number): number {
+  return (bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16) | (bytes[at + 3]! << 24)) >>> 0
+}
+
+/** Whether the first `length` (< 4) bytes can still begin a zstd or skippable frame. */
+const frameMagicBytes = [0x28, 0xb5, 0x2f, 0xfd]
+const skippableMagicBytes = [0x50, 0x2a, 0x4d, 0x18]
+
+function couldBeMagic(src: Uint8Array, length: number): boolean {
+  const frame = frameMagicBytes
+  const skippable = skippableMagicBytes
+  let isFrame = true
+  let isSkippable = true
+  for (let i = 0; i < length; i++) {
+    if (src[i] !== frame[i]) isFrame = false
+    if (i === 0 ? (src[0]! & 0xf0) !== 0x50 : src[i] !== skippable[i]) isSkippable = false
+  }
+  return isFrame || isSkippable
+}
+
+const errorCodes: Record<number, ErrorCode> = {
+  14: 'UNSUPPORTED', // frameParameter_unsupported
+  16: 'LIMIT_EXCEEDED', // frameParameter_windowTooLarge
+  22: 'CHECKSUM_MISMATCH', // checksum_wrong
+  32: 'UNSUPPORTED', // dictionary_wrong: the frame needs a dictionary
+  64: 'LIMIT_EXCEEDED', // memory_allocation: the wasm heap cannot grow
+}
+
+const enum Phase {
+  /** Waiting for the next frame header (nothing of the frame consumed yet). */
+  Header,
+  /** Inside a zstd frame: libzstd owns the state. */
+  Frame,
+  /** Inside a skippable frame: `skipRemaining` bytes left to drop. */
+  Skip,
+  /** The frame ended: `Done` until `reset()`. */
+  Done,
+  /** `InvalidData` was returned: `failure` is set until `reset()`. */
+  Failed,
+}
+
+export interface ZstdDecoderOptions {
+  maxOutputBytes?: number
+  /** Largest accepted Window_Log (RFC 8878 §3.1.1.1.2), 10..27; default 27. */
+  maxWindowLog?: number
+}
+
+class ZstdDecoder implements Decoder {
+  readonly format = FORMAT
+  consumed = 0
+  written = 0
+  failure: Failure | null = null
+  /** Decoded size of the current frame from its header, or -1 when it does not say. */
+  contentSize = -1
+
+  /** Output limit over everything decoded since the last reset (`maxOutputBytes`). */
+  private readonly maxOutput: number
+  /** Windows larger than 2^maxWindowLog are refused before libzstd allocates them. */
+  private readonly maxWindowLog: number
+  private phase = Phase.Header
+  /** Bytes of a skippable frame's payload not consumed yet. */
+  private skipRemaining = 0
+  /** Input consumed since the last reset, for failure offsets. */
+  private inputTotal = 0
+  /** Output produced since the last reset, against `maxOutput`. */
+  private outputTotal = 0
+  private readonly state: NativeState = { context: 0, stage: 0, decoder: true }
+  private disposed = false
+
+  constructor(options: Record<string, unknown>) {
+    this.maxOutput = checkMaxOutput(FORMAT, options.maxOutputBytes)
+    const log = options.maxWindowLog
+    if (log !== undefined && (typeof log !== 'number' || !Number.isInteger(log) || log < MIN_WINDOW_LOG || log > MAX_WINDOW_LOG)) {
+      throw new CodecError('INVALID_OPTION', FORMAT, `maxWindowLog must be an integer from ${MIN_WINDOW_LOG} to ${MAX_WINDOW_LOG} (the wasm engine's hard limit), got ${String(log)}`)
+    }
+    this.maxWindowLog = (log as number | undefined) ?? MAX_WINDOW_LOG
+    finalizer.register(this, this.state, this.state)
+  }
+
+  transform(src: Uint8Array, dst: Uint8Array, _final: boolean): Status {
+    if (this.disposed) throw new CodecError('INVALID_OPTION', FORMAT, 'decoder used after dispose()')
+    this.consumed = 0
+    this.written = 0
+    let status: Status
+    switch (this.phase) {
+      case Phase.Failed:
+        return Status.InvalidData
+      case Phase.Done:
+        return Status.Done
+      case Phase.Header:
+        status = this.readHeader(src)
+        if (status !== Status.Done) return this.finish(status)
+        status = (this.phase as Phase) === Phase.Skip ? this.skip(src) : this.decode(src, dst)
+        break
+      case Phase.Skip:
+        status = this.skip(src)
+        break
+      default:
+        status = this.decode(src, dst)
+    }
+    return this.finish(status)
+  }
+
+  private finish(status: Status): Status {
+    this.inputTotal += this.consumed
+    return status
+  }
+
+  private fail(code: ErrorCode, message: string, offset: number): Status {
+    this.failure = { code, message, offset }
+    this.phase = Phase.Failed
+    releaseNative(this.state)
+    return Status.InvalidData
+  }
+
+  /**
+   * Parses the frame header (RFC 8878 §3.1.1.1) at the start of `src` without consuming
+   * it (libzstd reads it again), or consumes a skippable frame's 8-byte header. Returns
+   * `Done` when the frame may proceed.
+   */
+  private readHeader(src: Uint8Array): Status {
+    const length = src.length
+    const at = this.inputTotal
+    if (length < 4) {
+      if (!couldBeMagic(src, length)) return this.fail('INVALID_DATA', `bytes ${hex(src, length)} cannot start a zstd frame (magic 28 b5 2f fd) or a skippable frame`, at)
+      return Status.NeedMoreData
+    }
+    const magic = readU32(src, 0)
+    if ((magic & 0xfffffff0) >>> 0 === SKIPPABLE_MAGIC) {
+      if (length < 8) return Status.NeedMoreData
+      this.skipRemaining = readU32(src, 4)
+      this.consumed = 8
+      this.contentSize = 0
+      this.phase = Phase.Skip
+      return Status.Done
+    }
+    if (magic !== FRAME_MAGIC) {
+      return this.fail('INVALID_DATA', `unknown frame magic 0x${magic.toString(16).padStart(8, '0')}, expected 0xfd2fb528 (zstd frame) or 0x184d2a5? (skippable frame)`, at)
+    }
+    if (length < 5) return Status.NeedMoreData
+    const descriptor = src[4]!
+    // RFC 8878 §3.1.1.1.1: bit 3 is reserved and must be zero.
+    if (descriptor & 0x08) return this.fail('INVALID_DATA', `frame header descriptor 0x${descriptor.toString(16)} has the reserved bit 3 set`, at + 4)
+    const sizeFlag = descriptor >>> 6
+    const singleSegment = (descriptor >>> 5) & 1
+    const dictionaryBytes = [0, 1, 2, 4][descriptor & 3]!
+    const sizeBytes = sizeFlag === 0 ? singleSegment : 1 << sizeFlag
+    const headerBytes = 5 + (singleSegment ? 0 : 1) + dictionaryBytes + sizeBytes
+    if (length < headerBytes) return Status.NeedMoreData
+    let pos = 5
+    let windowSize = 0
+    if (!singleSegment) {
+      // §3.1.1.1.2: windowBase = 2^(10 + Exponent), plus Mantissa eighths of it.
+      const exponent = src[5]! >>> 3
+      const windowBase = 2 ** (MIN_WINDOW_LOG + exponent)
+      windowSize = windowBase + (windowBase / 8) * (src[5]! & 7)
+      pos = 6
+    }
+    let dictionaryId = 0
+    for (let i = dictionaryBytes - 1; i >= 0; i--) dictionaryId = dictionaryId * 256 + src[pos + i]!
+    pos += dictionaryBytes
+    let size = -1
+    if (sizeBytes > 0) {
+      size = 0
+      for (let i = sizeBytes - 1; i >= 0; i--) size = size * 256 + src[pos + i]!
+      if (sizeBytes === 2) size += 256 // §3.1.1.1.4: the 2-byte form is offset by 256
+    }
+    if (singleSegment) windowSize = size // §3.1.1.1.2: Window_Size = Frame_Content_Size
+    if (dictionaryId !== 0) {
+      return this.fail('UNSUPPORTED', `frame needs dictionary ${dictionaryId}; dictionaries are not supported`, at + 5 + (singleSegment ? 0 : 1))
+    }
+    if (windowSize > 2 ** this.maxWindowLog) {
+      return this.fail('LIMIT_EXCEEDED', `frame window ${windowSize} bytes exceeds the limit 2^${this.maxWindowLog} = ${2 ** this.maxWindowLog} (maxWindowLog)`, at + 5)
+    }
+    if (size > this.maxOutput - this.outputTotal) {
+      return this.fail('LIMIT_EXCEEDED', `frame content size ${size} exceeds the remaining output limit ${this.maxOutput - this.outputTotal} (maxOutputBytes ${this.maxOutput})`, at + pos)
+    }
+    this.contentSize = size
+    if (!allocateNative(this.state)) return this.fail('LIMIT_EXCEEDED', 'wasm memory exhausted allocating the zstd decoder', at)
+    this.phase = Phase.Frame
+    return Status.Done
+  }
+
+  private skip(src: Uint8Array): Status {
+    const n = Math.min(this.skipRemaining, src.length - this.consumed)
+    this.consumed += n
+    this.skipRemaining -= n
+    if (this.skipRemaining > 0) return Status.NeedMoreData
+    this.phase = Phase.Done
+    return Status.Done
+  }
+
+  /** Runs libzstd over `src` from `this.consumed` until dst is full, input runs out or the frame ends. */
+  private decode(src: Uint8Array, dst: Uint8Array): Status {
+    const state = this.state
+    const ctx = state.context
+    const srcPosPointer = state.stage
+    const dstPosPointer = state.stage + 4
+    const inPointer = state.stage + STAGE_IN
+    const outPointer = state.stage + STAGE_OUT
+    let base = this.consumed // src offset of the staged chunk
+    let staged = 0 // bytes staged
+    let stagedPos = 0 // bytes of the staged chunk libzstd consumed
+    let written = 0
+    let stalls = 0
+    for (;;) {
+      if (stagedPos === staged) {
+        base += staged
+        staged = Math.min(DECODE_STAGE_STEP, src.length - base)
+        stagedPos = 0
+        stageInput(state, src, base, staged)
+      }
+      let room = Math.min(dst.length - written, STAGE)
+      // One byte more than the limit allows, to tell "at the limit" from "past it".
+      const allowed = this.maxOutput - this.outputTotal
+      if (room > allowed) room = allowed + 1
+      const words = heap.words
+      words[srcPosPointer >>> 2] = stagedPos
+      words[dstPosPointer >>> 2] = 0
+      const result = native.ZSTD_decompressStream_simpleArgs(ctx, outPointer, room, dstPosPointer, inPointer, staged, srcPosPointer)
+      heap.refresh()
+      const newPos = heap.words[srcPosPointer >>> 2]!
+      let produced = heap.words[dstPosPointer >>> 2]!
+      const progressed = newPos !== stagedPos || produced !== 0
+      stagedPos = newPos
+      this.consumed = base + stagedPos
+      const error = zstdErrorCode(result)
+      const over = produced > allowed
+      if (over) produced = allowed
+      if (produced > 0) {
+        dst.set(heap.bytes.subarray(outPointer, outPointer + produced), written)
+        written += produced
+        this.outputTotal += produced
+      }
+      this.written = written
+      if (error !== 0) {
+        return this.fail(errorCodes[error] ?? 'INVALID_DATA', `corrupt frame: ${zstdErrorName(error)}`, this.inputTotal + this.consumed)
+      }
+      if (over) {
+        return this.fail('LIMIT_EXCEEDED', `output exceeds maxOutputBytes ${this.maxOutput}`, this.inputTotal + this.consumed)
+      }
+      if (result === 0) {
+        // The frame is complete and fully flushed; bytes after it stay unconsumed.
+        this.phase = Phase.Done
+        releaseNative(state)
+        return Status.Done
+      }
+      if (written === dst.length) return Status.DestinationTooSmall
+      const inputUsed = stagedPos === staged && base + staged === src.length
+      if (inputUsed && produced < room) return Status.NeedMoreData
+      if (progressed) stalls = 0
+      else if (++stalls > 2) {
+        // libzstd gave back neither progress nor an error with input and room available.
+        return this.fail('INVALID_DATA', 'zstd engine made no progress', this.inputTotal + this.consumed)
+      }
+    }
+  }
+
+  reset(): void {
+    if (this.disposed) throw new CodecError('INVALID_OPTION', FORMAT, 'decoder used after dispose()')
+    if (this.phase === Phase.Frame && this.state.context !== 0) {
+      // Mid-frame: drop libzstd's session, keep its buffers.
+      native.ZSTD_initDStream(this.state.context)
+    }
+    this.phase = Phase.Header
+    this.failure = null
+    this.contentSize = -1
+    this.skipRemaining = 0
+    this.inputTotal = 0
+    this.outputTotal = 0
+    this.consumed = 0
+    this.written = 0
+  }
+
+  dispose(): void {
+    if (this.disposed) return
+    this.disposed = true
+    releaseNative(this.state)
+    finalizer.unregister(this.state)
+  }
+}
+
+function hex(bytes: Uint8Array, length: number): string {
+  return Array.from(bytes.subarray(0, length), (b) => b.toString(16).padStart(2, '0')).join(' ')
+}
+
+export interface ZstdEncoderOptions {
+  /** 1..19, default 3. */
+  level?: number
+  /** Append the XXH64 content checksum (RFC 8878 §3.1.1); default true. */
+  checksum?: boolean
+  /**
+   * The exact number of bytes that will be encoded, written into the frame header
+   * (Frame_Content_Size). The encoder fails if the input turns out longer or shorter.
+   */
+  contentSize?: number
+}
+
+/** Largest Frame_Content_Size we accept as a number (2^53 - 1). */
+const MAX_CONTENT_SIZE = Number.MAX_SAFE_INTEGER
+
+const enum EncodePhase {
+  Open,
+  /** libzstd ended the frame; patched header bytes may still be waiting. */
+  Ending,
+  Finished,
+  Failed,
+}
+
+const enum HeaderPatch {
+  /** libzstd writes the header as it is. */
+  None,
+  /** The first 6 bytes from libzstd are being collected into `header`. */
+  Collecting,
+  /** `header` holds the patched header, partly written. */
+  Draining,
+}
+
+/**
+ * Size of the header libzstd writes when it does not know the content size: magic (4),
+ * Frame_Header_Descriptor and Window_Descriptor (RFC 8878 §3.1.1.1), no dictionary.
+ */
+const PLAIN_HEADER = 6
+
+class ZstdEncoder implements Encoder {
+  readonly format = FORMAT
+  consumed = 0
+  written = 0
+  failure: Failure | null = null
+
+  private readonly level: number
+  private readonly checksum: boolean
+  /** `contentSize` option, or -1. */
+  private readonly pledged: number
+  private phase = EncodePhase.Open
+  /** Whether anything reached libzstd since the last reset. */
+  private started = false
+  /** Input consumed since the last reset. */
+  private inputTotal = 0
+  /** Content size to patch into the header, when libzstd cannot be told it. */
+  private knownSize = -1
+  private patch = HeaderPatch.None
+  /** The frame header being collected/patched: 6 bytes + up to 8 of Frame_Content_Size. */
+  private readonly header = new Uint8Array(16)
+  private headerLength = 0
+  private headerPos = 0
+  private readonly state: NativeState = { context: 0, stage: 0, decoder: false }
+  private disposed = false
+
+  constructor(options: Record<string, unknown>) {
+    this.level = checkLevel(FORMAT, options.level)
+    const checksum = options.checksum
+    if (checksum !== undefined && typeof checksum !== 'boolean') throw new CodecError('INVALID_OPTION', FORMAT, `checksum must be a boolean, got ${String(checksum)}`)
+    this.checksum = checksum ?? true
+    const size = options.contentSize
+    if (size !== undefined && (typeof size !== 'number' || !Number.isInteger(size) || size < 0 || size > MAX_CONTENT_SIZE)) {
+      throw new CodecError('INVALID_OPTION', FORMAT, `contentSize must be an integer from 0 to ${MAX_CONTENT_SIZE}, got ${String(size)}`)
+    }
+    this.pledged = (size as number | undefined) ?? -1
+    finalizer.register(this, this.state, this.state)
+  }
+
+  transform(src: Uint8Array, dst: Uint8Array, final: boolean): Status {
+    return this.run(src, dst, final ? ZSTD_e_end : ZSTD_e_continue)
+  }
+
+  flush(dst: Uint8Array): Status {
+    return this.run(EMPTY, dst, ZSTD_e_flush)
+  }
+
+  private fail(code: ErrorCode, message: string): Status {
+    this.failure = { code, message, offset: this.inputTotal + this.consumed }
+    this.phase = EncodePhase.Failed
+    releaseNative(this.state)
+    return Status.InvalidData
+  }
+
+  /** Begins the frame: parameters, and how the content size gets into the header. */
+  private start(src: Uint8Array, endOp: number): boolean {
+    this.started = true
+    const state = this.state
+    if (!allocateNative(state)) return false
+    const ctx = state.context
+    native.ZSTD_initCStream(ctx, this.level)
+    native.ZSTD_CCtx_setParameter(ctx, ZSTD_c_compressionLevel, this.level)
+    native.ZSTD_CCtx_setParameter(ctx, ZSTD_c_checksumFlag, this.checksum ? 1 : 0)
+    native.ZSTD_CCtx_setParameter(ctx, ZSTD_c_contentSizeFlag, 1)
+    const whole = endOp === ZSTD_e_end && src.length <= STAGE
+    if (whole) {
+      // A first call with ZSTD_e_end and all the input lets libzstd size the frame
+      // itself (content size, single segment, smaller window).
+      this.patch = HeaderPatch.None
+    } else if (this.pledged >= 0 || endOp === ZSTD_e_end) {
+      // The engine exports no ZSTD_CCtx_setPledgedSrcSize: patch the size into the header.
+      this.knownSize = this.pledged >= 0 ? this.pledged : src.length
+      this.patch = HeaderPatch.Collecting
+      this.headerLength = 0
+    }
+    return true
+  }
+
+  private run(src: Uint8Array, dst: Uint8Array, endOp: number): Status {
+    if (this.disposed) throw new CodecError('INVALID_OPTION', FORMAT, 'encoder used after dispose()')
+    this.consumed = 0
+    this.written = 0
+    if (this.phase === EncodePhase.Failed) return Status.InvalidData
+    if (this.phase === EncodePhase.Finished) {
+      if (src.length > 0) return this.fail('INVALID_OPTION', `${src.length} bytes of input after the end of the stream; reset() first`)
+      return Status.Done
+    }
+    if (this.pledged >= 0) {
+      const total = this.inputTotal + src.length
+      if (total > this.pledged || (endOp === ZSTD_e_end && total !== this.pledged)) {
+        return this.fail('INVALID_OPTION', `input of ${endOp === ZSTD_e_end ? '' : 'at least '}${total} bytes does not match contentSize ${this.pledged}`)
+      }
+    }
+    if (!this.started && !this.start(src, endOp)) return this.fail('LIMIT_EXCEEDED', 'wasm memory exhausted allocating the zstd encoder')
+    const status = this.step(src, dst, endOp)
+    this.inputTotal += this.consumed
+    return status
+  }
+
+  /** Moves patched header bytes to dst; true when none are left. */
+  private drainHeader(dst: Uint8Array): boolean {
+    const n = Math.min(this.headerLength - this.headerPos, dst.length - this.written)
+    dst.set(this.header.subarray(this.headerPos, this.headerPos + n), this.written)
+    this.headerPos += n
+    this.written += n
+    if (this.headerPos < this.headerLength) return false
+    this.patch = HeaderPatch.None
+    return true
+  }
+
+  /** Rewrites the collected 6-byte header with a Frame_Content_Size field (RFC 8878 §3.1.1.1.4). */
+  private patchHeader(): void {
+    const header = this.header
+    const descriptor = header[4]!
+    // Only a header without size, single segment or dictionary (as libzstd writes it
+    // for an unknown size) is patched; anything else is left as it is.
+    if ((descriptor & 0xe3) !== 0) return
+    const size = this.knownSize
+    let flag: number
+    let bytes: number
+    let value = size
+    if (size >= 256 && size < 65536 + 256) {
+      flag = 1
+      bytes = 2
+      value = size - 256
+    } else if (size < 2 ** 32) {
+      flag = 2 // 4 bytes; also for sizes below 256 (1 byte needs Single_Segment_flag)
+      bytes = 4
+    } else {
+      flag = 3
+      bytes = 8
+    }
+    header[4] = descriptor | (flag << 6)
+    for (let i = 0; i < bytes; i++) {
+      header[PLAIN_HEADER + i] = value % 256
+      value = Math.floor(value / 256)
+    }
+    this.headerLength = PLAIN_HEADER + bytes
+  }
+
+  private step(src: Uint8Array, dst: Uint8Array, endOp: number): Status {
+    const state = this.state
+    const ctx = state.context
+    const srcPosPointer = state.stage
+    const dstPosPointer = state.stage + 4
+    const inPointer = state.stage + STAGE_IN
+    const outPointer = state.stage + STAGE_OUT
+    let base = 0
+    let staged = 0
+    let stagedPos = 0
+    let stalls = 0
+    for (;;) {
+      if (this.patch === HeaderPatch.Draining && !this.drainHeader(dst)) return Status.DestinationTooSmall
+      if (this.phase === EncodePhase.Ending) {
+        this.phase = EncodePhase.Finished
+        releaseNative(state)
+        return Status.Done
+      }
+      if (stagedPos === staged) {
+        base += staged
+        staged = Math.min(STAGE, src.length - base)
+        stagedPos = 0
+        stageInput(state, src, base, staged)
+      }
+      // ZSTD_e_end only once all of src is staged; until then the frame continues.
+      const op = endOp === ZSTD_e_end && base + staged < src.length ? ZSTD_e_continue : endOp
+      const collecting = this.patch === HeaderPatch.Collecting
+      const room = collecting ? PLAIN_HEADER - this.headerLength : Math.min(dst.length - this.written, STAGE)
+      const words = heap.words
+      words[srcPosPointer >>> 2] = stagedPos
+      words[dstPosPointer >>> 2] = 0
+      const result = native.ZSTD_compressStream2_simpleArgs(ctx, outPointer, room, dstPosPointer, inPointer, staged, srcPosPointer, op)
+      heap.refresh()
+      const newPos = heap.words[srcPosPointer >>> 2]!
+      const produced = heap.words[dstPosPointer >>> 2]!
+      const progressed = newPos !== stagedPos || produced !== 0
+      stagedPos = newPos
+      this.consumed = base + stagedPos
+      const error = zstdErrorCode(result)
+      if (error !== 0) return this.fail(error === 64 ? 'LIMIT_EXCEEDED' : 'INVALID_DATA', `zstd engine: ${zstdErrorName(error)}`)
+      if (produced > 0) {
+        const out = heap.bytes.subarray(outPointer, outPointer + produced)
+        if (collecting) {
+          this.header.set(out, this.headerLength)
+          this.headerLength += produced
+          if (this.headerLength === PLAIN_HEADER) {
+            this.patchHeader()
+            this.headerPos = 0
+            this.patch = HeaderPatch.Draining
+          }
+        } else {
+          dst.set(out, this.written)
+          this.written += produced
+        }
+      }
+      const inputUsed = stagedPos === staged && base + staged === src.length
+      if (op === ZSTD_e_continue) {
+        if (inputUsed && endOp === ZSTD_e_continue) return Status.Done
+      } else if (result === 0) {
+        // The frame ended (ZSTD_e_end) or everything was flushed (ZSTD_e_flush).
+        if (op === ZSTD_e_end) this.phase = EncodePhase.Ending
+        else if (this.patch !== HeaderPatch.Draining) return Status.Done
+        continue
+      }
+      if (this.patch !== HeaderPatch.Collecting && this.written === dst.length) return Status.DestinationTooSmall
+      if (progressed) stalls = 0
+      else if (++stalls > 2) return this.fail('INVALID_DATA', 'zstd engine made no progress')
+    }
+  }
+
+  reset(): void {
+    if (this.disposed) throw new CodecError('INVALID_OPTION', FORMAT, 'encoder used after dispose()')
+    // start() re-initialises libzstd's session (ZSTD_initCStream) on the next call.
+    this.phase = EncodePhase.Open
+    this.started = false
+    this.failure = null
+    this.inputTotal = 0
+    this.knownSize = -1
+    this.patch = HeaderPatch.None
+    this.headerLength = 0
+    this.headerPos = 0
+    this.consumed = 0
+    this.written = 0
+  }
+
+  dispose(): void {
+    if (this.disposed) return
+    this.disposed = true
+    releaseNative(this.state)
+    finalizer.unregister(this.state)
+  }
+}
+
+const EMPTY = new Uint8Array(0)
+
+const traits: FormatTraits = { concatenable: true }
+
+/**
+ * Instantiates the wasm engine (once) and returns the codec module. The registry calls
+ * this on first use; codecs can only be created after it resolved.
+ */
+export async function loadZstd(): Promise<CodecModule> {
+  if (!native) {
+    const engine = await loadZstdEngine()
+    native = engine.exports
+    heap = engine.heap
+  }
+  return zstd
+}
+
+const zstd: CodecModule = {
+  traits,
+  createDecoder: (options) => new ZstdDecoder(options),
+  createEncoder: (options) => new ZstdEncoder(options),
+}

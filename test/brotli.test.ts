@@ -1,0 +1,293 @@
+// brotli span codecs against the reference `brotli` CLI (Debian package `brotli`) and
+// node:zlib, both ways, on real files.
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import zlib from 'node:zlib'
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import type { Decoder, Encoder } from '../lib/codec.js'
+import { loadBrotli } from '../lib/codecs/brotli.js'
+const brotli = await loadBrotli()
+import { loadBrotliEngines } from '../lib/codecs/wasm/brotli-engine.js'
+import { CodecError } from '../lib/errors.js'
+import { createDecoder, createEncoder } from '../lib/registry.js'
+import { Status, statusName } from '../lib/status.js'
+import { root } from './_fixtures.js'
+
+const hasCli = (() => {
+  try {
+    execFileSync('brotli', ['--version'])
+    return true
+  } catch {
+    return false
+  }
+})()
+if (!hasCli) console.log('# skipped: the brotli CLI is not installed (apt-get install -y brotli)')
+const cliTest = hasCli ? test : test.skip
+
+const scratch = mkdtempSync(join(tmpdir(), 'sluice-brotli-'))
+process.on('exit', () => rmSync(scratch, { recursive: true, force: true }))
+
+function cli(args: string[], input: Uint8Array): Uint8Array {
+  const file = join(scratch, 'input')
+  writeFileSync(file, input)
+  return new Uint8Array(execFileSync('brotli', [...args, '-c', file], { maxBuffer: 1 << 30 }))
+}
+
+const nodeEncode = (data: Uint8Array, quality: number, lgwin = 22): Uint8Array =>
+  new Uint8Array(zlib.brotliCompressSync(data, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: quality, [zlib.constants.BROTLI_PARAM_LGWIN]: lgwin, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length } }))
+const nodeDecode = (data: Uint8Array): Uint8Array => new Uint8Array(zlib.brotliDecompressSync(data))
+
+const bytes = (path: string): Uint8Array => new Uint8Array(readFileSync(path))
+const source = bytes(join(root, 'lib', 'codecs', 'brotli.ts'))
+const small = bytes(join(root, 'lib', 'status.ts'))
+const dts = bytes(join(root, 'node_modules', 'typescript', 'lib', 'lib.dom.d.ts'))
+const binary = bytes(process.execPath).subarray(0, 2 * 2 ** 20)
+
+/** > 10 MiB of node_modules JavaScript, concatenated. */
+const large = (() => {
+  const parts: Uint8Array[] = []
+  let size = 0
+  const dir = join(root, 'node_modules', 'typescript', 'lib')
+  for (const name of readdirSync(dir).sort()) {
+    const p = join(dir, name)
+    if (!name.endsWith('.js') || !statSync(p).isFile()) continue
+    parts.push(bytes(p))
+    size += parts[parts.length - 1]!.length
+    if (size > 11 * 2 ** 20) break
+  }
+  return concat(parts).subarray(0, 11 * 2 ** 20)
+})()
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
+  let at = 0
+  for (const p of parts) {
+    out.set(p, at)
+    at += p.length
+  }
+  return out
+}
+
+const equalBytes = (a: Uint8Array, b: Uint8Array): boolean => Buffer.compare(a, b) === 0
+
+interface DecodeResult {
+  output: Uint8Array
+  status: Status
+  failure: Decoder['failure']
+  /** Input bytes consumed in all. */
+  consumed: number
+}
+
+/** Feeds `split`-byte pieces (re-presenting unconsumed bytes), `room` bytes of output per call. */
+function decode(decoder: Decoder, input: Uint8Array, split = input.length, room = 1 << 16): DecodeResult {
+  const parts: Uint8Array[] = []
+  const dst = new Uint8Array(room)
+  let start = 0
+  let end = Math.min(split, input.length)
+  for (let guard = 0; guard < 1e8; guard++) {
+    const final = end === input.length
+    const status = decoder.transform(input.subarray(start, end), dst, final)
+    assert.ok(decoder.consumed >= 0 && decoder.consumed <= end - start)
+    assert.ok(decoder.written >= 0 && decoder.written <= dst.length)
+    parts.push(dst.slice(0, decoder.written))
+    start += decoder.consumed
+    if (status === Status.InvalidData || status === Status.Done) return { output: concat(parts), status, failure: decoder.failure, consumed: start }
+    if (status === Status.NeedMoreData) {
+      if (final) return { output: concat(parts), status, failure: null, consumed: start }
+      end = Math.min(end + split, input.length)
+    }
+  }
+  throw new Error('decoder loops')
+}
+
+function encode(encoder: Encoder, input: Uint8Array, split = input.length, room = 1 << 16): Uint8Array {
+  const parts: Uint8Array[] = []
+  const dst = new Uint8Array(room)
+  let start = 0
+  for (;;) {
+    const end = Math.min(start + split, input.length)
+    const final = end === input.length
+    let piece = input.subarray(start, end)
+    for (;;) {
+      const status = encoder.transform(piece, dst, final)
+      parts.push(dst.slice(0, encoder.written))
+      piece = piece.subarray(encoder.consumed)
+      if (status === Status.Done) break
+      assert.is(statusName(status), 'DestinationTooSmall', encoder.failure?.message)
+    }
+    start = end
+    if (final) return concat(parts)
+  }
+}
+
+const files: [string, Uint8Array][] = [
+  ['project source', source],
+  ['lib.dom.d.ts', dts],
+  ['node binary slice', binary],
+  ['empty', new Uint8Array(0)],
+  ['1 byte', new Uint8Array([42])],
+]
+
+cliTest('decodes brotli CLI and node:zlib streams of real files (qualities 0, 5, 11; lgwin 10, 16, 24)', () => {
+  const decoder = brotli.createDecoder({})
+  for (const [name, data] of files) {
+    const heavy = data.length > 100000
+    const streams: [string, Uint8Array][] = [
+      ['cli -q 5', cli(['-q', '5'], data)],
+      ['cli -q 0 -w 10', cli(['-q', '0', '-w', '10'], data)],
+      ['cli -q 9 -w 24', cli(['-q', heavy ? '6' : '9', '-w', '24'], data)],
+      ['node q5', nodeEncode(data, 5)],
+      ['node q11 lgwin 16', nodeEncode(data, heavy ? 4 : 11, 16)],
+    ]
+    for (const [how, stream] of streams) {
+      decoder.reset()
+      const r = decode(decoder, stream)
+      assert.is(statusName(r.status), 'Done', `${name} ${how}: ${r.failure?.message}`)
+      assert.ok(equalBytes(r.output, data), `${name} ${how}`)
+      assert.is(r.consumed, stream.length)
+    }
+  }
+  decoder.dispose()
+})
+
+cliTest('encodes real files at qualities 0, 5 (default), 11; CLI and node:zlib decode them', () => {
+  for (const [name, data] of files) {
+    const qualities = data.length > 100000 ? [{}, { level: 0 }, { level: 9 }] : [{}, { level: 0 }, { level: 11 }]
+    for (const options of qualities as { level?: number }[]) {
+      const stream = encode(brotli.createEncoder(options), data)
+      assert.ok(equalBytes(cli(['-d'], stream), data), `${name} ${JSON.stringify(options)} cli`)
+      assert.ok(equalBytes(nodeDecode(stream), data), `${name} ${JSON.stringify(options)} node`)
+    }
+  }
+})
+
+cliTest('> 10 MiB both ways in 64 KiB pieces', () => {
+  const ours = encode(brotli.createEncoder({}), large, 65536, 65536)
+  assert.ok(equalBytes(nodeDecode(ours), large))
+  const reference = nodeEncode(large, 5)
+  // Same quality and window as node:zlib: the ratio is of the same order.
+  assert.ok(ours.length < reference.length * 1.25, `ours ${ours.length} vs node:zlib ${reference.length}`)
+  const r = decode(brotli.createDecoder({}), reference, 65536, 65536)
+  assert.is(statusName(r.status), 'Done')
+  assert.ok(equalBytes(r.output, large))
+})
+
+test('1-byte input splits and 1-byte output, both ways', () => {
+  const stream = nodeEncode(small, 5)
+  const r = decode(brotli.createDecoder({}), stream, 1, 1)
+  assert.is(statusName(r.status), 'Done')
+  assert.ok(equalBytes(r.output, small))
+  const ours = encode(brotli.createEncoder({}), small, 1, 1)
+  assert.ok(equalBytes(nodeDecode(ours), small))
+  const ours2 = encode(brotli.createEncoder({ level: 11 }), small, 3, 1)
+  assert.ok(equalBytes(nodeDecode(ours2), small))
+})
+
+test('Done leaves trailing bytes unconsumed and latches until reset()', () => {
+  const stream = nodeEncode(source, 5)
+  const withTail = concat([stream, new Uint8Array([1, 2, 3])])
+  const d = brotli.createDecoder({})
+  assert.is(d.transform(withTail, new Uint8Array(source.length), false), Status.Done)
+  assert.is(d.consumed, stream.length)
+  assert.is(d.transform(withTail.subarray(stream.length), new Uint8Array(10), false), Status.Done)
+  assert.is(d.consumed, 0)
+  assert.is(brotli.traits.concatenable, false)
+  d.reset()
+  assert.is(d.transform(stream, new Uint8Array(source.length), true), Status.Done)
+})
+
+test('truncation at every length gives NeedMoreData and a correct prefix', () => {
+  const stream = nodeEncode(small, 5)
+  const decoder = brotli.createDecoder({})
+  for (let n = 0; n < stream.length; n++) {
+    decoder.reset()
+    const r = decode(decoder, stream.subarray(0, n), 1 + (n % 5), 1 + (n % 7))
+    assert.is(statusName(r.status), 'NeedMoreData', `prefix ${n}: ${r.failure?.message}`)
+    assert.ok(equalBytes(r.output, small.subarray(0, r.output.length)), `prefix ${n}`)
+  }
+})
+
+test('corruption: InvalidData with a message (brotli has no checksum, so some flips decode to other bytes)', () => {
+  const stream = nodeEncode(source, 5)
+  const decoder = brotli.createDecoder({})
+  let invalid = 0
+  for (let at = 0; at < stream.length; at += 3) {
+    const bad = stream.slice()
+    bad[at]! ^= 1 << (at % 8)
+    decoder.reset()
+    const r = decode(decoder, bad)
+    assert.ok(r.status !== Status.DestinationTooSmall)
+    if (r.status === Status.InvalidData) {
+      invalid++
+      assert.is(r.failure?.code, 'INVALID_DATA')
+      assert.ok(r.failure!.message.length > 10)
+    }
+  }
+  // Measured: about a third of single-bit flips are detected; the rest decode to other
+  // bytes or look truncated, which RFC 7932 cannot tell (it has no checksum).
+  assert.ok(invalid > stream.length / 3 / 5, `${invalid} of ${Math.ceil(stream.length / 3)} flips detected`)
+  // InvalidData is final until reset().
+  const junk = new Uint8Array([0xff, 0xff, 0xff, 0xff])
+  const d = brotli.createDecoder({})
+  assert.is(d.transform(junk, new Uint8Array(10), true), Status.InvalidData)
+  assert.is(d.transform(stream, new Uint8Array(source.length), true), Status.InvalidData)
+  d.reset()
+  assert.is(d.transform(stream, new Uint8Array(source.length), true), Status.Done)
+})
+
+test('maxOutputBytes', () => {
+  const stream = nodeEncode(dts, 5)
+  const r = decode(brotli.createDecoder({ maxOutputBytes: 100000 }), stream)
+  assert.is(r.failure?.code, 'LIMIT_EXCEEDED')
+  assert.ok(r.output.length <= 100000)
+  assert.ok(equalBytes(r.output, dts.subarray(0, r.output.length)))
+  assert.is(statusName(decode(brotli.createDecoder({ maxOutputBytes: dts.length }), stream).status), 'Done')
+})
+
+test('options: quality 0..11, lgwin 10..24 of which the engine has 22; flush() is refused', () => {
+  for (const options of [{ level: -1 }, { level: 12 }, { level: 1.5 }, { lgwin: 9 }, { lgwin: 25 }, { lgwin: 18 }]) {
+    assert.throws(() => brotli.createEncoder(options), (e: unknown) => e instanceof CodecError && e.code === 'INVALID_OPTION', JSON.stringify(options))
+  }
+  const stream = encode(brotli.createEncoder({ lgwin: 22 }), source)
+  assert.ok(equalBytes(nodeDecode(stream), source))
+  const encoder = brotli.createEncoder({})
+  assert.is(encoder.transform(source, new Uint8Array(1 << 16), false), Status.Done)
+  assert.is(encoder.flush(new Uint8Array(1 << 16)), Status.InvalidData)
+  assert.is(encoder.failure?.code, 'UNSUPPORTED')
+})
+
+test('reset() reuse and dispose(): no wasm memory growth; dispose idempotent', async () => {
+  const decoder = brotli.createDecoder({})
+  const encoder = brotli.createEncoder({})
+  const cycle = (): void => {
+    encoder.reset()
+    const stream = encode(encoder, dts, 50000, 30000)
+    decoder.reset()
+    assert.is(decode(decoder, stream.subarray(0, stream.length >>> 1), 10000, 10000).status, Status.NeedMoreData)
+    decoder.reset() // mid-stream
+    assert.ok(equalBytes(decode(decoder, stream, 20000, 20000).output, dts))
+  }
+  const [decoderEngine, encoderEngine] = await loadBrotliEngines()
+  for (let i = 0; i < 3; i++) cycle()
+  const before = [decoderEngine.memorySize(), encoderEngine.memorySize()]
+  for (let i = 0; i < 15; i++) cycle()
+  assert.equal([decoderEngine.memorySize(), encoderEngine.memorySize()], before)
+  decoder.dispose()
+  decoder.dispose()
+  encoder.dispose()
+  encoder.dispose()
+  assert.throws(() => encoder.transform(new Uint8Array(1), new Uint8Array(1), false), (e: unknown) => e instanceof CodecError)
+})
+
+test('through the registry (lazy load of the wasm engines)', async () => {
+  const encoder = await createEncoder('brotli', { level: 4 })
+  const stream = encode(encoder, source)
+  const decoder = await createDecoder('brotli')
+  assert.ok(equalBytes(decode(decoder, stream).output, source))
+  assert.ok(equalBytes(nodeDecode(stream), source))
+})
+
+test.run()

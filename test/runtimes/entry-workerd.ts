@@ -1,0 +1,27 @@
+/**
+ * Entry for Cloudflare workerd (`workerd test config.capnp`): a worker whose `test()`
+ * handler runs the cases. The bundle resolves `sluice` with the `workerd` condition,
+ * so the zstd/brotli wasm arrive as imported `WebAssembly.Module`s.
+ */
+// @ts-ignore: resolved through the package's `exports` to dist/, which the type check may run before
+import * as root from 'sluice'
+// @ts-ignore: resolved through the package's `exports` to dist/, which the type check may run before
+import * as fetchAdapter from 'sluice/fetch'
+import type { Context, FetchLib, Lib } from './cases.js'
+import { runCases } from './harness.js'
+
+export default {
+  async test(_controller: unknown, env: { SERVER?: string }) {
+    const ctx: Context = {
+      runtime: 'workerd',
+      lib: root as unknown as Lib,
+      fetchLib: fetchAdapter as unknown as FetchLib,
+      RS: ReadableStream,
+      streamOptions: {},
+      globalStreams: true,
+      server: env.SERVER || null,
+    }
+    const counts = await runCases(ctx)
+    if (counts.failed > 0) throw new Error(`${counts.failed} case(s) failed`)
+  },
+}
