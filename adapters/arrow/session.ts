@@ -1,0 +1,148 @@
+import { makeData, RecordBatch, Struct, Vector, type DataType, type Schema } from 'apache-arrow'
+import type { Decoder } from '../../lib/codec.js'
+import { CodecError } from '../../lib/errors.js'
+import { loadCodec } from '../../lib/registry.js'
+import { decodeBodyBuffers } from '../../lib/arrow/body.js'
+import { HeaderTag, type FieldDesc, type MessageDesc, type SchemaDesc } from '../../lib/arrow/metadata.js'
+import { BatchLoader } from './load.js'
+import { toSchema } from './types.js'
+
+export interface ArrowReadOptions {
+  /**
+   * Largest message (metadata + body, and the decompressed body) accepted, in bytes.
+   * A message declaring more fails with `LIMIT_EXCEEDED` before anything is allocated
+   * for it. Default 2 GiB.
+   */
+  maxMessageBytes?: number
+}
+
+export const DEFAULT_MAX_MESSAGE_BYTES = 2 ** 31
+
+export function checkReadOptions(options: ArrowReadOptions | undefined): number {
+  const v = options?.maxMessageBytes
+  if (v === undefined) return DEFAULT_MAX_MESSAGE_BYTES
+  if (typeof v !== 'number' || !(v > 0) || (Number.isFinite(v) && !Number.isInteger(v))) {
+    throw new CodecError('INVALID_OPTION', 'arrow', `maxMessageBytes must be a positive integer or Infinity, got ${String(v)}`)
+  }
+  return v
+}
+
+/**
+ * The state of reading one IPC stream or file: the schema, the dictionaries by id, and
+ * one body decoder per codec (created once, `reset()` between buffers). Turns each
+ * message into apache-arrow objects; knows nothing of where the bytes come from.
+ */
+export class ArrowSession {
+  schema: Schema | null = null
+  private schemaDesc: SchemaDesc | null = null
+  private version = 4
+  /** Dictionary-encoded fields by id (value level), with their apache-arrow value types. */
+  private readonly dictFields = new Map<number, { desc: FieldDesc; type: DataType }>()
+  readonly dictionaries = new Map<number, Vector>()
+  private readonly decoders: (Decoder | null)[] = [null, null]
+  private readonly maxBytes: number
+
+  constructor(maxBytes: number) {
+    this.maxBytes = maxBytes
+  }
+
+  /** Whether `message` needs a body decoder that is not loaded yet. */
+  needsDecoder(message: MessageDesc): number {
+    const c = message.batch?.compression ?? -1
+    return c >= 0 && this.decoders[c] === null ? c : -1
+  }
+
+  /** Loads the decoder of body compression `codec` (0 LZ4_FRAME, 1 ZSTD). */
+  async loadDecoder(codec: number): Promise<void> {
+    if (this.decoders[codec]) return
+    const mod = codec === 0 ? await loadCodec('lz4', 'js') : await loadCodec('zstd', 'wasm')
+    this.decoders[codec] ??= mod.createDecoder({})
+  }
+
+  setSchema(desc: SchemaDesc, version: number, at: number): void {
+    if (desc.endianness !== 0) throw new CodecError('UNSUPPORTED', 'arrow', 'big-endian data is not supported', at)
+    this.schemaDesc = desc
+    this.version = version
+    try {
+      this.schema = toSchema(desc, version)
+    } catch (e) {
+      if (e instanceof CodecError) throw e
+      // apache-arrow's Schema rejects e.g. one dictionary id used with two value types.
+      throw new CodecError('INVALID_DATA', 'arrow', `apache-arrow rejects the schema: ${(e as Error).message}`, at, { cause: e })
+    }
+    const walk = (descs: FieldDesc[], types: DataType[]): void => {
+      descs.forEach((d, i) => {
+        let t = types[i]!
+        if (d.dictionary) {
+          const value = (t as unknown as { dictionary: DataType }).dictionary
+          if (!this.dictFields.has(d.dictionary.id)) this.dictFields.set(d.dictionary.id, { desc: { ...d, dictionary: null }, type: value })
+          t = value
+        }
+        walk(d.children, (t.children ?? []).map((c) => c.type))
+      })
+    }
+    walk(desc.fields, this.schema.fields.map((f) => f.type))
+  }
+
+  /**
+   * Handles one message. Returns a RecordBatch for record batch messages, else null.
+   * `body` may be a view of caller memory; `owned` says whether the returned data may
+   * keep views into it (uncompressed buffers are copied out when not).
+   */
+  handle(message: MessageDesc, body: Uint8Array, bodyOffset: number, owned: boolean): RecordBatch | null {
+    switch (message.headerType) {
+      case HeaderTag.Schema:
+        if (this.schemaDesc) throw new CodecError('INVALID_DATA', 'arrow', 'a second schema message in one stream', bodyOffset)
+        this.setSchema(message.schema!, message.version, bodyOffset)
+        return null
+      case HeaderTag.DictionaryBatch: {
+        if (!this.schemaDesc) throw new CodecError('INVALID_DATA', 'arrow', 'a dictionary batch before the schema', bodyOffset)
+        const entry = this.dictFields.get(message.dictionaryId)
+        if (!entry) throw new CodecError('INVALID_DATA', 'arrow', `dictionary batch for id ${message.dictionaryId}, which no field of the schema uses`, bodyOffset)
+        const buffers = this.buffers(message, body, bodyOffset, owned)
+        const loader = new BatchLoader(message.batch!, buffers, this.version, this.dictionaries, bodyOffset)
+        const data = loader.load(entry.desc, entry.type, true)
+        const previous = this.dictionaries.get(message.dictionaryId)
+        // Deltas append to the dictionary; a non-delta batch replaces it (Columnar.rst,
+        // "Dictionary Messages"). Like apache-arrow's reader, the vector is memoized so
+        // repeated lookups of one index decode it once.
+        const vector = previous && message.isDelta ? previous.concat(new Vector([data])) : new Vector([data])
+        this.dictionaries.set(message.dictionaryId, vector.memoize())
+        return null
+      }
+      case HeaderTag.RecordBatch: {
+        if (!this.schemaDesc || !this.schema) throw new CodecError('INVALID_DATA', 'arrow', 'a record batch before the schema', bodyOffset)
+        const batch = message.batch!
+        const buffers = this.buffers(message, body, bodyOffset, owned)
+        const loader = new BatchLoader(batch, buffers, this.version, this.dictionaries, bodyOffset)
+        const fields = this.schema.fields
+        const children = this.schemaDesc.fields.map((f, i) => {
+          const d = loader.load(f, fields[i]!.type)
+          // Arrow C++ (RecordBatch::Validate) requires every column to match the batch.
+          if (d.length !== batch.length) {
+            throw new CodecError('INVALID_DATA', 'arrow', `column ${JSON.stringify(f.name)} has ${d.length} values, the batch ${batch.length}`, bodyOffset)
+          }
+          return d
+        })
+        const data = makeData({ type: new Struct(fields), length: batch.length, nullCount: 0, children })
+        return new RecordBatch(this.schema, data, message.metadata ?? undefined)
+      }
+      default:
+        throw new CodecError('UNSUPPORTED', 'arrow', `message type ${message.headerType} is not supported`, bodyOffset)
+    }
+  }
+
+  private buffers(message: MessageDesc, body: Uint8Array, bodyOffset: number, owned: boolean): Uint8Array[] {
+    const batch = message.batch!
+    const compressed = batch.compression >= 0
+    // Uncompressed buffers become views of the body: of the caller's memory when it
+    // is ours to alias, else of one copy of the body made here.
+    const source = compressed || owned ? body : body.slice()
+    return decodeBodyBuffers(batch, source, bodyOffset, compressed ? this.decoders[batch.compression]! : null, this.maxBytes)
+  }
+
+  dispose(): void {
+    for (const d of this.decoders) d?.dispose()
+    this.decoders[0] = this.decoders[1] = null
+  }
+}

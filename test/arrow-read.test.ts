@@ -1,0 +1,252 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import type { RecordBatch, Table } from 'apache-arrow'
+import { CodecError } from '../lib/errors.js'
+import { readMessage } from '../lib/arrow/metadata.js'
+import { arrowDecode, fromBuffer, readArrow } from '../adapters/arrow/read.js'
+import { fixture } from './_fixtures.js'
+import { chunked, collect, diffTables, oracle, registerPeerCodecs } from './arrow-oracle.js'
+
+await registerPeerCodecs()
+
+const integration = fixture('arrow-testing', 'arrow-ipc-stream', 'integration')
+const streamDir = fixture('arrow-testing', 'arrow-ipc-stream')
+const fileDir = fixture('arrow-testing', 'arrow-ipc-file')
+
+async function decodeChunks(bytes: Uint8Array, size: number): Promise<RecordBatch[]> {
+  return collect(chunked(bytes, size).pipeThrough(arrowDecode()))
+}
+
+/** Resolves to the error a promise rejects with, or null. */
+async function errorOf(p: Promise<unknown>): Promise<unknown> {
+  try {
+    await p
+    return null
+  } catch (e) {
+    return e
+  }
+}
+
+function isArrowError(e: unknown): e is CodecError {
+  return e instanceof CodecError && e.format === 'arrow'
+}
+
+// --- The integration corpus: every .stream and .arrow_file, compared with apache-arrow.
+
+if (!integration || !existsSync(integration)) {
+  console.log('# skipped: arrow-testing fixtures not found (../shared/fixtures/arrow-testing)')
+  test.skip('arrow-testing integration files')
+} else {
+  for (const dir of ['1.0.0-littleendian', '2.0.0-compression', 'cpp-21.0.0']) {
+    const files = readdirSync(join(integration, dir)).filter((f) => /\.(stream|arrow_file)$/.test(f)).sort()
+    for (const file of files) {
+      const name = `${dir}/${file}`
+      const bytes = new Uint8Array(readFileSync(join(integration, dir, file)))
+      const theirs = oracle(bytes)
+      if (typeof theirs === 'string') {
+        // apache-arrow cannot read it (ListView, RunEndEncoded): we must fail cleanly
+        // with UNSUPPORTED for the same reason, since it has no class to build.
+        test(`${name}: apache-arrow cannot read it, ours fails cleanly`, async () => {
+          console.log(`# skipped comparison for ${name}: apache-arrow: ${theirs}`)
+          const e = await errorOf(readArrow(bytes))
+          assert.ok(isArrowError(e), String(e))
+          assert.is((e as CodecError).code, 'UNSUPPORTED')
+        })
+        continue
+      }
+      test(`${name}: from memory`, async () => {
+        const ours = await readArrow(bytes)
+        assert.is(diffTables(ours, theirs), null)
+      })
+      test(`${name}: fromBuffer() through arrowDecode`, async () => {
+        const batches = await collect(fromBuffer(bytes).pipeThrough(arrowDecode()))
+        assert.is(diffTables(batches, theirs), null)
+      })
+      for (const size of [1, 7, 65536]) {
+        test(`${name}: ${size}-byte chunks`, async () => {
+          const batches = await decodeChunks(bytes, size)
+          assert.is(diffTables(batches, theirs), null)
+        })
+      }
+    }
+  }
+}
+
+// --- Zero-copy and memory ownership.
+
+if (integration && existsSync(integration)) {
+  test('uncompressed buffers alias the input from memory, not from a stream', async () => {
+    const bytes = new Uint8Array(readFileSync(join(integration, 'cpp-21.0.0', 'generated_primitive.stream')))
+    const inMemory = await readArrow(bytes)
+    const streamed = await decodeChunks(bytes, 65536)
+    const buffersOf = (t: Table | RecordBatch[]) => (Array.isArray(t) ? t : t.batches).flatMap((b) => b.data.children.map((c) => c.values as { buffer: ArrayBufferLike }))
+    assert.ok(buffersOf(inMemory).some((v) => v?.buffer === bytes.buffer), 'some column is a view of the input')
+    assert.ok(buffersOf(streamed).every((v) => v?.buffer !== bytes.buffer), 'streamed columns never alias a chunk')
+  })
+
+  test('compressed buffers decode into new memory', async () => {
+    const bytes = new Uint8Array(readFileSync(join(integration, '2.0.0-compression', 'generated_lz4.stream')))
+    const t = await readArrow(bytes)
+    for (const b of t.batches) for (const c of b.data.children) assert.ok((c.values as { buffer?: ArrayBufferLike })?.buffer !== bytes.buffer)
+  })
+}
+
+// --- Limits and truncation.
+
+if (integration && existsSync(integration)) {
+  const bytes = new Uint8Array(readFileSync(join(integration, 'cpp-21.0.0', 'generated_primitive.stream')))
+
+  test('maxMessageBytes: a larger declared message fails with LIMIT_EXCEEDED', async () => {
+    const e = await errorOf(readArrow(bytes, { maxMessageBytes: 256 }))
+    assert.ok(isArrowError(e), String(e))
+    assert.is((e as CodecError).code, 'LIMIT_EXCEEDED')
+    assert.match((e as Error).message, /exceeds maxMessageBytes 256/)
+    const s = await errorOf(decodeChunks(bytes.slice(), 7).then(() => null))
+    assert.ok(s === null, 'the default limit reads it')
+    const limited = await errorOf(collect(chunked(bytes, 7).pipeThrough(arrowDecode({ maxMessageBytes: 256 }))))
+    assert.is((limited as CodecError).code, 'LIMIT_EXCEEDED')
+  })
+
+  test('a size prefix of 2^31-1 fails before any allocation', async () => {
+    const hostile = new Uint8Array([0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, 1, 2, 3])
+    const e = await errorOf(readArrow(hostile, { maxMessageBytes: 1 << 20 }))
+    assert.is((e as CodecError).code, 'LIMIT_EXCEEDED')
+    const t = await errorOf(readArrow(hostile))
+    assert.is((t as CodecError).code, 'TRUNCATED')
+  })
+
+  test('bad options throw INVALID_OPTION at construction', () => {
+    assert.throws(() => arrowDecode({ maxMessageBytes: -1 }), (e: unknown) => (e as CodecError).code === 'INVALID_OPTION')
+  })
+
+  test('truncation anywhere is TRUNCATED, never a partial success', async () => {
+    for (const cut of [0, 3, 7, 100, bytes.length >> 1, bytes.length - 9]) {
+      const e = await errorOf(readArrow(bytes.subarray(0, cut)))
+      assert.ok(isArrowError(e), `cut ${cut}: ${String(e)}`)
+      assert.is((e as CodecError).code, 'TRUNCATED', `cut ${cut}`)
+      const s = await errorOf(decodeChunks(bytes.subarray(0, cut), 7))
+      assert.is((s as CodecError).code, 'TRUNCATED', `stream cut ${cut}`)
+    }
+  })
+
+  test('readArrow takes ArrayBuffer, Blob and Response too', async () => {
+    const theirs = oracle(bytes) as Table
+    assert.is(diffTables(await readArrow(bytes.slice().buffer), theirs), null)
+    assert.is(diffTables(await readArrow(new Blob([bytes])), theirs), null)
+    assert.is(diffTables(await readArrow(new Response(bytes)), theirs), null)
+    // An odd byte offset: typed arrays cannot be views there, so they are copied.
+    const shifted = new Uint8Array(bytes.length + 1).subarray(1)
+    shifted.set(bytes)
+    assert.is(diffTables(await readArrow(shifted), theirs), null)
+  })
+
+  test('chunks may be ArrayBuffers and DataViews', async () => {
+    const theirs = oracle(bytes) as Table
+    const parts = [bytes.slice(0, 10).buffer, new DataView(bytes.slice(10).buffer)]
+    const stream = new ReadableStream<ArrayBuffer | DataView>({ start(c) { for (const p of parts) c.enqueue(p); c.close() } })
+    assert.is(diffTables(await collect(stream.pipeThrough(arrowDecode())), theirs), null)
+  })
+}
+
+// --- The pre-0.15 framing (no continuation marker).
+
+/** Rewrites a stream's prefixes to the legacy form: <int32 metadata size> <metadata> <body>. */
+function toLegacy(stream: Uint8Array): Uint8Array {
+  const out: number[] = []
+  const view = new DataView(stream.buffer, stream.byteOffset, stream.byteLength)
+  let pos = 0
+  while (pos + 8 <= stream.length) {
+    assert.is(view.getInt32(pos, true), -1)
+    const len = view.getInt32(pos + 4, true)
+    out.push(...stream.subarray(pos + 4, pos + 8))
+    if (len === 0) break
+    const meta = stream.subarray(pos + 8, pos + 8 + len)
+    const bodyLength = readMessage(meta, 0).bodyLength
+    out.push(...meta, ...stream.subarray(pos + 8 + len, pos + 8 + len + bodyLength))
+    pos += 8 + len + bodyLength
+  }
+  return Uint8Array.from(out)
+}
+
+if (integration && existsSync(integration)) {
+  for (const name of ['cpp-21.0.0/generated_dictionary.stream', '2.0.0-compression/generated_zstd.stream', 'cpp-21.0.0/generated_nested.stream']) {
+    test(`pre-0.15 framing without continuation markers: ${name}`, async () => {
+      const bytes = new Uint8Array(readFileSync(join(integration, name)))
+      const legacy = toLegacy(bytes)
+      assert.ok(legacy.length < bytes.length)
+      const theirs = oracle(bytes) as Table
+      assert.is(diffTables(await readArrow(legacy), theirs), null)
+      for (const size of [1, 5, 4096]) assert.is(diffTables(await decodeChunks(legacy, size), theirs), null, `${size}-byte chunks`)
+    })
+  }
+}
+
+// --- Mutations: random byte damage must give a clean CodecError or a valid read.
+
+if (integration && existsSync(integration)) {
+  test('2,000 random mutations of valid files: CodecError or success, never anything else', async () => {
+    const names = ['cpp-21.0.0/generated_primitive.stream', 'cpp-21.0.0/generated_nested.stream', 'cpp-21.0.0/generated_dictionary.arrow_file',
+      'cpp-21.0.0/generated_union.stream', 'cpp-21.0.0/generated_binary_view.stream', '2.0.0-compression/generated_lz4.stream',
+      '2.0.0-compression/generated_zstd.arrow_file', 'cpp-21.0.0/generated_map.stream']
+    let seed = 12345
+    const rand = (n: number) => {
+      seed ^= seed << 13; seed ^= seed >>> 17; seed ^= seed << 5
+      return (seed >>> 0) % n
+    }
+    const outcomes: Record<string, number> = {}
+    for (let k = 0; k < 2000; k++) {
+      const original = readFileSync(join(integration, names[k % names.length]!))
+      const bytes = new Uint8Array(original)
+      const damage = 1 + rand(4)
+      for (let d = 0; d < damage; d++) {
+        const at = rand(bytes.length)
+        bytes[at] = rand(3) === 0 ? 0xff : rand(256)
+      }
+      let e: unknown = null
+      try {
+        if (k % 4 === 3) await decodeChunks(bytes, 13)
+        else await readArrow(bytes, { maxMessageBytes: 16 << 20 })
+      } catch (x) {
+        e = x
+      }
+      if (e !== null && !isArrowError(e)) assert.unreachable(`mutation ${k} of ${names[k % names.length]}: ${(e as Error)?.stack ?? String(e)}`)
+      const key = e === null ? 'read' : (e as CodecError).code
+      outcomes[key] = (outcomes[key] ?? 0) + 1
+    }
+    console.log(`# mutations: ${JSON.stringify(outcomes)}`)
+  })
+}
+
+// --- Fuzz corpus: clean errors, no hang, no crash.
+
+for (const [label, dir] of [['arrow-ipc-stream', streamDir], ['arrow-ipc-file', fileDir]] as const) {
+  if (!dir || !existsSync(dir)) {
+    console.log(`# skipped: ${label} fuzz corpus not found`)
+    test.skip(`${label} fuzz corpus`)
+    continue
+  }
+  test(`${label}: every fuzz/crash file reads or fails with a CodecError`, async () => {
+    const files = readdirSync(dir).filter((f) => statSync(join(dir, f)).isFile())
+    const outcomes: Record<string, number> = {}
+    for (const f of files) {
+      const bytes = new Uint8Array(readFileSync(join(dir, f)))
+      for (const mode of ['memory', 'stream'] as const) {
+        let e: unknown = null
+        try {
+          if (mode === 'memory') await readArrow(bytes, { maxMessageBytes: 64 << 20 })
+          else await collect(chunked(bytes, 7).pipeThrough(arrowDecode({ maxMessageBytes: 64 << 20 })))
+        } catch (x) {
+          e = x
+        }
+        if (e !== null && !isArrowError(e)) assert.unreachable(`${f} (${mode}): ${(e as Error)?.stack ?? String(e)}`)
+        const key = e === null ? 'read' : (e as CodecError).code
+        outcomes[key] = (outcomes[key] ?? 0) + 1
+      }
+    }
+    console.log(`# ${label}: ${files.length} files x 2 modes: ${JSON.stringify(outcomes)}`)
+  })
+}
+
+test.run()
