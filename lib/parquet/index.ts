@@ -1,0 +1,30 @@
+/**
+ * `sluice/parquet`: the Parquet footer (FileMetaData) reader.
+ *
+ * ```ts
+ * import { parquetMetadata } from 'sluice/parquet'
+ * const meta = await parquetMetadata(file, { columns: ['a.b'], statistics: false })
+ * ```
+ */
+export { parquetMetadata, parquetMetadataSync, DEFAULT_TAIL_SIZE, DEFAULT_MAX_FOOTER_BYTES } from './source.js'
+export { decodeFileMetaData } from './metadata.js'
+export { statisticsValue } from './values.js'
+export {
+  CompactType,
+  MAX_DEPTH,
+  ThriftCursor,
+  readBinary,
+  readByte,
+  readDouble,
+  readFieldHeader,
+  readI32,
+  readI64,
+  readListHeader,
+  readString,
+  readVarint32,
+  skip,
+  skipStruct,
+  thriftStatus,
+  walkThrift,
+} from './thrift.js'
+export type * from './types.js'

@@ -1,0 +1,522 @@
+/**
+ * A reader for the Thrift compact protocol, the encoding of every Parquet footer.
+ *
+ * Spec: https://github.com/apache/thrift/blob/master/doc/specs/thrift-compact-protocol.md
+ *
+ * The reader is a plain cursor (`bytes`, `offset`) and free functions over it, so hot
+ * decoders can inline the common cases. Binary values are zero-copy `subarray` views of
+ * the input. Integers: i8/i16/i32 are `number`; i64 is a `number` whenever its value is
+ * a safe integer (|v| <= 2^53 - 1, true of every size, offset and count a real file can
+ * hold) and a `bigint` only beyond.
+ *
+ * Errors are thrown as `CodecError`s with format `'parquet'` and the absolute offset:
+ * - `TRUNCATED` when the input ends inside a value (more bytes could make it valid;
+ *   `thriftStatus()` maps it to `Status.NeedMoreData`),
+ * - `INVALID_DATA` when no further bytes can make it valid (`Status.InvalidData`),
+ * - `LIMIT_EXCEEDED` when nesting goes deeper than `MAX_DEPTH`.
+ * `walkThrift()` is the status-returning form used to validate or measure a footer.
+ */
+import { CodecError, type Failure } from '../errors.js'
+import { Status } from '../status.js'
+
+/** Compact protocol type ids (field headers and list/map element types). */
+export const CompactType = Object.freeze({
+  STOP: 0,
+  BOOLEAN_TRUE: 1,
+  BOOLEAN_FALSE: 2,
+  BYTE: 3,
+  I16: 4,
+  I32: 5,
+  I64: 6,
+  DOUBLE: 7,
+  BINARY: 8,
+  LIST: 9,
+  SET: 10,
+  MAP: 11,
+  STRUCT: 12,
+  /** Added in Thrift 0.19 (THRIFT-5563): 16 raw bytes. */
+  UUID: 13,
+} as const)
+
+const TRUE = 1
+const FALSE = 2
+const BYTE = 3
+const I16 = 4
+const I32 = 5
+const I64 = 6
+const DOUBLE = 7
+const BINARY = 8
+const LIST = 9
+const SET = 10
+const MAP = 11
+const STRUCT = 12
+const UUID = 13
+
+/**
+ * Deepest nesting of structs, lists and maps that `skip()` follows. Apache Thrift's
+ * own readers stop at 64 (`TProtocol` DEFAULT_RECURSION_DEPTH); Parquet's IDL nests at
+ * most 6 deep, so only hostile input gets near it, and it keeps a crafted footer of
+ * nested list headers from overflowing the stack.
+ */
+export const MAX_DEPTH = 64
+
+const FORMAT = 'parquet'
+
+/** A position in compact-protocol bytes. */
+export class ThriftCursor {
+  /** The bytes being read; `bytes.length` is the end of the input. */
+  readonly bytes: Uint8Array
+  /** The next byte to read, an index into `bytes`. */
+  offset: number
+  /** Absolute position of `bytes[0]` in the file, added to offsets in error messages. */
+  readonly origin: number
+  /** Current nesting depth of `skip()`. */
+  depth = 0
+  /** Element type of the list/set read by the last `readListHeader()`. */
+  elementType = 0
+  /** Field id of the header read by the last `readFieldHeader()`. */
+  fieldId = 0
+  /** Lazily made view for doubles. */
+  private view: DataView | null = null
+
+  constructor(bytes: Uint8Array, offset = 0, origin = 0) {
+    this.bytes = bytes
+    this.offset = offset
+    this.origin = origin
+  }
+
+  /** A DataView over `bytes`, made on first use (only doubles need one). */
+  dataView(): DataView {
+    return (this.view ??= new DataView(this.bytes.buffer, this.bytes.byteOffset, this.bytes.byteLength))
+  }
+}
+
+/** Throws `TRUNCATED`: the input ended inside a value that starts at `start`. */
+export function truncated(c: ThriftCursor, what: string, need: number, start = c.offset): never {
+  const have = c.bytes.length - start
+  throw new CodecError(
+    'TRUNCATED',
+    FORMAT,
+    `input ends inside ${what}: needs ${need} bytes, ${have < 0 ? 0 : have} remain`,
+    c.origin + start,
+  )
+}
+
+/** Throws `INVALID_DATA` at `at` (an index into `c.bytes`). */
+export function invalid(c: ThriftCursor, message: string, at = c.offset): never {
+  throw new CodecError('INVALID_DATA', FORMAT, message, c.origin + at)
+}
+
+/**
+ * The status a reader error stands for: `NeedMoreData` for end of input, `InvalidData`
+ * for everything else (including limits: more input cannot make those valid).
+ */
+export function thriftStatus(error: CodecError): Status {
+  return error.code === 'TRUNCATED' ? Status.NeedMoreData : Status.InvalidData
+}
+
+/** One byte, unsigned. */
+export function readByte(c: ThriftCursor): number {
+  const pos = c.offset
+  if (pos >= c.bytes.length) truncated(c, 'a byte', 1)
+  c.offset = pos + 1
+  return c.bytes[pos]!
+}
+
+/**
+ * An unsigned LEB128 varint of at most 5 bytes (compact i16/i32, lengths and sizes),
+ * as a number in [0, 2^32). The one-byte case comes first: most values in a footer are
+ * small.
+ */
+export function readVarint32(c: ThriftCursor): number {
+  const bytes = c.bytes
+  let pos = c.offset
+  if (pos < bytes.length) {
+    const b = bytes[pos]!
+    if (b < 0x80) {
+      c.offset = pos + 1
+      return b
+    }
+  }
+  const start = pos
+  let result = 0
+  let shift = 0
+  for (;;) {
+    if (pos >= bytes.length) truncated(c, 'a varint', pos - start + 1, start)
+    const b = bytes[pos++]!
+    if (shift === 28) {
+      // The 5th byte holds the top 4 bits of a 32-bit value; anything more is not a
+      // 32-bit varint (compact protocol spec, "Integer encoding").
+      if (b > 0x0f) invalid(c, `varint does not fit in 32 bits (5th byte 0x${b.toString(16)})`, start)
+      c.offset = pos
+      return result + b * 0x10000000
+    }
+    result |= (b & 0x7f) << shift
+    if (b < 0x80) {
+      c.offset = pos
+      return result >>> 0
+    }
+    shift += 7
+  }
+}
+
+/** A zigzag i16/i32 (also list sizes stay unsigned: use readVarint32 for those). */
+export function readI32(c: ThriftCursor): number {
+  const bytes = c.bytes
+  const pos = c.offset
+  if (pos < bytes.length) {
+    const b = bytes[pos]!
+    if (b < 0x80) {
+      c.offset = pos + 1
+      return (b >>> 1) ^ -(b & 1)
+    }
+  }
+  const n = readVarint32(c)
+  return (n >>> 1) ^ -(n & 1)
+}
+
+/** A zigzag i64: a number when it is a safe integer, a bigint beyond (see the header). */
+export function readI64(c: ThriftCursor): number | bigint {
+  const bytes = c.bytes
+  let pos = c.offset
+  if (pos < bytes.length) {
+    const b = bytes[pos]!
+    if (b < 0x80) {
+      c.offset = pos + 1
+      return (b >>> 1) ^ -(b & 1)
+    }
+  }
+  // Up to 7 bytes (49 bits) accumulate exactly in a double; longer varints go through
+  // bigint and come back as a number when they fit.
+  const start = pos
+  let low = 0 // bits 0..27 from the first 4 bytes
+  let high = 0 // bits 28.. as a plain number
+  let scale = 1
+  for (let i = 0; i < 7; i++) {
+    if (pos >= bytes.length) truncated(c, 'a varint', pos - start + 1, start)
+    const b = bytes[pos++]!
+    if (i < 4) low |= (b & 0x7f) << (7 * i)
+    else {
+      high += (b & 0x7f) * scale
+      scale *= 128
+    }
+    if (b < 0x80) {
+      c.offset = pos
+      // zigzag: value = (zz >>> 1) ^ -(zz & 1), done in doubles for zz < 2^49
+      const zz = high * 0x10000000 + low
+      const half = Math.floor(zz / 2)
+      return low & 1 ? -half - 1 : half
+    }
+  }
+  let zz = BigInt(high) * 0x10000000n + BigInt(low)
+  let shift = 49n
+  for (let i = 7; ; i++) {
+    if (i === 10) invalid(c, 'varint longer than 10 bytes', start)
+    if (pos >= bytes.length) truncated(c, 'a varint', pos - start + 1, start)
+    const b = bytes[pos++]!
+    zz |= BigInt(b & 0x7f) << shift
+    if (b < 0x80) break
+    shift += 7n
+  }
+  c.offset = pos
+  zz = BigInt.asUintN(64, zz)
+  const value = (zz >> 1n) ^ -(zz & 1n)
+  return value >= -9007199254740991n && value <= 9007199254740991n ? Number(value) : value
+}
+
+/** A little-endian IEEE 754 double (compact protocol keeps doubles little-endian). */
+export function readDouble(c: ThriftCursor): number {
+  const pos = c.offset
+  if (pos + 8 > c.bytes.length) truncated(c, 'a double', 8)
+  c.offset = pos + 8
+  return c.dataView().getFloat64(pos, true)
+}
+
+/**
+ * The length prefix of a binary/string; checks the bytes are there, leaves the cursor
+ * on the first byte of the value.
+ */
+export function readBinaryLength(c: ThriftCursor): number {
+  const length = readVarint32(c)
+  if (length > c.bytes.length - c.offset) {
+    // More than 2^31 - 1 cannot be a Thrift binary (Java and C++ sizes are int32).
+    if (length > 0x7fffffff) invalid(c, `binary length ${length} is negative as an i32`)
+    truncated(c, 'a binary value', length)
+  }
+  return length
+}
+
+/** A binary value as a zero-copy view of the input. */
+export function readBinary(c: ThriftCursor): Uint8Array {
+  const length = readBinaryLength(c)
+  const start = c.offset
+  c.offset = start + length
+  const bytes = c.bytes
+  // A plain view (not `subarray`, which looks up a species constructor each call and
+  // returns a Buffer for Buffer input).
+  return new Uint8Array(bytes.buffer, bytes.byteOffset + start, length)
+}
+
+const utf8 = /* @__PURE__ */ new TextDecoder()
+
+/**
+ * Decodes `bytes[start, end)` as UTF-8 (invalid sequences become U+FFFD, as
+ * `TextDecoder` does). Short ASCII strings, nearly all names in a footer, are built
+ * without the decoder call, which costs more than the decoding itself at this size.
+ */
+export function utf8Slice(bytes: Uint8Array, start: number, end: number): string {
+  const length = end - start
+  if (length <= 24) {
+    switch (length) {
+      case 0:
+        return ''
+      case 1: {
+        const a = bytes[start]!
+        if (a < 0x80) return String.fromCharCode(a)
+        break
+      }
+      default: {
+        let ascii = 0
+        for (let i = start; i < end; i++) ascii |= bytes[i]!
+        if (ascii < 0x80) {
+          let s = ''
+          for (let i = start; i < end; i++) s += String.fromCharCode(bytes[i]!)
+          return s
+        }
+      }
+    }
+  }
+  return utf8.decode(bytes.subarray(start, end))
+}
+
+/** A string value (binary decoded as UTF-8). */
+export function readString(c: ThriftCursor): string {
+  const length = readBinaryLength(c)
+  const start = c.offset
+  c.offset = start + length
+  return utf8Slice(c.bytes, start, start + length)
+}
+
+/**
+ * A list or set header: returns the element count and leaves the element type in
+ * `c.elementType`. The count is checked against the bytes left (every element takes at
+ * least one byte), so a hostile count such as 2^31 - 1 fails here, before anything is
+ * allocated for it.
+ */
+export function readListHeader(c: ThriftCursor): number {
+  const start = c.offset
+  const header = readByte(c)
+  let size = header >> 4
+  c.elementType = header & 0x0f
+  if (size === 15) {
+    size = readVarint32(c)
+    if (size > 0x7fffffff) invalid(c, `list size ${size} is negative as an i32`, start)
+  }
+  const min = size * fixedSize(c.elementType)
+  if (min > c.bytes.length - c.offset) truncated(c, `a list of ${size} elements`, min, c.offset)
+  return size
+}
+
+/** The smallest encoded size of one element of a compact type. */
+function fixedSize(type: number): number {
+  return type === DOUBLE ? 8 : type === UUID ? 16 : 1
+}
+
+/**
+ * Reads a struct field header. Returns the field type (0 for STOP) and leaves the field
+ * id in `c.fieldId`; `previous` is the last field id of the same struct (the compact
+ * protocol stores the delta from it, or the id itself as a zigzag i16 when the delta
+ * is 0 or more than 15).
+ */
+export function readFieldHeader(c: ThriftCursor, previous: number): number {
+  const header = readByte(c)
+  const type = header & 0x0f
+  if (type === 0) return 0
+  const delta = header >> 4
+  c.fieldId = delta !== 0 ? previous + delta : readI32(c)
+  return type
+}
+
+/**
+ * Skips one value of compact type `type`, nested values included. Unknown fields of
+ * known structs and fields nobody asked for go through here.
+ */
+export function skip(c: ThriftCursor, type: number): void {
+  const bytes = c.bytes
+  switch (type) {
+    case TRUE:
+    case FALSE:
+      return
+    case BYTE:
+      if (c.offset >= bytes.length) truncated(c, 'a byte', 1)
+      c.offset++
+      return
+    case I16:
+    case I32:
+    case I64: {
+      // a varint of at most 10 bytes
+      let pos = c.offset
+      const limit = pos + 10
+      for (;;) {
+        if (pos >= bytes.length) truncated(c, 'a varint', pos - c.offset + 1)
+        if (pos >= limit) invalid(c, 'varint longer than 10 bytes')
+        if (bytes[pos++]! < 0x80) break
+      }
+      c.offset = pos
+      return
+    }
+    case DOUBLE:
+      if (c.offset + 8 > bytes.length) truncated(c, 'a double', 8)
+      c.offset += 8
+      return
+    case UUID:
+      if (c.offset + 16 > bytes.length) truncated(c, 'a uuid', 16)
+      c.offset += 16
+      return
+    case BINARY: {
+      const length = readBinaryLength(c) // moves c.offset past the prefix
+      c.offset += length
+      return
+    }
+    case STRUCT:
+      skipStruct(c)
+      return
+    case LIST:
+    case SET: {
+      const start = c.offset
+      const size = readListHeader(c)
+      const elementType = c.elementType
+      if (size === 0) return
+      if (elementType === TRUE || elementType === FALSE || elementType === BYTE) {
+        // one byte each; readListHeader checked they are there
+        c.offset += size
+        return
+      }
+      if (elementType === DOUBLE || elementType === UUID) {
+        c.offset += size * fixedSize(elementType)
+        return
+      }
+      if (elementType === STRUCT) {
+        if (++c.depth > MAX_DEPTH) tooDeep(c, start)
+        for (let i = 0; i < size; i++) skipStruct(c)
+        c.depth--
+        return
+      }
+      if (elementType === I16 || elementType === I32 || elementType === I64 || elementType === BINARY) {
+        for (let i = 0; i < size; i++) skip(c, elementType)
+        return
+      }
+      if (elementType === LIST || elementType === SET || elementType === MAP) {
+        if (++c.depth > MAX_DEPTH) tooDeep(c, start)
+        for (let i = 0; i < size; i++) skip(c, elementType)
+        c.depth--
+        return
+      }
+      invalid(c, `list element type ${elementType} is not a compact protocol type`, start)
+    }
+    // falls through (unreachable: invalid() throws)
+    case MAP: {
+      const start = c.offset
+      const size = readVarint32(c)
+      if (size === 0) return
+      if (size > 0x7fffffff) invalid(c, `map size ${size} is negative as an i32`, start)
+      const kinds = readByte(c)
+      const keyType = kinds >> 4
+      const valueType = kinds & 0x0f
+      if (keyType === 0 || valueType === 0 || keyType > UUID || valueType > UUID) {
+        invalid(c, `map key/value types ${keyType}/${valueType} are not compact protocol types`, start)
+      }
+      // every entry takes at least 2 bytes
+      if (size * 2 > bytes.length - c.offset) truncated(c, `a map of ${size} entries`, size * 2)
+      if (++c.depth > MAX_DEPTH) tooDeep(c, start)
+      for (let i = 0; i < size; i++) {
+        skip(c, keyType)
+        skip(c, valueType)
+      }
+      c.depth--
+      return
+    }
+    default:
+      invalid(c, `field type ${type} is not a compact protocol type`, c.offset - 1)
+  }
+}
+
+function tooDeep(c: ThriftCursor, at: number): never {
+  throw new CodecError('LIMIT_EXCEEDED', FORMAT, `nesting deeper than ${MAX_DEPTH} levels`, c.origin + at)
+}
+
+/**
+ * Skips the fields of a struct up to and including its STOP byte. The loop handles
+ * the frequent field types inline: this is the whole cost of the skip-walk floor and
+ * of every column chunk a selective decode passes over.
+ */
+export function skipStruct(c: ThriftCursor): void {
+  if (++c.depth > MAX_DEPTH) tooDeep(c, c.offset)
+  const bytes = c.bytes
+  const end = bytes.length
+  let pos = c.offset
+  for (;;) {
+    if (pos >= end) {
+      c.offset = pos
+      truncated(c, 'a struct', 1)
+    }
+    const header = bytes[pos++]!
+    const type = header & 0x0f
+    if (type === 0) break
+    if (header < 0x10) {
+      // long form: the field id follows as a zigzag varint
+      c.offset = pos
+      skip(c, I16)
+      pos = c.offset
+    }
+    if (type === I32 || type === I64 || type === I16) {
+      const limit = pos + 10
+      for (;;) {
+        if (pos >= end) {
+          c.offset = pos
+          truncated(c, 'a varint', 1)
+        }
+        if (bytes[pos++]! < 0x80) break
+        if (pos >= limit) {
+          c.offset = pos
+          invalid(c, 'varint longer than 10 bytes')
+        }
+      }
+    } else if (type === BINARY) {
+      // inline one-byte length
+      const b = pos < end ? bytes[pos]! : 0x80
+      if (b < 0x80 && pos + 1 + b <= end) {
+        pos += 1 + b
+      } else {
+        c.offset = pos
+        const length = readBinaryLength(c)
+        pos = c.offset + length
+      }
+    } else if (type !== TRUE && type !== FALSE) {
+      c.offset = pos
+      skip(c, type)
+      pos = c.offset
+    }
+  }
+  c.offset = pos
+  c.depth--
+}
+
+/**
+ * Walks one struct starting at `offset`, skipping every value and allocating nothing:
+ * a validity check, and the floor any decoder of the same bytes is measured against.
+ * Returns `Done` (with `cursor.offset` after the struct), `NeedMoreData` when the input
+ * ends first, or `InvalidData`; `failure` (when given) receives the reason.
+ */
+export function walkThrift(bytes: Uint8Array, offset = 0, failure?: { value: Failure | null }): Status {
+  const c = new ThriftCursor(bytes, offset)
+  try {
+    skipStruct(c)
+    if (failure) failure.value = null
+    return Status.Done
+  } catch (error) {
+    if (!(error instanceof CodecError)) throw error
+    if (failure) failure.value = { code: error.code, message: error.message, offset: error.offset }
+    return thriftStatus(error)
+  }
+}
