@@ -35,7 +35,7 @@ function measure(scenario: string, format: string, limit: number) {
 
 const mb = (n: number) => (n / MiB).toFixed(0)
 
-for (const format of ['gzip', 'deflate-raw', 'zstd', 'lz4', 'brotli']) {
+for (const format of ['gzip', 'deflate', 'deflate-raw', 'zstd', 'lz4', 'brotli']) {
   test(`bomb ${format}: 1 GiB of zeros, maxOutputBytes 64 MiB -> LIMIT_EXCEEDED, peak RSS bounded`, () => {
     const r = measure('bomb', format, 64 * MiB)
     console.log(`# bomb ${format}: ${r.packed} bytes in, ${mb(r.out)} MiB out before the limit; RSS ${mb(r.baseRss)} -> peak ${mb(r.peakRss)} MiB`)
