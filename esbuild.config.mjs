@@ -33,6 +33,7 @@ export const entries = {
   fetch: 'adapters/fetch/index.ts',
   arrow: 'adapters/arrow/index.ts',
   parquet: 'lib/parquet/index.ts',
+  hyparquet: 'adapters/hyparquet/index.ts',
   node: 'adapters/node/index.ts',
 }
 /** Entries that only make sense in Node (node:stream, node:fs). */
@@ -149,7 +150,8 @@ async function main() {
   await attempt('dist/browser', () => build(esmTarget('browser')))
   await attempt('dist/workerd', () => build(esmTarget('workerd')))
   await attempt('dist/cjs', async () => {
-    await build({ ...common, entryPoints: present, outdir: 'dist/cjs', format: 'cjs', platform: 'node', outExtension: { '.js': '.cjs' } })
+    // register.ts reads import.meta.url only in the ESM build and __filename otherwise.
+    await build({ ...common, entryPoints: present, outdir: 'dist/cjs', format: 'cjs', platform: 'node', outExtension: { '.js': '.cjs' }, logOverride: { 'empty-import-meta': 'silent' } })
     writeFileSync('dist/cjs/package.json', '{ "type": "commonjs" }\n')
   })
   await attempt('dist/types', () => execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' }))

@@ -5,7 +5,7 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { Decoder, Encoder, Format } from '../lib/codec.js'
-import { loadCodec, resolveEngine, type CodecModule } from '../lib/registry.js'
+import { loadCodec, resolveEngine, type CodecModule, type Engine } from '../lib/registry.js'
 import { Status, statusName, type Status as S } from '../lib/status.js'
 import { samples } from './_corpus.js'
 
@@ -14,6 +14,8 @@ interface Case {
   /** Bytes that no continuation can make valid, and a prefix that is still fine. */
   badHeader?: number[]
   goodPrefix: number[]
+  /** Engines to run the contract on besides the format's default one. */
+  alsoEngines?: Engine[]
 }
 
 const cases: Case[] = [
@@ -21,7 +23,7 @@ const cases: Case[] = [
   { format: 'deflate', badHeader: [0x78, 0x00], goodPrefix: [0x78] },
   // BFINAL=1, BTYPE=11 (reserved): RFC 1951 section 3.2.3.
   { format: 'deflate-raw', badHeader: [0x07], goodPrefix: [] },
-  { format: 'lz4', badHeader: [0x04, 0x22, 0x4d, 0x17], goodPrefix: [0x04, 0x22, 0x4d] },
+  { format: 'lz4', badHeader: [0x04, 0x22, 0x4d, 0x17], goodPrefix: [0x04, 0x22, 0x4d], alsoEngines: ['wasm'] },
   { format: 'zstd', badHeader: [0x28, 0xb5, 0x2f, 0xfe], goodPrefix: [0x28, 0xb5, 0x2f] },
   { format: 'brotli', goodPrefix: [] },
 ]
@@ -88,8 +90,11 @@ async function encodeAll(mod: CodecModule, data: Uint8Array): Promise<Uint8Array
   return new Uint8Array(r.out)
 }
 
-for (const c of cases) {
-  const engine = resolveEngine(c.format, undefined)
+const runs = cases.flatMap((c) =>
+  [resolveEngine(c.format, undefined), ...(c.alsoEngines ?? [])].map((engine, i) => ({ c, engine, label: i === 0 ? c.format : `${c.format} (engine ${engine})` })),
+)
+
+for (const { c, engine, label } of runs) {
   let mod: CodecModule | null = null
   let missing = ''
   try {
@@ -98,13 +103,13 @@ for (const c of cases) {
     missing = (e as Error).message
   }
   if (!mod) {
-    console.log(`# skipped: ${c.format} contract (${engine} engine not loadable: ${missing.split('\n')[0]})`)
-    test.skip(`${c.format}: contract`, () => {})
+    console.log(`# skipped: ${label} contract (${engine} engine not loadable: ${missing.split('\n')[0]})`)
+    test.skip(`${label}: contract`, () => {})
     continue
   }
   const m = mod
 
-  test(`${c.format}: encode then decode with exact-fit destinations`, async () => {
+  test(`${label}: encode then decode with exact-fit destinations`, async () => {
     for (const [name, data] of samples()) {
       const packed = await encodeAll(m, data)
       const dec = m.createDecoder({})
@@ -120,7 +125,7 @@ for (const c of cases) {
     }
   })
 
-  test(`${c.format}: 1-byte input splits and 1-byte destinations`, async () => {
+  test(`${label}: 1-byte input splits and 1-byte destinations`, async () => {
     for (const [name, data] of samples().slice(0, 3)) {
       const packed = await encodeAll(m, data)
       const dec = m.createDecoder({})
@@ -138,7 +143,7 @@ for (const c of cases) {
     }
   })
 
-  test(`${c.format}: empty source and empty destination make no false progress`, async () => {
+  test(`${label}: empty source and empty destination make no false progress`, async () => {
     const dec = m.createDecoder({})
     assert.is(statusName(step(dec, new Uint8Array(0), new Uint8Array(16), false)), 'NeedMoreData')
     assert.is(dec.consumed, 0)
@@ -148,7 +153,7 @@ for (const c of cases) {
     assert.is(dec.written, 0)
   })
 
-  test(`${c.format}: Done latches at the end with trailing bytes unconsumed`, async () => {
+  test(`${label}: Done latches at the end with trailing bytes unconsumed`, async () => {
     const data = samples()[2]![1]
     const packed = await encodeAll(m, data)
     const junk = [0x00, 0x13, 0x37, 0x42]
@@ -166,7 +171,7 @@ for (const c of cases) {
     }
   })
 
-  test(`${c.format}: truncation is NeedMoreData, never Done`, async () => {
+  test(`${label}: truncation is NeedMoreData, never Done`, async () => {
     const data = samples()[2]![1]
     const packed = await encodeAll(m, data)
     const cuts = new Set([0, 1, 2, 3, 5, 9, 17, packed.length >> 1, packed.length - 5, packed.length - 1])
@@ -183,7 +188,7 @@ for (const c of cases) {
 
   if (c.badHeader) {
     const bad = c.badHeader
-    test(`${c.format}: a bad header is InvalidData at once, not NeedMoreData`, () => {
+    test(`${label}: a bad header is InvalidData at once, not NeedMoreData`, () => {
       const dec = m.createDecoder({})
       const s = step(dec, new Uint8Array(bad), new Uint8Array(64), false)
       assert.is(statusName(s), 'InvalidData')

@@ -95,7 +95,10 @@ function loadedCommonJsRegistry(): ArrowCompressionRegistry | null {
   if (typeof proc?.getBuiltinModule !== 'function') return null
   const mod = proc.getBuiltinModule('module') as { createRequire?: (url: string) => NodeJS.Require } | undefined
   if (!mod?.createRequire) return null
-  const require = mod.createRequire(import.meta.url)
+  // import.meta.url in the ESM build; the CommonJS build has __filename instead.
+  const here = import.meta.url || (typeof __filename === 'string' ? __filename : '')
+  if (!here) return null
+  const require = mod.createRequire(here)
   let path: string
   try {
     path = require.resolve('apache-arrow')

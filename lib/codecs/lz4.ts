@@ -74,6 +74,51 @@ function hex(v: number): string {
   return '0x' + (v >>> 0).toString(16).padStart(8, '0')
 }
 
+/** `FrameKernel.decode()`: the block checksum did not match (`FrameKernel.checksum` has the computed one). */
+export const ERR_BLOCK_CHECKSUM = -5
+/** A kernel could not get the memory it needs (a wasm memory cannot grow further). */
+export const ERR_MEMORY = -6
+
+/**
+ * A block kernel with memory of its own (the wasm engine, lib/codecs/lz4-wasm.ts): it
+ * decodes each block there, keeps the linked-block history and the content checksum
+ * there, and the frame decoder copies the decoded block out. One per frame decoder.
+ * Without one, the frame decoder decodes in TypeScript straight into `dst`.
+ */
+export interface FrameKernel {
+  /** Starts a frame: empty history; the content hash is reset when `contentChecksum`. */
+  begin(blockMax: number, linked: boolean, contentChecksum: boolean): void
+  /**
+   * Decodes the compressed block `data[start, start + size)` into at most `limit`
+   * bytes, after checking the block checksum stored right after it when
+   * `blockChecksum`; adds the output to the history and the content hash. Returns the
+   * decoded size, an `ERR_*` code of `decodeBlock`, `ERR_BLOCK_CHECKSUM` or `ERR_MEMORY`.
+   */
+  decode(data: Uint8Array, start: number, size: number, limit: number, blockChecksum: boolean): number
+  /** The block checksum computed by the last `decode()` that returned `ERR_BLOCK_CHECKSUM`. */
+  readonly checksum: number
+  /** Copies `length` bytes of the last decoded block, from its byte `from`, into `dst[at]`. */
+  copyOut(from: number, dst: Uint8Array, at: number, length: number): void
+  /**
+   * Adds a stored (uncompressed) block's bytes `data[start, end)` (at most the block
+   * maximum size) to the history and content hash; returns 0 or `ERR_MEMORY`.
+   */
+  append(data: Uint8Array, start: number, end: number): number
+  /** The content hash of the frame so far (unsigned). */
+  digest(): number
+  /** Frees what the kernel holds for this decoder. */
+  release(): void
+}
+
+/**
+ * Decodes the whole raw block `src` into `dst[0, size)`; returns the decoded size, an
+ * `ERR_*` code of `decodeBlock` or `ERR_MEMORY` (`Lz4BlockDecoder`'s kernel).
+ */
+export type RawBlockKernel = (src: Uint8Array, dst: Uint8Array, size: number) => number
+
+/** The TypeScript raw block kernel. */
+const decodeRawBlock: RawBlockKernel = (src, dst, size) => decodeBlock(src, 0, src.length, dst, 0, size)
+
 /**
  * Streaming LZ4 frame decoder. Decodes one frame (or skips one skippable frame) and
  * returns `Done` at its end with any following bytes unconsumed; the driver calls
@@ -131,9 +176,12 @@ class Lz4FrameDecoder implements Decoder {
   /** Linked blocks: the last `historyLength` (<= 64 KiB) bytes of output, oldest first. */
   private history: Uint8Array | null = null
   private historyLength = 0
+  /** Decodes blocks in memory of its own (wasm engine), or null: TypeScript into `dst`. */
+  private readonly kernel: FrameKernel | null
 
-  constructor(options: Record<string, unknown>) {
+  constructor(options: Record<string, unknown>, kernel: FrameKernel | null) {
     this.maxOutput = checkMaxOutput(FORMAT, options.maxOutputBytes)
+    this.kernel = kernel
   }
 
   reset(): void {
@@ -157,6 +205,7 @@ class Lz4FrameDecoder implements Decoder {
     this.blockIn = null
     this.blockOut = null
     this.history = null
+    this.kernel?.release()
   }
 
   private fail(code: ErrorCode, message: string, at: number): Status {
@@ -276,7 +325,9 @@ class Lz4FrameDecoder implements Decoder {
           this.blockMax = BLOCK_MAX_BY_ID[blockId]!
           this.smallLength = 0
           this.totalOut = 0
-          if (flg & FLG_CONTENT_CHECKSUM) this.contentHash.reset()
+          if (this.kernel !== null) {
+            this.kernel.begin(this.blockMax, (flg & FLG_BLOCK_INDEPENDENCE) === 0, (flg & FLG_CONTENT_CHECKSUM) !== 0)
+          } else if (flg & FLG_CONTENT_CHECKSUM) this.contentHash.reset()
           this.historyLength = 0
           this.stage = S_BLOCK_SIZE
           return this.transformBlocks(src, dst, ip)
@@ -401,6 +452,15 @@ class Lz4FrameDecoder implements Decoder {
             start = 0
           }
           const blockAt = ip - need
+          if (this.kernel !== null) {
+            const put = this.decodeWithKernel(this.kernel, data, start, dst, op, blockAt)
+            if (put < 0) {
+              status = Status.InvalidData
+              break loop
+            }
+            op += put
+            continue
+          }
           if (blockChecksum) {
             const stored = readLE32(data, start + size)
             const actual = xxh32(data, start, start + size)
@@ -467,7 +527,12 @@ class Lz4FrameDecoder implements Decoder {
             }
             dst.set(src.subarray(ip, ip + n), op)
             if (blockChecksum) this.rawHash!.update(src, ip, ip + n)
-            if (contentChecksum) this.contentHash.update(src, ip, ip + n)
+            if (this.kernel !== null) {
+              if (this.kernel.append(src, ip, ip + n) === ERR_MEMORY) {
+                status = this.fail('LIMIT_EXCEEDED', `the wasm engine could not grow its memory for a ${this.blockMax}-byte block`, ip)
+                break loop
+              }
+            } else if (contentChecksum) this.contentHash.update(src, ip, ip + n)
             ip += n
             op += n
             this.totalOut += n
@@ -495,7 +560,7 @@ class Lz4FrameDecoder implements Decoder {
           if (this.smallLength < 4) break loop
           this.smallLength = 0
           const stored = readLE32(this.small, 0)
-          const actual = this.contentHash.digest()
+          const actual = this.kernel !== null ? this.kernel.digest() : this.contentHash.digest()
           if (stored !== actual) {
             status = this.fail('CHECKSUM_MISMATCH', `content checksum ${hex(stored)} does not match the decoded content's ${hex(actual)}`, ip - 4)
             break loop
@@ -510,11 +575,52 @@ class Lz4FrameDecoder implements Decoder {
       }
     }
     // Keep the history of linked blocks for the next call (not needed once done).
-    if (linked && status !== Status.Done && status !== Status.InvalidData) this.remember(dst, pending, op)
+    if (linked && this.kernel === null && status !== Status.Done && status !== Status.InvalidData) this.remember(dst, pending, op)
     this.consumed = ip
     this.written = op
     this.inputBase += ip
     return status
+  }
+
+  /**
+   * S_BLOCK with a kernel: decodes the block `data[start, start + blockSize)` (which
+   * came from input offset `blockAt`) in the kernel's memory and copies it to `dst[op]`;
+   * what does not fit goes to `blockOut` and the stage becomes S_DRAIN. Returns the
+   * bytes put into dst, or -1 after `fail()`.
+   */
+  private decodeWithKernel(kernel: FrameKernel, data: Uint8Array, start: number, dst: Uint8Array, op: number, blockAt: number): number {
+    const size = this.blockSize
+    const limit = this.contentSize >= 0 ? Math.min(this.blockMax, this.contentSize - this.totalOut) : this.blockMax
+    const n = kernel.decode(data, start, size, limit, (this.flags & FLG_BLOCK_CHECKSUM) !== 0)
+    if (n < 0) {
+      if (n === ERR_BLOCK_CHECKSUM) {
+        const stored = readLE32(data, start + size)
+        this.fail('CHECKSUM_MISMATCH', `block checksum ${hex(stored)} does not match the block's ${hex(kernel.checksum)}`, blockAt + size)
+        return -1
+      }
+      if (n === ERR_MEMORY) {
+        this.fail('LIMIT_EXCEEDED', `the wasm engine could not grow its memory for a ${this.blockMax}-byte block`, blockAt)
+        return -1
+      }
+      const why = n === ERR_OUTPUT && limit < this.blockMax ? `block decodes past the declared content size ${this.contentSize}` : blockErrorMessage(n)
+      this.fail('INVALID_DATA', why, blockAt)
+      return -1
+    }
+    this.totalOut += n
+    this.blockInLength = 0
+    const direct = Math.min(n, dst.length - op)
+    kernel.copyOut(0, dst, op, direct)
+    if (direct < n) {
+      let out = this.blockOut
+      if (out === null || out.length < n - direct) this.blockOut = out = new Uint8Array(this.blockMax)
+      kernel.copyOut(direct, out, 0, n - direct)
+      this.drainPos = 0
+      this.drainEnd = n - direct
+      this.stage = S_DRAIN
+    } else {
+      this.stage = S_BLOCK_SIZE
+    }
+    return direct
   }
 }
 
@@ -819,8 +925,11 @@ class Lz4BlockDecoder implements Decoder {
   private drainPos = 0
   /** 0: waiting for the block, 1: draining `out`, 2: done, 3: failed. */
   private state = 0
+  /** Decodes the block: TypeScript `decodeBlock`, or the wasm engine's kernel. */
+  private readonly decodeRaw: RawBlockKernel
 
-  constructor(options: Record<string, unknown>) {
+  constructor(options: Record<string, unknown>, decodeRaw: RawBlockKernel) {
+    this.decodeRaw = decodeRaw
     const maxOutput = checkMaxOutput(BLOCK_FORMAT, options.maxOutputBytes)
     const size = options.outputSize
     if (typeof size !== 'number' || !Number.isInteger(size) || size < 0) {
@@ -843,8 +952,8 @@ class Lz4BlockDecoder implements Decoder {
     this.out = null
   }
 
-  private fail(message: string): Status {
-    this.failure = { code: 'INVALID_DATA', message, offset: 0 }
+  private fail(message: string, code: ErrorCode = 'INVALID_DATA'): Status {
+    this.failure = { code, message, offset: 0 }
     this.state = 3
     return Status.InvalidData
   }
@@ -870,7 +979,8 @@ class Lz4BlockDecoder implements Decoder {
       }
       const direct = dst.length >= size
       const out = direct ? dst : (this.out !== null && this.out.length >= size ? this.out : (this.out = new Uint8Array(size)))
-      const n = decodeBlock(src, 0, src.length, out, 0, size)
+      const n = this.decodeRaw(src, out, size)
+      if (n === ERR_MEMORY) return this.fail(`the wasm engine could not grow its memory to ${size} + ${src.length} bytes`, 'LIMIT_EXCEEDED')
       if (n < 0) return this.fail(n === ERR_OUTPUT ? `block decodes to more than outputSize ${size} bytes` : blockErrorMessage(n))
       if (n !== size) return this.fail(`block decoded to ${n} bytes, expected outputSize ${size}`)
       this.consumed = src.length
@@ -1001,18 +1111,32 @@ const concatenable: FormatTraits = Object.freeze({ concatenable: true })
  * `blockChecksum` (false), `contentChecksum` (true), `contentSize` (written to the
  * header and enforced), `blockIndependence` (true; false is rejected).
  */
-export const lz4: CodecModule = Object.freeze({
-  traits: concatenable,
-  createDecoder: (options: Record<string, unknown>): Decoder => new Lz4FrameDecoder(options),
-  createEncoder: (options: Record<string, unknown>): Encoder => new Lz4FrameEncoder(options),
-})
+export const lz4: CodecModule = /* @__PURE__ */ lz4FrameModule(null)
+
+/**
+ * The LZ4 frame module with block decoding done by `kernel()` (one per decoder), e.g.
+ * the wasm engine's (lib/codecs/lz4-wasm.ts); null: TypeScript. Encoders are always
+ * TypeScript.
+ */
+export function lz4FrameModule(kernel: (() => FrameKernel) | null): CodecModule {
+  return Object.freeze({
+    traits: concatenable,
+    createDecoder: (options: Record<string, unknown>): Decoder => new Lz4FrameDecoder(options, kernel === null ? null : kernel()),
+    createEncoder: (options: Record<string, unknown>): Encoder => new Lz4FrameEncoder(options),
+  })
+}
 
 /**
  * Raw LZ4 block module. Decoder option `outputSize` (required: the exact decoded
  * size). The encoder buffers the whole input and writes one block (input <= 2^31).
  */
-export const lz4Block: CodecModule = Object.freeze({
-  traits: Object.freeze({ concatenable: false }),
-  createDecoder: (options: Record<string, unknown>): Decoder => new Lz4BlockDecoder(options),
-  createEncoder: (options: Record<string, unknown>): Encoder => new Lz4BlockEncoder(options),
-})
+export const lz4Block: CodecModule = /* @__PURE__ */ lz4BlockModule(decodeRawBlock)
+
+/** The raw LZ4 block module with the decoder's block kernel `decodeRaw`. */
+export function lz4BlockModule(decodeRaw: RawBlockKernel): CodecModule {
+  return Object.freeze({
+    traits: Object.freeze({ concatenable: false }),
+    createDecoder: (options: Record<string, unknown>): Decoder => new Lz4BlockDecoder(options, decodeRaw),
+    createEncoder: (options: Record<string, unknown>): Encoder => new Lz4BlockEncoder(options),
+  })
+}

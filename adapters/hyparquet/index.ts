@@ -1,0 +1,369 @@
+/**
+ * `sluice/hyparquet`: decompressors for hyparquet's `compressors` option, built on this
+ * library's span codecs.
+ *
+ * ```ts
+ * import { parquetReadObjects } from 'hyparquet'
+ * import { loadParquetCompressors } from 'sluice/hyparquet'
+ * const rows = await parquetReadObjects({ file, compressors: await loadParquetCompressors() })
+ * ```
+ *
+ * hyparquet calls a decompressor synchronously, once per page, as
+ * `(input, outputLength) => Uint8Array` and rejects a result whose length is not
+ * `outputLength` (hyparquet src/datapage.js `decompressPage`). Our zstd and brotli
+ * engines are WebAssembly that loads asynchronously, so the engines load first in
+ * `loadParquetCompressors()`; after that every function is synchronous. The exported
+ * `parquetCompressors` object is the same one that a call without options returns: it
+ * can be passed around synchronously, and its functions throw `INVALID_OPTION` (a call
+ * that breaks the API contract) until that first load has finished.
+ *
+ * SNAPPY is not provided: hyparquet decodes it itself when the key is absent.
+ *
+ * Each function decodes into exactly `outputLength` bytes (one allocation, of that size),
+ * reusing one decoder per format with `reset()`. A page that decodes to more or fewer
+ * bytes, corrupt data, truncated data and trailing bytes are `CodecError`s.
+ */
+import type { Decoder, Format } from '../../lib/codec.js'
+import { CodecError } from '../../lib/errors.js'
+import { DEFAULT_MAX_OUTPUT_BYTES, loadCodec, resolveEngine, type CodecModule, type Engine } from '../../lib/registry.js'
+import { Status, statusName } from '../../lib/status.js'
+
+/** The Parquet codec names this adapter decodes (parquet.thrift `CompressionCodec`). */
+export type ParquetCodec = 'GZIP' | 'ZSTD' | 'BROTLI' | 'LZ4' | 'LZ4_RAW'
+
+/** hyparquet's decompressor signature (hyparquet src/types.d.ts `Compressors`). */
+export type ParquetDecompressor = (input: Uint8Array, outputLength: number) => Uint8Array
+
+export type ParquetCompressors = Readonly<Record<ParquetCodec, ParquetDecompressor>>
+
+export interface ParquetCompressorsOptions {
+  /**
+   * Engine per codec family (see `lib/registry.ts`): `gzip` ('js' | 'node'), `zstd`
+   * ('wasm' | 'node'), `brotli` ('wasm' | 'node'), `lz4` ('js' | 'wasm', for LZ4 and
+   * LZ4_RAW). Defaults are the registry's defaults.
+   */
+  engines?: { gzip?: Engine; zstd?: Engine; brotli?: Engine; lz4?: Engine }
+  /**
+   * Which codecs to load; default all five. A codec not loaded throws `INVALID_OPTION`
+   * when called, so a reader that only meets ZSTD pages need not load brotli.
+   */
+  codecs?: readonly ParquetCodec[]
+}
+
+const ALL_CODECS: readonly ParquetCodec[] = Object.freeze(['GZIP', 'ZSTD', 'BROTLI', 'LZ4', 'LZ4_RAW'])
+
+/** Which registry formats each Parquet codec decodes through. */
+const FORMATS_OF: Record<ParquetCodec, readonly Format[]> = {
+  // Parquet says GZIP is RFC 1952 gzip; Arrow C++ inflates with windowBits | 32 (gzip or
+  // zlib autodetect) and hyparquet-compressors reads a stream without the gzip magic
+  // as raw deflate, so all three wrappers are accepted (see `decodeGzipFamily`).
+  GZIP: ['gzip', 'deflate', 'deflate-raw'],
+  ZSTD: ['zstd'],
+  BROTLI: ['brotli'],
+  LZ4: ['lz4-block'],
+  LZ4_RAW: ['lz4-block'],
+}
+
+/** The engine option key of each registry format. */
+const FAMILY: Record<Format, keyof NonNullable<ParquetCompressorsOptions['engines']>> = {
+  gzip: 'gzip',
+  deflate: 'gzip',
+  'deflate-raw': 'gzip',
+  zstd: 'zstd',
+  brotli: 'brotli',
+  lz4: 'lz4',
+  'lz4-block': 'lz4',
+}
+
+/**
+ * The largest output `n` compressed bytes of a format can possibly hold, to reject a
+ * hostile `uncompressed_page_size` before allocating it (the page header is untrusted).
+ * - deflate: a length/distance pair costs at least 2 bits and yields at most 258
+ *   bytes (RFC 1951 section 3.2.5), so at most 1032 bytes per input byte.
+ * - zstd: the densest block is an RLE block, 3 header bytes + 1 byte for up to
+ *   Block_Maximum_Size = 128 KiB (RFC 8878 section 3.1.1.2), so < 32768 per byte.
+ * - LZ4: a match length byte adds at most 255 bytes (LZ4 block format), so 255 per
+ *   byte plus a small constant; the lz4-block decoder checks this itself.
+ * - brotli: one insert-and-copy command of a few bytes can copy ~16 MiB (RFC 7932
+ *   section 5), so no useful ratio bound exists; only the 2 GiB ceiling applies.
+ */
+function maxOutputOf(codec: ParquetCodec, n: number): number {
+  switch (codec) {
+    case 'GZIP':
+      return n * 1032 + 1032
+    case 'ZSTD':
+      return n * 32768
+    case 'LZ4':
+    case 'LZ4_RAW':
+      return n * 255 + 255
+    case 'BROTLI':
+      return DEFAULT_MAX_OUTPUT_BYTES
+  }
+}
+
+/** The CodecError of a decoder that returned `InvalidData`, with page context. */
+function failed(decoder: Decoder, codec: ParquetCodec, context: string, base: number): CodecError {
+  const f = decoder.failure
+  const offset = f && f.offset >= 0 ? base + f.offset : -1
+  return new CodecError(f?.code ?? 'INVALID_DATA', decoder.format, `${f?.message ?? 'invalid data'} (${codec} page, ${context})`, offset)
+}
+
+/** Page sizes for error messages (a plain function: no closure per call). */
+const context = (input: Uint8Array, outputLength: number): string => `${input.length} compressed bytes, ${outputLength} expected`
+
+/** One byte of room to ask a decoder whether output remains after `outputLength`. */
+const probe = new Uint8Array(1)
+
+/**
+ * Decodes all of `input` with `decoder` into `output` exactly. Concatenated frames or
+ * members follow each other when the format allows it (gzip members, RFC 1952 section
+ * 2.2; zstd frames, RFC 8878 section 3.1); otherwise bytes after the end are an error.
+ */
+function decodeExact(decoder: Decoder, concatenable: boolean, codec: ParquetCodec, input: Uint8Array, output: Uint8Array): Uint8Array {
+  const outputLength = output.length
+  let ip = 0
+  let op = 0
+  let frameStart = 0
+  decoder.reset()
+  for (;;) {
+    const full = op === outputLength
+    const status = decoder.transform(input.subarray(ip), full ? probe : output.subarray(op), true)
+    if (full && decoder.written > 0) {
+      throw new CodecError('INVALID_DATA', decoder.format, `page decodes to more than the ${outputLength} bytes its header declares (${codec} page, ${context(input, outputLength)})`, ip)
+    }
+    ip += decoder.consumed
+    op += decoder.written
+    switch (status) {
+      case Status.Done:
+        if (ip === input.length) {
+          if (op !== outputLength) {
+            throw new CodecError('INVALID_DATA', decoder.format, `page decodes to ${op} bytes, its header declares ${outputLength} (${codec} page, ${context(input, outputLength)})`, ip)
+          }
+          return output
+        }
+        if (!concatenable) {
+          throw new CodecError('TRAILING_DATA', decoder.format, `${input.length - ip} bytes follow the end of the stream (${codec} page, ${context(input, outputLength)})`, ip)
+        }
+        // Another member/frame follows.
+        decoder.reset()
+        frameStart = ip
+        break
+      case Status.DestinationTooSmall:
+        // The destination had room (else `full` probed it), so a step without progress
+        // would be a codec bug; fail instead of looping.
+        if (decoder.consumed === 0 && decoder.written === 0) {
+          throw new CodecError('INVALID_DATA', decoder.format, `decoder made no progress at input byte ${ip}, output byte ${op} (${codec} page, ${context(input, outputLength)})`, ip)
+        }
+        break
+      case Status.NeedMoreData:
+        throw new CodecError('TRUNCATED', decoder.format, `page ends inside the stream after ${op} of ${outputLength} bytes (${codec} page, ${context(input, outputLength)})`, input.length)
+      case Status.InvalidData:
+        throw failed(decoder, codec, context(input, outputLength), frameStart)
+      default:
+        throw new CodecError('INVALID_DATA', decoder.format, `unexpected status ${statusName(status)}`)
+    }
+  }
+}
+
+/** Loaded codec modules and their decoders (created on first use, then reused). */
+class CodecSet {
+  private readonly modules = new Map<Format, CodecModule>()
+  private readonly decoders = new Map<Format, Decoder>()
+
+  constructor(private readonly loadedCodecs: ReadonlySet<ParquetCodec>) {}
+
+  add(format: Format, module: CodecModule): void {
+    this.modules.set(format, module)
+  }
+
+  private module(codec: ParquetCodec, format: Format): CodecModule {
+    const m = this.modules.get(format)
+    if (!m || !this.loadedCodecs.has(codec)) {
+      const how = this.loadedCodecs.has(codec) ? 'await loadParquetCompressors() before reading' : `add '${codec}' to the codecs option of loadParquetCompressors()`
+      throw new CodecError('INVALID_OPTION', format, `the ${codec} decompressor is not loaded: ${how}`)
+    }
+    return m
+  }
+
+  /** The reused decoder of a format that has no per-call options. */
+  decoder(codec: ParquetCodec, format: Format): Decoder {
+    let d = this.decoders.get(format)
+    if (!d) {
+      d = this.module(codec, format).createDecoder({ maxOutputBytes: Infinity })
+      this.decoders.set(format, d)
+    }
+    return d
+  }
+
+  /**
+   * A raw LZ4 block decoder for one block of `outputSize` bytes. The registry's
+   * lz4-block decoder takes the block size as a construction option (the format
+   * stores no sizes), so it cannot be reused across sizes with `reset()`; it is a
+   * small object that decodes straight into the destination when that has room.
+   */
+  blockDecoder(codec: ParquetCodec, outputSize: number): Decoder {
+    return this.module(codec, 'lz4-block').createDecoder({ outputSize, maxOutputBytes: Infinity })
+  }
+}
+
+/** The format named in errors raised before a decoder runs. */
+const ERROR_FORMAT: Record<ParquetCodec, Format> = { GZIP: 'gzip', ZSTD: 'zstd', BROTLI: 'brotli', LZ4: 'lz4-block', LZ4_RAW: 'lz4-block' }
+
+/**
+ * Checks `outputLength` (the page header's `uncompressed_page_size`, untrusted) and the
+ * plausibility of the ratio, then allocates the output. Empty input is accepted only
+ * for an empty page (it then decodes to nothing): like Arrow IPC writers with empty
+ * buffers (../shared/BASELINES.md), a writer may skip compressing an empty page, and
+ * hyparquet itself notes that "a page with no values may have zero compressed bytes".
+ */
+function allocate(codec: ParquetCodec, input: Uint8Array, outputLength: number): Uint8Array {
+  const format = ERROR_FORMAT[codec]
+  if (!Number.isInteger(outputLength) || outputLength < 0 || outputLength > DEFAULT_MAX_OUTPUT_BYTES) {
+    throw new CodecError('INVALID_DATA', format, `uncompressed page size ${String(outputLength)} is not an integer from 0 to ${DEFAULT_MAX_OUTPUT_BYTES} (${codec} page)`)
+  }
+  const max = maxOutputOf(codec, input.length)
+  if (outputLength > max) {
+    throw new CodecError('INVALID_DATA', format, `uncompressed page size ${outputLength} is more than ${input.length} compressed bytes can hold (at most ${max}) (${codec} page)`)
+  }
+  if (input.length === 0 && outputLength !== 0) {
+    throw new CodecError('TRUNCATED', format, `empty ${codec} page, its header declares ${outputLength} bytes`, 0)
+  }
+  return new Uint8Array(outputLength)
+}
+
+/**
+ * gzip (magic 1f 8b), else zlib (a valid RFC 1950 header: CM 8, CINFO <= 7, FCHECK,
+ * no preset dictionary), else raw deflate. A raw deflate stream can begin with bytes
+ * that pass the zlib header check only if its first block is a stored block whose
+ * LEN/NLEN happen to fit too; no writer produces that for Parquet.
+ */
+function decodeGzipFamily(set: CodecSet, input: Uint8Array, output: Uint8Array): Uint8Array {
+  const b0 = input[0] ?? 0
+  const b1 = input[1] ?? 0
+  let format: Format
+  if (b0 === 0x1f && b1 === 0x8b) format = 'gzip'
+  else if (input.length >= 2 && (b0 & 0x0f) === 8 && b0 >> 4 <= 7 && ((b0 << 8) | b1) % 31 === 0 && (b1 & 0x20) === 0) format = 'deflate'
+  else format = 'deflate-raw'
+  return decodeExact(set.decoder('GZIP', format), format === 'gzip', 'GZIP', input, output)
+}
+
+/** Reads a big-endian unsigned 32-bit integer. */
+const readU32BE = (b: Uint8Array, at: number): number => ((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) >>> 0
+
+/**
+ * Parquet's LZ4 codec as written by parquet-mr (Hadoop `Lz4Codec`): blocks of a 4-byte
+ * big-endian decoded length, a 4-byte big-endian compressed length and a raw LZ4 block.
+ * Older parquet-cpp wrote a bare raw block under the same codec id, so, like Arrow C++
+ * (`Lz4HadoopCodec::Decompress`, cpp/src/arrow/util/compression_lz4.cc) and
+ * hyparquet-compressors, when the framing does not fit exactly (a length out of range,
+ * a block that fails or decodes to another size, bytes left over, a total other than
+ * `outputLength`) the whole page is decoded as one raw block.
+ * https://issues.apache.org/jira/browse/PARQUET-1878
+ */
+function decodeLz4Hadoop(set: CodecSet, input: Uint8Array, output: Uint8Array): Uint8Array {
+  const why = tryHadoop(set, input, output)
+  if (why === null) return output
+  try {
+    return decodeExact(set.blockDecoder('LZ4', output.length), false, 'LZ4', input, output)
+  } catch (error) {
+    if (error instanceof CodecError && error.code !== 'INVALID_OPTION') {
+      throw new CodecError(error.code, error.format, `neither Hadoop-framed (${why}) nor one raw block (${error.message})`, error.offset, { cause: error })
+    }
+    throw error
+  }
+}
+
+/** Decodes Hadoop-framed LZ4 into `output`; null on success, else why it does not fit. */
+function tryHadoop(set: CodecSet, input: Uint8Array, output: Uint8Array): string | null {
+  let ip = 0
+  let op = 0
+  if (input.length < 8) return `${input.length} bytes cannot hold a block header`
+  while (input.length - ip >= 8) {
+    const decodedLength = readU32BE(input, ip)
+    const compressedLength = readU32BE(input, ip + 4)
+    ip += 8
+    if (compressedLength > input.length - ip) return `block at ${ip - 8} claims ${compressedLength} compressed bytes, ${input.length - ip} remain`
+    if (decodedLength > output.length - op) return `block at ${ip - 8} claims ${decodedLength} decoded bytes, ${output.length - op} remain`
+    const block = set.blockDecoder('LZ4', decodedLength)
+    const status = block.transform(input.subarray(ip, ip + compressedLength), output.subarray(op, op + decodedLength), true)
+    if (status !== Status.Done || block.written !== decodedLength) return `block at ${ip - 8}: ${block.failure?.message ?? statusName(status)}`
+    ip += compressedLength
+    op += decodedLength
+  }
+  if (ip !== input.length) return `${input.length - ip} bytes left after the last block`
+  if (op !== output.length) return `blocks decode to ${op} bytes, ${output.length} expected`
+  return null
+}
+
+function buildCompressors(set: CodecSet): ParquetCompressors {
+  return Object.freeze({
+    GZIP: (input: Uint8Array, outputLength: number) => {
+      const output = allocate('GZIP', input, outputLength)
+      return input.length === 0 ? output : decodeGzipFamily(set, input, output)
+    },
+    ZSTD: (input: Uint8Array, outputLength: number) => {
+      const output = allocate('ZSTD', input, outputLength)
+      return input.length === 0 ? output : decodeExact(set.decoder('ZSTD', 'zstd'), true, 'ZSTD', input, output)
+    },
+    BROTLI: (input: Uint8Array, outputLength: number) => {
+      const output = allocate('BROTLI', input, outputLength)
+      return input.length === 0 ? output : decodeExact(set.decoder('BROTLI', 'brotli'), false, 'BROTLI', input, output)
+    },
+    LZ4: (input: Uint8Array, outputLength: number) => {
+      const output = allocate('LZ4', input, outputLength)
+      return input.length === 0 ? output : decodeLz4Hadoop(set, input, output)
+    },
+    LZ4_RAW: (input: Uint8Array, outputLength: number) => {
+      const output = allocate('LZ4_RAW', input, outputLength)
+      return input.length === 0 ? output : decodeExact(set.blockDecoder('LZ4_RAW', outputLength), false, 'LZ4_RAW', input, output)
+    },
+  })
+}
+
+async function load(set: CodecSet, options: ParquetCompressorsOptions, codecs: readonly ParquetCodec[]): Promise<void> {
+  const engines = options.engines ?? {}
+  const formats = new Set<Format>()
+  for (const codec of codecs) for (const f of FORMATS_OF[codec]) formats.add(f)
+  // Resolve all engines first, so a bad option throws before anything loads.
+  const jobs = [...formats].map((format) => [format, resolveEngine(format, engines[FAMILY[format]])] as const)
+  await Promise.all(jobs.map(async ([format, engine]) => set.add(format, await loadCodec(format, engine, 'decode'))))
+}
+
+function checkCodecs(codecs: unknown): readonly ParquetCodec[] {
+  if (codecs === undefined) return ALL_CODECS
+  if (!Array.isArray(codecs) || !codecs.every((c) => (ALL_CODECS as readonly unknown[]).includes(c))) {
+    throw new CodecError('INVALID_OPTION', 'parquet', `codecs must be an array of ${ALL_CODECS.join(', ')}, got ${JSON.stringify(codecs)}`)
+  }
+  return codecs as ParquetCodec[]
+}
+
+const defaultSet = new CodecSet(new Set(ALL_CODECS))
+let defaultLoad: Promise<void> | null = null
+
+/**
+ * The decompressors with the registry's default engines. Synchronous; usable once
+ * `loadParquetCompressors()` (without options) has resolved, before that every
+ * function throws `CodecError('INVALID_OPTION')` saying so.
+ */
+export const parquetCompressors: ParquetCompressors = buildCompressors(defaultSet)
+
+/**
+ * Loads the engines and returns hyparquet decompressors. Without options this is
+ * `parquetCompressors` (loaded once, shared); with options, a new object with its own
+ * decoders. Unknown engines or codecs reject with `CodecError('INVALID_OPTION')`.
+ */
+export async function loadParquetCompressors(options?: ParquetCompressorsOptions): Promise<ParquetCompressors> {
+  if (options === undefined || (options.engines === undefined && options.codecs === undefined)) {
+    // A failed load (engine unavailable) is not kept, so a later call retries.
+    defaultLoad ??= load(defaultSet, {}, ALL_CODECS).catch((error: unknown) => {
+      defaultLoad = null
+      throw error
+    })
+    await defaultLoad
+    return parquetCompressors
+  }
+  const codecs = checkCodecs(options.codecs)
+  const set = new CodecSet(new Set(codecs))
+  await load(set, options, codecs)
+  return buildCompressors(set)
+}

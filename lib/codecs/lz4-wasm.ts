@@ -1,0 +1,303 @@
+/**
+ * LZ4 engine `'wasm'`: the frame and raw block codecs of `lz4.ts` (same frame logic,
+ * same errors) with blocks decoded and checksums computed by sluice's hand-written
+ * WebAssembly kernel (`wasm/lz4.wat`, ~2 kB). Encoders are the TypeScript ones.
+ *
+ * One instance, created when this module loads, serves every decoder. Its memory:
+ *
+ *     [0, 48)            xxHash32 state: the content checksum of the owner's frame
+ *     [64, 64 + W)       window: linked-block history followed by decoded blocks
+ *                        (or a raw block's output)
+ *     SLACK              scratch for the decoder's wild copies (lz4.wat's contract)
+ *     [input, +I)        the compressed block being decoded, copied in from the caller
+ *     SLACK
+ *
+ * It grows once to the largest frame layout seen and is reused: independent 64 KiB
+ * blocks need ~200 KB, linked ones ~1.2 MB (history + 1 MiB of room), 4 MiB blocks
+ * ~8.5 MB. The decoder whose frame state (history, hash) is in memory is the
+ * owner; when another decoder (or a raw block) needs the memory, the owner's <= 64 KiB
+ * of history and 48 bytes of hash state are saved to its own arrays and put back when
+ * it continues. One stream at a time, the common case, never copies state.
+ *
+ * Raw blocks whose input + output exceed SHARED_LIMIT use a second instance held only
+ * through a `WeakRef`: reused while back-to-back large blocks keep it alive, collected
+ * with its memory once unused, so one large block does not keep memory for the life of
+ * the page.
+ */
+import type { CodecModule } from '../registry.js'
+import { ERR_BLOCK_CHECKSUM, ERR_MEMORY, type FrameKernel, lz4BlockModule, lz4FrameModule, type RawBlockKernel } from './lz4.js'
+import { compile } from './wasm/instantiate.js'
+import { lz4Wasm } from './wasm/lz4-wasm-source.js'
+
+/** The kernel's exports (wasm/lz4.wat); addresses are i32 byte offsets in `memory`. */
+interface Lz4Exports {
+  readonly memory: WebAssembly.Memory
+  /** Block decoder; returns bytes written or ERR_INPUT/-OUTPUT/-OFFSET (-1..-3), -4 for a bad range. */
+  decode(src: number, srcEnd: number, dst: number, dstEnd: number, dictStart: number): number
+  xxh32_reset(state: number, seed: number): number
+  xxh32_update(state: number, p: number, length: number): number
+  xxh32_digest(state: number): number
+  xxh32(p: number, length: number, seed: number): number
+}
+
+/** Address of the 48-byte xxHash32 state (layout in wasm/lz4.wat). */
+const HASH_STATE = 0
+const HASH_STATE_SIZE = 48
+/** Start of the window. */
+const WINDOW = 64
+/** Scratch after the window and after the input: lz4.wat's decoder needs 32. */
+const SLACK = 64
+/** Linked blocks reach back 64 KiB (lz4_Frame_format.md, "Block Independence flag"). */
+const HISTORY = 0x10000
+/**
+ * Room after the history in a linked frame's window: the history is slid back to the
+ * window start when a block no longer fits, so at least 1 MiB of output passes between
+ * two 64 KiB copies.
+ */
+const LINKED_ROOM = 0x100000
+/** Raw blocks needing more memory than this get a dedicated instance. */
+const SHARED_LIMIT = 16 * 1024 * 1024
+const PAGE = 0x10000
+
+function readLE32(b: Uint8Array, i: number): number {
+  return (b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16) | (b[i + 3]! << 24)) >>> 0
+}
+
+/** One instance and the layout of its memory. */
+class Lz4Memory {
+  readonly exports: Lz4Exports
+  /** View of the whole memory; replaced after each grow (the old buffer is detached). */
+  bytes: Uint8Array
+  /** Window capacity (bytes from WINDOW). */
+  windowSize = 0
+  /** Address and capacity of the input staging area. */
+  input = WINDOW + SLACK
+  inputSize = 0
+  /** The frame kernel whose history and hash state are in memory, if any. */
+  owner: WasmFrameKernel | null = null
+
+  constructor(instance: WebAssembly.Instance) {
+    this.exports = instance.exports as unknown as Lz4Exports
+    this.bytes = new Uint8Array(this.exports.memory.buffer)
+  }
+
+  /**
+   * Makes room for a window of `windowSize` and `inputSize` bytes of input (both only
+   * grow; the window keeps its contents). Returns false when the memory cannot grow
+   * (over lz4.wat's 2 GiB maximum, or out of memory).
+   */
+  reserve(windowSize: number, inputSize: number): boolean {
+    if (windowSize <= this.windowSize && inputSize <= this.inputSize) return true
+    const w = Math.max(windowSize, this.windowSize)
+    const i = Math.max(inputSize, this.inputSize)
+    const end = WINDOW + w + SLACK + i + SLACK
+    const memory = this.exports.memory
+    const have = memory.buffer.byteLength
+    if (end > have) {
+      try {
+        memory.grow(Math.ceil((end - have) / PAGE))
+      } catch {
+        return false
+      }
+      this.bytes = new Uint8Array(memory.buffer)
+    }
+    this.windowSize = w
+    this.input = WINDOW + w + SLACK
+    this.inputSize = i
+    return true
+  }
+
+  /** Takes the memory for a raw block: the owner's frame state is saved first. */
+  evictOwner(): void {
+    this.owner?.save()
+    this.owner = null
+  }
+}
+
+/** The compiled kernel and the instance shared by all codecs, set by `loadLz4Wasm()`. */
+let compiled!: WebAssembly.Module
+let shared!: Lz4Memory
+let loading: Promise<void> | null = null
+
+/** The frame decoder's kernel: one per decoder, all on the shared instance. */
+class WasmFrameKernel implements FrameKernel {
+  checksum = 0
+  private readonly memory: Lz4Memory
+  /** Frame flags from `begin()`. */
+  private linked = false
+  private contentChecksum = false
+  /** Window this frame needs (history + room, or one block). */
+  private windowSize = 0
+  /** Largest block of this frame (input staging). */
+  private blockMax = 0
+  /** Next output address in the window (linked frames; valid while owner). */
+  private pos = WINDOW
+  /** Address of the last decoded block. */
+  private last = WINDOW
+  /** A frame is in progress: its state is worth saving. */
+  private active = false
+  /** State saved when another decoder took the memory: history (<= 64 KiB) and hash. */
+  private savedHistory: Uint8Array | null = null
+  private savedLength = 0
+  private readonly savedHash = new Uint8Array(HASH_STATE_SIZE)
+
+  constructor(memory: Lz4Memory) {
+    this.memory = memory
+  }
+
+  /** Puts this decoder's state into memory if another decoder's is there. */
+  private acquire(): void {
+    const memory = this.memory
+    if (memory.owner === this) return
+    memory.owner?.save()
+    memory.owner = this
+    if (!this.active) return
+    const bytes = memory.bytes
+    bytes.set(this.savedHash, HASH_STATE)
+    if (this.linked) {
+      // The window only grows, so the history saved from it fits again.
+      bytes.set(this.savedHistory!.subarray(0, this.savedLength), WINDOW)
+      this.pos = WINDOW + this.savedLength
+    }
+  }
+
+  /** Called by the next owner: copies this decoder's state out of memory. */
+  save(): void {
+    if (!this.active) return
+    const bytes = this.memory.bytes
+    this.savedHash.set(bytes.subarray(HASH_STATE, HASH_STATE + HASH_STATE_SIZE))
+    if (this.linked) {
+      const keep = Math.min(this.pos - WINDOW, HISTORY)
+      const saved = (this.savedHistory ??= new Uint8Array(HISTORY))
+      saved.set(bytes.subarray(this.pos - keep, this.pos))
+      this.savedLength = keep
+    }
+  }
+
+  begin(blockMax: number, linked: boolean, contentChecksum: boolean): void {
+    this.acquire()
+    this.linked = linked
+    this.contentChecksum = contentChecksum
+    this.blockMax = blockMax
+    this.windowSize = linked ? HISTORY + Math.max(blockMax, LINKED_ROOM) : blockMax
+    this.pos = WINDOW
+    this.active = true
+    if (contentChecksum) this.memory.exports.xxh32_reset(HASH_STATE, 0)
+  }
+
+  /** Address where `length` more bytes of output go, sliding the history back if needed. */
+  private place(length: number): number {
+    if (!this.linked) return WINDOW
+    const memory = this.memory
+    let pos = this.pos
+    if (pos + length > WINDOW + memory.windowSize) {
+      const keep = Math.min(pos - WINDOW, HISTORY)
+      memory.bytes.copyWithin(WINDOW, pos - keep, pos)
+      pos = this.pos = WINDOW + keep
+    }
+    return pos
+  }
+
+  decode(data: Uint8Array, start: number, size: number, limit: number, blockChecksum: boolean): number {
+    this.acquire()
+    const memory = this.memory
+    if (!memory.reserve(this.windowSize, this.blockMax)) return ERR_MEMORY
+    const x = memory.exports
+    const input = memory.input
+    memory.bytes.set(data.subarray(start, start + size), input)
+    if (blockChecksum) {
+      const actual = x.xxh32(input, size, 0) >>> 0
+      if (actual !== readLE32(data, start + size)) {
+        this.checksum = actual
+        return ERR_BLOCK_CHECKSUM
+      }
+    }
+    const pos = this.place(limit)
+    const n = x.decode(input, input + size, pos, pos + limit, this.linked ? WINDOW : pos)
+    if (n < 0) return n
+    if (this.contentChecksum) x.xxh32_update(HASH_STATE, pos, n)
+    this.last = pos
+    if (this.linked) this.pos = pos + n
+    return n
+  }
+
+  copyOut(from: number, dst: Uint8Array, at: number, length: number): void {
+    const p = this.last + from
+    dst.set(this.memory.bytes.subarray(p, p + length), at)
+  }
+
+  append(data: Uint8Array, start: number, end: number): number {
+    if (!this.linked && !this.contentChecksum) return 0
+    this.acquire()
+    const memory = this.memory
+    if (!memory.reserve(this.windowSize, this.blockMax)) return ERR_MEMORY
+    const n = end - start
+    const pos = this.place(n)
+    memory.bytes.set(data.subarray(start, end), pos)
+    if (this.contentChecksum) memory.exports.xxh32_update(HASH_STATE, pos, n)
+    if (this.linked) this.pos = pos + n
+    return 0
+  }
+
+  digest(): number {
+    this.acquire()
+    const hash = this.memory.exports.xxh32_digest(HASH_STATE) >>> 0
+    // The content checksum ends the frame: nothing left to keep for it.
+    this.active = false
+    return hash
+  }
+
+  release(): void {
+    if (this.memory.owner === this) this.memory.owner = null
+    this.active = false
+    this.savedHistory = null
+  }
+}
+
+/** The instance for large raw blocks, while the garbage collector lets it live. */
+let large: WeakRef<Lz4Memory> | null = null
+
+/** Raw blocks: staged through the shared instance, or the large one. */
+const decodeRaw: RawBlockKernel = (src, dst, size) => {
+  let memory = shared
+  if (size + src.length > SHARED_LIMIT) {
+    const kept = large?.deref()
+    if (kept !== undefined) memory = kept
+    else {
+      try {
+        memory = new Lz4Memory(new WebAssembly.Instance(compiled, {}))
+      } catch {
+        return ERR_MEMORY
+      }
+      large = new WeakRef(memory)
+    }
+  } else {
+    shared.evictOwner()
+  }
+  if (!memory.reserve(size, src.length)) return ERR_MEMORY
+  const input = memory.input
+  memory.bytes.set(src, input)
+  const n = memory.exports.decode(input, input + src.length, WINDOW, WINDOW + size, WINDOW)
+  if (n > 0) dst.set(memory.bytes.subarray(WINDOW, WINDOW + n), 0)
+  return n
+}
+
+/** LZ4 frames, blocks decoded in wasm. */
+const lz4: CodecModule = lz4FrameModule(() => new WasmFrameKernel(shared))
+
+/** Raw LZ4 blocks, decoded in wasm. */
+const lz4Block: CodecModule = lz4BlockModule(decodeRaw)
+
+/**
+ * Compiles and instantiates the kernel (once) and returns the two codec modules; codecs
+ * can only be created after it resolved.
+ */
+export async function loadLz4Wasm(): Promise<{ lz4: CodecModule; lz4Block: CodecModule }> {
+  loading ??= (async () => {
+    compiled = await compile(await lz4Wasm())
+    shared = new Lz4Memory(await WebAssembly.instantiate(compiled, {}))
+  })()
+  loading.catch(() => (loading = null))
+  await loading
+  return { lz4, lz4Block }
+}

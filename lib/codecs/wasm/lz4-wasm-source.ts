@@ -1,0 +1,16 @@
+/**
+ * Where the LZ4 kernel's wasm comes from: sluice's own hand-written module
+ * (lib/codecs/wasm/lz4.wat, block decoder + xxHash32, ~2 kB), assembled by
+ * `node scripts/build-lz4-wasm.mjs`.
+ *
+ * Portable default: the bytes embedded as base64 (lib/codecs/wasm/gen/lz4.b64.ts). A
+ * runtime build replaces this module (esbuild.config.mjs `wasmSourcePlugin`), e.g. for
+ * workerd with `import module from './gen/lz4.wasm'` (workerd refuses to compile bytes),
+ * for browsers with `fetch(new URL('./gen/lz4.wasm', import.meta.url))`.
+ */
+import { bytesFromBase64, type WasmSource } from './instantiate.js'
+
+export async function lz4Wasm(): Promise<WasmSource> {
+  const { default: base64 } = await import('./gen/lz4.b64.js')
+  return bytesFromBase64(base64)
+}
