@@ -2,7 +2,7 @@ import type { BinaryInput } from '../lib/bytes.js'
 import type { Format } from '../lib/codec.js'
 import { CodecError } from '../lib/errors.js'
 import { decodeStream, encodeStream } from './factories.js'
-import type { CodecStream } from './codec-stream.js'
+import type { CodecStream, StreamClasses } from './codec-stream.js'
 
 /**
  * Drop-in versions of the web platform's `CompressionStream` and `DecompressionStream`
@@ -40,10 +40,18 @@ function asTypeError(error: unknown): unknown {
   return error
 }
 
+/**
+ * Beyond the standard: an optional second argument with the stream classes to build on
+ * (`{ streams: { ReadableStream, WritableStream } }`), for runtimes without global ones.
+ */
+export interface CompressionStreamOptions {
+  streams?: StreamClasses
+}
+
 export class CompressionStream {
   readonly #pair: CodecStream
-  constructor(format: string) {
-    this.#pair = encodeStream(checkFormat(format, 'CompressionStream'), {}, asTypeError, false)
+  constructor(format: string, options: CompressionStreamOptions = {}) {
+    this.#pair = encodeStream(checkFormat(format, 'CompressionStream'), { streams: options.streams }, asTypeError, false)
   }
   get readable(): ReadableStream<Uint8Array> {
     return this.#pair.readable
@@ -55,9 +63,9 @@ export class CompressionStream {
 
 export class DecompressionStream {
   readonly #pair: CodecStream
-  constructor(format: string) {
+  constructor(format: string, options: CompressionStreamOptions = {}) {
     const f = checkFormat(format, 'DecompressionStream')
-    this.#pair = decodeStream(f, { concatenated: f === 'zstd' || f === 'lz4' }, asTypeError, false)
+    this.#pair = decodeStream(f, { concatenated: f === 'zstd' || f === 'lz4', streams: options.streams }, asTypeError, false)
   }
   get readable(): ReadableStream<Uint8Array> {
     return this.#pair.readable

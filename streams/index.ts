@@ -27,6 +27,6 @@ export {
   type DecodeStreamOptions,
   type EncodeStreamOptions,
 } from './factories.js'
-export { CompressionStream, DecompressionStream } from './compression-stream.js'
+export { CompressionStream, DecompressionStream, type CompressionStreamOptions } from './compression-stream.js'
 export { decompress, type DecompressOptions } from './decompress.js'
 export { decodeResponse, decodeBody, parseContentEncoding, MAX_CONTENT_ENCODINGS, type DecodeResponseOptions } from '../adapters/fetch/index.js'
