@@ -14,7 +14,7 @@ import { Status } from './status.js'
  * block size, so a caller that stops calling `next()` when its consumer is full (the
  * WHATWG `desiredSize`) gets backpressure even when a tiny input inflates to gigabytes.
  *
- * Memory: output is written straight into blocks of `blockSize` bytes. An output chunk
+ * Memory: output is written straight into blocks of up to `blockSize` bytes. An output chunk
  * is a `subarray` of a block; the bytes handed out are never written again, and the rest
  * of the block keeps serving later output, so small outputs do not each cost an
  * allocation and large ones flow as few large chunks. Input is read in place; only an
@@ -32,12 +32,23 @@ export interface MachineOptions {
   maxOutputBytes: number
   /** After a frame/member ends, bytes that follow start a new one (else they are junk). */
   concatenated: boolean
-  /** Optional hint of the total output size, used to size the first block. */
-  expectedOutputBytes?: number
+  /**
+   * Size of the first output block; later blocks double with the output up to
+   * `blockSize`. Without it every block is `blockSize`.
+   */
+  firstBlockSize?: number
 }
 
-/** 64 KiB: large enough that per-chunk costs vanish, small enough to stay in cache. */
-export const DEFAULT_BLOCK_SIZE = 64 * 1024
+/**
+ * 256 KiB: engines decode straight into the destination only when it holds a whole
+ * block of their format (zstd blocks are up to 128 KiB, RFC 8878 section 3.1.1.2.4);
+ * measured on a 16 MB corpus, zstd stream decoding ran at 544 MB/s with 64 KiB blocks,
+ * 769 with 128 KiB and 800 with 256 KiB (one-shot: 858).
+ */
+export const DEFAULT_BLOCK_SIZE = 256 * 1024
+
+/** The first block of a stream when the caller did not choose a chunk size. */
+export const FIRST_BLOCK_SIZE = 16 * 1024
 
 /**
  * The most a codec may leave unconsumed and ask to see again. Codecs buffer partial units
@@ -270,13 +281,14 @@ export class Machine {
     return out
   }
 
+  /**
+   * Blocks start at `firstBlockSize` (when given) and grow with the output produced, up
+   * to `blockSize`: a short stream does not pin a large block, and a long one soon
+   * works in large steps.
+   */
   private newBlock(): void {
-    const { blockSize, expectedOutputBytes } = this.options
-    let size = blockSize
-    // A first block sized to a known small output avoids a mostly empty 64 KiB chunk.
-    if (this.totalOut === 0 && expectedOutputBytes !== undefined && expectedOutputBytes >= 0 && expectedOutputBytes < size) {
-      size = Math.max(expectedOutputBytes, 64)
-    }
+    const { blockSize, firstBlockSize } = this.options
+    const size = firstBlockSize === undefined ? blockSize : Math.min(blockSize, Math.max(firstBlockSize, this.totalOut))
     this.block = new Uint8Array(size)
     this.emitPos = 0
     this.writePos = 0

@@ -19,7 +19,10 @@ export interface StreamClasses {
 }
 
 export interface StreamOptions {
-  /** Output chunk size in bytes (the machine's block size). Default 64 KiB. */
+  /**
+   * Output chunk size in bytes (the machine's block size). By default chunks start at
+   * 16 KiB and grow with the output to 256 KiB.
+   */
   chunkSize?: number
   /** Aborts the stream: both sides error with the signal's reason, resources are freed. */
   signal?: AbortSignal

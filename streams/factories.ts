@@ -1,6 +1,6 @@
 import type { BinaryInput } from '../lib/bytes.js'
 import type { Format } from '../lib/codec.js'
-import { Machine, DEFAULT_BLOCK_SIZE } from '../lib/machine.js'
+import { Machine, DEFAULT_BLOCK_SIZE, FIRST_BLOCK_SIZE } from '../lib/machine.js'
 import { checkLevel, checkMaxOutput, loadCodec, resolveEngine, type Engine } from '../lib/registry.js'
 import { CodecStream, checkChunkSize, type StreamOptions, type Surface } from './codec-stream.js'
 
@@ -36,11 +36,20 @@ function codecOptions(options: Record<string, unknown>): Record<string, unknown>
   return rest
 }
 
+/**
+ * Output chunk sizes: a `chunkSize` the caller chose is used for every chunk; by default
+ * chunks start at 16 KiB and grow with the output to 256 KiB.
+ */
+function blockSizes(format: Format, chunkSize: unknown): { blockSize: number; firstBlockSize?: number } {
+  const chosen = checkChunkSize(format, chunkSize)
+  return chosen === undefined ? { blockSize: DEFAULT_BLOCK_SIZE, firstBlockSize: FIRST_BLOCK_SIZE } : { blockSize: chosen }
+}
+
 /** Builds a decoding stream for `format`; checks options synchronously. */
 export function decodeStream(format: Format, options: DecodeStreamOptions = {}, surface?: Surface, allowShared = true): CodecStream {
   const engine = resolveEngine(format, options.engine)
   const maxOutputBytes = checkMaxOutput(format, options.maxOutputBytes)
-  const blockSize = checkChunkSize(format, options.chunkSize) ?? DEFAULT_BLOCK_SIZE
+  const { blockSize, firstBlockSize } = blockSizes(format, options.chunkSize)
   const pass = codecOptions(options)
   return new CodecStream({
     format,
@@ -55,6 +64,7 @@ export function decodeStream(format: Format, options: DecodeStreamOptions = {}, 
         format,
         mode: 'decode',
         blockSize,
+        firstBlockSize,
         maxOutputBytes,
         concatenated: options.concatenated ?? mod.traits.concatenable,
       }))
@@ -66,7 +76,7 @@ export function decodeStream(format: Format, options: DecodeStreamOptions = {}, 
 export function encodeStream(format: Format, options: EncodeStreamOptions = {}, surface?: Surface, allowShared = true): CodecStream {
   const engine = resolveEngine(format, options.engine)
   checkLevel(format, options.level)
-  const blockSize = checkChunkSize(format, options.chunkSize) ?? DEFAULT_BLOCK_SIZE
+  const { blockSize, firstBlockSize } = blockSizes(format, options.chunkSize)
   const pass = codecOptions(options)
   return new CodecStream({
     format,
@@ -77,7 +87,7 @@ export function encodeStream(format: Format, options: EncodeStreamOptions = {}, 
     open: async (use) => {
       const mod = await loadCodec(format, engine, 'encode')
       const codec = mod.createEncoder(pass)
-      use(new Machine(codec, { format, mode: 'encode', blockSize, maxOutputBytes: Infinity, concatenated: false }))
+      use(new Machine(codec, { format, mode: 'encode', blockSize, firstBlockSize, maxOutputBytes: Infinity, concatenated: false }))
     },
   })
 }
