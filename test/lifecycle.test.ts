@@ -15,6 +15,12 @@ const CYCLES = Number(process.env.LIFECYCLE_CYCLES ?? 10_000)
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {})
 const MiB = 1 << 20
 
+/** JS heap plus ArrayBuffer memory (codec windows, blocks, tables). */
+const jsMemory = () => {
+  const m = process.memoryUsage()
+  return m.heapUsed + m.arrayBuffers
+}
+
 const formats: Format[] = ['gzip', 'deflate', 'deflate-raw', 'lz4', 'zstd', 'brotli']
 const available: Format[] = []
 for (const f of formats) {
@@ -70,17 +76,19 @@ for (const format of available) {
     gc()
     await new Promise((r) => setTimeout(r, 10))
     gc()
-    const heap0 = process.memoryUsage().heapUsed
+    const heap0 = jsMemory()
     const rss0 = process.memoryUsage().rss
     for (let i = 0; i < CYCLES / 2; i++) await cycle(format, packed, i)
     gc()
     await new Promise((r) => setTimeout(r, 10))
     gc()
-    const heap1 = process.memoryUsage().heapUsed
+    const heap1 = jsMemory()
     const rss1 = process.memoryUsage().rss
-    console.log(`# ${format}: ${CYCLES} cycles; over the last ${CYCLES / 2}: heap ${((heap1 - heap0) / MiB).toFixed(1)} MiB, rss ${((rss1 - rss0) / MiB).toFixed(1)} MiB`)
+    console.log(`# ${format}: ${CYCLES} cycles; over the last ${CYCLES / 2}: heap + array buffers ${((heap1 - heap0) / MiB).toFixed(1)} MiB, rss ${((rss1 - rss0) / MiB).toFixed(1)} MiB`)
     assert.ok(heap1 - heap0 < 4 * MiB, `heap grew ${(heap1 - heap0) / MiB} MiB`)
-    assert.ok(rss1 - rss0 < 16 * MiB, `rss grew ${(rss1 - rss0) / MiB} MiB`)
+    // RSS also covers wasm heaps (a leaked engine context costs 100 KB+ per cycle, so
+    // hundreds of MiB here); the allocator's own drift stays well below this bound.
+    assert.ok(rss1 - rss0 < 32 * MiB, `rss grew ${(rss1 - rss0) / MiB} MiB`)
   })
 }
 
