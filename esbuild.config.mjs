@@ -157,8 +157,9 @@ async function main() {
   await attempt('dist/types', () => execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' }))
 
   if (process.argv.includes('--sizes')) {
-    const { measureSizes, printSizes } = await import('./scripts/sizes.mjs')
-    printSizes(await measureSizes())
+    // A child process: scripts/sizes.mjs imports this module, whose top-level await is
+    // still pending here, so importing it in-process would wait forever.
+    await attempt('sizes', () => execFileSync(process.execPath, ['scripts/sizes.mjs'], { stdio: 'inherit' }))
   }
   if (failures.length > 0) {
     console.error(`failed: ${failures.join(', ')}`)

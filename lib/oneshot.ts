@@ -1,7 +1,8 @@
 import { toBytes, type BinaryInput } from './bytes.js'
 import type { Format } from './codec.js'
-import { Machine } from './machine.js'
-import { checkLevel, checkMaxOutput, loadCodec, resolveEngine, type CreateOptions } from './registry.js'
+import type { Machine } from './machine.js'
+import { prepareDecoder, prepareEncoder } from './prepare.js'
+import type { CreateOptions } from './registry.js'
 
 /**
  * One-shot helpers, built on the span codecs and the same machine the streams use (so
@@ -11,8 +12,8 @@ import { checkLevel, checkMaxOutput, loadCodec, resolveEngine, type CreateOption
 /** Output blocks grow from 64 KiB up to this size, so large outputs take few blocks. */
 const MAX_BLOCK = 16 * 1024 * 1024
 
-function run(machine: Machine, data: BinaryInput): Uint8Array {
-  machine.push(toBytes(data, true))
+function run(machine: Machine, data: Uint8Array): Uint8Array {
+  machine.push(data)
   machine.end()
   const parts: Uint8Array[] = []
   let total = 0
@@ -43,30 +44,18 @@ function blockSizeFor(inputLength: number, factor: number): number {
 
 /** Decodes a whole buffer. Options: `engine`, `maxOutputBytes`, `concatenated`, codec options. */
 export async function decode(format: Format, data: BinaryInput, options: CreateOptions & { concatenated?: boolean } = {}): Promise<Uint8Array> {
-  const engine = resolveEngine(format, options.engine)
-  const maxOutputBytes = checkMaxOutput(format, options.maxOutputBytes)
-  const mod = await loadCodec(format, engine, 'decode')
-  const machine = new Machine(mod.createDecoder(options), {
-    format,
-    mode: 'decode',
-    blockSize: blockSizeFor(data.byteLength, 4),
-    maxOutputBytes,
-    concatenated: options.concatenated ?? mod.traits.concatenable,
-  })
-  return run(machine, data)
+  const bytes = toBytes(data, true)
+  const open = prepareDecoder(format, { ...options, chunkSize: blockSizeFor(bytes.length, 4) })
+  let machine: Machine | null = null
+  await open((m) => (machine = m))
+  return run(machine!, bytes)
 }
 
 /** Encodes a whole buffer. Options: `engine`, `level`, codec options. */
 export async function encode(format: Format, data: BinaryInput, options: CreateOptions = {}): Promise<Uint8Array> {
-  const engine = resolveEngine(format, options.engine)
-  checkLevel(format, options.level)
-  const mod = await loadCodec(format, engine, 'encode')
-  const machine = new Machine(mod.createEncoder(options), {
-    format,
-    mode: 'encode',
-    blockSize: blockSizeFor(data.byteLength, 1),
-    maxOutputBytes: Infinity,
-    concatenated: false,
-  })
-  return run(machine, data)
+  const bytes = toBytes(data, true)
+  const open = prepareEncoder(format, { ...options, chunkSize: blockSizeFor(bytes.length, 1) })
+  let machine: Machine | null = null
+  await open((m) => (machine = m))
+  return run(machine!, bytes)
 }

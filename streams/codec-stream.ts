@@ -1,5 +1,6 @@
 import { CodecError } from '../lib/errors.js'
 import type { Machine } from '../lib/machine.js'
+import type { OpenMachine } from '../lib/prepare.js'
 import { toBytes, type BinaryInput } from '../lib/bytes.js'
 
 /**
@@ -40,7 +41,7 @@ interface ShellOptions {
    * an object runs a `then` lookup, which is user code when `Object.prototype.then` has
    * been patched (the Compression Streams tests do exactly that to detach buffers).
    */
-  open: (use: (machine: Machine) => void) => Promise<void>
+  open: OpenMachine
   /** Whether chunks backed by a SharedArrayBuffer are accepted. */
   allowShared: boolean
   /** Maps errors before they reach the user (the web-compatible classes use TypeError). */
@@ -49,13 +50,6 @@ interface ShellOptions {
   streams?: StreamClasses
 }
 
-export function checkChunkSize(format: string, value: unknown): number | undefined {
-  if (value === undefined) return undefined
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 64 || value > 2 ** 30) {
-    throw new CodecError('INVALID_OPTION', format, `chunkSize must be an integer from 64 to 2^30, got ${String(value)}`)
-  }
-  return value
-}
 
 function classes(streams: StreamClasses | undefined, format: string): StreamClasses {
   if (streams) {

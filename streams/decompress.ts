@@ -2,7 +2,8 @@ import type { Format } from '../lib/codec.js'
 import { toBytes } from '../lib/bytes.js'
 import { CodecError } from '../lib/errors.js'
 import { checkMaxOutput, isFormat } from '../lib/registry.js'
-import { checkChunkSize, type StreamClasses } from './codec-stream.js'
+import { checkChunkSize } from '../lib/prepare.js'
+import type { StreamClasses } from './codec-stream.js'
 import { decodeStream, type DecodeStreamOptions } from './factories.js'
 
 /**

@@ -1,8 +1,8 @@
 import type { BinaryInput } from '../lib/bytes.js'
 import type { Format } from '../lib/codec.js'
-import { Machine, DEFAULT_BLOCK_SIZE, FIRST_BLOCK_SIZE } from '../lib/machine.js'
-import { checkLevel, checkMaxOutput, loadCodec, resolveEngine, type Engine } from '../lib/registry.js'
-import { CodecStream, checkChunkSize, type StreamOptions, type Surface } from './codec-stream.js'
+import { prepareDecoder, prepareEncoder } from '../lib/prepare.js'
+import type { Engine } from '../lib/registry.js'
+import { CodecStream, type StreamOptions, type Surface } from './codec-stream.js'
 
 export interface DecodeStreamOptions extends StreamOptions {
   /** Engine: `'js'`/`'wasm'` (portable, the default per format) or `'node'` (node:zlib). */
@@ -30,66 +30,16 @@ export interface EncodeStreamOptions extends StreamOptions {
   [option: string]: unknown
 }
 
-/** Options the stream shell consumes; the rest goes to the codec. */
-function codecOptions(options: Record<string, unknown>): Record<string, unknown> {
-  const { signal: _s, streams: _t, chunkSize: _c, ...rest } = options
-  return rest
-}
-
-/**
- * Output chunk sizes: a `chunkSize` the caller chose is used for every chunk; by default
- * chunks start at 16 KiB and grow with the output to 256 KiB.
- */
-function blockSizes(format: Format, chunkSize: unknown): { blockSize: number; firstBlockSize?: number } {
-  const chosen = checkChunkSize(format, chunkSize)
-  return chosen === undefined ? { blockSize: DEFAULT_BLOCK_SIZE, firstBlockSize: FIRST_BLOCK_SIZE } : { blockSize: chosen }
-}
-
 /** Builds a decoding stream for `format`; checks options synchronously. */
 export function decodeStream(format: Format, options: DecodeStreamOptions = {}, surface?: Surface, allowShared = true): CodecStream {
-  const engine = resolveEngine(format, options.engine)
-  const maxOutputBytes = checkMaxOutput(format, options.maxOutputBytes)
-  const { blockSize, firstBlockSize } = blockSizes(format, options.chunkSize)
-  const pass = codecOptions(options)
-  return new CodecStream({
-    format,
-    allowShared,
-    surface,
-    signal: options.signal,
-    streams: options.streams,
-    open: async (use) => {
-      const mod = await loadCodec(format, engine, 'decode')
-      const codec = mod.createDecoder(pass)
-      use(new Machine(codec, {
-        format,
-        mode: 'decode',
-        blockSize,
-        firstBlockSize,
-        maxOutputBytes,
-        concatenated: options.concatenated ?? mod.traits.concatenable,
-      }))
-    },
-  })
+  const open = prepareDecoder(format, options)
+  return new CodecStream({ format, allowShared, surface, signal: options.signal, streams: options.streams, open })
 }
 
 /** Builds an encoding stream for `format`; checks options synchronously. */
 export function encodeStream(format: Format, options: EncodeStreamOptions = {}, surface?: Surface, allowShared = true): CodecStream {
-  const engine = resolveEngine(format, options.engine)
-  checkLevel(format, options.level)
-  const { blockSize, firstBlockSize } = blockSizes(format, options.chunkSize)
-  const pass = codecOptions(options)
-  return new CodecStream({
-    format,
-    allowShared,
-    surface,
-    signal: options.signal,
-    streams: options.streams,
-    open: async (use) => {
-      const mod = await loadCodec(format, engine, 'encode')
-      const codec = mod.createEncoder(pass)
-      use(new Machine(codec, { format, mode: 'encode', blockSize, firstBlockSize, maxOutputBytes: Infinity, concatenated: false }))
-    },
-  })
+  const open = prepareEncoder(format, options)
+  return new CodecStream({ format, allowShared, surface, signal: options.signal, streams: options.streams, open })
 }
 
 type Pair = TransformStream<BinaryInput, Uint8Array>

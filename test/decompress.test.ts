@@ -293,7 +293,7 @@ test('backpressure: decoded output follows the reads, not the input', async () =
   }
   const streams = { ReadableStream: CountingReadable, WritableStream } as unknown as StreamClasses
   const bomb = zlib.gzipSync(new Uint8Array(32 << 20)) // 32 MiB -> 512 chunks of 64 KiB
-  const pair = decompress({ streams })
+  const pair = decompress({ streams, chunkSize: 65536 })
   const writer = pair.writable.getWriter()
   const write = writer.write(bomb)
   const reader = pair.readable.getReader()

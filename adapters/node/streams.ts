@@ -12,14 +12,14 @@
  */
 import { Duplex, Readable, type DuplexOptions } from 'node:stream'
 import type { Format } from '../../lib/codec.js'
-import { Machine, DEFAULT_BLOCK_SIZE } from '../../lib/machine.js'
-import { checkLevel, checkMaxOutput, loadCodec, resolveEngine, type Engine } from '../../lib/registry.js'
-import { CodecError } from '../../lib/errors.js'
+import type { Machine } from '../../lib/machine.js'
+import { prepareDecoder, prepareEncoder, type OpenMachine } from '../../lib/prepare.js'
+import type { Engine } from '../../lib/registry.js'
 
 export interface NodeCodecOptions {
   /** `'js'`/`'wasm'` (the portable default per format) or `'node'` (node:zlib). */
   engine?: Engine
-  /** Output chunk size (the machine's block size), 64 bytes to 1 GiB. Default 64 KiB. */
+  /** Output chunk size (the machine's block size), 64 bytes to 1 GiB. Default: 16 KiB growing to 256 KiB. */
   chunkSize?: number
   /** Passed to the `Duplex` (e.g. `signal`, `highWaterMark` of the readable side). */
   duplex?: Omit<DuplexOptions, 'objectMode' | 'readableObjectMode' | 'writableObjectMode' | 'decodeStrings' | 'construct' | 'read' | 'write' | 'final' | 'destroy'>
@@ -37,19 +37,6 @@ export interface NodeDecodeOptions extends NodeCodecOptions {
 export interface NodeEncodeOptions extends NodeCodecOptions {
   /** Compression level; range and default depend on the format. */
   level?: number
-}
-
-function checkChunk(format: string, value: unknown): number {
-  if (value === undefined) return DEFAULT_BLOCK_SIZE
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 64 || value > 2 ** 30) {
-    throw new CodecError('INVALID_OPTION', format, `chunkSize must be an integer from 64 to 2^30, got ${String(value)}`)
-  }
-  return value
-}
-
-function codecOptions(options: Record<string, unknown>): Record<string, unknown> {
-  const { duplex: _d, chunkSize: _c, ...rest } = options
-  return rest
 }
 
 /** A Node `Duplex` around one codec; see the module comment. */
@@ -151,28 +138,27 @@ export class CodecDuplex extends Duplex {
   }
 }
 
+/** Resolves with the machine `open` builds (inside Node streams no user `then` can interfere). */
+const machineOf = (open: OpenMachine) => async (): Promise<Machine> => {
+  let machine: Machine | null = null
+  await open((m) => (machine = m))
+  return machine!
+}
+
+/** Options of the Duplex itself, not of the codec. */
+function withoutDuplex(options: Record<string, unknown>): Record<string, unknown> {
+  const { duplex: _d, ...rest } = options
+  return rest
+}
+
 /** A Node `Duplex` that decodes `format`; options are checked now (bad ones throw `INVALID_OPTION`). */
 export function nodeDecode(format: Format, options: NodeDecodeOptions = {}): CodecDuplex {
-  const engine = resolveEngine(format, options.engine)
-  const maxOutputBytes = checkMaxOutput(format, options.maxOutputBytes)
-  const blockSize = checkChunk(format, options.chunkSize)
-  const pass = codecOptions(options)
-  return new CodecDuplex(async () => {
-    const mod = await loadCodec(format, engine)
-    return new Machine(mod.createDecoder(pass), { format, mode: 'decode', blockSize, maxOutputBytes, concatenated: options.concatenated ?? mod.traits.concatenable })
-  }, options.duplex)
+  return new CodecDuplex(machineOf(prepareDecoder(format, withoutDuplex(options))), options.duplex)
 }
 
 /** A Node `Duplex` that encodes `format`; options are checked now (bad ones throw `INVALID_OPTION`). */
 export function nodeEncode(format: Format, options: NodeEncodeOptions = {}): CodecDuplex {
-  const engine = resolveEngine(format, options.engine)
-  checkLevel(format, options.level)
-  const blockSize = checkChunk(format, options.chunkSize)
-  const pass = codecOptions(options)
-  return new CodecDuplex(async () => {
-    const mod = await loadCodec(format, engine)
-    return new Machine(mod.createEncoder(pass), { format, mode: 'encode', blockSize, maxOutputBytes: Infinity, concatenated: false })
-  }, options.duplex)
+  return new CodecDuplex(machineOf(prepareEncoder(format, withoutDuplex(options))), options.duplex)
 }
 
 /** A source for `decodeFile`: a path, a `file:` URL, or an open `fs/promises` `FileHandle`. */
