@@ -83,7 +83,9 @@ const LIST = 9
 const STRUCT = 12
 
 /** A small valid FileMetaData: root + one INT32 leaf, one row group, one chunk. */
-function tinyFooter(options: { omitNumRows?: boolean; extra?: (w: Writer) => void } = {}): Uint8Array {
+function tinyFooter(
+  options: { omitNumRows?: boolean; extra?: (w: Writer) => void; statistics?: (w: Writer) => void } = {},
+): Uint8Array {
   const w = new Writer()
   w.field(1, I32).zigzag(2)
   w.field(2, LIST).list(2, STRUCT)
@@ -100,6 +102,11 @@ function tinyFooter(options: { omitNumRows?: boolean; extra?: (w: Writer) => voi
   w.field(4, I32).zigzag(0)
   w.field(5, I64).zigzag(10).field(6, I64).zigzag(60).field(7, I64).zigzag(60)
   w.field(9, I64).zigzag(4)
+  if (options.statistics) {
+    w.field(12, STRUCT).begin()
+    options.statistics(w)
+    w.stop()
+  }
   w.stop().stop()
   w.field(2, I64).zigzag(60).field(3, I64).zigzag(10)
   w.stop()
@@ -228,6 +235,52 @@ test('a hand-made footer decodes; unknown fields are skipped', () => {
   assert.equal(m.schema.map((s) => s.name), ['root', 'a'])
   assert.equal(m.row_groups[0]!.columns[0]!.meta_data!.path_in_schema, ['a'])
   assert.equal(m.row_groups[0]!.columns[0]!.meta_data!.encodings, ['PLAIN'])
+})
+
+test('statistics: decoded on first read, same values; bad bytes fail the decode, not the read', () => {
+  const footer = tinyFooter({
+    statistics: (w) => {
+      w.field(1, BINARY).string('zz').field(2, BINARY).string('aa').field(3, I64).zigzag(2)
+      w.field(5, BINARY).string('zz').field(6, BINARY).string('ab')
+      w.field(7, 1) // is_max_value_exact: true
+      w.field(8, 2) // is_min_value_exact: false
+      w.field(30, BINARY).string('unknown field, skipped')
+    },
+  })
+  const m = decodeFileMetaData(footer)
+  const stats = m.row_groups[0]!.columns[0]!.meta_data!.statistics!
+  const text = (v: Uint8Array | undefined) => (v ? new TextDecoder().decode(v) : v)
+  assert.is(text(stats.max), 'zz')
+  assert.is(text(stats.min), 'aa')
+  assert.is(stats.null_count, 2)
+  assert.is(stats.distinct_count, undefined)
+  assert.is(text(stats.max_value), 'zz')
+  assert.is(stats.max, stats.max_value, 'equal deprecated and current bytes share one view')
+  assert.is(text(stats.min_value), 'ab')
+  assert.is(stats.is_max_value_exact, true)
+  assert.is(stats.is_min_value_exact, false)
+  assert.is(stats.nan_count, undefined)
+  // plain-object forms
+  const plainStats = JSON.parse(JSON.stringify(stats))
+  assert.equal(Object.keys(plainStats).sort(), ['is_max_value_exact', 'is_min_value_exact', 'max', 'max_value', 'min', 'min_value', 'null_count'])
+  assert.equal(Object.keys((stats as unknown as { toJSON(): object }).toJSON()).length, 9)
+  stats.null_count = 7
+  assert.is(stats.null_count, 7)
+  assert.is(decodeFileMetaData(footer, { statistics: false }).row_groups[0]!.columns[0]!.meta_data!.statistics, undefined)
+  // A long-form field header whose id does not fit in 32 bits: the field readers reject
+  // it, so the walk over the (lazily decoded) statistics must reject it at decode time.
+  const bad = tinyFooter({
+    statistics: (w) => {
+      w.bytes.push(0x08, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01) // BINARY, id varint of 6 bytes
+      w.string('x')
+    },
+  })
+  const e = codecError(() => decodeFileMetaData(bad))
+  assert.is(e.code, 'INVALID_DATA')
+  assert.match(e.message, /varint does not fit in 32 bits/)
+  // truncated inside the statistics: TRUNCATED at decode time
+  const cut = footer.subarray(0, footer.indexOf(0x7a) + 1) // up to the first 'z'
+  assert.is(codecError(() => decodeFileMetaData(cut)).code, 'TRUNCATED')
 })
 
 test('a missing required field is named with its struct', () => {

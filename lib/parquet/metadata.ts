@@ -5,7 +5,15 @@
  * Hot structs (FileMetaData, RowGroup, ColumnChunk, ColumnMetaData, Statistics,
  * SchemaElement) have hand-written decoders: fields go into locals and one object
  * literal of a fixed shape is made at the end; required fields are tracked in a
- * bitmask and a missing one fails with the struct and field named. Unknown fields,
+ * bitmask and a missing one fails with the struct and field named.
+ *
+ * Speed (bench/parquet.ts; the target is the cost of a bare walk over the bytes): the
+ * hottest decoders read field headers and integers inline with the position in a
+ * local; lists that repeat in every chunk (`encodings`, `encoding_stats`, and the
+ * `path_in_schema` already known from the schema) are recognised by their bytes and
+ * shared; `Statistics` is decoded on first read (`LazyStatistics`); arrays are made at
+ * their final size; index tables are reused across decodes (`Scratch`). Allocation,
+ * and the garbage collection it costs, was most of the time before. Unknown fields,
  * fields of an unexpected wire type (what Apache Thrift's generated readers do) and
  * everything not asked for are skipped.
  *
@@ -65,6 +73,7 @@ import type {
 const TRUE = 1
 const FALSE = 2
 const BYTE = 3
+const I16 = 4
 const I32 = 5
 const I64 = 6
 const DOUBLE = 7
@@ -73,7 +82,9 @@ const LIST = 9
 const STRUCT = 12
 
 const FORMAT = 'parquet'
+/** Placeholders until the required field is read (missing: an error, never returned). */
 const NO_ENCODINGS: readonly Encoding[] = []
+const NO_PATH: readonly string[] = []
 
 // Enum names, indexed by value (parquet.thrift).
 const PARQUET_TYPES: readonly ParquetType[] = [
@@ -159,6 +170,52 @@ function fieldHeader(c: ThriftCursor, previous: number, struct: string): number 
 }
 
 /**
+ * Throws for a struct whose field header would start at `pos`, past the end. The hot
+ * decoders below read headers inline with the position in a local (`pos`) and the
+ * bytes hoisted out of the loop, the way `skipStruct` does: reading the cursor's
+ * fields for every header costs them a third of their time. They store `pos` back in
+ * `c.offset` around every call that reads through the cursor.
+ */
+function headerTruncated(c: ThriftCursor, pos: number, struct: string): never {
+  c.offset = pos
+  truncated(c, `a ${struct} field header`, 1)
+}
+
+/**
+ * The value of an integer field (compact type i16, i32 or i64: all zigzag varints).
+ * Hot decoders read every integer field through this one call site, then assign by
+ * field id, so the JIT inlines one copy of the short-varint path instead of calling a
+ * reader per field. Values of up to 4 bytes are read here; longer ones, and the end of
+ * the input, go to `readI32` (i16/i32: at most 32 bits, as before) or `readI64`.
+ */
+function readInteger(c: ThriftCursor, wire: number): Int64 {
+  const bytes = c.bytes
+  const pos = c.offset
+  if (pos + 4 <= bytes.length) {
+    let b = bytes[pos]!
+    let zz = b & 0x7f
+    let next = pos + 1
+    if (b >= 0x80) {
+      b = bytes[next++]!
+      zz |= (b & 0x7f) << 7
+      if (b >= 0x80) {
+        b = bytes[next++]!
+        zz |= (b & 0x7f) << 14
+        if (b >= 0x80) {
+          b = bytes[next++]!
+          zz |= (b & 0x7f) << 21
+        }
+      }
+    }
+    if (b < 0x80) {
+      c.offset = next
+      return (zz >>> 1) ^ -(zz & 1)
+    }
+  }
+  return wire === I64 ? readI64(c) : readI32(c)
+}
+
+/**
  * A list header whose elements must be of `elementType` (an empty list may name any
  * type). Returns the size.
  */
@@ -174,24 +231,35 @@ function listOf(c: ThriftCursor, elementType: number, what: string): number {
   return size
 }
 
+/**
+ * An array for a list of `size` elements, filled by index: allocated at its final
+ * size (an array grown by `push` reserves about half as much again, and gets copied
+ * at every growth). `size` was checked against the bytes left by `readListHeader`.
+ * Past 65,536 the array grows as it is filled instead: V8 keeps an array made
+ * with `new Array(n)` that large in a slow dictionary representation.
+ */
+function listArray<T>(size: number): T[] {
+  return size <= 65536 ? new Array<T>(size) : []
+}
+
 function readI64List(c: ThriftCursor, what: string): Int64[] {
   const size = listOf(c, I64, what)
-  const out: Int64[] = []
-  for (let i = 0; i < size; i++) out.push(readI64(c))
+  const out = listArray<Int64>(size)
+  for (let i = 0; i < size; i++) out[i] = readI64(c)
   return out
 }
 
 function readI32List(c: ThriftCursor, what: string): number[] {
   const size = listOf(c, I32, what)
-  const out: number[] = []
-  for (let i = 0; i < size; i++) out.push(readI32(c))
+  const out = listArray<number>(size)
+  for (let i = 0; i < size; i++) out[i] = readI32(c)
   return out
 }
 
 function readStringList(c: ThriftCursor, what: string): string[] {
   const size = listOf(c, BINARY, what)
-  const out: string[] = []
-  for (let i = 0; i < size; i++) out.push(readString(c))
+  const out = listArray<string>(size)
+  for (let i = 0; i < size; i++) out[i] = readString(c)
   return out
 }
 
@@ -203,16 +271,22 @@ interface Plan {
   /** Decode statistics, size and geospatial statistics. */
   statistics: boolean
   /** Requested leaf paths as UTF-8 bytes (dotted), or null for all columns. */
-  columns: Uint8Array[] | null
+  columns: number[][] | null
   /** The requested paths as given, for messages. */
   columnNames: string[]
   /** Requested row group indexes, or null for all. */
   rowGroups: Set<number> | null
-  /** Set once the schema is decoded: 1 per selected leaf (file leaf order), or null for all. */
+  /**
+   * Set once the schema is decoded: 1 per selected leaf (file leaf order; entries past
+   * `leafCount` are stale), or null for all.
+   */
   wanted: Uint8Array | null
-  /** Set once the schema is decoded: path of each selected leaf (file leaf order). */
+  /**
+   * Set once the schema is decoded: the path of every leaf (file leaf order), or with
+   * `columns` of every selected leaf (selection order: the k-th selected leaf is k).
+   */
   leafPaths: (readonly string[])[]
-  /** Schema element index of each path segment of leaf j: leafSegments[leafSegmentStart[j] ..]. */
+  /** Schema element index of each path segment of path k: leafSegments[leafSegmentStart[k] ..]. */
   leafSegments: number[]
   leafSegmentStart: number[]
   /** Byte range of each schema element's name in the footer, by element index. */
@@ -224,31 +298,119 @@ interface Plan {
   rowGroupsBeforeSchema: boolean
   /** Lists decoded once and shared by every chunk with the same bytes (see `interned`). */
   interned: InternTable
+  /** Index tables of this decode (see `Scratch`). */
+  scratch: Scratch
+  /**
+   * Byte ranges of the last `encodings` and `encoding_stats` lists that
+   * `skipColumnChunk` walked (start === end: none yet).
+   */
+  skippedEncodingsStart: number
+  skippedEncodingsEnd: number
+  skippedStatsStart: number
+  skippedStatsEnd: number
 }
 
 /**
- * A direct-mapped table of decoded lists keyed by their encoded bytes. `encodings` and
- * `encoding_stats` repeat the same few byte strings in every column chunk of a wide
- * file; finding the end of one (a skip), hashing and comparing it costs much less than
- * allocating its arrays and objects again. Shared values are read-only by contract.
+ * Index tables reused from one decode to the next. A typed array over 64 bytes gets a
+ * backing store allocated outside the JS heap, and a handful of them cost more than
+ * scanning a 100-column schema. Decoding is synchronous and no decoded object keeps
+ * these, so one set serves every decode (a nested decode would get its own). Tables
+ * grown past `SCRATCH_KEEP` entries are dropped after the decode rather than pinning
+ * megabytes after one very wide file. Contents are stale: users zero what they need.
+ */
+class Scratch {
+  /** Entries each table holds. */
+  capacity = 0
+  /** Per schema element: where its struct starts, and its name's byte range. */
+  elementStart = EMPTY_INT32
+  nameStart = EMPTY_INT32
+  nameEnd = EMPTY_INT32
+  /** Per schema element (`columns` option): num_children, parent, kept children. */
+  children = EMPTY_INT32
+  parent = EMPTY_INT32
+  keptChildren = EMPTY_INT32
+  /** Per schema element: 1 has a physical type, 2 has num_children. */
+  flags = EMPTY_UINT8
+  /** Per schema element: kept in the pruned schema. */
+  kept = EMPTY_UINT8
+  /** Per leaf: selected. */
+  wanted = EMPTY_UINT8
+  /** Name prefilter of `scanSchema`, indexed by `filterKey`. */
+  readonly filter = new Uint8Array(4096)
+  /** Shared lists (see `interned`); emptied after each decode, so nothing decoded is kept. */
+  readonly interned = makeInternTable()
+
+  /** Forgets the lists of the decode that ended. */
+  release(): void {
+    const table = this.interned
+    table.value.fill(undefined)
+    table.last.fill(0)
+    table.next.fill(0)
+  }
+
+  /** Makes every table hold at least `n` entries. */
+  reserve(n: number): void {
+    if (n <= this.capacity) return
+    const capacity = Math.max(n, this.capacity * 2, 256)
+    this.capacity = capacity
+    this.elementStart = new Int32Array(capacity)
+    this.nameStart = new Int32Array(capacity)
+    this.nameEnd = new Int32Array(capacity)
+    this.children = new Int32Array(capacity)
+    this.parent = new Int32Array(capacity)
+    this.keptChildren = new Int32Array(capacity)
+    this.flags = new Uint8Array(capacity)
+    this.kept = new Uint8Array(capacity)
+    this.wanted = new Uint8Array(capacity)
+  }
+}
+
+const EMPTY_INT32 = new Int32Array(0)
+const EMPTY_UINT8 = new Uint8Array(0)
+const SCRATCH_KEEP = 1 << 14
+/** The idle scratch tables, or null while a decode uses them. */
+let idleScratch: Scratch | null = null
+
+/**
+ * Decoded lists shared by every chunk whose list has the same encoded bytes.
+ * `encodings` and `encoding_stats` repeat a few byte strings in every column chunk of
+ * a wide file; comparing a few bytes costs much less than allocating the arrays and
+ * objects again. A compact-protocol value is self-delimiting, so when the bytes at the
+ * cursor start with the complete encoding of a list decoded before, decoding would
+ * read exactly those bytes and give an equal list: no need to find the end first.
+ * Up to `INTERN_ENTRIES` lists per kind are kept (most files have one to four).
+ * Shared values are read-only by contract (see types.ts).
  */
 interface InternTable {
+  /** Byte range in the footer of entry `kind * INTERN_ENTRIES + i`. */
   start: Int32Array
   end: Int32Array
+  /** Decoded value of each entry (undefined: free). */
   value: unknown[]
+  /** Per kind: the entry that matched last (tried first), and the next one to replace. */
+  last: Int32Array
+  next: Int32Array
 }
 
-const INTERN_SLOTS = 64 // per kind; 2 kinds
+const INTERN_ENTRIES = 8 // per kind; 2 kinds
 
 function makeInternTable(): InternTable {
-  return { start: new Int32Array(INTERN_SLOTS * 2), end: new Int32Array(INTERN_SLOTS * 2), value: [] }
+  return {
+    start: new Int32Array(INTERN_ENTRIES * 2),
+    end: new Int32Array(INTERN_ENTRIES * 2),
+    value: [undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined,
+      undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined],
+    last: new Int32Array(2),
+    next: new Int32Array(2),
+  }
 }
 
-/** Hash of bytes [start, end) to a slot of `kind`. */
-function internSlot(bytes: Uint8Array, start: number, end: number, kind: number): number {
-  let h = end - start
-  for (let i = start; i < end; i++) h = (Math.imul(h, 31) + bytes[i]!) | 0
-  return kind * INTERN_SLOTS + ((h ^ (h >>> 7)) & (INTERN_SLOTS - 1))
+/** Whether the bytes at `at` start with `bytes[start, end)`. */
+function startsWith(bytes: Uint8Array, at: number, start: number, end: number): boolean {
+  const n = end - start
+  if (at + n > bytes.length) return false
+  for (let i = 0; i < n; i++) if (bytes[at + i] !== bytes[start + i]) return false
+  return true
 }
 
 /**
@@ -256,41 +418,53 @@ function internSlot(bytes: Uint8Array, start: number, end: number, kind: number)
  * decoded before (the cursor then moves past it); otherwise undefined, cursor unmoved.
  */
 function interned(c: ThriftCursor, table: InternTable, kind: number): unknown {
-  const start = c.offset
-  skip(c, LIST)
-  const end = c.offset
+  const at = c.offset
   const bytes = c.bytes
-  const slot = internSlot(bytes, start, end, kind)
-  const value = table.value[slot]
-  if (value !== undefined) {
-    const s = table.start[slot]!
-    if (table.end[slot]! - s === end - start) {
-      let same = true
-      for (let i = 0; i < end - start; i++) {
-        if (bytes[s + i] !== bytes[start + i]) {
-          same = false
-          break
-        }
-      }
-      if (same) return value
+  const last = table.last[kind]!
+  const value = table.value[last]
+  if (value === undefined) return undefined
+  const start = table.start
+  const end = table.end
+  if (startsWith(bytes, at, start[last]!, end[last]!)) {
+    c.offset = at + end[last]! - start[last]!
+    return value
+  }
+  const first = kind * INTERN_ENTRIES
+  for (let i = first; i < first + INTERN_ENTRIES; i++) {
+    const v = table.value[i]
+    if (v === undefined) break
+    if (i !== last && startsWith(bytes, at, start[i]!, end[i]!)) {
+      table.last[kind] = i
+      c.offset = at + end[i]! - start[i]!
+      return v
     }
   }
-  c.offset = start
   return undefined
 }
 
 /** Records the value decoded from the list at [start, c.offset). */
 function intern(c: ThriftCursor, table: InternTable, kind: number, start: number, value: unknown): void {
-  const slot = internSlot(c.bytes, start, c.offset, kind)
-  table.start[slot] = start
-  table.end[slot] = c.offset
-  table.value[slot] = value
+  const i = kind * INTERN_ENTRIES + table.next[kind]!
+  table.next[kind] = (table.next[kind]! + 1) % INTERN_ENTRIES
+  table.start[i] = start
+  table.end[i] = c.offset
+  table.value[i] = value
+  table.last[kind] = i
 }
 
-const EMPTY_NAMES = new Int32Array(0)
+/** UTF-8 bytes of `text` as numbers (paths are short: no encoder call for ASCII). */
+function utf8Bytes(text: string): number[] {
+  const out = listArray<number>(text.length)
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (code >= 0x80) return Array.from(new TextEncoder().encode(text))
+    out[i] = code
+  }
+  return out
+}
 
-function makePlan(options: MetadataOptions | undefined): Plan {
-  let columns: Uint8Array[] | null = null
+function makePlan(options: MetadataOptions | undefined, scratch: Scratch): Plan {
+  let columns: number[][] | null = null
   const columnNames: string[] = []
   let rowGroups: Set<number> | null = null
   let statistics = true
@@ -300,9 +474,10 @@ function makePlan(options: MetadataOptions | undefined): Plan {
     }
     if (options.columns !== undefined) {
       if (!Array.isArray(options.columns)) throw new CodecError('INVALID_OPTION', FORMAT, 'columns must be an array of paths')
-      const encoder = new TextEncoder()
       columns = []
-      for (const path of options.columns as unknown[]) {
+      const paths = options.columns as unknown[]
+      for (let i = 0; i < paths.length; i++) {
+        const path = paths[i]
         let dotted: string
         if (typeof path === 'string') dotted = path
         else if (Array.isArray(path) && path.length > 0 && path.every((s) => typeof s === 'string')) dotted = path.join('.')
@@ -310,7 +485,7 @@ function makePlan(options: MetadataOptions | undefined): Plan {
         if (dotted === '') throw new CodecError('INVALID_OPTION', FORMAT, 'column path is empty')
         if (columnNames.includes(dotted)) continue
         columnNames.push(dotted)
-        columns.push(encoder.encode(dotted))
+        columns.push(utf8Bytes(dotted))
       }
     }
     if (options.rowGroups !== undefined) {
@@ -337,11 +512,16 @@ function makePlan(options: MetadataOptions | undefined): Plan {
     leafPaths: [],
     leafSegments: [],
     leafSegmentStart: [],
-    nameStart: EMPTY_NAMES,
-    nameEnd: EMPTY_NAMES,
+    nameStart: EMPTY_INT32,
+    nameEnd: EMPTY_INT32,
     leafCount: -1,
     rowGroupsBeforeSchema: false,
-    interned: makeInternTable(),
+    interned: scratch.interned,
+    scratch,
+    skippedEncodingsStart: 0,
+    skippedEncodingsEnd: 0,
+    skippedStatsStart: 0,
+    skippedStatsEnd: 0,
   }
 }
 
@@ -357,11 +537,18 @@ const FILE_METADATA_FIELDS = ['version', 'schema', 'num_rows', 'row_groups']
  * `TRUNCATED`, `INVALID_DATA`, `LIMIT_EXCEEDED`, or `INVALID_OPTION` for bad options.
  */
 export function decodeFileMetaData(bytes: Uint8Array, options?: MetadataOptions, origin = 0): FileMetaData {
-  const plan = makePlan(options)
-  const c = new ThriftCursor(bytes, 0, origin)
-  const metadata = readFileMetaData(c, plan)
-  metadata.metadata_length = bytes.length
-  return metadata
+  const scratch = idleScratch ?? new Scratch()
+  idleScratch = null
+  try {
+    const plan = makePlan(options, scratch)
+    const c = new ThriftCursor(bytes, 0, origin)
+    const metadata = readFileMetaData(c, plan)
+    metadata.metadata_length = bytes.length
+    return metadata
+  } finally {
+    scratch.release()
+    if (scratch.capacity <= SCRATCH_KEEP) idleScratch = scratch
+  }
 }
 
 function readFileMetaData(c: ThriftCursor, plan: Plan): FileMetaData {
@@ -404,9 +591,9 @@ function readFileMetaData(c: ThriftCursor, plan: Plan): FileMetaData {
         const size = listOf(c, STRUCT, 'FileMetaData.row_groups')
         rowGroupCount = size
         const pick = plan.rowGroups
-        rowGroups = []
-        for (let i = 0; i < size; i++) {
-          if (pick === null || pick.has(i)) rowGroups.push(readRowGroup(c, plan))
+        rowGroups = pick === null ? listArray(size) : []
+        for (let i = 0, k = 0; i < size; i++) {
+          if (pick === null || pick.has(i)) rowGroups[k++] = readRowGroup(c, plan)
           else skipStruct(c)
         }
         seen |= 8
@@ -574,11 +761,13 @@ const nameScratch = new Int32Array(2)
 function readSchema(c: ThriftCursor, plan: Plan): SchemaElement[] {
   const size = listOf(c, STRUCT, 'FileMetaData.schema')
   if (size === 0) invalid(c, 'FileMetaData.schema is empty: it needs at least the root')
-  const schema: SchemaElement[] = []
-  const nameStart = new Int32Array(size)
-  const nameEnd = new Int32Array(size)
+  const schema = listArray<SchemaElement>(size)
+  const scratch = plan.scratch
+  scratch.reserve(size)
+  const nameStart = scratch.nameStart
+  const nameEnd = scratch.nameEnd
   for (let i = 0; i < size; i++) {
-    schema.push(readSchemaElement(c, nameScratch))
+    schema[i] = readSchemaElement(c, nameScratch)
     nameStart[i] = nameScratch[0]!
     nameEnd[i] = nameScratch[1]!
   }
@@ -600,7 +789,8 @@ function readSchema(c: ThriftCursor, plan: Plan): SchemaElement[] {
     if (stackLeft[stackLeft.length - 1] === 0) break // more elements than the root claims
     stackLeft[stackLeft.length - 1]!--
     const element = schema[i]!
-    const path = paths[paths.length - 1]!.concat(element.name)
+    const parentPath = paths[paths.length - 1]!
+    const path = parentPath.length === 0 ? [element.name] : parentPath.concat(element.name)
     const children = childCount(element)
     if (children > 0) {
       stackElement.push(i)
@@ -633,40 +823,80 @@ function scanSchema(c: ThriftCursor, plan: Plan): SchemaElement[] {
   const size = listOf(c, STRUCT, 'FileMetaData.schema')
   if (size === 0) invalid(c, 'FileMetaData.schema is empty: it needs at least the root', listStart)
   const bytes = c.bytes
-  const elementStart = new Int32Array(size)
-  const nameStart = new Int32Array(size)
-  const nameEnd = new Int32Array(size)
-  const children = new Int32Array(size)
-  const leafFlag = new Uint8Array(size) // 1: has a physical type, 2: has num_children
+  const scratch = plan.scratch
+  scratch.reserve(size)
+  const elementStart = scratch.elementStart
+  const nameStart = scratch.nameStart
+  const nameEnd = scratch.nameEnd
+  const children = scratch.children.fill(0, 0, size)
+  const leafFlag = scratch.flags.fill(0, 0, size) // 1: has a physical type, 2: has num_children
+  // The scan reads headers inline (see `headerTruncated`): on a wide file it walks as
+  // many schema elements as the floor does, so it must cost about what skipping does.
+  const end = bytes.length
+  let pos = c.offset
   for (let i = 0; i < size; i++) {
-    const start = c.offset
+    const start = pos
     elementStart[i] = start
     let fid = 0
     let hasName = false
     for (;;) {
-      const wire = fieldHeader(c, fid, 'SchemaElement')
+      if (pos >= end) headerTruncated(c, pos, 'SchemaElement')
+      const header = bytes[pos++]!
+      const wire = header & 0x0f
       if (wire === 0) break
-      fid = c.fieldId
-      if (fid === 4 && wire === BINARY) {
-        const length = readBinaryLength(c)
-        nameStart[i] = c.offset
-        c.offset += length
-        nameEnd[i] = c.offset
-        hasName = true
-      } else if (fid === 5 && (wire | 1) === I32) {
-        children[i] = readI32(c)
-        leafFlag[i] |= 2
-      } else if (fid === 1 && (wire | 1) === I32) {
-        const at = c.offset
-        const value = readI32(c)
-        if (value < 0 || value >= PARQUET_TYPES.length) {
-          invalid(c, `SchemaElement.type ${value} is not a Parquet physical type`, at)
+      if (header >= 0x10) fid += header >> 4
+      else {
+        c.offset = pos
+        fid = readI32(c)
+        pos = c.offset
+      }
+      if (wire === BINARY && fid === 4) {
+        let length = pos < end ? bytes[pos]! : 0x80
+        if (length < 0x80 && pos + 1 + length <= end) pos++
+        else {
+          c.offset = pos
+          length = readBinaryLength(c)
+          pos = c.offset
         }
-        leafFlag[i] |= 1
-      } else skip(c, wire)
+        nameStart[i] = pos
+        pos += length
+        nameEnd[i] = pos
+        hasName = true
+      } else if ((wire === I32 || wire === I16) && (fid === 5 || fid === 1)) {
+        const at = pos
+        let value: number
+        const b = pos < end ? bytes[pos]! : 0x80
+        if (b < 0x80) {
+          value = (b >>> 1) ^ -(b & 1)
+          pos++
+        } else {
+          c.offset = pos
+          value = readI32(c)
+          pos = c.offset
+        }
+        if (fid === 5) {
+          children[i] = value
+          leafFlag[i] |= 2
+        } else {
+          if (value < 0 || value >= PARQUET_TYPES.length) {
+            invalid(c, `SchemaElement.type ${value} is not a Parquet physical type`, at)
+          }
+          leafFlag[i] |= 1
+        }
+      } else if (wire >= I16 && wire <= I64 && pos < end && bytes[pos]! < 0x80) {
+        pos++ // a one-byte integer nobody asked for
+      } else {
+        c.offset = pos
+        skip(c, wire)
+        pos = c.offset
+      }
     }
-    if (!hasName) missingField(c, 'SchemaElement', SCHEMA_ELEMENT_FIELDS, 7, start)
+    if (!hasName) {
+      c.offset = pos
+      missingField(c, 'SchemaElement', SCHEMA_ELEMENT_FIELDS, 7, start)
+    }
   }
+  c.offset = pos
   plan.nameStart = nameStart
   plan.nameEnd = nameEnd
 
@@ -678,15 +908,16 @@ function scanSchema(c: ThriftCursor, plan: Plan): SchemaElement[] {
   // Prefilter for children of the root (the bulk of a wide schema): a node can only
   // match if (length, first byte, last byte) of its name is that of a prefix of some
   // requested path ending at a dot or at its end.
-  const filter = new Uint8Array(4096)
-  for (const r of requested) {
+  const filter = scratch.filter.fill(0)
+  for (let i = 0; i < R; i++) {
+    const r = requested[i]!
     for (let end = 1; end <= r.length; end++) {
       if (end === r.length || r[end] === 0x2e) filter[filterKey(r, 0, end)] = 1
     }
   }
-  const kept = new Uint8Array(size)
-  const parent = new Int32Array(size)
-  const keptChildren = new Int32Array(size)
+  const kept = scratch.kept.fill(0, 0, size)
+  const parent = scratch.parent
+  const keptChildren = scratch.keptChildren.fill(0, 0, size)
   kept[0] = 1
   parent[0] = -1
   const stackElement: number[] = [0]
@@ -767,40 +998,45 @@ function scanSchema(c: ThriftCursor, plan: Plan): SchemaElement[] {
     }
   }
   // Decode what is kept.
-  const end = c.offset
+  const after = c.offset
   const schema: SchemaElement[] = []
-  const names: string[] = new Array(size)
+  const index = scratch.children // (done with the child counts) schema index of kept elements
   for (let i = 0; i < size; i++) {
     if (kept[i] === 0) continue
     c.offset = elementStart[i]!
     const element = readSchemaElement(c, nameScratch)
     if (element.num_children !== undefined && element.num_children > 0) element.num_children = keptChildren[i]!
-    names[i] = element.name
+    index[i] = schema.length
     schema.push(element)
   }
-  c.offset = end
-  const wanted = new Uint8Array(leafIndex)
+  c.offset = after
+  // at most one leaf per element: the tables hold leafIndex entries
+  const wanted = scratch.wanted.fill(0, 0, leafIndex)
   const leafPaths = plan.leafPaths
   const segments = plan.leafSegments
   const segmentStart = plan.leafSegmentStart
+  // Paths and segments of the selected leaves, indexed by selection order (k).
   for (let k = 0; k < wantedLeaves.length; k++) {
-    const j = wantedLeaves[k]!
-    wanted[j] = 1
-    const chain: number[] = []
-    for (let e = leafElements[k]!; e > 0; e = parent[e]!) chain.push(e)
-    chain.reverse()
-    leafPaths[j] = chain.map((e) => names[e]!)
-    segmentStart[j] = segments.length
-    for (const e of chain) segments.push(e)
+    wanted[wantedLeaves[k]!] = 1
+    const from = segments.length
+    segmentStart.push(from)
+    for (let e = leafElements[k]!; e > 0; e = parent[e]!) segments.push(e)
+    // leaf first -> root first
+    for (let x = from, y = segments.length - 1; x < y; x++, y--) {
+      const t = segments[x]!
+      segments[x] = segments[y]!
+      segments[y] = t
+    }
+    const path = listArray<string>(segments.length - from)
+    for (let d = 0; d < path.length; d++) path[d] = schema[index[segments[from + d]!]!]!.name
+    leafPaths.push(path)
   }
-  // segment ranges of leaf j end where the next recorded one starts: store explicit ends
-  plan.leafSegmentStart = segmentStart
   plan.wanted = wanted
   plan.leafCount = leafIndex
   return schema
 }
 
-function filterKey(bytes: Uint8Array, start: number, end: number): number {
+function filterKey(bytes: ArrayLike<number>, start: number, end: number): number {
   const length = end - start
   return ((length & 15) << 8) ^ (bytes[start]! << 4) ^ bytes[end - 1]!
 }
@@ -822,54 +1058,43 @@ function readRowGroup(c: ThriftCursor, plan: Plan): RowGroup {
   let ordinal: number | undefined
   let fid = 0
   for (;;) {
-    const type = fieldHeader(c, fid, 'RowGroup')
-    if (type === 0) break
+    const wire = fieldHeader(c, fid, 'RowGroup')
+    if (wire === 0) break
     fid = c.fieldId
-    switch (fid) {
-      case 1: {
-        if (type !== LIST) break
-        const size = listOf(c, STRUCT, 'RowGroup.columns')
-        const wanted = plan.wanted
-        if (wanted !== null && !plan.rowGroupsBeforeSchema) {
-          checkChunkCount(c, size, plan, start)
-          for (let j = 0; j < size; j++) {
-            if (wanted[j] === 1) columns.push(readColumnChunk(c, plan, j))
-            else skipStruct(c)
-          }
-        } else {
-          for (let j = 0; j < size; j++) columns.push(readColumnChunk(c, plan, j))
-        }
-        seen |= 1
-        continue
-      }
-      case 2:
-        if (type !== I64) break
-        totalByteSize = readI64(c)
-        seen |= 2
-        continue
-      case 3:
-        if (type !== I64) break
-        numRows = readI64(c)
-        seen |= 4
-        continue
-      case 4:
-        if (type !== LIST) break
-        sortingColumns = readSortingColumns(c)
-        continue
-      case 5:
-        if (type !== I64) break
-        fileOffset = readI64(c)
-        continue
-      case 6:
-        if (type !== I64) break
-        totalCompressedSize = readI64(c)
-        continue
-      case 7:
-        if ((type | 1) !== I32) break
-        ordinal = readI32(c)
-        continue
+    if (wire >= I16 && wire <= I64) {
+      // i64 fields take only i64; i32 fields take i16 or i32 (same wire encoding)
+      const value = readInteger(c, wire)
+      if (wire === I64) {
+        if (fid === 2) {
+          totalByteSize = value
+          seen |= 2
+        } else if (fid === 3) {
+          numRows = value
+          seen |= 4
+        } else if (fid === 5) fileOffset = value
+        else if (fid === 6) totalCompressedSize = value
+      } else if (fid === 7) ordinal = value as number
+      continue
     }
-    skip(c, type)
+    if (fid === 1 && wire === LIST) {
+      const size = listOf(c, STRUCT, 'RowGroup.columns')
+      const wanted = plan.wanted
+      if (wanted !== null && !plan.rowGroupsBeforeSchema) {
+        checkChunkCount(c, size, plan, start)
+        columns = listArray(plan.leafPaths.length) // one per selected leaf
+        for (let j = 0, k = 0; j < size; j++) {
+          if (wanted[j] === 1) {
+            columns[k] = readColumnChunk(c, plan, k)
+            k++
+          } else skipColumnChunk(c, plan)
+        }
+      } else {
+        columns = listArray(size)
+        for (let j = 0; j < size; j++) columns[j] = readColumnChunk(c, plan, j)
+      }
+      seen |= 1
+    } else if (fid === 4 && wire === LIST) sortingColumns = readSortingColumns(c)
+    else skip(c, wire)
   }
   if (seen !== 7) missingField(c, 'RowGroup', ROW_GROUP_FIELDS, seen, start)
   return {
@@ -883,10 +1108,105 @@ function readRowGroup(c: ThriftCursor, plan: Plan): RowGroup {
   }
 }
 
+/**
+ * Skips a column chunk that was not selected: accepts and rejects the same bytes as
+ * `skipStruct`, faster on what repeats from chunk to chunk. Integers and short binary
+ * values are skipped inline, and the `encodings` and `encoding_stats` lists, the same
+ * few byte strings in every chunk of a file, are compared with the last ones walked:
+ * a compact-protocol value is self-delimiting, so bytes that start with a complete
+ * list already walked without error hold that same list, and the walk moves past it
+ * without going through its elements. (The floor of the bench stays the plain walk.)
+ * `level` 0 is the ColumnChunk, 1 its ColumnMetaData; deeper structs use `skipStruct`.
+ */
+function skipColumnChunk(c: ThriftCursor, plan: Plan, level = 0): void {
+  const bytes = c.bytes
+  const end = bytes.length
+  let pos = c.offset
+  let next = 0
+  let fid = 0
+  for (;;) {
+    if (pos >= end) headerTruncated(c, pos, level === 0 ? 'ColumnChunk' : 'ColumnMetaData')
+    const header = bytes[pos++]!
+    const wire = header & 0x0f
+    if (wire === 0) break
+    if (header >= 0x10) fid += header >> 4
+    else {
+      c.offset = pos
+      fid = readI32(c)
+      pos = c.offset
+    }
+    if (wire >= I16 && wire <= I64) {
+      if (pos < end && bytes[pos]! < 0x80) pos++
+      else {
+        c.offset = pos
+        skip(c, wire)
+        pos = c.offset
+      }
+    } else if (wire === BINARY) {
+      const length = pos < end ? bytes[pos]! : 0x80
+      if (length < 0x80 && pos + 1 + length <= end) pos += 1 + length
+      else {
+        c.offset = pos
+        skip(c, BINARY)
+        pos = c.offset
+      }
+    } else if (wire === LIST && level === 1 && (fid === 2 || fid === 13)) {
+      const from = fid === 2 ? plan.skippedEncodingsStart : plan.skippedStatsStart
+      const to = fid === 2 ? plan.skippedEncodingsEnd : plan.skippedStatsEnd
+      if (from !== to && startsWith(bytes, pos, from, to)) pos += to - from
+      else {
+        c.offset = pos
+        skip(c, LIST)
+        if (fid === 2) {
+          plan.skippedEncodingsStart = pos
+          plan.skippedEncodingsEnd = c.offset
+        } else {
+          plan.skippedStatsStart = pos
+          plan.skippedStatsEnd = c.offset
+        }
+        pos = c.offset
+      }
+    } else if (wire === LIST && level === 1 && fid === 3 && (next = skipShortStrings(bytes, pos)) > pos) {
+      pos = next // path_in_schema
+    } else if (wire === STRUCT && level === 0 && fid === 3) {
+      c.offset = pos
+      skipColumnChunk(c, plan, 1)
+      pos = c.offset
+    } else if (wire !== TRUE && wire !== FALSE) {
+      c.offset = pos
+      skip(c, wire)
+      pos = c.offset
+    }
+  }
+  c.offset = pos
+}
+
+/**
+ * The end of a list of binary values at `pos` when it is short (under 15 elements, each
+ * under 128 bytes, so every length takes one byte) and complete; otherwise `pos`, and
+ * the caller walks the list the general way (which also reports what is wrong).
+ */
+function skipShortStrings(bytes: Uint8Array, pos: number): number {
+  const end = bytes.length
+  const header = pos < end ? bytes[pos]! : 0
+  if ((header & 0x0f) !== BINARY || header >= 0xf0) return pos
+  let at = pos + 1
+  for (let n = header >> 4; n > 0; n--) {
+    const length = at < end ? bytes[at]! : 0x80
+    if (length >= 0x80 || at + 1 + length > end) return pos
+    at += 1 + length
+  }
+  return at
+}
+
 const COLUMN_CHUNK_FIELDS = ['file_path', 'file_offset']
 
-function readColumnChunk(c: ThriftCursor, plan: Plan, leaf: number): ColumnChunk {
+/** `path`: index of the chunk's expected path in `plan.leafPaths`. */
+function readColumnChunk(c: ThriftCursor, plan: Plan, path: number): ColumnChunk {
+  const bytes = c.bytes
+  const end = bytes.length
   const start = c.offset
+  let pos = start
   let seen = 0
   let filePath: string | undefined
   let fileOffset: Int64 = 0
@@ -899,50 +1219,47 @@ function readColumnChunk(c: ThriftCursor, plan: Plan, leaf: number): ColumnChunk
   let encryptedColumnMetadata: Uint8Array | undefined
   let fid = 0
   for (;;) {
-    const type = fieldHeader(c, fid, 'ColumnChunk')
-    if (type === 0) break
-    fid = c.fieldId
-    switch (fid) {
-      case 1:
-        if (type !== BINARY) break
-        filePath = readString(c)
-        continue
-      case 2:
-        if (type !== I64) break
-        fileOffset = readI64(c)
-        seen |= 2
-        continue
-      case 3:
-        if (type !== STRUCT) break
-        metaData = readColumnMetaData(c, plan, leaf)
-        continue
-      case 4:
-        if (type !== I64) break
-        offsetIndexOffset = readI64(c)
-        continue
-      case 5:
-        if ((type | 1) !== I32) break
-        offsetIndexLength = readI32(c)
-        continue
-      case 6:
-        if (type !== I64) break
-        columnIndexOffset = readI64(c)
-        continue
-      case 7:
-        if ((type | 1) !== I32) break
-        columnIndexLength = readI32(c)
-        continue
-      case 8:
-        if (type !== STRUCT) break
-        cryptoMetadata = readColumnCryptoMetaData(c)
-        continue
-      case 9:
-        if (type !== BINARY) break
-        encryptedColumnMetadata = readBinary(c)
-        continue
+    if (pos >= end) headerTruncated(c, pos, 'ColumnChunk')
+    const header = bytes[pos++]!
+    const wire = header & 0x0f
+    if (wire === 0) break
+    if (header >= 0x10) fid += header >> 4
+    else {
+      c.offset = pos
+      fid = readI32(c)
+      pos = c.offset
     }
-    skip(c, type)
+    if (wire >= I16 && wire <= I64) {
+      // i64 fields take only i64; i32 fields take i16 or i32 (same wire encoding)
+      let value: Int64
+      const b = pos < end ? bytes[pos]! : 0x80
+      if (b < 0x80) {
+        value = (b >>> 1) ^ -(b & 1)
+        pos++
+      } else {
+        c.offset = pos
+        value = readInteger(c, wire)
+        pos = c.offset
+      }
+      if (wire === I64) {
+        if (fid === 2) {
+          fileOffset = value
+          seen |= 2
+        } else if (fid === 4) offsetIndexOffset = value
+        else if (fid === 6) columnIndexOffset = value
+      } else if (fid === 5) offsetIndexLength = value as number
+      else if (fid === 7) columnIndexLength = value as number
+      continue
+    }
+    c.offset = pos
+    if (fid === 3 && wire === STRUCT) metaData = readColumnMetaData(c, plan, path)
+    else if (fid === 1 && wire === BINARY) filePath = readString(c)
+    else if (fid === 8 && wire === STRUCT) cryptoMetadata = readColumnCryptoMetaData(c)
+    else if (fid === 9 && wire === BINARY) encryptedColumnMetadata = readBinary(c)
+    else skip(c, wire)
+    pos = c.offset
   }
+  c.offset = pos
   if (seen !== 2) missingField(c, 'ColumnChunk', COLUMN_CHUNK_FIELDS, seen | 1, start)
   return {
     file_path: filePath,
@@ -968,12 +1285,15 @@ const COLUMN_METADATA_FIELDS = [
   'data_page_offset',
 ]
 
-function readColumnMetaData(c: ThriftCursor, plan: Plan, leaf: number): ColumnMetaData {
+function readColumnMetaData(c: ThriftCursor, plan: Plan, path: number): ColumnMetaData {
+  const bytes = c.bytes
+  const end = bytes.length
   const start = c.offset
+  let pos = start
   let seen = 0
   let type: ParquetType = 'BOOLEAN'
   let encodings: readonly (Encoding | number)[] = NO_ENCODINGS
-  let pathInSchema: readonly string[] = []
+  let pathInSchema: readonly string[] = NO_PATH
   let codec: CompressionCodec | number = 0
   let numValues: Int64 = 0
   let totalUncompressedSize: Int64 = 0
@@ -990,111 +1310,112 @@ function readColumnMetaData(c: ThriftCursor, plan: Plan, leaf: number): ColumnMe
   let geospatialStatistics: GeospatialStatistics | undefined
   let fid = 0
   for (;;) {
-    const wire = fieldHeader(c, fid, 'ColumnMetaData')
+    if (pos >= end) headerTruncated(c, pos, 'ColumnMetaData')
+    const header = bytes[pos++]!
+    const wire = header & 0x0f
     if (wire === 0) break
-    fid = c.fieldId
-    switch (fid) {
-      case 1: {
-        if ((wire | 1) !== I32) break
-        const at = c.offset
-        const value = readI32(c)
-        const name = PARQUET_TYPES[value]
+    if (header >= 0x10) fid += header >> 4
+    else {
+      c.offset = pos
+      fid = readI32(c)
+      pos = c.offset
+    }
+    if (wire >= I16 && wire <= I64) {
+      const at = pos
+      let value: Int64
+      const b = pos < end ? bytes[pos]! : 0x80
+      if (b < 0x80) {
+        value = (b >>> 1) ^ -(b & 1)
+        pos++
+      } else {
+        c.offset = pos
+        value = readInteger(c, wire)
+        pos = c.offset
+      }
+      if (wire === I64) {
+        switch (fid) {
+          case 5:
+            numValues = value
+            seen |= 16
+            break
+          case 6:
+            totalUncompressedSize = value
+            seen |= 32
+            break
+          case 7:
+            totalCompressedSize = value
+            seen |= 64
+            break
+          case 9:
+            dataPageOffset = value
+            seen |= 128
+            break
+          case 10:
+            indexPageOffset = value
+            break
+          case 11:
+            dictionaryPageOffset = value
+            break
+          case 14:
+            bloomFilterOffset = value
+            break
+        }
+      } else if (fid === 1) {
+        const name = PARQUET_TYPES[value as number]
         if (name === undefined) invalid(c, `ColumnMetaData.type ${value} is not a Parquet physical type`, at)
         type = name
         seen |= 1
-        continue
-      }
-      case 2: {
+      } else if (fid === 4) {
+        codec = enumName(CODECS, value as number)
+        seen |= 8
+      } else if (fid === 15) bloomFilterLength = value as number
+      continue
+    }
+    c.offset = pos
+    switch (fid) {
+      case 2:
         if (wire !== LIST) break
-        const cached = interned(c, plan.interned, 0) as (Encoding | number)[] | undefined
-        if (cached !== undefined) encodings = cached
-        else {
-          const from = c.offset
-          const size = listOf(c, I32, 'ColumnMetaData.encodings')
-          const list: (Encoding | number)[] = []
-          for (let i = 0; i < size; i++) list.push(enumName(ENCODINGS, readI32(c)))
-          intern(c, plan.interned, 0, from, list)
-          encodings = list
-        }
+        encodings = readEncodings(c, plan)
         seen |= 2
+        pos = c.offset
         continue
-      }
       case 3:
         if (wire !== LIST) break
-        pathInSchema = readPath(c, plan, leaf)
+        pathInSchema = readPath(c, plan, path)
         seen |= 4
-        continue
-      case 4:
-        if ((wire | 1) !== I32) break
-        codec = enumName(CODECS, readI32(c))
-        seen |= 8
-        continue
-      case 5:
-        if (wire !== I64) break
-        numValues = readI64(c)
-        seen |= 16
-        continue
-      case 6:
-        if (wire !== I64) break
-        totalUncompressedSize = readI64(c)
-        seen |= 32
-        continue
-      case 7:
-        if (wire !== I64) break
-        totalCompressedSize = readI64(c)
-        seen |= 64
+        pos = c.offset
         continue
       case 8:
         if (wire !== LIST) break
         keyValueMetadata = readKeyValues(c, 'ColumnMetaData.key_value_metadata')
-        continue
-      case 9:
-        if (wire !== I64) break
-        dataPageOffset = readI64(c)
-        seen |= 128
-        continue
-      case 10:
-        if (wire !== I64) break
-        indexPageOffset = readI64(c)
-        continue
-      case 11:
-        if (wire !== I64) break
-        dictionaryPageOffset = readI64(c)
+        pos = c.offset
         continue
       case 12:
         if (wire !== STRUCT || !plan.statistics) break
-        statistics = readStatistics(c)
+        statistics = new LazyStatistics(bytes, pos)
+        skipStruct(c)
+        pos = c.offset
         continue
-      case 13: {
+      case 13:
         if (wire !== LIST) break
-        const cached = interned(c, plan.interned, 1) as PageEncodingStats[] | undefined
-        if (cached !== undefined) encodingStats = cached
-        else {
-          const from = c.offset
-          encodingStats = readEncodingStats(c)
-          intern(c, plan.interned, 1, from, encodingStats)
-        }
-        continue
-      }
-      case 14:
-        if (wire !== I64) break
-        bloomFilterOffset = readI64(c)
-        continue
-      case 15:
-        if ((wire | 1) !== I32) break
-        bloomFilterLength = readI32(c)
+        encodingStats = readSharedEncodingStats(c, plan)
+        pos = c.offset
         continue
       case 16:
         if (wire !== STRUCT || !plan.statistics) break
         sizeStatistics = readSizeStatistics(c)
+        pos = c.offset
         continue
       case 17:
         if (wire !== STRUCT || !plan.statistics) break
         geospatialStatistics = readGeospatialStatistics(c)
+        pos = c.offset
         continue
     }
     skip(c, wire)
+    pos = c.offset
   }
+  c.offset = pos
   if (seen !== 255) missingField(c, 'ColumnMetaData', COLUMN_METADATA_FIELDS, seen, start)
   return {
     type,
@@ -1117,10 +1438,33 @@ function readColumnMetaData(c: ThriftCursor, plan: Plan, leaf: number): ColumnMe
   }
 }
 
+/** `ColumnMetaData.encodings`, shared with earlier chunks that have the same bytes. */
+function readEncodings(c: ThriftCursor, plan: Plan): readonly (Encoding | number)[] {
+  const cached = interned(c, plan.interned, 0) as (Encoding | number)[] | undefined
+  if (cached !== undefined) return cached
+  const from = c.offset
+  const size = listOf(c, I32, 'ColumnMetaData.encodings')
+  const list = listArray<Encoding | number>(size)
+  for (let i = 0; i < size; i++) list[i] = enumName(ENCODINGS, readI32(c))
+  intern(c, plan.interned, 0, from, list)
+  return list
+}
+
+/** `ColumnMetaData.encoding_stats`, shared with earlier chunks that have the same bytes. */
+function readSharedEncodingStats(c: ThriftCursor, plan: Plan): readonly PageEncodingStats[] {
+  const cached = interned(c, plan.interned, 1) as PageEncodingStats[] | undefined
+  if (cached !== undefined) return cached
+  const from = c.offset
+  const list = readEncodingStats(c)
+  intern(c, plan.interned, 1, from, list)
+  return list
+}
+
 /**
- * `path_in_schema` of the chunk of leaf `leaf`: when its bytes equal the names of that
- * leaf's schema path (always, in a well-formed file), the path array made from the
- * schema is returned, shared by every row group; otherwise a new one is decoded.
+ * `path_in_schema` of a chunk expected to have path `leaf` of `plan.leafPaths`: when
+ * its bytes equal the names of that schema path (always, in a well-formed file), the
+ * path array made from the schema is returned, shared by every row group; otherwise a
+ * new one is decoded.
  */
 function readPath(c: ThriftCursor, plan: Plan, leaf: number): readonly string[] {
   const size = listOf(c, BINARY, 'ColumnMetaData.path_in_schema')
@@ -1154,8 +1498,8 @@ function readPath(c: ThriftCursor, plan: Plan, leaf: number): readonly string[] 
     if (same) return known
     c.offset = save
   }
-  const path: string[] = []
-  for (let k = 0; k < size; k++) path.push(readString(c))
+  const path = listArray<string>(size)
+  for (let k = 0; k < size; k++) path[k] = readString(c)
   return path
 }
 
@@ -1311,7 +1655,7 @@ function lazyValue(entry: KeyValue, bytes: Uint8Array, start: number, end: numbe
 
 function readKeyValues(c: ThriftCursor, what: string): KeyValue[] {
   const size = listOf(c, STRUCT, what)
-  const out: KeyValue[] = []
+  const out = listArray<KeyValue>(size)
   for (let i = 0; i < size; i++) {
     const start = c.offset
     let key = ''
@@ -1338,7 +1682,7 @@ function readKeyValues(c: ThriftCursor, what: string): KeyValue[] {
     if (!hasKey) missingField(c, 'KeyValue', KEY_VALUE_FIELDS, 0, start)
     const entry: KeyValue = { key, value }
     if (valueEnd - valueStart > LAZY_STRING_BYTES) lazyValue(entry, c.bytes, valueStart, valueEnd)
-    out.push(entry)
+    out[i] = entry
   }
   return out
 }
@@ -1347,7 +1691,7 @@ const SORTING_COLUMN_FIELDS = ['column_idx', 'descending', 'nulls_first']
 
 function readSortingColumns(c: ThriftCursor): SortingColumn[] {
   const size = listOf(c, STRUCT, 'RowGroup.sorting_columns')
-  const out: SortingColumn[] = []
+  const out = listArray<SortingColumn>(size)
   for (let i = 0; i < size; i++) {
     const start = c.offset
     let seen = 0
@@ -1371,7 +1715,7 @@ function readSortingColumns(c: ThriftCursor): SortingColumn[] {
       } else skip(c, wire)
     }
     if (seen !== 7) missingField(c, 'SortingColumn', SORTING_COLUMN_FIELDS, seen, start)
-    out.push({ column_idx: columnIdx, descending, nulls_first: nullsFirst })
+    out[i] = { column_idx: columnIdx, descending, nulls_first: nullsFirst }
   }
   return out
 }
@@ -1380,7 +1724,7 @@ const PAGE_ENCODING_STATS_FIELDS = ['page_type', 'encoding', 'count']
 
 function readEncodingStats(c: ThriftCursor): PageEncodingStats[] {
   const size = listOf(c, STRUCT, 'ColumnMetaData.encoding_stats')
-  const out: PageEncodingStats[] = []
+  const out = listArray<PageEncodingStats>(size)
   for (let i = 0; i < size; i++) {
     const start = c.offset
     let seen = 0
@@ -1405,7 +1749,7 @@ function readEncodingStats(c: ThriftCursor): PageEncodingStats[] {
       } else skip(c, wire)
     }
     if (seen !== 7) missingField(c, 'PageEncodingStats', PAGE_ENCODING_STATS_FIELDS, seen, start)
-    out.push({ page_type: pageType, encoding, count })
+    out[i] = { page_type: pageType, encoding, count }
   }
   return out
 }
@@ -1592,14 +1936,25 @@ function readLogicalType(c: ThriftCursor): LogicalType | undefined {
 function readColumnOrders(c: ThriftCursor, plan: Plan): ColumnOrder[] {
   const size = listOf(c, STRUCT, 'FileMetaData.column_orders')
   const wanted = plan.rowGroupsBeforeSchema ? null : plan.wanted
-  const out: ColumnOrder[] = []
-  for (let i = 0; i < size; i++) {
-    if (wanted !== null && wanted[i] !== 1) {
+  const leafCount = plan.leafCount
+  const out: ColumnOrder[] = wanted === null ? listArray(size) : []
+  const bytes = c.bytes
+  for (let i = 0, k = 0; i < size; i++) {
+    // (`wanted` holds stale entries past the leaf count: a longer list keeps none of them)
+    const keep = wanted === null || (i < leafCount && wanted[i] === 1)
+    // TYPE_ORDER, nearly every entry: field 1 holding an empty struct, then STOP.
+    const pos = c.offset
+    if (pos + 3 <= bytes.length && bytes[pos] === 0x1c && bytes[pos + 1] === 0 && bytes[pos + 2] === 0) {
+      c.offset = pos + 3
+      if (keep) out[k++] = 'TYPE_ORDER'
+      continue
+    }
+    if (!keep) {
       skipStruct(c)
       continue
     }
     const member = readEmptyUnion(c, 'ColumnOrder')
-    out.push(COLUMN_ORDERS[member - 1] ?? 'UNRECOGNIZED')
+    out[k++] = COLUMN_ORDERS[member - 1] ?? 'UNRECOGNIZED'
   }
   return out
 }
@@ -1672,4 +2027,100 @@ function readColumnCryptoMetaData(c: ThriftCursor): ColumnCryptoMetaData | undef
     }
   }
   return result
+}
+
+/**
+ * `ColumnMetaData.statistics`, decoded on first access. A wide footer holds one
+ * Statistics struct per column chunk, and decoding them eagerly (an object and up to
+ * four byte views each) cost more than the rest of the chunk: most readers look at the
+ * statistics of a few columns, if any. The decode walks the struct with `skipStruct`,
+ * which accepts exactly what `readStatistics` accepts, so the later decode cannot fail
+ * (unless the footer bytes are modified meanwhile, like any view into them).
+ *
+ * The fields are getters (and setters) on the prototype, decoded together on the
+ * first read: property reads, destructuring and `JSON.stringify` (through `toJSON`)
+ * see the values; spreading, `Object.keys` and `structuredClone` see no own
+ * properties: use `toJSON()` for a plain object.
+ */
+class LazyStatistics implements Statistics {
+  /** The footer bytes and the offset of the struct in them. */
+  readonly #bytes: Uint8Array
+  readonly #start: number
+  /** The decoded struct, once read. */
+  #values: Statistics | undefined
+
+  constructor(bytes: Uint8Array, start: number) {
+    this.#bytes = bytes
+    this.#start = start
+    this.#values = undefined
+  }
+
+  #decoded(): Statistics {
+    return (this.#values ??= readStatistics(new ThriftCursor(this.#bytes, this.#start)))
+  }
+
+  get max(): Uint8Array | undefined {
+    return this.#decoded().max
+  }
+  set max(value) {
+    this.#decoded().max = value
+  }
+  get min(): Uint8Array | undefined {
+    return this.#decoded().min
+  }
+  set min(value) {
+    this.#decoded().min = value
+  }
+  get null_count(): Int64 | undefined {
+    return this.#decoded().null_count
+  }
+  set null_count(value) {
+    this.#decoded().null_count = value
+  }
+  get distinct_count(): Int64 | undefined {
+    return this.#decoded().distinct_count
+  }
+  set distinct_count(value) {
+    this.#decoded().distinct_count = value
+  }
+  get max_value(): Uint8Array | undefined {
+    return this.#decoded().max_value
+  }
+  set max_value(value) {
+    this.#decoded().max_value = value
+  }
+  get min_value(): Uint8Array | undefined {
+    return this.#decoded().min_value
+  }
+  set min_value(value) {
+    this.#decoded().min_value = value
+  }
+  get is_max_value_exact(): boolean | undefined {
+    return this.#decoded().is_max_value_exact
+  }
+  set is_max_value_exact(value) {
+    this.#decoded().is_max_value_exact = value
+  }
+  get is_min_value_exact(): boolean | undefined {
+    return this.#decoded().is_min_value_exact
+  }
+  set is_min_value_exact(value) {
+    this.#decoded().is_min_value_exact = value
+  }
+  get nan_count(): Int64 | undefined {
+    return this.#decoded().nan_count
+  }
+  set nan_count(value) {
+    this.#decoded().nan_count = value
+  }
+
+  /** The fields as a plain object (a copy). */
+  toJSON(): Statistics {
+    return { ...this.#decoded() }
+  }
+
+  /** Node's `util.inspect` (console.log) shows the fields, not an empty object. */
+  [Symbol.for('nodejs.util.inspect.custom')](): Statistics {
+    return this.toJSON()
+  }
 }

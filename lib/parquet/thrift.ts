@@ -175,17 +175,47 @@ export function readI32(c: ThriftCursor): number {
   return (n >>> 1) ^ -(n & 1)
 }
 
-/** A zigzag i64: a number when it is a safe integer, a bigint beyond (see the header). */
+/**
+ * A zigzag i64: a number when it is a safe integer, a bigint beyond (see the header).
+ * Values of up to 4 varint bytes (|v| < 2^27: every count, size and offset of a file
+ * under 128 MiB) are read here, small enough for the JIT to inline into the decoders;
+ * longer ones go to `readI64Long`.
+ */
 export function readI64(c: ThriftCursor): number | bigint {
   const bytes = c.bytes
-  let pos = c.offset
-  if (pos < bytes.length) {
-    const b = bytes[pos]!
-    if (b < 0x80) {
+  const pos = c.offset
+  if (pos + 4 <= bytes.length) {
+    const b0 = bytes[pos]!
+    if (b0 < 0x80) {
       c.offset = pos + 1
-      return (b >>> 1) ^ -(b & 1)
+      return (b0 >>> 1) ^ -(b0 & 1)
+    }
+    const b1 = bytes[pos + 1]!
+    let zz = (b0 & 0x7f) | ((b1 & 0x7f) << 7)
+    if (b1 < 0x80) {
+      c.offset = pos + 2
+      return (zz >>> 1) ^ -(zz & 1)
+    }
+    const b2 = bytes[pos + 2]!
+    zz |= (b2 & 0x7f) << 14
+    if (b2 < 0x80) {
+      c.offset = pos + 3
+      return (zz >>> 1) ^ -(zz & 1)
+    }
+    const b3 = bytes[pos + 3]!
+    if (b3 < 0x80) {
+      zz |= b3 << 21
+      c.offset = pos + 4
+      return (zz >>> 1) ^ -(zz & 1)
     }
   }
+  return readI64Long(c)
+}
+
+/** `readI64` for varints of 5 bytes or more, and near the end of the input. */
+function readI64Long(c: ThriftCursor): number | bigint {
+  const bytes = c.bytes
+  let pos = c.offset
   // Up to 7 bytes (49 bits) accumulate exactly in a double; longer varints go through
   // bigint and come back as a number when they fit.
   const start = pos
@@ -261,29 +291,52 @@ const utf8 = /* @__PURE__ */ new TextDecoder()
 
 /**
  * Decodes `bytes[start, end)` as UTF-8 (invalid sequences become U+FFFD, as
- * `TextDecoder` does). Short ASCII strings, nearly all names in a footer, are built
- * without the decoder call, which costs more than the decoding itself at this size.
+ * `TextDecoder` does). Short ASCII strings, nearly all names in a footer, are made in
+ * one `String.fromCharCode` call (one string allocated; appending characters one by
+ * one allocates a string per character), without the decoder call, which costs more
+ * than the decoding itself at this size.
  */
 export function utf8Slice(bytes: Uint8Array, start: number, end: number): string {
   const length = end - start
-  if (length <= 24) {
-    switch (length) {
-      case 0:
-        return ''
-      case 1: {
-        const a = bytes[start]!
-        if (a < 0x80) return String.fromCharCode(a)
-        break
+  if (length <= 8) {
+    if (length === 0) return ''
+    let ascii = 0
+    for (let i = start; i < end; i++) ascii |= bytes[i]!
+    if (ascii < 0x80) {
+      const f = String.fromCharCode
+      switch (length) {
+        case 1:
+          return f(bytes[start]!)
+        case 2:
+          return f(bytes[start]!, bytes[start + 1]!)
+        case 3:
+          return f(bytes[start]!, bytes[start + 1]!, bytes[start + 2]!)
+        case 4:
+          return f(bytes[start]!, bytes[start + 1]!, bytes[start + 2]!, bytes[start + 3]!)
+        case 5:
+          return f(bytes[start]!, bytes[start + 1]!, bytes[start + 2]!, bytes[start + 3]!, bytes[start + 4]!)
+        case 6:
+          return f(bytes[start]!, bytes[start + 1]!, bytes[start + 2]!, bytes[start + 3]!, bytes[start + 4]!, bytes[start + 5]!)
+        case 7:
+          return f(
+            bytes[start]!, bytes[start + 1]!, bytes[start + 2]!, bytes[start + 3]!,
+            bytes[start + 4]!, bytes[start + 5]!, bytes[start + 6]!,
+          )
+        default:
+          return f(
+            bytes[start]!, bytes[start + 1]!, bytes[start + 2]!, bytes[start + 3]!,
+            bytes[start + 4]!, bytes[start + 5]!, bytes[start + 6]!, bytes[start + 7]!,
+          )
       }
-      default: {
-        let ascii = 0
-        for (let i = start; i < end; i++) ascii |= bytes[i]!
-        if (ascii < 0x80) {
-          let s = ''
-          for (let i = start; i < end; i++) s += String.fromCharCode(bytes[i]!)
-          return s
-        }
-      }
+    }
+  } else if (length <= 24) {
+    let ascii = 0
+    for (let i = start; i < end; i++) ascii |= bytes[i]!
+    if (ascii < 0x80) {
+      // 8 characters at a time; the concatenations of the pieces make flat strings
+      let s = utf8Slice(bytes, start, start + 8)
+      for (let i = start + 8; i < end; i += 8) s += utf8Slice(bytes, i, i + 8 < end ? i + 8 : end)
+      return s
     }
   }
   return utf8.decode(bytes.subarray(start, end))
@@ -464,9 +517,11 @@ export function skipStruct(c: ThriftCursor): void {
     const type = header & 0x0f
     if (type === 0) break
     if (header < 0x10) {
-      // long form: the field id follows as a zigzag varint
+      // Long form: the field id follows as a zigzag varint. Read (not skipped) the way
+      // `readFieldHeader` reads it, at most 32 bits, so a struct that skips without
+      // error also decodes without error (lazily decoded structs rely on it).
       c.offset = pos
-      skip(c, I16)
+      readI32(c)
       pos = c.offset
     }
     if (type === I32 || type === I64 || type === I16) {

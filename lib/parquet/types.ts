@@ -128,6 +128,12 @@ export interface SchemaElement {
  * length prefix), views into the footer; `statisticsValue()` decodes them for a column.
  * When `max`/`min` hold the same bytes as `max_value`/`min_value`, they are the same
  * view.
+ *
+ * Decoded on first read: the fields are getters/setters on the object's prototype
+ * (the footer was validated when it was decoded; the first read decodes the struct).
+ * Reads, destructuring and `JSON.stringify` see the values; spreading, `Object.keys`,
+ * deep-equality helpers and `structuredClone` see no own properties (the object's
+ * untyped `toJSON()` method returns a plain copy).
  */
 export interface Statistics {
   /** Deprecated, signed-comparison maximum. */
