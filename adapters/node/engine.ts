@@ -367,7 +367,13 @@ export function nodeCodec(format: Format): CodecModule {
       return Object.freeze({
         // RFC 8878 section 3.1: a zstd stream is a sequence of frames.
         traits: Object.freeze({ concatenable: true }),
-        createDecoder: () => new NativeDecoder(format, new NativeBody(format, () => z.createZstdDecompress!(), ZSTD_FLAGS)),
+        // node:zlib's zstd decompressor gives no sign where a frame ends (a finishing
+        // step with no input succeeds whether or not the frame is complete), so the end
+        // of a stream could not be told from truncated input: refuse rather than risk
+        // returning a truncated result as complete. Decode zstd with engine 'wasm'.
+        createDecoder: () => {
+          throw new CodecError('ENGINE_UNAVAILABLE', format, "engine 'node' cannot decode zstd exactly: node:zlib does not report where a zstd frame ends; use engine 'wasm'")
+        },
         createEncoder: (options: Record<string, unknown>) => {
           const level = checkLevel(format, options.level)
           const param = C.ZSTD_c_compressionLevel ?? 100
