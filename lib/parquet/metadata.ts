@@ -757,6 +757,17 @@ function readSchemaElement(c: ThriftCursor, nameRange: Int32Array): SchemaElemen
 
 const nameScratch = new Int32Array(2)
 
+/**
+ * Most levels of groups in a schema. Every leaf's path holds one entry per level, so
+ * without a cap a hostile footer of n elements could ask for n^2/4 path entries (half
+ * the elements nested, half leaves at the bottom). Real schemas stay far below this.
+ */
+const MAX_SCHEMA_DEPTH = 256
+
+function schemaTooDeep(c: ThriftCursor, element: number): never {
+  throw new CodecError('LIMIT_EXCEEDED', 'parquet', `schema element ${element} nests groups deeper than ${MAX_SCHEMA_DEPTH} levels`, c.origin)
+}
+
 /** Decodes every schema element and learns the leaf paths (no `columns` option). */
 function readSchema(c: ThriftCursor, plan: Plan): SchemaElement[] {
   const size = listOf(c, STRUCT, 'FileMetaData.schema')
@@ -793,6 +804,7 @@ function readSchema(c: ThriftCursor, plan: Plan): SchemaElement[] {
     const path = parentPath.length === 0 ? [element.name] : parentPath.concat(element.name)
     const children = childCount(element)
     if (children > 0) {
+      if (stackElement.length >= MAX_SCHEMA_DEPTH) schemaTooDeep(c, i)
       stackElement.push(i)
       stackLeft.push(children)
       paths.push(path)
@@ -975,6 +987,7 @@ function scanSchema(c: ThriftCursor, plan: Plan): SchemaElement[] {
     }
     const count = children[i]! > 0 ? children[i]! : 0
     if (count > 0) {
+      if (stackElement.length >= MAX_SCHEMA_DEPTH) schemaTooDeep(c, i)
       stackElement.push(i)
       stackLeft.push(count)
       stackSelected.push(selected)
