@@ -15,6 +15,7 @@ import { join } from 'node:path'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import fc from 'fast-check'
+import { basicMutations, type Mutation } from './_mutations.js'
 import {
   Bool, CompressionType, Dictionary, Field, Float64, Int32, Int64, List, Map_, RecordBatchFileWriter, RecordBatchStreamWriter,
   Struct, Table, tableToIPC, Utf8, vectorFromArray, type RecordBatch,
@@ -86,7 +87,6 @@ const HOSTILE = [
   2 ** 62, -1, -2, -8, -(2 ** 31), -(2 ** 63),
 ]
 
-type Mutation = { kind: string; apply(b: Uint8Array, anchors?: readonly number[]): Uint8Array }
 
 function patchInt(b: Uint8Array, at: number, value: number, width: 4 | 8): Uint8Array {
   const c = b.slice()
@@ -99,38 +99,7 @@ function patchInt(b: Uint8Array, at: number, value: number, width: 4 | 8): Uint8
 }
 
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
-  fc.tuple(fc.nat(), fc.integer({ min: 0, max: 7 })).map(([at, bit]) => ({
-    kind: 'bit flip',
-    apply: (b: Uint8Array) => {
-      const c = b.slice()
-      if (c.length) c[at % c.length]! ^= 1 << bit
-      return c
-    },
-  })),
-  fc.nat().map((at) => ({ kind: 'truncation', apply: (b: Uint8Array) => b.slice(0, b.length ? at % b.length : 0) })),
-  fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })).map(([at, v]) => ({
-    kind: 'insertion',
-    apply: (b: Uint8Array) => {
-      const i = b.length ? at % (b.length + 1) : 0
-      return concat([b.subarray(0, i), Uint8Array.of(v), b.subarray(i)])
-    },
-  })),
-  fc.nat().map((at) => ({
-    kind: 'deletion',
-    apply: (b: Uint8Array) => {
-      if (!b.length) return b
-      const i = at % b.length
-      return concat([b.subarray(0, i), b.subarray(i + 1)])
-    },
-  })),
-  fc.nat().map((at) => ({
-    kind: 'swapped halves',
-    apply: (b: Uint8Array) => {
-      const i = b.length ? at % b.length : 0
-      return concat([b.subarray(i), b.subarray(0, i)])
-    },
-  })),
-  fc.uint8Array({ minLength: 1, maxLength: 16 }).map((junk) => ({ kind: 'junk after the end', apply: (b: Uint8Array) => concat([b, junk]) })),
+  ...basicMutations,
   // A hostile int32/int64 at a random offset, or a few bytes after a structural anchor
   // (the start of an Arrow message, a Parquet list header), where length fields live.
   fc.tuple(fc.nat(), fc.constantFrom(...HOSTILE), fc.constantFrom(4 as const, 8 as const), fc.nat(), fc.integer({ min: 0, max: 63 })).map(

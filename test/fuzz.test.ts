@@ -10,6 +10,7 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import fc from 'fast-check'
+import { basicMutations } from './_mutations.js'
 import type { Format } from '../lib/codec.js'
 import { CodecError } from '../lib/errors.js'
 import { Machine } from '../lib/machine.js'
@@ -89,41 +90,7 @@ const plain = fc.oneof(
   fc.string({ maxLength: 400 }).map((s) => new TextEncoder().encode(s.repeat(3))),
 )
 
-type Mutation = { kind: string; apply(b: Uint8Array): Uint8Array }
-const mutation: fc.Arbitrary<Mutation> = fc.oneof(
-  fc.tuple(fc.nat(), fc.integer({ min: 0, max: 7 })).map(([at, bit]) => ({
-    kind: 'bit flip',
-    apply: (b: Uint8Array) => {
-      const c = b.slice()
-      if (c.length) c[at % c.length]! ^= 1 << bit
-      return c
-    },
-  })),
-  fc.nat().map((at) => ({ kind: 'truncation', apply: (b: Uint8Array) => b.slice(0, b.length ? at % b.length : 0) })),
-  fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })).map(([at, v]) => ({
-    kind: 'insertion',
-    apply: (b: Uint8Array) => {
-      const i = b.length ? at % (b.length + 1) : 0
-      return new Uint8Array([...b.subarray(0, i), v, ...b.subarray(i)])
-    },
-  })),
-  fc.nat().map((at) => ({
-    kind: 'deletion',
-    apply: (b: Uint8Array) => {
-      if (!b.length) return b
-      const i = at % b.length
-      return new Uint8Array([...b.subarray(0, i), ...b.subarray(i + 1)])
-    },
-  })),
-  fc.nat().map((at) => ({
-    kind: 'swapped halves',
-    apply: (b: Uint8Array) => {
-      const i = b.length ? at % b.length : 0
-      return new Uint8Array([...b.subarray(i), ...b.subarray(0, i)])
-    },
-  })),
-  fc.uint8Array({ minLength: 1, maxLength: 16 }).map((junk) => ({ kind: 'junk after the end', apply: (b: Uint8Array) => new Uint8Array([...b, ...junk]) })),
-)
+const mutation = fc.oneof(...basicMutations)
 
 for (const [format, checksummed] of formats) {
   let mod: CodecModule | null = null
