@@ -35,6 +35,7 @@ import { checkLevel, type CodecModule } from '../../lib/registry.js'
 import { Status } from '../../lib/status.js'
 import { crc32 as jsCrc32 } from '../../lib/codecs/checksum.js'
 import { DeflateFamilyDecoder, traitsOf, wrapperOf, type Crc32, type DeflateBody } from '../../lib/codecs/deflate.js'
+import { ZstdFrameScanner } from '../../lib/codecs/zstd-frame.js'
 
 /** The native handle as used here (see the module comment). */
 interface NativeHandle {
@@ -102,10 +103,10 @@ class NativeStep {
     }
   }
 
-  /** One step; returns false when the native side reported an error (see `error`). */
-  write(flag: number, src: Uint8Array, inOff: number, dst: Uint8Array, outOff: number, outLen = dst.length - outOff): boolean {
+  /** One step over `src[inOff..inEnd)`; returns false when the native side reported an error (see `error`). */
+  write(flag: number, src: Uint8Array, inOff: number, dst: Uint8Array, outOff: number, outLen = dst.length - outOff, inEnd = src.length): boolean {
     if (!this.stream) throw new CodecError('INVALID_OPTION', this.format, 'codec used after dispose()')
-    const inLen = src.length - inOff
+    const inLen = inEnd - inOff
     this.error = null
     this.handle.writeSync(flag, src, inOff, inLen, dst, outOff, outLen)
     if (this.error) return false
@@ -239,6 +240,81 @@ class NativeDecoder implements Decoder {
   }
 }
 
+/**
+ * zstd over node:zlib. The native decompressor does not say where a frame ends (a
+ * finishing step with no input succeeds whether or not the frame is complete), so a
+ * scanner reads the frame's own headers to find its end (lib/codecs/zstd-frame.ts) and
+ * the native side is never given a byte past it. With the whole frame given, a step
+ * that leaves output room has flushed everything: the frame is done.
+ */
+class NativeZstdDecoder implements Decoder {
+  readonly format = 'zstd'
+  readonly contentSize = -1
+  consumed = 0
+  written = 0
+  failure: Failure | null = null
+  private readonly step: NativeStep
+  private readonly scanner = new ZstdFrameScanner()
+  /** Bytes of the current frame the native side has used. */
+  private fed = 0
+  private ended = false
+  private bad = false
+
+  constructor(windowLogMax: number | undefined) {
+    const params = windowLogMax === undefined ? {} : { [C.ZSTD_d_windowLogMax ?? 100]: windowLogMax }
+    this.step = new NativeStep('zstd', () => z.createZstdDecompress!({ params }))
+  }
+
+  transform(src: Uint8Array, dst: Uint8Array, _final: boolean): Status {
+    this.consumed = 0
+    this.written = 0
+    if (this.bad) return Status.InvalidData
+    if (this.ended) return Status.Done
+    // `src` starts at frame offset `fed`; scan what has not been scanned yet.
+    const scanner = this.scanner
+    if (!scanner.ended && scanner.scan(src, Math.min(scanner.scanned - this.fed, src.length), src.length) === -2) {
+      return this.fail(scanner.error!.message, scanner.error!.offset)
+    }
+    const limit = scanner.ended ? scanner.scanned - this.fed : src.length
+    if (limit === 0 && !scanner.ended) return Status.NeedMoreData
+    const step = this.step
+    if (!step.write(ZSTD_FLAGS[0], src, 0, dst, 0, dst.length, limit)) {
+      const e = step.error!
+      // The native side does not say how far it got: the error lies at or after `fed`.
+      return this.fail(`${e.message} (${e.code}, in the input from this offset on)`, this.fed)
+    }
+    this.fed += step.used
+    this.consumed = step.used
+    this.written = step.produced
+    if (step.produced === dst.length) return Status.DestinationTooSmall
+    if (step.used < limit) return this.fail('the native decoder stopped before the end of the frame its headers describe', this.fed)
+    if (!scanner.ended || this.fed < scanner.scanned) return Status.NeedMoreData
+    this.ended = true
+    return Status.Done
+  }
+
+  reset(): void {
+    this.step.reset()
+    this.scanner.reset()
+    this.fed = 0
+    this.ended = false
+    this.bad = false
+    this.failure = null
+    this.consumed = 0
+    this.written = 0
+  }
+
+  dispose(): void {
+    this.step.dispose()
+  }
+
+  private fail(message: string, offset: number): Status {
+    this.bad = true
+    this.failure = { code: 'INVALID_DATA', message, offset }
+    return Status.InvalidData
+  }
+}
+
 /** Any native compressor; writes its own headers and trailers. */
 class NativeEncoder implements Encoder {
   consumed = 0
@@ -328,6 +404,18 @@ class NativeEncoder implements Encoder {
   }
 }
 
+/**
+ * `maxWindowLog` for the native zstd decoder (ZSTD_d_windowLogMax): 10 to 31, the range
+ * libzstd accepts on 64-bit builds; unset keeps libzstd's default limit (2^27 bytes).
+ */
+function checkWindowLog(value: unknown): number | undefined {
+  if (value === undefined) return undefined
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 10 || value > 31) {
+    throw new CodecError('INVALID_OPTION', 'zstd', `maxWindowLog must be an integer from 10 to 31, got ${String(value)}`)
+  }
+  return value
+}
+
 /** node:zlib's native CRC-32 (Node >= 20.15), else ours. */
 const nativeCrc32: Crc32 =
   typeof z.crc32 === 'function'
@@ -367,13 +455,7 @@ export function nodeCodec(format: Format): CodecModule {
       return Object.freeze({
         // RFC 8878 section 3.1: a zstd stream is a sequence of frames.
         traits: Object.freeze({ concatenable: true }),
-        // node:zlib's zstd decompressor gives no sign where a frame ends (a finishing
-        // step with no input succeeds whether or not the frame is complete), so the end
-        // of a stream could not be told from truncated input: refuse rather than risk
-        // returning a truncated result as complete. Decode zstd with engine 'wasm'.
-        createDecoder: () => {
-          throw new CodecError('ENGINE_UNAVAILABLE', format, "engine 'node' cannot decode zstd exactly: node:zlib does not report where a zstd frame ends; use engine 'wasm'")
-        },
+        createDecoder: (options: Record<string, unknown>) => new NativeZstdDecoder(checkWindowLog(options.maxWindowLog)),
         createEncoder: (options: Record<string, unknown>) => {
           const level = checkLevel(format, options.level)
           const param = C.ZSTD_c_compressionLevel ?? 100

@@ -421,6 +421,25 @@ for (const format of ['gzip', 'brotli'] as const) {
   })
 }
 
+add("zstd: engine 'node' decodes on Node >= 22.15; elsewhere it works or fails with ENGINE_UNAVAILABLE", async (ctx) => {
+  const g = globalThis as { process?: { versions?: { node?: string }; release?: { name?: string } }; Deno?: unknown; Bun?: unknown }
+  const [major = 0, minor = 0] = (g.process?.versions?.node ?? '0.0').split('.').map(Number)
+  const realNode = g.process?.release?.name === 'node' && !g.Deno && !g.Bun
+  const mustWork = realNode && (major > 22 || (major === 22 && minor >= 15))
+  const packed = await ctx.lib.encode('zstd', sample)
+  // Two frames in awkward pieces: each frame's end is found from its headers.
+  const attempt = collect(pipe(ctx, chunked(concat([packed, packed])), ctx.lib.zstdDecode({ ...ctx.streamOptions, engine: 'node' })))
+  let out: Uint8Array
+  try {
+    out = await attempt
+  } catch (error) {
+    if (mustWork) throw error
+    expectCode(ctx, error, ['ENGINE_UNAVAILABLE'], `engine 'node' zstd`)
+    return
+  }
+  sameBytes(out, concat([sample, sample]), 'zstd via node:zlib')
+})
+
 // ---------------------------------------------------------------------------
 // decodeResponse against the local HTTP server (scripts/runtimes.mjs serves it).
 
