@@ -378,6 +378,30 @@ async function encodeWith(codec: Encoder, data: Uint8Array): Promise<Uint8Array>
   return out
 }
 
+/** The window bits a brotli stream declares in its first bits (RFC 7932 section 9.1). */
+function brotliWindowBits(first: number, second: number): number {
+  const bits = first | (second << 8)
+  if ((bits & 1) === 0) return 16
+  const n = (bits >> 1) & 7
+  if (n !== 0) return 17 + n
+  const m = (bits >> 4) & 7
+  return m === 0 ? 17 : 8 + m
+}
+
+test('brotli encode: lgwin reaches the native encoder (the stream declares it) and round-trips', () => {
+  const data = filesCorpus(join(root, 'lib'), 200_000, /\.ts$/)
+  for (const lgwin of [10, 16, 18, 22, 24]) {
+    const enc = node('brotli').createEncoder({ level: 5, lgwin })
+    const comp = encode(enc, data, 30_000, 1 << 16, true)
+    enc.dispose()
+    assert.is(brotliWindowBits(comp[0]!, comp[1]!), lgwin, `lgwin ${lgwin}`)
+    assert.ok(same(zlib.brotliDecompressSync(comp), data))
+  }
+  for (const bad of [9, 25, 1.5, '22']) {
+    assert.throws(() => node('brotli').createEncoder({ lgwin: bad }), (e: CodecError) => e.code === 'INVALID_OPTION' && /lgwin/.test(e.message))
+  }
+})
+
 test('use after dispose throws instead of reaching a native CHECK', () => {
   const codec = node('deflate-raw').createDecoder({})
   codec.dispose()

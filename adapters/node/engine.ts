@@ -416,6 +416,14 @@ function checkWindowLog(value: unknown): number | undefined {
   return value
 }
 
+/** brotli window bits, 10 to 24 (RFC 7932 section 9.1; node:zlib's BROTLI_PARAM_LGWIN). */
+function checkLgwin(value: unknown): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 10 || value > 24) {
+    throw new CodecError('INVALID_OPTION', 'brotli', `lgwin must be an integer from 10 to 24, got ${String(value)}`)
+  }
+  return value
+}
+
 /** node:zlib's native CRC-32 (Node >= 20.15), else ours. */
 const nativeCrc32: Crc32 =
   typeof z.crc32 === 'function'
@@ -446,7 +454,9 @@ export function nodeCodec(format: Format): CodecModule {
         createDecoder: () => new NativeDecoder(format, new NativeBody(format, () => zlib.createBrotliDecompress(), BROTLI_FLAGS)),
         createEncoder: (options: Record<string, unknown>) => {
           const quality = checkLevel(format, options.level)
-          const create = () => zlib.createBrotliCompress({ params: { [C.BROTLI_PARAM_QUALITY!]: quality } })
+          const params: Record<number, number> = { [C.BROTLI_PARAM_QUALITY!]: quality }
+          if (options.lgwin !== undefined) params[C.BROTLI_PARAM_LGWIN!] = checkLgwin(options.lgwin)
+          const create = () => zlib.createBrotliCompress({ params })
           return new NativeEncoder(format, create, BROTLI_FLAGS)
         },
       })
