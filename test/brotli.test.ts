@@ -15,6 +15,7 @@ import { CodecError } from '../lib/errors.js'
 import { createDecoder, createEncoder } from '../lib/registry.js'
 import { Status, statusName } from '../lib/status.js'
 import { root } from './_fixtures.js'
+import { decodeSpans, encodeSpans } from './_span.js'
 
 const hasCli = (() => {
   try {
@@ -73,55 +74,9 @@ function concat(parts: Uint8Array[]): Uint8Array {
 
 const equalBytes = (a: Uint8Array, b: Uint8Array): boolean => Buffer.compare(a, b) === 0
 
-interface DecodeResult {
-  output: Uint8Array
-  status: Status
-  failure: Decoder['failure']
-  /** Input bytes consumed in all. */
-  consumed: number
-}
-
-/** Feeds `split`-byte pieces (re-presenting unconsumed bytes), `room` bytes of output per call. */
-function decode(decoder: Decoder, input: Uint8Array, split = input.length, room = 1 << 16): DecodeResult {
-  const parts: Uint8Array[] = []
-  const dst = new Uint8Array(room)
-  let start = 0
-  let end = Math.min(split, input.length)
-  for (let guard = 0; guard < 1e8; guard++) {
-    const final = end === input.length
-    const status = decoder.transform(input.subarray(start, end), dst, final)
-    assert.ok(decoder.consumed >= 0 && decoder.consumed <= end - start)
-    assert.ok(decoder.written >= 0 && decoder.written <= dst.length)
-    parts.push(dst.slice(0, decoder.written))
-    start += decoder.consumed
-    if (status === Status.InvalidData || status === Status.Done) return { output: concat(parts), status, failure: decoder.failure, consumed: start }
-    if (status === Status.NeedMoreData) {
-      if (final) return { output: concat(parts), status, failure: null, consumed: start }
-      end = Math.min(end + split, input.length)
-    }
-  }
-  throw new Error('decoder loops')
-}
-
-function encode(encoder: Encoder, input: Uint8Array, split = input.length, room = 1 << 16): Uint8Array {
-  const parts: Uint8Array[] = []
-  const dst = new Uint8Array(room)
-  let start = 0
-  for (;;) {
-    const end = Math.min(start + split, input.length)
-    const final = end === input.length
-    let piece = input.subarray(start, end)
-    for (;;) {
-      const status = encoder.transform(piece, dst, final)
-      parts.push(dst.slice(0, encoder.written))
-      piece = piece.subarray(encoder.consumed)
-      if (status === Status.Done) break
-      assert.is(statusName(status), 'DestinationTooSmall', encoder.failure?.message)
-    }
-    start = end
-    if (final) return concat(parts)
-  }
-}
+/** Drives a codec by hand with the contract checked on every call (test/_span.ts). */
+const decode = (decoder: Decoder, input: Uint8Array, split = input.length, room = 1 << 16) => decodeSpans(decoder, input, { split, room })
+const encode = (encoder: Encoder, input: Uint8Array, split = input.length, room = 1 << 16): Uint8Array => encodeSpans(encoder, input, { split, room })
 
 const files: [string, Uint8Array][] = [
   ['project source', source],
@@ -146,7 +101,7 @@ cliTest('decodes brotli CLI and node:zlib streams of real files (qualities 0, 5,
       decoder.reset()
       const r = decode(decoder, stream)
       assert.is(statusName(r.status), 'Done', `${name} ${how}: ${r.failure?.message}`)
-      assert.ok(equalBytes(r.output, data), `${name} ${how}`)
+      assert.ok(equalBytes(r.out, data), `${name} ${how}`)
       assert.is(r.consumed, stream.length)
     }
   }
@@ -172,14 +127,14 @@ cliTest('> 10 MiB both ways in 64 KiB pieces', () => {
   assert.ok(ours.length < reference.length * 1.25, `ours ${ours.length} vs node:zlib ${reference.length}`)
   const r = decode(brotli.createDecoder({}), reference, 65536, 65536)
   assert.is(statusName(r.status), 'Done')
-  assert.ok(equalBytes(r.output, large))
+  assert.ok(equalBytes(r.out, large))
 })
 
 test('1-byte input splits and 1-byte output, both ways', () => {
   const stream = nodeEncode(small, 5)
   const r = decode(brotli.createDecoder({}), stream, 1, 1)
   assert.is(statusName(r.status), 'Done')
-  assert.ok(equalBytes(r.output, small))
+  assert.ok(equalBytes(r.out, small))
   const ours = encode(brotli.createEncoder({}), small, 1, 1)
   assert.ok(equalBytes(nodeDecode(ours), small))
   const ours2 = encode(brotli.createEncoder({ level: 11 }), small, 3, 1)
@@ -206,7 +161,7 @@ test('truncation at every length gives NeedMoreData and a correct prefix', () =>
     decoder.reset()
     const r = decode(decoder, stream.subarray(0, n), 1 + (n % 5), 1 + (n % 7))
     assert.is(statusName(r.status), 'NeedMoreData', `prefix ${n}: ${r.failure?.message}`)
-    assert.ok(equalBytes(r.output, small.subarray(0, r.output.length)), `prefix ${n}`)
+    assert.ok(equalBytes(r.out, small.subarray(0, r.out.length)), `prefix ${n}`)
   }
 })
 
@@ -242,8 +197,8 @@ test('maxOutputBytes', () => {
   const stream = nodeEncode(dts, 5)
   const r = decode(brotli.createDecoder({ maxOutputBytes: 100000 }), stream)
   assert.is(r.failure?.code, 'LIMIT_EXCEEDED')
-  assert.ok(r.output.length <= 100000)
-  assert.ok(equalBytes(r.output, dts.subarray(0, r.output.length)))
+  assert.ok(r.out.length <= 100000)
+  assert.ok(equalBytes(r.out, dts.subarray(0, r.out.length)))
   assert.is(statusName(decode(brotli.createDecoder({ maxOutputBytes: dts.length }), stream).status), 'Done')
 })
 
@@ -268,7 +223,7 @@ test('reset() reuse and dispose(): no wasm memory growth; dispose idempotent', a
     decoder.reset()
     assert.is(decode(decoder, stream.subarray(0, stream.length >>> 1), 10000, 10000).status, Status.NeedMoreData)
     decoder.reset() // mid-stream
-    assert.ok(equalBytes(decode(decoder, stream, 20000, 20000).output, dts))
+    assert.ok(equalBytes(decode(decoder, stream, 20000, 20000).out, dts))
   }
   const [decoderEngine, encoderEngine] = await loadBrotliEngines()
   for (let i = 0; i < 3; i++) cycle()
@@ -286,7 +241,7 @@ test('through the registry (lazy load of the wasm engines)', async () => {
   const encoder = await createEncoder('brotli', { level: 4 })
   const stream = encode(encoder, source)
   const decoder = await createDecoder('brotli')
-  assert.ok(equalBytes(decode(decoder, stream).output, source))
+  assert.ok(equalBytes(decode(decoder, stream).out, source))
   assert.ok(equalBytes(nodeDecode(stream), source))
 })
 

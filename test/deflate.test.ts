@@ -9,9 +9,10 @@ import { join } from 'node:path'
 import type { Decoder, Encoder, Format } from '../lib/codec.js'
 import { CodecError } from '../lib/errors.js'
 import type { CodecModule } from '../lib/registry.js'
-import { Status, statusName, type Status as S } from '../lib/status.js'
+import { Status, statusName } from '../lib/status.js'
 import { crc32, adler32 } from '../lib/codecs/checksum.js'
 import { deflate, deflateRaw, gzip } from '../lib/codecs/gzip.js'
+import { decodeSpans, encodeSpans, type Decoded } from './_span.js'
 import { binarySlice, filesCorpus, randomBytes, samples } from './_corpus.js'
 import { root } from './_fixtures.js'
 
@@ -27,74 +28,9 @@ const zDecode = (f: Format, data: Uint8Array, opts: zlib.ZlibOptions = {}): Buff
 const concat = (...parts: Uint8Array[]): Uint8Array => new Uint8Array(Buffer.concat(parts))
 const same = (a: Uint8Array, b: Uint8Array): boolean => Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.length), Buffer.from(b.buffer, b.byteOffset, b.length)) === 0
 
-interface Decoded {
-  status: S
-  out: Uint8Array
-  /** Input bytes consumed in total. */
-  consumed: number
-  failure: Decoder['failure']
-}
-
-/**
- * Decodes one stream with input pieces of `split` bytes and destinations of `room`
- * bytes. Checks on every return: counts in range, NeedMoreData only with all input
- * consumed, InvalidData only with a failure. Stops at Done, InvalidData, or
- * NeedMoreData after the last piece.
- */
-function decode(codec: Decoder, input: Uint8Array, split = input.length || 1, room = 1 << 20): Decoded {
-  const dst = new Uint8Array(room)
-  const parts: Uint8Array[] = []
-  let pos = 0
-  let consumed = 0
-  for (;;) {
-    const end = Math.min(input.length, pos + split)
-    const src = input.subarray(pos, end)
-    const final = end === input.length
-    const status = codec.transform(src, dst, final)
-    assert.ok(codec.consumed >= 0 && codec.consumed <= src.length, `consumed ${codec.consumed} of ${src.length}`)
-    assert.ok(codec.written >= 0 && codec.written <= dst.length)
-    parts.push(dst.slice(0, codec.written))
-    pos += codec.consumed
-    consumed += codec.consumed
-    if (status === Status.Done || status === Status.InvalidData) {
-      if (status === Status.InvalidData) assert.ok(codec.failure, 'InvalidData without failure')
-      return { status, out: concat(...parts), consumed, failure: codec.failure }
-    }
-    if (status === Status.NeedMoreData) {
-      assert.is(codec.consumed, src.length, 'NeedMoreData must consume all usable input')
-      if (final) return { status, out: concat(...parts), consumed, failure: null }
-    } else {
-      assert.is(status, Status.DestinationTooSmall)
-      if (room > 0) assert.ok(codec.written > 0, 'DestinationTooSmall with room and nothing written')
-    }
-  }
-}
-
-/** Encodes with input pieces of `split` bytes, destinations of `room` bytes, optional flush after each piece. */
-function encode(codec: Encoder, input: Uint8Array, split = input.length || 1, room = 1 << 20, flushEach = false): Uint8Array {
-  const dst = new Uint8Array(room)
-  const parts: Uint8Array[] = []
-  let pos = 0
-  for (;;) {
-    const end = Math.min(input.length, pos + split)
-    const final = end === input.length
-    let src = input.subarray(pos, end)
-    for (;;) {
-      const status = codec.transform(src, dst, final)
-      parts.push(dst.slice(0, codec.written))
-      src = src.subarray(codec.consumed)
-      if (status === Status.Done) break
-      assert.is(status, Status.DestinationTooSmall, statusName(status))
-    }
-    assert.is(src.length, 0)
-    pos = end
-    if (final) return concat(...parts)
-    if (flushEach) {
-      while (codec.flush(dst) === Status.DestinationTooSmall) parts.push(dst.slice(0, codec.written))
-      parts.push(dst.slice(0, codec.written))
-    }
-  }
-}
+/** Decodes with the contract checked on every call (test/_span.ts); NeedMoreData consumes all. */
+const decode = (codec: Decoder, input: Uint8Array, split?: number, room?: number): Decoded => decodeSpans(codec, input, { split, room, consumesAll: true })
+const encode = (codec: Encoder, input: Uint8Array, split?: number, room?: number, flushEach = false): Uint8Array => encodeSpans(codec, input, { split, room, flushEach })
 
 const corpora = (): Array<[string, Uint8Array]> => [
   ...samples(),

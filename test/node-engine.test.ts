@@ -8,9 +8,10 @@ import { join } from 'node:path'
 import type { Decoder, Encoder, Format } from '../lib/codec.js'
 import { CodecError } from '../lib/errors.js'
 import { loadCodec, type CodecModule } from '../lib/registry.js'
-import { Status, statusName, type Status as S } from '../lib/status.js'
+import { Status, statusName } from '../lib/status.js'
 import { deflate, deflateRaw, gzip } from '../lib/codecs/gzip.js'
 import { nodeCodec } from '../adapters/node/engine.js'
+import { decodeSpans, encodeSpans } from './_span.js'
 import { binarySlice, filesCorpus, samples } from './_corpus.js'
 import { root } from './_fixtures.js'
 
@@ -32,56 +33,9 @@ const zDecode = (f: Format, data: Uint8Array): Buffer =>
 const concat = (...parts: Uint8Array[]): Uint8Array => new Uint8Array(Buffer.concat(parts))
 const same = (a: Uint8Array, b: Uint8Array): boolean => Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.length), Buffer.from(b.buffer, b.byteOffset, b.length)) === 0
 
-/** Decodes one stream in pieces of `split` bytes into destinations of `room` bytes (see deflate.test.ts). */
-function decode(codec: Decoder, input: Uint8Array, split = input.length || 1, room = 1 << 20) {
-  const dst = new Uint8Array(room)
-  const parts: Uint8Array[] = []
-  let pos = 0
-  for (;;) {
-    const end = Math.min(input.length, pos + split)
-    const src = input.subarray(pos, end)
-    const final = end === input.length
-    const status: S = codec.transform(src, dst, final)
-    assert.ok(codec.consumed >= 0 && codec.consumed <= src.length)
-    assert.ok(codec.written >= 0 && codec.written <= dst.length)
-    if (codec.written > 0) parts.push(dst.slice(0, codec.written))
-    pos += codec.consumed
-    if (status === Status.Done || status === Status.InvalidData) {
-      if (status === Status.InvalidData) assert.ok(codec.failure)
-      return { status, out: new Uint8Array(Buffer.concat(parts)), consumed: pos, failure: codec.failure }
-    }
-    if (status === Status.NeedMoreData) {
-      assert.is(codec.consumed, src.length, 'NeedMoreData must consume all usable input')
-      if (final) return { status, out: new Uint8Array(Buffer.concat(parts)), consumed: pos, failure: null }
-    } else if (room > 0) {
-      assert.ok(codec.written > 0, 'DestinationTooSmall with room and nothing written')
-    }
-  }
-}
-
-function encode(codec: Encoder, input: Uint8Array, split = input.length || 1, room = 1 << 20, flushEach = false): Uint8Array {
-  const dst = new Uint8Array(room)
-  const parts: Uint8Array[] = []
-  let pos = 0
-  for (;;) {
-    const end = Math.min(input.length, pos + split)
-    const final = end === input.length
-    let src = input.subarray(pos, end)
-    for (;;) {
-      const status = codec.transform(src, dst, final)
-      parts.push(dst.slice(0, codec.written))
-      src = src.subarray(codec.consumed)
-      if (status === Status.Done) break
-      assert.is(status, Status.DestinationTooSmall, statusName(status))
-    }
-    pos = end
-    if (final) return concat(...parts)
-    if (flushEach) {
-      while (codec.flush(dst) === Status.DestinationTooSmall) parts.push(dst.slice(0, codec.written))
-      parts.push(dst.slice(0, codec.written))
-    }
-  }
-}
+/** Drives a codec by hand with the contract checked on every call (test/_span.ts). */
+const decode = (codec: Decoder, input: Uint8Array, split?: number, room?: number) => decodeSpans(codec, input, { split, room, consumesAll: true })
+const encode = (codec: Encoder, input: Uint8Array, split?: number, room?: number, flushEach = false): Uint8Array => encodeSpans(codec, input, { split, room, flushEach })
 
 test('decode: node:zlib one-shot output, levels 1/6/9, every sample; same as the js engine', () => {
   for (const [name, data] of samples()) {
@@ -252,12 +206,10 @@ test('registry loads the node engine; zstd needs Node >= 22.15', async () => {
   // The frames it encodes decode exactly with both engines, in any pieces.
   const wasm = await loadCodec('zstd', 'wasm', 'decode')
   for (const mod of [wasm, zmod]) {
-    // (The wasm decoder may leave a header's first bytes unconsumed until more arrive,
-    // which this helper's fixed splits do not allow: 1-byte splits only for node's.)
-    const splits = mod === zmod ? [[comp.length, 1 << 20], [1_000, 5_000], [1, 1 << 16], [7, 1]] : [[comp.length, 1 << 20], [1_000, 5_000]]
-    for (const [split, room] of splits) {
+    for (const [split, room] of [[comp.length, 1 << 20], [1_000, 5_000], [1, 1 << 16], [7, 1]]) {
       const dec = mod.createDecoder({})
-      const r = decode(dec, concat(comp, new Uint8Array([9, 9])), split, room)
+      // (The wasm decoder may leave a header's first bytes unconsumed until more arrive.)
+      const r = decodeSpans(dec, concat(comp, new Uint8Array([9, 9])), { split, room, consumesAll: mod === zmod })
       dec.dispose()
       assert.is(r.status, Status.Done, `split ${split} room ${room}: ${statusName(r.status)} ${r.failure?.message}`)
       assert.is(r.consumed, comp.length)

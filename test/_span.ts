@@ -1,0 +1,113 @@
+// Drives one span codec by hand, the way the machine does, checking the contract on
+// every return: the test suites of single codecs share these loops.
+import * as assert from 'uvu/assert'
+import type { Decoder, Encoder } from '../lib/codec.js'
+import { Status, statusName, type Status as S } from '../lib/status.js'
+
+export interface Decoded {
+  status: S
+  out: Uint8Array
+  /** Input bytes consumed in all. */
+  consumed: number
+  failure: Decoder['failure']
+}
+
+export interface SpanOptions {
+  /** Input arrives in pieces of this many bytes (default: all at once). */
+  split?: number
+  /** Bytes of output room per call (default 1 MiB; 0 is allowed). */
+  room?: number
+  /**
+   * The codec must consume all of its input whenever it returns NeedMoreData (true for
+   * codecs that buffer partial units themselves). Otherwise an unconsumed tail is
+   * presented again with the next piece appended, as the machine does.
+   */
+  consumesAll?: boolean
+}
+
+const join = (parts: Uint8Array[]): Uint8Array => {
+  let n = 0
+  for (const p of parts) n += p.length
+  const out = new Uint8Array(n)
+  n = 0
+  for (const p of parts) {
+    out.set(p, n)
+    n += p.length
+  }
+  return out
+}
+
+/**
+ * Decodes one stream. Checks on every return: counts in range, InvalidData only with a
+ * failure, progress when there is room. Stops at Done, InvalidData, or NeedMoreData after
+ * the last piece.
+ */
+export function decodeSpans(codec: Decoder, input: Uint8Array, options: SpanOptions = {}): Decoded {
+  const split = Math.max(1, options.split ?? input.length)
+  const room = options.room ?? 1 << 20
+  const dst = new Uint8Array(room)
+  const parts: Uint8Array[] = []
+  let start = 0
+  let end = Math.min(input.length, split)
+  for (let calls = 0; ; calls++) {
+    if (calls > 4 * (input.length + 16) + 1e6) assert.unreachable('the codec makes no progress')
+    const src = input.subarray(start, end)
+    const final = end === input.length
+    const status = codec.transform(src, dst, final)
+    assert.ok(codec.consumed >= 0 && codec.consumed <= src.length, `consumed ${codec.consumed} of ${src.length}`)
+    assert.ok(codec.written >= 0 && codec.written <= dst.length, `wrote ${codec.written} into ${dst.length}`)
+    if (codec.written > 0) parts.push(dst.slice(0, codec.written))
+    start += codec.consumed
+    switch (status) {
+      case Status.Done:
+        return { status, out: join(parts), consumed: start, failure: null }
+      case Status.InvalidData:
+        assert.ok(codec.failure, 'InvalidData without a failure')
+        return { status, out: join(parts), consumed: start, failure: codec.failure }
+      case Status.NeedMoreData:
+        if (options.consumesAll) assert.is(codec.consumed, src.length, 'NeedMoreData must consume all usable input')
+        if (final) return { status, out: join(parts), consumed: start, failure: null }
+        end = Math.min(input.length, Math.max(end, start) + split)
+        break
+      case Status.DestinationTooSmall:
+        if (room > 0) assert.ok(codec.written > 0, 'DestinationTooSmall with room and nothing written')
+        if (start === end && !final) end = Math.min(input.length, end + split)
+        break
+      default:
+        assert.unreachable(`unknown status ${String(status)}`)
+    }
+  }
+}
+
+/**
+ * Encodes all of `input` in pieces of `split` bytes into destinations of `room` bytes,
+ * optionally with `flush()` after every piece but the last.
+ */
+export function encodeSpans(codec: Encoder, input: Uint8Array, options: SpanOptions & { flushEach?: boolean } = {}): Uint8Array {
+  const split = Math.max(1, options.split ?? input.length)
+  const dst = new Uint8Array(options.room ?? 1 << 20)
+  const parts: Uint8Array[] = []
+  for (let pos = 0; ; ) {
+    const end = Math.min(input.length, pos + split)
+    const final = end === input.length
+    let src = input.subarray(pos, end)
+    for (;;) {
+      const status = codec.transform(src, dst, final)
+      if (codec.written > 0) parts.push(dst.slice(0, codec.written))
+      src = src.subarray(codec.consumed)
+      if (status === Status.Done) break
+      assert.is(statusName(status), 'DestinationTooSmall', codec.failure?.message)
+    }
+    assert.is(src.length, 0, 'Done with input left')
+    pos = end
+    if (final) return join(parts)
+    if (options.flushEach) {
+      for (;;) {
+        const status = codec.flush(dst)
+        if (codec.written > 0) parts.push(dst.slice(0, codec.written))
+        if (status === Status.Done) break
+        assert.is(statusName(status), 'DestinationTooSmall', codec.failure?.message)
+      }
+    }
+  }
+}
