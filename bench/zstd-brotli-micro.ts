@@ -5,7 +5,15 @@
 // untimed warm-up, interleaved across engines, in CPU time of this process. Single runs
 // vary several-fold on a busy machine (page faults of fresh 16 MiB outputs): read ratios.
 //
-// Usage: node --import tsx bench/zstd-brotli-micro.ts [MiB] [zstd|brotli]
+// `zstd-split` splits our zstd cost into the engine's own work and our driving, on the
+// text corpus and on a binary one (the node executable): each engine's wasm called raw on
+// data already in its memory (no copies between JS and wasm), libzstd's streaming calls
+// driven raw with one copy out to JS, our span codec into a reused and a fresh
+// destination, and our public API (decode()/encode(), the streams fed 64 KiB chunks),
+// beside the packages' one-shot calls and zstd-napi; it prints the issue's target ratios.
+// The binary corpus is the one `npm run bench` uses.
+//
+// Usage: node --import tsx bench/zstd-brotli-micro.ts [MiB] [zstd|brotli|zstd-split]
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
@@ -18,7 +26,11 @@ import { loadZstd } from '../lib/codecs/zstd.js'
 const zstd = await loadZstd()
 import { emscriptenImports, WasmHeap } from '../lib/codecs/wasm/emscripten.js'
 import { instantiate } from '../lib/codecs/wasm/instantiate.js'
+import { loadZstdEngine, ZSTD_e_continue, ZSTD_e_end } from '../lib/codecs/wasm/zstd-engine.js'
 import { Status } from '../lib/status.js'
+import * as sluice from '../streams/index.js'
+import { binarySlice } from '../test/_corpus.js'
+import { chunks as splitChunks, drain, streamOf } from './corpus.js'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const require = createRequire(import.meta.url)
@@ -45,7 +57,8 @@ function corpus(limit: number): Uint8Array {
   return new Uint8Array(Buffer.concat(parts).subarray(0, limit))
 }
 
-const data = corpus(size)
+/** The corpus every timed job measures (MB/s divide by its size). */
+let data = corpus(size)
 const same = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && Buffer.compare(a, b) === 0
 
 interface Timing {
@@ -54,18 +67,19 @@ interface Timing {
   /** Output of the untimed first run (checked). */
   out: Uint8Array
   runs: number
-  fn: () => Uint8Array
+  fn: () => Uint8Array | Promise<Uint8Array>
 }
 
 const pending: Timing[] = []
+const EMPTY = new Uint8Array(0)
 
 /**
  * Registers `fn` for timing: runs it once now, untimed (that run pays for wasm tier-up,
  * which compiles on background threads that process CPU time would count, and for lazy
  * set-up), and checks its output. `timeAll()` then times every registered job in
  * interleaved rounds, so that a busy phase of the machine hits all engines alike, in
- * CPU time (user + system) of this process: every engine here runs synchronously on
- * the calling thread.
+ * CPU time (user + system) of this process: every engine here runs on the calling
+ * thread (the streams too: their promises settle in this thread's microtasks).
  */
 function measure(runs: number, fn: () => Uint8Array, check: (out: Uint8Array) => boolean): Timing {
   const out = fn()
@@ -75,13 +89,23 @@ function measure(runs: number, fn: () => Uint8Array, check: (out: Uint8Array) =>
   return timing
 }
 
-function timeAll(): void {
+/** `measure()` for a job that returns a promise (our one-shot helpers and streams). */
+async function measureAsync(runs: number, fn: () => Promise<Uint8Array>, check: (out: Uint8Array) => boolean): Promise<Timing> {
+  const out = await fn()
+  if (!check(out)) throw new Error('wrong output')
+  const timing: Timing = { mbps: 0, out, runs, fn }
+  pending.push(timing)
+  return timing
+}
+
+async function timeAll(): Promise<void> {
   const rounds = Math.max(...pending.map((t) => t.runs))
   for (let round = 0; round < rounds; round++) {
     for (const t of pending) {
       if (round >= t.runs) continue
       const t0 = process.cpuUsage()
-      t.fn()
+      const result = t.fn()
+      if (result instanceof Promise) await result
       const used = process.cpuUsage(t0)
       t.mbps = Math.max(t.mbps, data.length / (used.user + used.system))
     }
@@ -89,9 +113,12 @@ function timeAll(): void {
   pending.length = 0
 }
 
-/** Drives a span decoder over `input` with 256 KiB output steps, like the stream driver. */
-function spanDecode(decoder: Decoder, input: Uint8Array, expected: number): Uint8Array {
-  const out = new Uint8Array(expected)
+/**
+ * Drives a span decoder over `input` with 256 KiB output steps, like the stream driver,
+ * into `into` when given (a reused destination: no page faults of fresh memory).
+ */
+function spanDecode(decoder: Decoder, input: Uint8Array, expected: number, into?: Uint8Array): Uint8Array {
+  const out = into ?? new Uint8Array(expected)
   let ip = 0
   let op = 0
   for (;;) {
@@ -105,9 +132,9 @@ function spanDecode(decoder: Decoder, input: Uint8Array, expected: number): Uint
   return out.subarray(0, op)
 }
 
-/** Drives a span encoder over `input` in 64 KiB pieces with 256 KiB output steps. */
-function spanEncode(encoder: Encoder, input: Uint8Array): Uint8Array {
-  const out = new Uint8Array(input.length + (input.length >>> 7) + 1024)
+/** Drives a span encoder over `input` in 64 KiB pieces with 256 KiB output steps (into `into` when given). */
+function spanEncode(encoder: Encoder, input: Uint8Array, into?: Uint8Array): Uint8Array {
+  const out = into ?? new Uint8Array(input.length + (input.length >>> 7) + 1024)
   let op = 0
   for (let ip = 0; ip < input.length || ip === 0; ) {
     const end = Math.min(input.length, ip + 65536)
@@ -124,7 +151,7 @@ function spanEncode(encoder: Encoder, input: Uint8Array): Uint8Array {
     if (final) break
   }
   encoder.dispose()
-  return out.slice(0, op)
+  return into ? out.subarray(0, op) : out.slice(0, op)
 }
 
 /** zstddec's `zstddec-stream` wasm driven raw through ZSTD_decompressStream (its own JS allocates per chunk). */
@@ -246,7 +273,7 @@ async function benchZstd(): Promise<void> {
   const napiEnc = measure(4, () => new Uint8Array(napi.compress(data, { compressionLevel: level })), roundtrips)
   rows.push({ engine: 'zstd-napi (native reference)', decode: measure(6, () => new Uint8Array(napi.decompress(frame)), ok), encode: napiEnc, ratio: data.length / napiEnc.out.length, note: 'Node only' })
 
-  timeAll()
+  await timeAll()
   print(`zstd level ${level}`, rows, ours)
   const best = Math.max(...rows.filter((r) => r !== ours && !/napi|fzstd/.test(r.engine) && r.decode).map((r) => r.decode!.mbps))
   const napiRow = rows[rows.length - 1]!
@@ -319,10 +346,232 @@ async function benchBrotli(): Promise<void> {
   const nodeEnc = measure(1, () => new Uint8Array(zlib.brotliCompressSync(data, { params })), roundtrips)
   rows.push({ engine: 'node:zlib one-shot (native reference)', decode: measure(2, () => new Uint8Array(zlib.brotliDecompressSync(stream)), ok), encode: nodeEnc, ratio: data.length / nodeEnc.out.length, note: 'Node only' })
 
-  timeAll()
+  await timeAll()
   print(`brotli quality ${quality}`, rows, ours)
 }
 
+/** One-shot entry points of a zstd wasm, called on data already in its memory. */
+interface RawZstd {
+  malloc(size: number): number
+  bytes(): Uint8Array
+  decompress(dst: number, capacity: number, src: number, size: number): number
+  compress(dst: number, capacity: number, src: number, size: number, level: number): number
+}
+
+/**
+ * @foxglove/wasm-zstd's wasm without its glue: the glue names the minified exports and
+ * imports (`Module["_decompress"]=Module["asm"]["j"]`), read from it here.
+ */
+async function foxgloveRaw(): Promise<RawZstd | null> {
+  const glue = readFileSync(join(root, 'node_modules/@foxglove/wasm-zstd/dist/wasm-zstd.js'), 'utf8')
+  const exported = (fn: string): string | undefined => new RegExp(`Module\\["${fn}"\\]=Module\\["asm"\\]\\["(\\w+)"\\]`).exec(glue)?.[1]
+  const memoryName = /wasmMemory=Module\["asm"\]\["(\w+)"\]/.exec(glue)?.[1]
+  const importList = /asmLibraryArg=\{([^}]*)\}/.exec(glue)?.[1]
+  const names = { malloc: exported('_malloc'), compress: exported('_compress'), decompress: exported('_decompress'), ctors: exported('___wasm_call_ctors') }
+  if (!memoryName || !importList || !names.malloc || !names.compress || !names.decompress) return null
+  const heap = new WasmHeap()
+  const env = emscriptenImports(heap).env as Record<string, unknown>
+  const a: Record<string, unknown> = {}
+  for (const [, key, fn] of importList.matchAll(/"(\w+)":_(\w+)/g)) a[key!] = env[fn!]
+  const wasm = readFileSync(join(root, 'node_modules/@foxglove/wasm-zstd/dist/wasm-zstd.wasm'))
+  const x = (await instantiate(wasm, { a: a as WebAssembly.ModuleImports })).exports as Record<string, (...args: number[]) => number>
+  heap.attach(x[memoryName] as unknown as WebAssembly.Memory)
+  if (names.ctors) x[names.ctors]!()
+  return {
+    malloc: x[names.malloc]!,
+    bytes: () => (heap.refresh(), heap.bytes),
+    decompress: x[names.decompress]!,
+    compress: x[names.compress]!,
+  }
+}
+
+/** Timed rounds per job in `zstd-split` (best round counts): more than the overview, whose ratios are coarser. */
+const DECODE_ROUNDS = 10
+const ENCODE_ROUNDS = 6
+
+/** Where zstd time goes, on one corpus: engine work, the streaming copies, our driving. */
+async function benchZstdSplit(name: string, input: Uint8Array): Promise<void> {
+  const napi = require('zstd-napi') as typeof import('zstd-napi')
+  const level = 3
+  const frame = new Uint8Array(napi.compress(input, { compressionLevel: level, checksumFlag: true }))
+  const n = input.length
+  const ok = (out: Uint8Array): boolean => same(out, input)
+  const roundtrips = (out: Uint8Array): boolean => same(new Uint8Array(napi.decompress(out)), input)
+  const bound = n + (n >>> 7) + 65536
+  // The timed jobs below divide by the size of `data`.
+  const saved = data
+  data = input
+
+  const engine = await loadZstdEngine()
+  const x = engine.exports
+  const ownRaw: RawZstd = {
+    malloc: x.malloc,
+    bytes: () => (engine.heap.refresh(), engine.heap.bytes),
+    decompress: (x as unknown as RawZstd & { ZSTD_decompress: RawZstd['decompress'] }).ZSTD_decompress,
+    compress: (x as unknown as { ZSTD_compress: RawZstd['compress'] }).ZSTD_compress,
+  }
+  const rawRow = (engineName: string, raw: RawZstd): Row => {
+    const src = raw.malloc(frame.length)
+    const dst = raw.malloc(n + 1024)
+    const plain = raw.malloc(n)
+    const packed = raw.malloc(bound)
+    raw.bytes().set(frame, src)
+    raw.bytes().set(input, plain)
+    let packedSize = 0
+    const decode = measure(DECODE_ROUNDS, () => {
+      const r = raw.decompress(dst, n + 1024, src, frame.length)
+      if (r !== n) throw new Error(`${engineName}: decompress returned ${r}`)
+      return raw.bytes().subarray(dst, dst + n)
+    }, ok)
+    const encode = measure(ENCODE_ROUNDS, () => {
+      packedSize = raw.compress(packed, bound, plain, n, level)
+      if (packedSize <= 0) throw new Error(`${engineName}: compress returned ${packedSize}`)
+      return raw.bytes().slice(packed, packed + packedSize)
+    }, roundtrips)
+    return { engine: engineName, decode, encode, ratio: n / packedSize, note: 'input and output in wasm memory: no copies' }
+  }
+  const rows: Row[] = []
+  const engineRow = rawRow('sluice engine, raw one-shot ZSTD_decompress / ZSTD_compress', ownRaw)
+  rows.push(engineRow)
+  const fox = await foxgloveRaw()
+  if (fox) rows.push(rawRow('@foxglove/wasm-zstd wasm, raw one-shot', fox))
+
+  // libzstd's streaming calls driven raw: the whole input already in wasm memory, 256 KiB
+  // of output per call copied out to JS (the copy every streaming driver makes).
+  const outStage = 256 * 1024
+  const inStage = 64 * 1024
+  const pos = x.malloc(8)
+  const src = x.malloc(Math.max(frame.length, n))
+  const out = x.malloc(outStage)
+  const sink = new Uint8Array(bound)
+  const dctx = x.ZSTD_createDStream()
+  const cctx = x.ZSTD_createCStream()
+  const words = (): Uint32Array => (engine.heap.refresh(), engine.heap.words)
+  const rawStreamDecode = (): Uint8Array => {
+    engine.heap.refresh()
+    engine.heap.bytes.set(frame, src)
+    x.ZSTD_initDStream(dctx)
+    let ip = 0
+    let op = 0
+    for (;;) {
+      words()[pos >>> 2] = 0
+      words()[(pos >>> 2) + 1] = 0
+      const r = x.ZSTD_decompressStream_simpleArgs(dctx, out, outStage, pos + 4, src + ip, frame.length - ip, pos)
+      const w = words()
+      ip += w[pos >>> 2]!
+      const produced = w[(pos >>> 2) + 1]!
+      sink.set(engine.heap.bytes.subarray(out, out + produced), op)
+      op += produced
+      if (r < 0 && r > -120) throw new Error(`ZSTD_decompressStream error ${-r}`)
+      if (r === 0) return sink.subarray(0, op)
+    }
+  }
+  const rawStreamEncode = (): Uint8Array => {
+    engine.heap.refresh()
+    engine.heap.bytes.set(input, src)
+    x.ZSTD_initCStream(cctx, level)
+    let ip = 0
+    let op = 0
+    for (;;) {
+      const size = Math.min(inStage, n - ip)
+      const endOp = ip + size === n ? ZSTD_e_end : ZSTD_e_continue
+      words()[pos >>> 2] = 0
+      words()[(pos >>> 2) + 1] = 0
+      const r = x.ZSTD_compressStream2_simpleArgs(cctx, out, outStage, pos + 4, src + ip, size, pos, endOp)
+      const w = words()
+      ip += w[pos >>> 2]!
+      const produced = w[(pos >>> 2) + 1]!
+      sink.set(engine.heap.bytes.subarray(out, out + produced), op)
+      op += produced
+      if (r < 0 && r > -120) throw new Error(`ZSTD_compressStream2 error ${-r}`)
+      if (endOp === ZSTD_e_end && r === 0) return sink.subarray(0, op)
+    }
+  }
+  const streamRow: Row = { engine: 'sluice engine, raw streaming calls + copy out', decode: measure(DECODE_ROUNDS, rawStreamDecode, ok), encode: measure(ENCODE_ROUNDS, rawStreamEncode, roundtrips), note: `${outStage >> 10} KiB out per call; encode in ${inStage >> 10} KiB pieces` }
+  rows.push(streamRow)
+
+  const reused = new Uint8Array(bound)
+  const spanReused: Row = {
+    engine: 'sluice span codec, reused destination',
+    decode: measure(DECODE_ROUNDS, () => spanDecode(zstd.createDecoder({}), frame, n, reused.subarray(0, n)), ok),
+    encode: measure(ENCODE_ROUNDS, () => spanEncode(zstd.createEncoder({ level }), input, reused), roundtrips),
+    note: 'our driving: staging copies, calls, status',
+  }
+  rows.push(spanReused)
+  const spanFresh: Row = {
+    engine: 'sluice span codec, fresh destination',
+    decode: measure(DECODE_ROUNDS, () => spanDecode(zstd.createDecoder({}), frame, n), ok),
+    encode: measure(ENCODE_ROUNDS, () => spanEncode(zstd.createEncoder({ level }), input), roundtrips),
+    note: 'as a one-shot call pays: new output memory',
+  }
+  rows.push(spanFresh)
+
+  // The public API as users call it: one-shot helpers, and the TransformStreams fed 64 KiB
+  // chunks (output checked once here, then only drained while timed).
+  const oneShotDecode = await measureAsync(DECODE_ROUNDS, () => sluice.decode('zstd', frame), ok)
+  const oneShotEncode = await measureAsync(ENCODE_ROUNDS, () => sluice.encode('zstd', input, { level }), roundtrips)
+  const frameChunks = splitChunks(frame)
+  const inputChunks = splitChunks(input)
+  const collect = async (stream: ReadableStream<Uint8Array>): Promise<Uint8Array> => {
+    const parts: Uint8Array[] = []
+    const reader = stream.getReader()
+    for (let r = await reader.read(); !r.done; r = await reader.read()) parts.push(r.value)
+    return new Uint8Array(Buffer.concat(parts))
+  }
+  if (!ok(await collect(streamOf(frameChunks).pipeThrough(sluice.zstdDecode())))) throw new Error('zstdDecode stream: wrong output')
+  if (!roundtrips(await collect(streamOf(inputChunks).pipeThrough(sluice.zstdEncode({ level }))))) throw new Error('zstdEncode stream: wrong output')
+  const drained = (stream: ReadableStream<Uint8Array>): Promise<Uint8Array> => drain(stream).then(() => EMPTY)
+  const anything = (): boolean => true
+  const apiOneShot: Row = { engine: 'sluice decode() / encode() one-shot', decode: oneShotDecode, encode: oneShotEncode, note: 'public API' }
+  const apiStream: Row = {
+    engine: 'sluice zstdDecode() / zstdEncode() streams, 64 KiB chunks',
+    decode: await measureAsync(DECODE_ROUNDS, () => drained(streamOf(frameChunks).pipeThrough(sluice.zstdDecode())), anything),
+    encode: await measureAsync(ENCODE_ROUNDS, () => drained(streamOf(inputChunks).pipeThrough(sluice.zstdEncode({ level }))), anything),
+    note: 'public API',
+  }
+  rows.push(apiOneShot, apiStream)
+
+  const foxPackage = require('@foxglove/wasm-zstd') as { isLoaded: Promise<void>; compress(b: Uint8Array, l: number): Uint8Array; decompress(b: Uint8Array, n: number): Uint8Array }
+  await foxPackage.isLoaded
+  const foxRow: Row = {
+    engine: '@foxglove/wasm-zstd package one-shot',
+    decode: measure(DECODE_ROUNDS, () => new Uint8Array(foxPackage.decompress(frame, n)), ok),
+    encode: measure(ENCODE_ROUNDS, () => new Uint8Array(foxPackage.compress(input, level)), roundtrips),
+    note: 'copies the whole input in and output out',
+  }
+  rows.push(foxRow)
+  const codec = await new Promise<{ z: { Streaming: new () => { compressChunks(c: Uint8Array[], hint: number, l: number): Uint8Array } } }>((resolve) =>
+    (require('zstd-codec') as { ZstdCodec: { run(f: (z: never) => void): void } }).ZstdCodec.run((z) => resolve({ z })),
+  )
+  const streaming = new codec.z.Streaming()
+  const pieces = (b: Uint8Array): Uint8Array[] => Array.from({ length: Math.ceil(b.length / MiB) }, (_, i) => b.subarray(i * MiB, (i + 1) * MiB))
+  const zcRow: Row = { engine: 'zstd-codec Streaming (1 MiB chunks)', encode: measure(ENCODE_ROUNDS, () => streaming.compressChunks(pieces(input), n, level), roundtrips) }
+  rows.push(zcRow)
+  const napiRow: Row = {
+    engine: 'zstd-napi (native reference)',
+    decode: measure(DECODE_ROUNDS, () => new Uint8Array(napi.decompress(frame)), ok),
+    encode: measure(ENCODE_ROUNDS, () => new Uint8Array(napi.compress(input, { compressionLevel: level })), roundtrips),
+  }
+  rows.push(napiRow)
+
+  await timeAll()
+  x.ZSTD_freeDStream(dctx)
+  x.ZSTD_freeCStream(cctx)
+  print(`zstd level ${level}, ${name}: where the time goes (× = share of the raw engine's speed)`, rows, engineRow)
+  const r = (a?: Timing, b?: Timing): string => (a && b ? (a.mbps / b.mbps).toFixed(2) : '—')
+  console.log(`\n${name} issue targets: decode one-shot / foxglove one-shot = ${r(apiOneShot.decode, foxRow.decode)}, stream / foxglove one-shot = ${r(apiStream.decode, foxRow.decode)} (>= 1); one-shot / zstd-napi = ${r(apiOneShot.decode, napiRow.decode)}, stream / zstd-napi = ${r(apiStream.decode, napiRow.decode)} (>= 0.6); stream / one-shot = ${r(apiStream.decode, apiOneShot.decode)} (>= 0.85)`)
+  console.log(`${name} issue targets: encode one-shot / zstd-codec = ${r(apiOneShot.encode, zcRow.encode)}, stream / zstd-codec = ${r(apiStream.encode, zcRow.encode)} (>= 2)`)
+  console.log(`\n${name} decode: span fresh / foxglove package = ${r(spanFresh.decode, foxRow.decode)} (target >= 1), span fresh / zstd-napi = ${r(spanFresh.decode, napiRow.decode)} (target >= 0.6)`)
+  console.log(`${name} decode: raw streaming / raw one-shot = ${r(streamRow.decode, engineRow.decode)} (the streaming copies), span reused / raw streaming = ${r(spanReused.decode, streamRow.decode)} (our driving)`)
+  console.log(`${name} encode: span fresh / zstd-codec = ${r(spanFresh.encode, zcRow.encode)} (target >= 2), raw one-shot / zstd-codec = ${r(engineRow.encode, zcRow.encode)}, span reused / raw streaming = ${r(spanReused.encode, streamRow.encode)} (our driving)`)
+  data = saved
+}
+
 const only = process.argv[3]
-if (only !== 'brotli') await benchZstd()
-if (only !== 'zstd') await benchBrotli()
+if (only === 'zstd-split') {
+  await benchZstdSplit('text', data)
+  await benchZstdSplit('binary', binarySlice(0, Math.min(size, statSync(process.execPath).size)))
+} else {
+  if (only !== 'brotli') await benchZstd()
+  if (only !== 'zstd') await benchBrotli()
+}

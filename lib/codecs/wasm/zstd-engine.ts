@@ -4,7 +4,17 @@
  * module, see `zstd-full-wasm-source.ts`). Chosen by measurement over the other wasm
  * builds (bench/zstd-brotli-micro.ts): it is the only one that exports the streaming
  * compressor (`ZSTD_compressStream2_simpleArgs`, `ZSTD_CCtx_setParameter`) and also the
- * fastest streaming decoder of the set.
+ * fastest streaming decoder of the set. Its libzstd is a 1.4.x: `ZSTD_CCtx_setParameter`
+ * accepts the experimental parameters up to `ZSTD_c_validateSequences` (1009) and refuses
+ * those that 1.5.0 added (1010 and up).
+ *
+ * Where the time goes (`bench/zstd-brotli-micro.ts 16 zstd-split`): called raw on data
+ * already in wasm memory, this build and @foxglove/wasm-zstd's decode and encode within
+ * a few per cent of each other, so the build is not what separates us from the one-shot
+ * packages. Streaming decode adds two copies of the output (libzstd's window buffer to
+ * our staging, staging to the caller), 10-25% of the raw decode time; the one-shot
+ * packages pay about as much to copy the whole input in and the whole output out. Our
+ * driving (staging sizes, calls, status) costs under 5% on top of raw streaming calls.
  *
  * One instance serves every zstd encoder and decoder; each codec owns its context and
  * staging buffers inside the instance's memory.
