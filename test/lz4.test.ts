@@ -88,7 +88,7 @@ function drive(codec: Decoder | Encoder, input: Uint8Array, split = input.length
   }
 }
 
-/** The decoder engines: every decoder case runs on each (encoders are TypeScript in both). */
+/** The decoder engines: every decoder case runs on each (the frame encoders write the same bytes; see the wasm engine tests). */
 const engines: Array<{ name: string; frame: CodecModule; block: CodecModule }> = [
   { name: 'js', frame: lz4, block: lz4Block },
   { name: 'wasm', frame: lz4Wasm, block: lz4BlockWasm },
@@ -608,6 +608,7 @@ interface KernelExports {
   xxh32_update(state: number, p: number, length: number): number
   xxh32_digest(state: number): number
   xxh32(p: number, length: number, seed: number): number
+  compress(src: number, srcEnd: number, dst: number, dstEnd: number, table: number, hashLog: number): number
 }
 const kernelModule = new WebAssembly.Module(readFileSync(new URL('../lib/codecs/wasm/gen/lz4.wasm', import.meta.url)))
 const newKernel = (pages: number): KernelExports => {
@@ -768,6 +769,119 @@ test('wasm engine: garbage after a valid header, in odd pieces: a status, never 
   for (let i = 0; i < 300; i++) {
     const r = drive(lz4Wasm.createDecoder({}), concat(header(0x40 | (i & 0x3c), 0x40 | ((4 + (i & 3)) << 4)), randomBytes(2000 + i * 50, i + 7)), 1 + (i % 97), 1 + (i % 50))
     assert.ok(r.status === Status.InvalidData || r.status === Status.NeedMoreData || r.status === Status.Done)
+  }
+})
+
+test('wasm kernel: compress writes the same bytes as encodeBlock; stays inside its ranges + 16 bytes of slack', () => {
+  const x = newKernel(40)
+  const mem = new Uint8Array(x.memory.buffer)
+  const TABLE = 0x100
+  const SRC = TABLE + (4 << 16) + 64
+  const SLACK = 16
+  let seed = 11
+  const rand = (k: number): number => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0
+    return (seed >>> 8) % k
+  }
+  /** Short runs of a few symbols, copied from up to 300 bytes back: many overlapping matches. */
+  const synthetic = (n: number): Uint8Array => {
+    const a = new Uint8Array(n)
+    const symbols = 1 + rand(6)
+    for (let i = 0; i < n; i++) a[i] = i > 300 && rand(10) < 7 ? a[i - 1 - rand(300)]! : rand(symbols)
+    return a
+  }
+  const inputs: Uint8Array[] = [new Uint8Array(0), new Uint8Array(200_000), new Uint8Array(70_000).fill(7), randomBytes(70_000, 3)]
+  for (const size of [1, 5, 12, 13, 14, 15, 16, 17, 31, 100, 1000, 65_536, 65_537, 300_000]) inputs.push(text.subarray(0, size), text.subarray(text.length - size), binarySlice(1_000_000, size))
+  for (let i = 0; i < 60; i++) inputs.push(synthetic(rand(150_000)))
+  let compressed = 0
+  for (const data of inputs) {
+    for (const hashLog of [8, 13, 16]) {
+      const table = createHashTable(hashLog)
+      for (const room of [maxCompressedSize(data.length), Math.max(0, data.length - 1), data.length >>> 2]) {
+        const want = new Uint8Array(room)
+        const n = encodeBlock(data, 0, data.length, want, 0, room, table)
+        const DST = SRC + data.length + SLACK
+        mem.fill(0xee, 0, DST + room + 4096)
+        mem.set(data, SRC)
+        const r = x.compress(SRC, SRC + data.length, DST, DST + room, TABLE, hashLog)
+        const label = `${data.length} bytes, hashLog ${hashLog}, room ${room}`
+        assert.is(r, n, `${label}: wasm ${r}, TypeScript ${n}`)
+        if (n > 0) {
+          compressed++
+          assert.ok(equalBytes(mem.subarray(DST, DST + n), want.subarray(0, n)), `${label}: output differs`)
+        }
+        assert.ok(mem.subarray(0, TABLE).every((b) => b === 0xee), `${label}: wrote before the table`)
+        assert.ok(mem.subarray(TABLE + (4 << hashLog), SRC).every((b) => b === 0xee), `${label}: wrote past the table`)
+        assert.ok(equalBytes(mem.subarray(SRC, SRC + data.length), data), `${label}: wrote into the input`)
+        assert.ok(mem.subarray(DST + room + SLACK, DST + room + 4096).every((b) => b === 0xee), `${label}: wrote past dstEnd + ${SLACK}`)
+      }
+    }
+  }
+  assert.ok(compressed >= 150, `${compressed} cases compressed`)
+  // Bad ranges and table sizes are refused, never a trap.
+  const size = x.memory.buffer.byteLength
+  assert.is(x.compress(SRC, SRC + 100, SRC + 200, SRC + 300, TABLE, 7), -4, 'hashLog 7')
+  assert.is(x.compress(SRC, SRC + 100, SRC + 200, SRC + 300, TABLE, 17), -4, 'hashLog 17')
+  assert.is(x.compress(SRC, SRC + 100, SRC + 200, SRC + 300, size - 100, 13), -4, 'table outside memory')
+  assert.is(x.compress(SRC + 100, SRC, SRC + 200, SRC + 300, TABLE, 13), -4, 'src > srcEnd')
+  assert.is(x.compress(SRC, SRC + 100, SRC + 300, SRC + 200, TABLE, 13), -4, 'dst > dstEnd')
+  assert.is(x.compress(SRC, size - 31, SRC + 200, SRC + 300, TABLE, 13), -4, 'srcEnd without slack')
+  assert.is(x.compress(SRC, SRC + 100, SRC + 200, size - 31, TABLE, 13), -4, 'dstEnd without slack')
+  assert.is(x.compress(-1, SRC, SRC + 200, SRC + 300, TABLE, 13), -4, 'negative src')
+})
+
+test('wasm engine: frame encoders write the same bytes as the TypeScript one, also interleaved on the shared instance', () => {
+  const data = concat(text.subarray(0, 300_000), randomBytes(70_000, 9), binarySlice(500_000, 200_000), new Uint8Array(100_000))
+  const optionSets: Array<Record<string, unknown>> = [{}, { blockChecksum: true }, { contentChecksum: false }, { level: 3, blockSize: 262144 }, { blockSize: 4194304, contentSize: data.length }]
+  for (const options of optionSets) {
+    const want = drive(lz4.createEncoder(options), data).out
+    for (const [split, room] of [[data.length, 1 << 20], [65536, 65536], [10_007, 3001]] as const) {
+      const got = drive(lz4Wasm.createEncoder(options), data, split, room)
+      assert.is(statusName(got.status), 'Done')
+      assert.ok(equalBytes(got.out, want), `${JSON.stringify(options)} split ${split} room ${room}: frames differ`)
+    }
+  }
+  // Three encoders take turns on the shared instance, a block at a time: each keeps its
+  // own content hash (and one is reset mid-way and starts a new frame).
+  const inputs = [text.subarray(0, 400_000), binarySlice(0, 300_000), source.subarray(0, 200_000)]
+  const wants = inputs.map((d) => encode(d))
+  const encoders = inputs.map(() => lz4Wasm.createEncoder({}))
+  const outs: Uint8Array[][] = inputs.map(() => [])
+  const pos = inputs.map(() => 0)
+  const dst = new Uint8Array(80_000)
+  let restarted = false
+  for (let active = inputs.length; active > 0; ) {
+    active = 0
+    for (let k = 0; k < inputs.length; k++) {
+      if (pos[k]! > inputs[k]!.length) continue
+      const piece = inputs[k]!.subarray(pos[k], pos[k]! + 65536)
+      const final = pos[k]! + 65536 >= inputs[k]!.length
+      for (let s = encoders[k]!.transform(piece, dst, final), first = true; ; s = encoders[k]!.transform(piece.subarray(0, 0), dst, final), first = false) {
+        assert.ok(s !== Status.InvalidData)
+        if (first) assert.is(encoders[k]!.consumed, piece.length)
+        outs[k]!.push(dst.slice(0, encoders[k]!.written))
+        if (s !== Status.DestinationTooSmall) break
+      }
+      pos[k] = final ? Infinity : pos[k]! + 65536
+      if (k === 1 && !restarted && pos[k]! >= 131072) {
+        // Restart encoder 1 mid-frame: the output so far is dropped.
+        restarted = true
+        encoders[k]!.reset()
+        outs[k] = []
+        pos[k] = 0
+      }
+      active++
+    }
+  }
+  for (let k = 0; k < inputs.length; k++) assert.ok(equalBytes(concatList(outs[k]!), wants[k]!), `encoder ${k}`)
+  for (const e of encoders) e.dispose()
+})
+
+cliTest('wasm engine: the lz4 CLI decodes frames from the wasm encoder', () => {
+  const data = concat(text.subarray(0, 200_000), randomBytes(70_000, 4), binarySlice(0, 100_000))
+  for (const options of [{}, { blockChecksum: true, contentSize: data.length }, { blockSize: 4194304 }]) {
+    const frame = drive(lz4Wasm.createEncoder(options), data).out
+    assert.ok(equalBytes(new Uint8Array(execFileSync('lz4', ['-d', '-c', '-q'], { input: frame, maxBuffer: 1 << 30 })), data), JSON.stringify(options))
   }
 })
 

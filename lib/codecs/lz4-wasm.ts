@@ -1,7 +1,8 @@
 /**
  * LZ4 engine `'wasm'`: the frame and raw block codecs of `lz4.ts` (same frame logic,
- * same errors) with blocks decoded and checksums computed by sluice's hand-written
- * WebAssembly kernel (`wasm/lz4.wat`, ~2 kB). Encoders are the TypeScript ones.
+ * same errors) with blocks decoded, frame blocks compressed and checksums computed by
+ * sluice's hand-written WebAssembly kernel (`wasm/lz4.wat`, ~3 kB). The frame encoder
+ * writes the same bytes as the TypeScript one; the raw block encoder is TypeScript.
  *
  * One instance, created when this module loads, serves every decoder. Its memory:
  *
@@ -23,9 +24,23 @@
  * through a `WeakRef`: reused while back-to-back large blocks keep it alive, collected
  * with its memory once unused, so one large block does not keep memory for the life of
  * the page.
+ *
+ * Frame encoders share a third instance (`EncodeMemory`), so that a stream decoding
+ * one format into another never swaps decoder state out for an encoder:
+ *
+ *     [0, 48)            xxHash32 state: the content checksum of the owner's frame
+ *     [64, +256 KiB)     the compressor's hash table (up to 2^16 entries)
+ *     SLACK
+ *     [input, +B)        the block being compressed, copied in (B: block size)
+ *     SLACK
+ *     [output, +B)       its compressed form
+ *     SLACK
+ *
+ * about 450 kB for 64 KiB blocks, 8.7 MB for 4 MiB blocks. A block is compressed in one
+ * call, so only the 48-byte hash state changes hands between encoders.
  */
 import type { CodecModule } from '../registry.js'
-import { ERR_BLOCK_CHECKSUM, ERR_MEMORY, type FrameKernel, lz4BlockModule, lz4FrameModule, type RawBlockKernel } from './lz4.js'
+import { ERR_BLOCK_CHECKSUM, ERR_MEMORY, type EncodeKernel, type FrameKernel, lz4BlockModule, lz4FrameModule, type RawBlockKernel } from './lz4.js'
 import { compile } from './wasm/instantiate.js'
 import { lz4Wasm } from './wasm/lz4-wasm-source.js'
 
@@ -38,6 +53,8 @@ interface Lz4Exports {
   xxh32_update(state: number, p: number, length: number): number
   xxh32_digest(state: number): number
   xxh32(p: number, length: number, seed: number): number
+  /** Block compressor; returns the compressed size, -1 when it does not fit, -4 for a bad range. */
+  compress(src: number, srcEnd: number, dst: number, dstEnd: number, table: number, hashLog: number): number
 }
 
 /** Address of the 48-byte xxHash32 state (layout in wasm/lz4.wat). */
@@ -61,6 +78,13 @@ const PAGE = 0x10000
 
 function readLE32(b: Uint8Array, i: number): number {
   return (b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16) | (b[i + 3]! << 24)) >>> 0
+}
+
+function writeLE32(b: Uint8Array, i: number, v: number): void {
+  b[i] = v
+  b[i + 1] = v >>> 8
+  b[i + 2] = v >>> 16
+  b[i + 3] = v >>> 24
 }
 
 /** One instance and the layout of its memory. */
@@ -114,9 +138,10 @@ class Lz4Memory {
   }
 }
 
-/** The compiled kernel and the instance shared by all codecs, set by `loadLz4Wasm()`. */
+/** The compiled kernel and the instances shared by all codecs, set by `loadLz4Wasm()`. */
 let compiled!: WebAssembly.Module
 let shared!: Lz4Memory
+let encoding!: EncodeMemory
 let loading: Promise<void> | null = null
 
 /** The frame decoder's kernel: one per decoder, all on the shared instance. */
@@ -282,8 +307,139 @@ const decodeRaw: RawBlockKernel = (src, dst, size) => {
   return n
 }
 
-/** LZ4 frames, blocks decoded in wasm. */
-const lz4: CodecModule = lz4FrameModule(() => new WasmFrameKernel(shared))
+/** Start of the encoders' hash table, and its largest size (2^16 entries of 4 bytes). */
+const TABLE = 64
+const TABLE_SIZE = 4 << 16
+/** A block marked stored in its size field ("Block Size", high bit). */
+const BLOCK_UNCOMPRESSED = 0x80000000
+
+/** The encoders' instance and the layout of its memory (see the top of this file). */
+class EncodeMemory {
+  readonly exports: Lz4Exports
+  /** View of the whole memory; replaced after each grow. */
+  bytes: Uint8Array
+  /** Largest block the layout has room for, and the input and output addresses. */
+  blockSize = 0
+  input = 0
+  output = 0
+  /** The encoder whose content hash state (and last frame block) is in memory, if any. */
+  owner: WasmEncodeKernel | null = null
+
+  constructor(instance: WebAssembly.Instance) {
+    this.exports = instance.exports as unknown as Lz4Exports
+    this.bytes = new Uint8Array(this.exports.memory.buffer)
+  }
+
+  /** Makes room for blocks of `size` bytes; false when the memory cannot grow. */
+  reserve(size: number): boolean {
+    if (size <= this.blockSize) return true
+    // Each of input and output is preceded by the slack, where a frame block's 4-byte
+    // size field goes, and followed by it, where its checksum goes.
+    const input = TABLE + TABLE_SIZE + SLACK
+    const output = input + size + SLACK
+    const end = output + size + SLACK
+    const memory = this.exports.memory
+    const have = memory.buffer.byteLength
+    if (end > have) {
+      try {
+        memory.grow(Math.ceil((end - have) / PAGE))
+      } catch {
+        return false
+      }
+      this.bytes = new Uint8Array(memory.buffer)
+    }
+    this.blockSize = size
+    this.input = input
+    this.output = output
+    return true
+  }
+}
+
+/** The frame encoder's kernel: one per encoder, all on the encoders' instance. */
+class WasmEncodeKernel implements EncodeKernel {
+  private readonly memory: EncodeMemory
+  /** The content hash was reset and nothing hashed since (the state need not be in memory). */
+  private fresh = true
+  /** Address of the last frame block made by `block()` (valid while owner). */
+  private last = 0
+  /** Hash state saved when another encoder took the memory. */
+  private readonly savedHash = new Uint8Array(HASH_STATE_SIZE)
+
+  constructor(memory: EncodeMemory) {
+    this.memory = memory
+  }
+
+  /** Puts this encoder's hash state into memory (a reset one when fresh). */
+  private acquire(): void {
+    const memory = this.memory
+    if (memory.owner !== this) {
+      memory.owner?.save()
+      memory.owner = this
+      if (!this.fresh) memory.bytes.set(this.savedHash, HASH_STATE)
+    }
+    if (this.fresh) {
+      memory.exports.xxh32_reset(HASH_STATE, 0)
+      this.fresh = false
+    }
+  }
+
+  /** Called by the next owner: copies this encoder's hash state out of memory. */
+  save(): void {
+    const bytes = this.memory.bytes
+    this.savedHash.set(bytes.subarray(HASH_STATE, HASH_STATE + HASH_STATE_SIZE))
+  }
+
+  begin(): void {
+    this.fresh = true
+  }
+
+  block(data: Uint8Array, start: number, end: number, hashLog: number, blockChecksum: boolean, contentChecksum: boolean): number {
+    const memory = this.memory
+    const n = end - start
+    if (!memory.reserve(n)) return ERR_MEMORY
+    this.acquire()
+    const x = memory.exports
+    const bytes = memory.bytes
+    const input = memory.input
+    bytes.set(data.subarray(start, end), input)
+    if (contentChecksum) x.xxh32_update(HASH_STATE, input, n)
+    // Output is capped at n - 1 bytes: a block that would not shrink is stored instead
+    // (lz4_Frame_format.md "Block Size"), as in the TypeScript encoder.
+    const output = memory.output
+    const c = x.compress(input, input + n, output, output + n - 1, TABLE, hashLog)
+    if (c < -1) throw new Error(`lz4 wasm compress: bad layout (${c})`)
+    const block = c > 0 ? output : input
+    const size = c > 0 ? c : n
+    writeLE32(bytes, block - 4, c > 0 ? c : (n | BLOCK_UNCOMPRESSED) >>> 0)
+    let e = block + size
+    if (blockChecksum) {
+      writeLE32(bytes, e, x.xxh32(block, size, 0))
+      e += 4
+    }
+    this.last = block - 4
+    return e - this.last
+  }
+
+  copyOut(from: number, out: Uint8Array, at: number, length: number): void {
+    const p = this.last + from
+    out.set(this.memory.bytes.subarray(p, p + length), at)
+  }
+
+  digest(): number {
+    this.acquire()
+    return this.memory.exports.xxh32_digest(HASH_STATE) >>> 0
+  }
+
+  release(): void {
+    if (this.memory.owner === this) this.memory.owner = null
+  }
+}
+
+/** LZ4 frames, blocks decoded and compressed in wasm. */
+const lz4: CodecModule = lz4FrameModule(
+  () => new WasmFrameKernel(shared),
+  () => new WasmEncodeKernel(encoding),
+)
 
 /** Raw LZ4 blocks, decoded in wasm. */
 const lz4Block: CodecModule = lz4BlockModule(decodeRaw)
@@ -296,6 +452,7 @@ export async function loadLz4Wasm(): Promise<{ lz4: CodecModule; lz4Block: Codec
   loading ??= (async () => {
     compiled = await compile(await lz4Wasm())
     shared = new Lz4Memory(await WebAssembly.instantiate(compiled, {}))
+    encoding = new EncodeMemory(await WebAssembly.instantiate(compiled, {}))
   })()
   loading.catch(() => (loading = null))
   await loading

@@ -111,6 +111,31 @@ export interface FrameKernel {
 }
 
 /**
+ * A block compressor with memory of its own (the wasm engine, lib/codecs/lz4-wasm.ts):
+ * it writes whole frame blocks, the same bytes as `encodeBlock`, and keeps the frame's
+ * content hash. One per frame encoder. Without one, the frame encoder compresses in
+ * TypeScript.
+ */
+export interface EncodeKernel {
+  /** Starts a frame: resets the content hash (a new kernel starts reset). */
+  begin(): void
+  /**
+   * Makes the frame block for `data[start, end)` (1 byte to 4 MiB) in the kernel's
+   * memory: the 4-byte size field, the block compressed with a `2^hashLog`-entry table
+   * (or stored when it would not shrink) and, when `blockChecksum`, its checksum; adds
+   * the input to the content hash when `contentChecksum`. Returns the frame block's
+   * length (at most `end - start + 8`), or `ERR_MEMORY`.
+   */
+  block(data: Uint8Array, start: number, end: number, hashLog: number, blockChecksum: boolean, contentChecksum: boolean): number
+  /** Copies `length` bytes of the last frame block, from its byte `from`, to `out[at]`. */
+  copyOut(from: number, out: Uint8Array, at: number, length: number): void
+  /** The content hash of the frame so far (unsigned). */
+  digest(): number
+  /** Frees what the kernel holds for this encoder. */
+  release(): void
+}
+
+/**
  * Decodes the whole raw block `src` into `dst[0, size)`; returns the decoded size, an
  * `ERR_*` code of `decodeBlock` or `ERR_MEMORY` (`Lz4BlockDecoder`'s kernel).
  */
@@ -688,8 +713,11 @@ class Lz4FrameEncoder implements Encoder {
   private done = false
   private totalIn = 0
   private readonly contentHash = new Xxh32()
+  /** Compresses blocks in memory of its own (wasm engine), or null: TypeScript. */
+  private readonly kernel: EncodeKernel | null
 
-  constructor(options: Record<string, unknown>) {
+  constructor(options: Record<string, unknown>, kernel: EncodeKernel | null = null) {
+    this.kernel = kernel
     const level = checkLevel(FORMAT, options.level)
     this.hashLog = hashLogForLevel(level)
     const bs = options.blockSize ?? DEFAULT_BLOCK_SIZE
@@ -721,12 +749,14 @@ class Lz4FrameEncoder implements Encoder {
     this.done = false
     this.totalIn = 0
     this.contentHash.reset()
+    this.kernel?.begin()
   }
 
   dispose(): void {
     this.table = null
     this.inBuf = null
     this.stage = null
+    this.kernel?.release()
   }
 
   private stageBuffer(): Uint8Array {
@@ -775,6 +805,7 @@ class Lz4FrameEncoder implements Encoder {
 
   /** Compresses one block of input into dst (room permitting) or the stage; returns op. */
   private writeBlock(data: Uint8Array, start: number, end: number, dst: Uint8Array, op: number): number {
+    if (this.kernel !== null) return this.writeKernelBlock(this.kernel, data, start, end, dst, op)
     const n = end - start
     if (this.contentChecksum) this.contentHash.update(data, start, end)
     const direct = dst.length - op >= n + 8
@@ -800,6 +831,27 @@ class Lz4FrameEncoder implements Encoder {
     if (direct) return e
     this.stageEnd = e
     return this.drain(dst, op)
+  }
+
+  /**
+   * `writeBlock()` with a kernel: the frame block is made in the kernel's memory, so its
+   * length is known before it is copied; what fits goes straight to dst, only the rest
+   * to the stage (which is empty here).
+   */
+  private writeKernelBlock(kernel: EncodeKernel, data: Uint8Array, start: number, end: number, dst: Uint8Array, op: number): number {
+    const size = kernel.block(data, start, end, this.hashLog, this.blockChecksum, this.contentChecksum)
+    if (size === ERR_MEMORY) {
+      // Not the input's fault, nor the caller's: the runtime refused the engine memory.
+      throw new CodecError('LIMIT_EXCEEDED', FORMAT, `the wasm engine could not grow its memory for a ${end - start}-byte block`)
+    }
+    const direct = Math.min(size, dst.length - op)
+    kernel.copyOut(0, dst, op, direct)
+    if (direct < size) {
+      kernel.copyOut(direct, this.stageBuffer(), 0, size - direct)
+      this.stagePos = 0
+      this.stageEnd = size - direct
+    }
+    return op + direct
   }
 
   private fail(message: string): Status {
@@ -869,7 +921,7 @@ class Lz4FrameEncoder implements Encoder {
         writeLE32(out, o, 0)
         o += 4
         if (this.contentChecksum) {
-          writeLE32(out, o, this.contentHash.digest())
+          writeLE32(out, o, this.kernel !== null ? this.kernel.digest() : this.contentHash.digest())
           o += 4
         }
         this.ended = true
@@ -1114,15 +1166,15 @@ const concatenable: FormatTraits = Object.freeze({ concatenable: true })
 export const lz4: CodecModule = /* @__PURE__ */ lz4FrameModule(null)
 
 /**
- * The LZ4 frame module with block decoding done by `kernel()` (one per decoder), e.g.
- * the wasm engine's (lib/codecs/lz4-wasm.ts); null: TypeScript. Encoders are always
- * TypeScript.
+ * The LZ4 frame module with block decoding done by `kernel()` (one per decoder) and
+ * compression by `encodeKernel()` (one per encoder), e.g. the wasm engine's
+ * (lib/codecs/lz4-wasm.ts); null: TypeScript. Both write the same bytes.
  */
-export function lz4FrameModule(kernel: (() => FrameKernel) | null): CodecModule {
+export function lz4FrameModule(kernel: (() => FrameKernel) | null, encodeKernel: (() => EncodeKernel) | null = null): CodecModule {
   return Object.freeze({
     traits: concatenable,
     createDecoder: (options: Record<string, unknown>): Decoder => new Lz4FrameDecoder(options, kernel === null ? null : kernel()),
-    createEncoder: (options: Record<string, unknown>): Encoder => new Lz4FrameEncoder(options),
+    createEncoder: (options: Record<string, unknown>): Encoder => new Lz4FrameEncoder(options, encodeKernel === null ? null : encodeKernel()),
   })
 }
 

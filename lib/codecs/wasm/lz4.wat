@@ -1,4 +1,5 @@
-;; sluice's LZ4 kernel: the raw block decoder and xxHash32, hand-written WebAssembly.
+;; sluice's LZ4 kernel: the raw block decoder, the block compressor and xxHash32,
+;; hand-written WebAssembly.
 ;; Assembled by `node scripts/build-lz4-wasm.mjs` (npm `wabt`) into gen/lz4.wasm and
 ;; gen/lz4.b64.ts; the frame logic stays in TypeScript (lib/codecs/lz4.ts), which stages
 ;; blocks through this module's memory (lib/codecs/lz4-wasm.ts).
@@ -8,7 +9,8 @@
 ;; [src, srcEnd + 32) and writes only inside [dst, dstEnd + 32): the 32 bytes after each
 ;; range are scratch ("slack") that the caller reserves, so short literal and match runs
 ;; are copied 8 or 16 bytes at a time without a bounds check per byte (the reference
-;; decoder's "wild copy", done here into slack instead of stopping 12 bytes early).
+;; decoder's "wild copy", done here into slack instead of stopping 12 bytes early). The
+;; compressor likewise reads and writes at most 16 bytes past its ranges.
 ;; Match sources are checked against [dictStart, op). Hostile lengths saturate instead of
 ;; wrapping. Linear memory is capped at 2 GiB (32768 pages) so that no address plus a
 ;; small constant can wrap around 2^32.
@@ -90,14 +92,51 @@
         ;; The offset: ip <= old ip + 15, so both bytes are before srcEnd.
         (local.set $offset (i32.load16_u (local.get $ip)))
         (local.set $ip (i32.add (local.get $ip) (i32.const 2)))
-        ;; A short match with offset >= 8 that stays after dictStart: 24 bytes copied
-        ;; 8 at a time (right for overlaps since offset >= 8); writes <= dstEnd + 6.
+        ;; A match with offset >= 8 that stays after dictStart is copied here; others
+        ;; (offset 1..7, or out of range: an error) take the general path.
         (br_if $matchStage
-          (i32.or
-            (i32.or (i32.eq (i32.and (local.get $token) (i32.const 15)) (i32.const 15))
-                    (i32.lt_u (local.get $offset) (i32.const 8)))
-            (i32.gt_u (local.get $offset) (i32.sub (local.get $op) (local.get $dictStart)))))
+          (i32.or (i32.lt_u (local.get $offset) (i32.const 8))
+                  (i32.gt_u (local.get $offset) (i32.sub (local.get $op) (local.get $dictStart)))))
         (local.set $from (i32.sub (local.get $op) (local.get $offset)))
+        (if (i32.eq (i32.and (local.get $token) (i32.const 15)) (i32.const 15))
+          (then
+            ;; Long match (measured: 8% of the sequences of text, a third of its bytes,
+            ;; worth keeping out of the general path): length bytes, each checked, then
+            ;; 16 (offset >= 16) or 8 bytes at a time, each read covering only bytes
+            ;; written before it. Writes <= end + 15 <= dstEnd + 15. memory.copy for
+            ;; long non-overlapping runs measured slower here.
+            (local.set $len (i32.const 19))
+            (loop $more
+              (if (i32.ge_u (local.get $ip) (local.get $srcEnd)) (then (return (i32.const -1))))
+              (local.set $byte (i32.load8_u (local.get $ip)))
+              (local.set $ip (i32.add (local.get $ip) (i32.const 1)))
+              (local.set $len (i32.add (local.get $len) (local.get $byte)))
+              (if (i32.gt_u (local.get $len) (i32.const 0x7ffffff0))
+                (then (local.set $len (i32.const 0x7ffffff0))))
+              (br_if $more (i32.eq (local.get $byte) (i32.const 255))))
+            (if (i32.gt_u (local.get $len) (i32.sub (local.get $dstEnd) (local.get $op)))
+              (then (return (i32.const -2))))
+            (local.set $end (i32.add (local.get $op) (local.get $len)))
+            (if (i32.ge_u (local.get $offset) (i32.const 16))
+              (then
+                (loop $fast16
+                  (i64.store (local.get $op) (i64.load (local.get $from)))
+                  (i64.store offset=8 (local.get $op) (i64.load offset=8 (local.get $from)))
+                  (local.set $op (i32.add (local.get $op) (i32.const 16)))
+                  (local.set $from (i32.add (local.get $from) (i32.const 16)))
+                  (br_if $fast16 (i32.lt_u (local.get $op) (local.get $end)))))
+              (else
+                (loop $fast8
+                  (i64.store (local.get $op) (i64.load (local.get $from)))
+                  (local.set $op (i32.add (local.get $op) (i32.const 8)))
+                  (local.set $from (i32.add (local.get $from) (i32.const 8)))
+                  (br_if $fast8 (i32.lt_u (local.get $op) (local.get $end))))))
+            (local.set $op (local.get $end))
+            ;; A block must end with literals ("End of block conditions").
+            (br_if $sequence (i32.lt_u (local.get $ip) (local.get $srcEnd)))
+            (return (i32.const -1))))
+        ;; Short match (<= 18): 24 bytes copied 8 at a time (right for overlaps since
+        ;; offset >= 8); writes <= dstEnd + 6.
         (i64.store (local.get $op) (i64.load (local.get $from)))
         (i64.store offset=8 (local.get $op) (i64.load offset=8 (local.get $from)))
         (i64.store offset=16 (local.get $op) (i64.load offset=16 (local.get $from)))
@@ -190,10 +229,21 @@
               (i64.store (local.get $op) (i64.load (local.get $from)))
               (i64.store offset=8 (local.get $op) (i64.load offset=8 (local.get $from))))
             (else
-              (if (i32.and (i32.ge_u (local.get $offset) (local.get $len)) (i32.gt_u (local.get $len) (i32.const 64)))
-                (then (memory.copy (local.get $op) (local.get $from) (local.get $len)))
+              (if (i32.ge_u (local.get $offset) (i32.const 16))
+                (then
+                  (if (i32.and (i32.ge_u (local.get $offset) (local.get $len)) (i32.gt_u (local.get $len) (i32.const 64)))
+                    (then (memory.copy (local.get $op) (local.get $from) (local.get $len)))
+                    (else
+                      ;; offset >= 16: 16 bytes at a time, each read before the bytes it
+                      ;; covers are overwritten. Writes <= end + 15 <= dstEnd + 15.
+                      (loop $copy16
+                        (i64.store (local.get $op) (i64.load (local.get $from)))
+                        (i64.store offset=8 (local.get $op) (i64.load offset=8 (local.get $from)))
+                        (local.set $op (i32.add (local.get $op) (i32.const 16)))
+                        (local.set $from (i32.add (local.get $from) (i32.const 16)))
+                        (br_if $copy16 (i32.lt_u (local.get $op) (local.get $end)))))))
                 (else
-                  ;; Shorter or overlapping with period >= 8: 8 bytes at a time.
+                  ;; Period 8..15: 8 bytes at a time.
                   (loop $copy
                     (i64.store (local.get $op) (i64.load (local.get $from)))
                     (local.set $op (i32.add (local.get $op) (i32.const 8)))
@@ -235,6 +285,227 @@
       ;; A block must end with literals ("End of block conditions"): more input needed.
       (br_if $sequence (i32.lt_u (local.get $ip) (local.get $srcEnd))))
     (i32.const -1))
+
+  ;; ---------------------------------------------------------------------------------
+  ;; compress(src, srcEnd, dst, dstEnd, table, hashLog) -> compressed size | -1 | ERR_RANGE
+  ;;
+  ;; Compresses [src, srcEnd) as one independent LZ4 block into [dst, dstEnd), or returns
+  ;; -1 when it does not fit. The same greedy search as encodeBlock() in
+  ;; lib/codecs/lz4-block.ts, decision for decision, so both write the same bytes
+  ;; (test/lz4.test.ts compares them): a 4-byte multiplicative hash of each probed
+  ;; position into a table of 2^hashLog positions (hashLog 8..16) at `table`, a probe step
+  ;; that grows by one every 64 misses, backward extension over bytes that were going to
+  ;; be literals, and one probe right after each match.
+  ;;
+  ;; Reads stay inside [src, srcEnd + 16) and writes inside [dst, dstEnd + 16) and the
+  ;; table: like the decoder, short literal runs are copied 8 bytes at a time into the
+  ;; caller's slack. Every byte of [dst, dst + size) is written in order, so the result
+  ;; does not depend on what the slack held.
+  (func $compress (export "compress")
+    (param $src i32) (param $srcEnd i32) (param $dst i32) (param $dstEnd i32) (param $table i32) (param $hashLog i32)
+    (result i32)
+    (local $op i32) (local $anchor i32) (local $ip i32) (local $ref i32) (local $seq i32) (local $h i32)
+    (local $shift i32) (local $forward i32) (local $probes i32) (local $step i32) (local $tokenPos i32)
+    (local $len i32) (local $mp i32) (local $rp i32) (local $diff i64) (local $matchLimit i32) (local $mfLimit i32)
+    (local $from i32) (local $end i32) (local $fill i64)
+
+    (if (i32.or (i32.lt_u (local.get $hashLog) (i32.const 8)) (i32.gt_u (local.get $hashLog) (i32.const 16)))
+      (then (return (i32.const -4))))
+    (if (i32.or
+          (i32.or (i32.gt_u (local.get $src) (local.get $srcEnd)) (i32.gt_u (local.get $srcEnd) (call $limit)))
+          (i32.or (i32.or (i32.gt_u (local.get $dst) (local.get $dstEnd)) (i32.gt_u (local.get $dstEnd) (call $limit)))
+                  (call $outside (local.get $table) (i32.shl (i32.const 4) (local.get $hashLog)))))
+      (then (return (i32.const -4))))
+    (local.set $op (local.get $dst))
+    (local.set $anchor (local.get $src))
+
+    ;; Blocks under 13 bytes cannot hold a match ("End of block conditions"): literals only.
+    (block $lastLiterals
+      (br_if $lastLiterals (i32.lt_u (i32.sub (local.get $srcEnd) (local.get $src)) (i32.const 13)))
+      (local.set $shift (i32.sub (i32.const 32) (local.get $hashLog)))
+      ;; Every entry starts at src: positions, trusted only after their 4 bytes compare
+      ;; equal (the fill keeps the output deterministic).
+      (local.set $fill (i64.mul (i64.extend_i32_u (local.get $src)) (i64.const 0x100000001)))
+      (local.set $h (local.get $table))
+      (local.set $end (i32.add (local.get $table) (i32.shl (i32.const 4) (local.get $hashLog))))
+      (loop $clear
+        (i64.store (local.get $h) (local.get $fill))
+        (i64.store offset=8 (local.get $h) (local.get $fill))
+        (i64.store offset=16 (local.get $h) (local.get $fill))
+        (i64.store offset=24 (local.get $h) (local.get $fill))
+        (local.set $h (i32.add (local.get $h) (i32.const 32)))
+        (br_if $clear (i32.lt_u (local.get $h) (local.get $end))))
+      ;; The last 5 bytes are literals; the last match starts >= 12 bytes before the end.
+      (local.set $matchLimit (i32.sub (local.get $srcEnd) (i32.const 5)))
+      (local.set $mfLimit (i32.sub (local.get $srcEnd) (i32.const 12)))
+      (local.set $ip (local.get $src))
+      (i32.store
+        (i32.add (local.get $table)
+                 (i32.shl (i32.shr_u (i32.mul (i32.load (local.get $ip)) (i32.const 0x9e3779b1)) (local.get $shift)) (i32.const 2)))
+        (local.get $ip))
+      (local.set $ip (i32.add (local.get $ip) (i32.const 1)))
+
+      (loop $outer
+        ;; ---- search: probe forward, the step growing by one every 64 misses
+        (local.set $forward (local.get $ip))
+        (local.set $probes (i32.const 64))
+        (local.set $step (i32.const 1))
+        (loop $search
+          (local.set $ip (local.get $forward))
+          (local.set $forward (i32.add (local.get $forward) (local.get $step)))
+          (local.set $step (i32.shr_u (local.get $probes) (i32.const 6)))
+          (local.set $probes (i32.add (local.get $probes) (i32.const 1)))
+          (br_if $lastLiterals (i32.gt_u (local.get $ip) (local.get $mfLimit)))
+          (local.set $seq (i32.load (local.get $ip)))
+          (local.set $h
+            (i32.add (local.get $table)
+                     (i32.shl (i32.shr_u (i32.mul (local.get $seq) (i32.const 0x9e3779b1)) (local.get $shift)) (i32.const 2))))
+          (local.set $ref (i32.load (local.get $h)))
+          (i32.store (local.get $h) (local.get $ip))
+          ;; ref < ip and ip - ref <= 65535, in one unsigned compare.
+          (br_if $search
+            (i32.or (i32.ge_u (i32.sub (i32.sub (local.get $ip) (local.get $ref)) (i32.const 1)) (i32.const 65535))
+                    (i32.ne (i32.load (local.get $ref)) (local.get $seq)))))
+
+        ;; ---- extend backwards over bytes that were going to be literals
+        (block $back
+          (loop $backLoop
+            (br_if $back (i32.or (i32.le_u (local.get $ip) (local.get $anchor)) (i32.le_u (local.get $ref) (local.get $src))))
+            (br_if $back (i32.ne (i32.load8_u offset=0 (i32.sub (local.get $ip) (i32.const 1)))
+                                 (i32.load8_u offset=0 (i32.sub (local.get $ref) (i32.const 1)))))
+            (local.set $ip (i32.sub (local.get $ip) (i32.const 1)))
+            (local.set $ref (i32.sub (local.get $ref) (i32.const 1)))
+            (br $backLoop)))
+
+        ;; ---- literals; room for them, their length bytes, token, offset and the
+        ;; smallest tail (token + 5 last literals)
+        (local.set $len (i32.sub (local.get $ip) (local.get $anchor)))
+        (if (i32.gt_u
+              (i32.add (i32.add (local.get $op) (local.get $len))
+                       (i32.add (i32.div_u (i32.add (local.get $len) (i32.const 240)) (i32.const 255)) (i32.const 9)))
+              (local.get $dstEnd))
+          (then (return (i32.const -1))))
+        (local.set $tokenPos (local.get $op))
+        (local.set $op (i32.add (local.get $op) (i32.const 1)))
+        (if (i32.lt_u (local.get $len) (i32.const 15))
+          (then
+            ;; 16 bytes copied, len (<= 14) kept: reads end before ip + 16 <= srcEnd + 4,
+            ;; writes before op + 16 <= dstEnd + 7 (the room check reserved 9 after len).
+            (i32.store8 (local.get $tokenPos) (i32.shl (local.get $len) (i32.const 4)))
+            (i64.store (local.get $op) (i64.load (local.get $anchor)))
+            (i64.store offset=8 (local.get $op) (i64.load offset=8 (local.get $anchor)))
+            (local.set $op (i32.add (local.get $op) (local.get $len))))
+          (else
+            (local.set $op (call $literals (local.get $anchor) (local.get $len) (local.get $tokenPos) (local.get $op)))))
+
+        (loop $sequence
+          ;; ---- offset, then the match extended forwards (stops 5 bytes before the end)
+          (i32.store16 (local.get $op) (i32.sub (local.get $ip) (local.get $ref)))
+          (local.set $op (i32.add (local.get $op) (i32.const 2)))
+          (local.set $mp (i32.add (local.get $ip) (i32.const 4)))
+          (local.set $rp (i32.add (local.get $ref) (i32.const 4)))
+          (block $extended
+            (block $tail
+             (loop $wide
+              (br_if $tail (i32.gt_u (i32.add (local.get $mp) (i32.const 8)) (local.get $matchLimit)))
+              (local.set $diff (i64.xor (i64.load (local.get $mp)) (i64.load (local.get $rp))))
+              (if (i64.ne (local.get $diff) (i64.const 0))
+                (then
+                  ;; The first differing byte, from the lowest set bit (little-endian).
+                  (local.set $mp (i32.add (local.get $mp) (i32.wrap_i64 (i64.shr_u (i64.ctz (local.get $diff)) (i64.const 3)))))
+                  (br $extended)))
+              (local.set $mp (i32.add (local.get $mp) (i32.const 8)))
+              (local.set $rp (i32.add (local.get $rp) (i32.const 8)))
+              (br $wide)))
+            ;; Fewer than 8 bytes before matchLimit: one at a time.
+            (loop $narrow
+              (br_if $extended (i32.ge_u (local.get $mp) (local.get $matchLimit)))
+              (br_if $extended (i32.ne (i32.load8_u (local.get $mp)) (i32.load8_u (local.get $rp))))
+              (local.set $mp (i32.add (local.get $mp) (i32.const 1)))
+              (local.set $rp (i32.add (local.get $rp) (i32.const 1)))
+              (br $narrow)))
+          (local.set $len (i32.sub (i32.sub (local.get $mp) (local.get $ip)) (i32.const 4)))
+          (local.set $ip (local.get $mp))
+          (if (i32.gt_u
+                (i32.add (i32.add (local.get $op) (i32.div_u (local.get $len) (i32.const 255))) (i32.const 7))
+                (local.get $dstEnd))
+            (then (return (i32.const -1))))
+          (if (i32.ge_u (local.get $len) (i32.const 15))
+            (then
+              (i32.store8 (local.get $tokenPos) (i32.or (i32.load8_u (local.get $tokenPos)) (i32.const 15)))
+              (local.set $op (call $lengthBytes (local.get $op) (i32.sub (local.get $len) (i32.const 15)))))
+            (else
+              (i32.store8 (local.get $tokenPos) (i32.or (i32.load8_u (local.get $tokenPos)) (local.get $len)))))
+          (local.set $anchor (local.get $ip))
+          (br_if $lastLiterals (i32.gt_u (local.get $ip) (local.get $mfLimit)))
+          ;; Index a position inside the match, then try the current position at once: a
+          ;; match right after a match needs no literals.
+          (local.set $from (i32.sub (local.get $ip) (i32.const 2)))
+          (i32.store
+            (i32.add (local.get $table)
+                     (i32.shl (i32.shr_u (i32.mul (i32.load (local.get $from)) (i32.const 0x9e3779b1)) (local.get $shift)) (i32.const 2)))
+            (local.get $from))
+          (local.set $seq (i32.load (local.get $ip)))
+          (local.set $h
+            (i32.add (local.get $table)
+                     (i32.shl (i32.shr_u (i32.mul (local.get $seq) (i32.const 0x9e3779b1)) (local.get $shift)) (i32.const 2))))
+          (local.set $ref (i32.load (local.get $h)))
+          (i32.store (local.get $h) (local.get $ip))
+          (if (i32.and (i32.lt_u (i32.sub (i32.sub (local.get $ip) (local.get $ref)) (i32.const 1)) (i32.const 65535))
+                       (i32.eq (i32.load (local.get $ref)) (local.get $seq)))
+            (then
+              (if (i32.gt_u (i32.add (local.get $op) (i32.const 9)) (local.get $dstEnd))
+                (then (return (i32.const -1))))
+              (local.set $tokenPos (local.get $op))
+              (i32.store8 (local.get $tokenPos) (i32.const 0))
+              (local.set $op (i32.add (local.get $op) (i32.const 1)))
+              (br $sequence))))
+        (local.set $ip (i32.add (local.get $ip) (i32.const 1)))
+        (br $outer)))
+
+    ;; ---- last literals
+    (local.set $len (i32.sub (local.get $srcEnd) (local.get $anchor)))
+    (if (i32.gt_u
+          (i32.add (i32.add (local.get $op) (i32.const 1))
+                   (i32.add (local.get $len) (i32.div_u (i32.add (local.get $len) (i32.const 240)) (i32.const 255))))
+          (local.get $dstEnd))
+      (then (return (i32.const -1))))
+    (local.set $tokenPos (local.get $op))
+    (local.set $op (call $literals (local.get $anchor) (local.get $len) (local.get $tokenPos) (i32.add (local.get $op) (i32.const 1))))
+    (i32.sub (local.get $op) (local.get $dst)))
+
+  ;; Length bytes for the rest `n` of a length (after the nibble's 15): 255 while n >= 255,
+  ;; then n. Returns the address after them.
+  (func $lengthBytes (param $op i32) (param $n i32) (result i32)
+    (local $count i32)
+    (local.set $count (i32.div_u (local.get $n) (i32.const 255)))
+    (memory.fill (local.get $op) (i32.const 255) (local.get $count))
+    (local.set $op (i32.add (local.get $op) (local.get $count)))
+    (i32.store8 (local.get $op) (i32.sub (local.get $n) (i32.mul (local.get $count) (i32.const 255))))
+    (i32.add (local.get $op) (i32.const 1)))
+
+  ;; A literal run of `len` bytes from `from`: the token's high nibble at tokenPos, length
+  ;; bytes and the literals at op. Returns the address after them. Copies 8 bytes at a
+  ;; time up to 64 bytes (reads and writes up to 7 past the run: slack), memory.copy above.
+  (func $literals (param $from i32) (param $len i32) (param $tokenPos i32) (param $op i32) (result i32)
+    (local $end i32)
+    (if (i32.ge_u (local.get $len) (i32.const 15))
+      (then
+        (i32.store8 (local.get $tokenPos) (i32.const 0xf0))
+        (local.set $op (call $lengthBytes (local.get $op) (i32.sub (local.get $len) (i32.const 15)))))
+      (else (i32.store8 (local.get $tokenPos) (i32.shl (local.get $len) (i32.const 4)))))
+    (local.set $end (i32.add (local.get $op) (local.get $len)))
+    (if (i32.gt_u (local.get $len) (i32.const 64))
+      (then (memory.copy (local.get $op) (local.get $from) (local.get $len)))
+      (else
+        (block $done
+          (loop $copy
+            (br_if $done (i32.ge_u (local.get $op) (local.get $end)))
+            (i64.store (local.get $op) (i64.load (local.get $from)))
+            (local.set $op (i32.add (local.get $op) (i32.const 8)))
+            (local.set $from (i32.add (local.get $from) (i32.const 8)))
+            (br $copy)))))
+    (local.get $end))
 
   ;; ---------------------------------------------------------------------------------
   ;; xxHash32 (Cyan4973/xxHash doc/xxhash_spec.md), the checksum of the LZ4 frame format.
