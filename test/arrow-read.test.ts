@@ -2,10 +2,11 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import type { RecordBatch, Table } from 'apache-arrow'
+import { Table, Utf8, vectorFromArray, type RecordBatch } from 'apache-arrow'
 import { CodecError } from '../lib/errors.js'
 import { readMessage } from '../lib/arrow/metadata.js'
 import { arrowDecode, fromBuffer, readArrow } from '../adapters/arrow/read.js'
+import { arrowEncodeFile } from '../adapters/arrow/write.js'
 import { fixture } from './_fixtures.js'
 import { chunked, collect, diffTables, oracle, registerPeerCodecs } from './arrow-oracle.js'
 
@@ -90,6 +91,47 @@ if (integration && existsSync(integration)) {
     const bytes = new Uint8Array(readFileSync(join(integration, '2.0.0-compression', 'generated_lz4.stream')))
     const t = await readArrow(bytes)
     for (const b of t.batches) for (const c of b.data.children) assert.ok((c.values as { buffer?: ArrayBufferLike })?.buffer !== bytes.buffer)
+  })
+}
+
+/**
+ * Batches of a column of noise (stored raw: compression does not pay) beside a text
+ * column that compresses, each batch with different values.
+ */
+function rawAndPacked(batches: number, rows: number): Table {
+  const out: RecordBatch[] = []
+  for (let b = 0; b < batches; b++) {
+    let x = 0x9e3779b9 ^ (b + 1)
+    const noise = Int32Array.from({ length: rows }, () => { x ^= x << 13; x ^= x >>> 17; x ^= x << 5; return x })
+    const text = Array.from({ length: rows }, (_, i) => `batch ${b} row ${i % 40}`)
+    out.push(...new Table({ noise: vectorFromArray(noise), text: vectorFromArray(text, new Utf8()) }).batches)
+  }
+  return new Table(out)
+}
+
+for (const compression of ['lz4', 'zstd'] as const) {
+  test(`${compression}: buffers stored raw alias the input from memory, decoded ones do not`, async () => {
+    const table = rawAndPacked(1, 5000)
+    const bytes = await arrowEncodeFile(table, { compression })
+    const t = await readArrow(bytes)
+    assert.is(diffTables(t, table), null)
+    const [noise, text] = t.batches[0]!.data.children
+    assert.is(noise!.values.buffer, bytes.buffer, 'the noise column is a view of the input')
+    assert.ok(text!.values.buffer !== bytes.buffer, 'the text bytes are decoded into new memory')
+  })
+
+  test(`${compression}: buffers stored raw in bodies gathered from chunks survive the next body`, async () => {
+    // Bodies spanning chunks are gathered into memory the framer reuses for the next
+    // compressed body, so their raw buffers must be copied out, not aliased.
+    const table = rawAndPacked(4, 3000)
+    const bytes = await arrowEncodeFile(table, { compression })
+    for (const size of [1000, 65536]) {
+      const batches = await decodeChunks(bytes, size)
+      assert.is(diffTables(batches, table), null, `${size}-byte chunks`)
+    }
+    const whole = await collect(fromBuffer(bytes).pipeThrough(arrowDecode()))
+    assert.is(whole[0]!.data.children[0]!.values.buffer, bytes.buffer, 'fromBuffer() aliases raw buffers too')
+    assert.is(diffTables(whole, table), null)
   })
 }
 

@@ -48,7 +48,10 @@ function feed(framer: IpcFramer, session: ArrowSession, bytes: Uint8Array, start
       if (framer.ended) break
       const message = framer.message!
       const body = framer.body!
-      const owned = whole || !framer.bodyAliasesInput
+      // May the batch keep views of the body? Of a whole buffer from memory, yes; of a
+      // caller's chunk, no; of a body gathered across chunks, yes unless the framer
+      // reuses that memory for the next body.
+      const owned = framer.bodyAliasesInput ? whole : !framer.bodyIsTransient
       const offset = framer.bodyOffset
       const codec = session.needsDecoder(message)
       if (codec >= 0) {
@@ -91,8 +94,8 @@ export interface ArrowDecodeStream extends TransformStream<ArrowChunk, RecordBat
  * `maxMessageBytes` fails before it is buffered.
  *
  * Memory of the batches: compressed buffers decode into new memory; uncompressed ones
- * are views of a copy of their message body, or of the chunk itself when it came from
- * `fromBuffer()`.
+ * (also those stored uncompressed in a compressed message) are copies, or views of the
+ * chunk itself when it came from `fromBuffer()`.
  */
 export function arrowDecode(options?: ArrowReadOptions): ArrowDecodeStream {
   const max = checkReadOptions(options)
@@ -141,9 +144,10 @@ function hasMagic(b: Uint8Array, at: number): boolean {
 
 /**
  * Reads a whole IPC stream or file that is already in memory into a `Table`, parsing
- * metadata in place. Uncompressed buffers are zero-copy views of `source` where their
- * alignment allows (so do not modify `source` while you use the table); compressed
- * buffers decode into new memory.
+ * metadata in place. Uncompressed buffers (also those stored uncompressed in a
+ * compressed message) are zero-copy views of `source` where their alignment allows (so
+ * do not modify `source` while you use the table); compressed buffers decode into new
+ * memory.
  */
 export async function readArrow(source: ArrowSource, options?: ArrowReadOptions): Promise<Table> {
   const max = checkReadOptions(options)

@@ -3,7 +3,7 @@ import type { Decoder, Encoder } from '../../lib/codec.js'
 import { CodecError } from '../../lib/errors.js'
 import { checkLevel, DEFAULT_MAX_OUTPUT_BYTES, loadCodec } from '../../lib/registry.js'
 import { Status, statusName } from '../../lib/status.js'
-import { decodeUnknownLength, readInt64 } from '../../lib/arrow/body.js'
+import { bodyEncoderOptions, decodeUnknownLength, readInt64 } from '../../lib/arrow/body.js'
 
 /** The shape of apache-arrow's `compressionRegistry` (ipc/compression/registry.ts). */
 export interface ArrowCompressionRegistry {
@@ -73,7 +73,8 @@ class ArrowCodec {
       const status = e.transform(data.subarray(consumed), out.subarray(written), true)
       written += e.written
       consumed += e.consumed
-      if (status === Status.Done) return out.slice(0, written)
+      // A view, not a copy: apache-arrow copies what it keeps (ipc/writer.ts).
+      if (status === Status.Done) return out.subarray(0, written)
       if (status !== Status.DestinationTooSmall) {
         throw new CodecError(e.failure?.code ?? 'INVALID_DATA', e.format, `encoder failed: ${e.failure?.message ?? statusName(status)}`)
       }
@@ -127,8 +128,8 @@ export async function registerArrowCodecs(options: RegisterArrowCodecsOptions = 
   if (cjs) registries.push(cjs)
   for (const c of codecs) {
     const level = checkLevel(c, c === 'lz4' ? options.lz4Level : options.zstdLevel)
-    const mod = c === 'lz4' ? await loadCodec('lz4', 'js') : await loadCodec('zstd', 'wasm')
-    const codec = new ArrowCodec(mod.createDecoder({ maxOutputBytes: max }), mod.createEncoder({ level }), max)
+    const mod = c === 'lz4' ? await loadCodec('lz4', 'wasm') : await loadCodec('zstd', 'wasm')
+    const codec = new ArrowCodec(mod.createDecoder({ maxOutputBytes: max }), mod.createEncoder(bodyEncoderOptions(c === 'lz4' ? 0 : 1, level)), max)
     const entry = { encode: (d: Uint8Array) => codec.encode(d), decode: (d: Uint8Array) => codec.decode(d) }
     const type = c === 'lz4' ? CompressionType.LZ4_FRAME : CompressionType.ZSTD
     for (const r of new Set(registries)) r.set(type, entry)

@@ -55,7 +55,7 @@ export class ArrowSession {
   /** Loads the decoder of body compression `codec` (0 LZ4_FRAME, 1 ZSTD). */
   async loadDecoder(codec: number): Promise<void> {
     if (this.decoders[codec]) return
-    const mod = codec === 0 ? await loadCodec('lz4', 'js') : await loadCodec('zstd', 'wasm')
+    const mod = codec === 0 ? await loadCodec('lz4', 'wasm') : await loadCodec('zstd', 'wasm')
     this.decoders[codec] ??= mod.createDecoder({})
   }
 
@@ -87,7 +87,8 @@ export class ArrowSession {
   /**
    * Handles one message. Returns a RecordBatch for record batch messages, else null.
    * `body` may be a view of caller memory; `owned` says whether the returned data may
-   * keep views into it (uncompressed buffers are copied out when not).
+   * keep views into it (uncompressed buffers, and buffers stored raw in a compressed
+   * body, are copied out when not).
    */
   handle(message: MessageDesc, body: Uint8Array, bodyOffset: number, owned: boolean): RecordBatch | null {
     switch (message.headerType) {
@@ -136,9 +137,11 @@ export class ArrowSession {
     const batch = message.batch!
     const compressed = batch.compression >= 0
     // Uncompressed buffers become views of the body: of the caller's memory when it
-    // is ours to alias, else of one copy of the body made here.
+    // is ours to alias, else of one copy of the body made here. In a compressed body,
+    // buffers stored raw are views only when the body may be aliased (else copied
+    // with the decoded ones).
     const source = compressed || owned ? body : body.slice()
-    return decodeBodyBuffers(batch, source, bodyOffset, compressed ? this.decoders[batch.compression]! : null, this.maxBytes)
+    return decodeBodyBuffers(batch, source, bodyOffset, compressed ? this.decoders[batch.compression]! : null, this.maxBytes, owned)
   }
 
   dispose(): void {

@@ -4,6 +4,7 @@ import { CodecError } from '../../lib/errors.js'
 import { checkLevel, loadCodec } from '../../lib/registry.js'
 import { Status } from '../../lib/status.js'
 import { TypeTag, type BlockDesc, type FieldDesc, type SchemaDesc, type TypeDesc } from '../../lib/arrow/metadata.js'
+import { bodyEncoderOptions } from '../../lib/arrow/body.js'
 import {
   encodeDictionaryBatchMessage, encodeFooter, encodeRecordBatchMessage, encodeSchemaMessage, END_OF_STREAM, messagePrefix,
   type BatchLayout,
@@ -209,27 +210,49 @@ function align8(n: number): number {
 }
 
 /**
+ * A message body laid out: its regions (`layout`), its length, and how to write it.
+ * Uncompressed bodies are copied from the source buffers straight into the message's
+ * memory; compressed ones were written into the writer's scratch memory first (their
+ * size is known only after compressing) and are copied from there.
+ */
+interface Body {
+  layout: BatchLayout
+  length: number
+  /** Writes the body into `dst` (zeroed memory of exactly `length` bytes). */
+  writeTo(dst: Uint8Array): void
+}
+
+/**
  * Lays the buffers out as a message body (each 8-byte aligned). With an encoder, each
  * non-empty buffer is stored as its int64 uncompressed length and the compressed
  * frame, or as -1 and the raw bytes when the frame would not be smaller: the encoder
  * gets a destination one byte shorter than the input, so an incompressible buffer
- * stops it early instead of being compressed in full and thrown away.
+ * stops it early instead of being compressed in full and thrown away. Compressed
+ * bodies go into `scratch(capacity)`, memory the writer reuses from message to message.
  */
-function layoutBody(a: Assembled, length: number, encoder: Encoder | null, compression: number): { layout: BatchLayout; body: Uint8Array } {
-  let capacity = 0
-  for (const b of a.buffers) capacity += align8(b.length) + (encoder ? 8 : 0)
-  const body = new Uint8Array(capacity)
-  const view = new DataView(body.buffer)
+function layoutBody(a: Assembled, length: number, encoder: Encoder | null, compression: number, scratch: (capacity: number) => Uint8Array): Body {
   const regions: number[] = []
   let at = 0
-  for (const b of a.buffers) {
-    if (b.length === 0) { regions.push(at, 0); continue }
-    if (!encoder) {
-      body.set(b, at)
+  if (!encoder) {
+    for (const b of a.buffers) {
       regions.push(at, b.length)
       at += align8(b.length)
-      continue
     }
+    const buffers = a.buffers
+    return {
+      layout: { length, nodes: a.nodes, buffers: regions, compression: -1, variadicCounts: a.variadicCounts },
+      length: at,
+      writeTo(dst) {
+        for (let i = 0; i < buffers.length; i++) if (buffers[i]!.length > 0) dst.set(buffers[i]!, regions[2 * i]!)
+      },
+    }
+  }
+  let capacity = 0
+  for (const b of a.buffers) capacity += align8(b.length) + 8
+  const body = scratch(capacity)
+  const view = new DataView(body.buffer, body.byteOffset, body.byteLength)
+  for (const b of a.buffers) {
+    if (b.length === 0) { regions.push(at, 0); continue }
     encoder.reset()
     const status = b.length > 1 ? encoder.transform(b, body.subarray(at + 8, at + 8 + b.length - 1), true) : Status.DestinationTooSmall
     let size: number
@@ -244,13 +267,21 @@ function layoutBody(a: Assembled, length: number, encoder: Encoder | null, compr
       const f = encoder.failure
       throw new CodecError(f?.code ?? 'INVALID_DATA', 'arrow', `${encoder.format} encoder failed: ${f?.message ?? 'unknown'}`)
     }
-    // Zero the bytes between this region and the next one's aligned start.
+    // Zero the bytes between this region and the next one's aligned start (the
+    // scratch memory holds bytes of earlier messages).
     const end = at + 8 + size
     body.fill(0, end, align8(end))
     regions.push(at, 8 + size)
     at = align8(end)
   }
-  return { layout: { length, nodes: a.nodes, buffers: regions, compression: encoder ? compression : -1, variadicCounts: a.variadicCounts }, body: body.subarray(0, at) }
+  const filled = body.subarray(0, at)
+  return {
+    layout: { length, nodes: a.nodes, buffers: regions, compression, variadicCounts: a.variadicCounts },
+    length: at,
+    writeTo(dst) {
+      dst.set(filled)
+    },
+  }
 }
 
 // --- the writer --------------------------------------------------------------------
@@ -280,8 +311,8 @@ class IpcWriter {
 
   async open(): Promise<void> {
     if (this.compression < 0 || this.encoder) return
-    const mod = this.compression === 0 ? await loadCodec('lz4', 'js') : await loadCodec('zstd', 'wasm')
-    this.encoder ??= mod.createEncoder({ level: this.level })
+    const mod = this.compression === 0 ? await loadCodec('lz4', 'wasm') : await loadCodec('zstd', 'wasm')
+    this.encoder ??= mod.createEncoder(bodyEncoderOptions(this.compression, this.level))
   }
 
   private out(bytes: Uint8Array): void {
@@ -290,14 +321,29 @@ class IpcWriter {
     this.position += bytes.length
   }
 
-  private message(metadata: Uint8Array, body: Uint8Array | null): BlockDesc {
+  /** Scratch memory for compressed bodies, kept from message to message. */
+  private scratchMemory: Uint8Array | null = null
+
+  private readonly scratch = (capacity: number): Uint8Array => {
+    if (this.scratchMemory === null || this.scratchMemory.length < capacity) this.scratchMemory = new Uint8Array(capacity)
+    return this.scratchMemory
+  }
+
+  private layout(a: Assembled, length: number): Body {
+    return layoutBody(a, length, this.encoder, this.compression, this.scratch)
+  }
+
+  /** Emits one message (prefix, metadata, body) as one chunk. */
+  private message(metadata: Uint8Array, body: Body | null): BlockDesc {
     const offset = this.position
-    const head = new Uint8Array(8 + metadata.length)
-    head.set(messagePrefix(metadata.length))
-    head.set(metadata, 8)
-    this.out(head)
-    if (body) this.out(body)
-    return { offset, metaDataLength: head.length, bodyLength: body?.length ?? 0 }
+    const metaDataLength = 8 + metadata.length
+    const bodyLength = body?.length ?? 0
+    const chunk = new Uint8Array(metaDataLength + bodyLength)
+    chunk.set(messagePrefix(metadata.length))
+    chunk.set(metadata, 8)
+    body?.writeTo(chunk.subarray(metaDataLength))
+    this.out(chunk)
+    return { offset, metaDataLength, bodyLength }
   }
 
   get started(): boolean {
@@ -324,8 +370,8 @@ class IpcWriter {
     this.writeDictionaries(batch)
     const a: Assembled = { nodes: [], buffers: [], variadicCounts: [] }
     fields.forEach((f, i) => assemble(f.type, childOf(batch.data, i, f.type, batch.numRows), a))
-    const { layout, body } = layoutBody(a, batch.numRows, this.encoder, this.compression)
-    const meta = encodeRecordBatchMessage(layout, body.length, batch.metadata.size > 0 ? batch.metadata : null)
+    const body = this.layout(a, batch.numRows)
+    const meta = encodeRecordBatchMessage(body.layout, body.length, batch.metadata.size > 0 ? batch.metadata : null)
     this.recordBlocks.push(this.message(meta, body))
   }
 
@@ -365,15 +411,15 @@ class IpcWriter {
       for (let i = first; i < chunks.length; i++) {
         const a: Assembled = { nodes: [], buffers: [], variadicCounts: [] }
         assemble(valueType, chunks[i]!, a)
-        const { layout, body } = layoutBody(a, chunks[i]!.length, this.encoder, this.compression)
-        this.dictionaryBlocks.push(this.message(encodeDictionaryBatchMessage(id, layout, isDelta || i > 0, body.length), body))
+        const body = this.layout(a, chunks[i]!.length)
+        this.dictionaryBlocks.push(this.message(encodeDictionaryBatchMessage(id, body.layout, isDelta || i > 0, body.length), body))
       }
       if (chunks.length === 0) {
         const a: Assembled = { nodes: [], buffers: [], variadicCounts: [] }
         // An empty dictionary still needs one (empty) dictionary batch.
         assemble(valueType, emptyData(valueType), a)
-        const { layout, body } = layoutBody(a, 0, this.encoder, this.compression)
-        this.dictionaryBlocks.push(this.message(encodeDictionaryBatchMessage(id, layout, false, body.length), body))
+        const body = this.layout(a, 0)
+        this.dictionaryBlocks.push(this.message(encodeDictionaryBatchMessage(id, body.layout, false, body.length), body))
       }
       this.written.set(id, { vector, chunks: [...chunks] })
     }
@@ -394,6 +440,7 @@ class IpcWriter {
   dispose(): void {
     this.encoder?.dispose()
     this.encoder = null
+    this.scratchMemory = null
   }
 }
 

@@ -15,7 +15,9 @@ import type { RecordBatchDesc } from './metadata.js'
  * pay). Every buffer decodes straight into a destination of exactly the declared length
  * (one allocation for the whole message, each buffer 8-byte aligned in it, as
  * Columnar.rst recommends), and a frame that decodes to any other length is an error:
- * no guessed sizes, no growth, no second copy.
+ * no guessed sizes, no growth, no second copy. Raw buffers are views into `body` when
+ * `aliasRaw` (the caller may alias it, as for uncompressed bodies), else copied into
+ * the same allocation.
  *
  * Two real-world deviations are accepted:
  * - apache-arrow 21.2's writer (arrow-js ipc/writer.ts, fixed upstream after 21.2)
@@ -31,6 +33,7 @@ export function decodeBodyBuffers(
   bodyOffset: number,
   decoder: Decoder | null,
   maxBytes: number,
+  aliasRaw = false,
 ): Uint8Array[] {
   const count = batch.bufferOffsets.length
   const out: Uint8Array[] = new Array(count)
@@ -65,10 +68,10 @@ export function decodeBodyBuffers(
     }
     const d = readInt64(body, off)
     if (d === -1) {
-      // Stored raw: copied into the arena too, so every buffer of a compressed message
-      // is new, aligned memory (the input is never aliased).
+      // Stored raw: a view of the body, or copied into the arena when the body may not
+      // be aliased.
       declared[i] = -1
-      arena += align8(len - 8)
+      if (!aliasRaw) arena += align8(len - 8)
       continue
     }
     if (d < 0) throw new CodecError('INVALID_DATA', 'arrow', `compressed buffer ${i} has an invalid uncompressed length prefix`, bodyOffset + off)
@@ -96,6 +99,7 @@ export function decodeBodyBuffers(
     if (len === 0 || d === 0) { out[i] = EMPTY; continue }
     const payload = body.subarray(off + 8, off + len)
     if (d === -1) {
+      if (aliasRaw) { out[i] = payload; continue }
       const dst = memory.subarray(at, at + payload.length)
       dst.set(payload)
       at += align8(payload.length)
@@ -125,6 +129,17 @@ export function decodeBodyBuffers(
       bodyOffset + off)
   }
   return out
+}
+
+/**
+ * Encoder options for body buffers (`compression` 0 LZ4_FRAME, 1 ZSTD). LZ4 frames
+ * carry no content checksum, as Arrow C++ writes them (its LZ4 frame codec starts from
+ * zeroed `LZ4F_preferences_t`) and as lz4js does: each buffer's length prefix and the
+ * frame's block sizes already catch truncation, and the checksum would cost an
+ * xxHash32 pass over every buffer on write and again on read.
+ */
+export function bodyEncoderOptions(compression: number, level: number | undefined): Record<string, unknown> {
+  return compression === 0 ? { level, contentChecksum: false } : { level }
 }
 
 const EMPTY = new Uint8Array(0)
