@@ -1,6 +1,4 @@
 import { CodecError } from '../lib/errors.js'
-import type { Machine } from '../lib/machine.js'
-import type { OpenMachine } from '../lib/prepare.js'
 import { toBytes, type BinaryInput } from '../lib/bytes.js'
 
 /**
@@ -33,15 +31,41 @@ export interface StreamOptions {
 
 export type Surface = (error: unknown) => unknown
 
-interface ShellOptions {
+/**
+ * What the shell drives: the machine (`lib/machine.ts`) for codecs, or any other
+ * synchronous, pull-shaped converter of byte chunks to output items (the Arrow IPC
+ * reader). `push()` offers a chunk that stays the caller's until `needsInput`; each
+ * `next()` returns one output item, or null when it needs input, has finished, or waits
+ * for `pending`.
+ */
+export interface Pump<O> {
+  push(chunk: Uint8Array): void
+  end(): void
+  next(): O | null
+  readonly needsInput: boolean
+  readonly finished: boolean
+  /** Asynchronous work (e.g. loading a codec) that `next()` waits for, if any. */
+  readonly pending?: Promise<void> | null
+  dispose(): void
+}
+
+/**
+ * Creates the pump (may load an engine first) and hands it to `use`. It is handed over
+ * by callback, not as the promise's value: resolving a promise with an object runs a
+ * `then` lookup, which is user code when `Object.prototype.then` has been patched (the
+ * Compression Streams tests do exactly that to detach buffers).
+ */
+export type OpenPump<O> = (use: (pump: Pump<O>) => void) => Promise<void>
+
+interface ShellOptions<O> {
   format: string
+  /** Creates the machine (or other pump); see `OpenPump`. */
+  open: OpenPump<O>
   /**
-   * Creates the machine and its codec (may load an engine first) and hands it to `use`.
-   * It is handed over by callback, not as the promise's value: resolving a promise with
-   * an object runs a `then` lookup, which is user code when `Object.prototype.then` has
-   * been patched (the Compression Streams tests do exactly that to detach buffers).
+   * Open at construction rather than at the first write or close: for pumps that load
+   * nothing (see the note where `ready` is defined).
    */
-  open: OpenMachine
+  openAtOnce?: boolean
   /** Whether chunks backed by a SharedArrayBuffer are accepted. */
   allowShared: boolean
   /** Maps errors before they reach the user (the web-compatible classes use TypeError). */
@@ -66,19 +90,19 @@ function classes(streams: StreamClasses | undefined, format: string): StreamClas
 }
 
 /**
- * A `{ writable, readable }` pair driving one codec through the machine.
+ * A `{ writable, readable }` pair driving one codec through the machine (or another pump).
  */
-export class CodecStream<I = BinaryInput> {
-  readonly readable: ReadableStream<Uint8Array>
+export class CodecStream<I = BinaryInput, O = Uint8Array> {
+  readonly readable: ReadableStream<O>
   readonly writable: WritableStream<I>
 
-  constructor(options: ShellOptions) {
+  constructor(options: ShellOptions<O>) {
     const { ReadableStream: RS, WritableStream: WS } = classes(options.streams, options.format)
     const surface = options.surface ?? ((e: unknown) => e)
     const signal = options.signal
 
-    let machine: Machine | null = null
-    let readableController!: ReadableStreamDefaultController<Uint8Array>
+    let machine: Pump<O> | null = null
+    let readableController!: ReadableStreamDefaultController<O>
     let writableController!: WritableStreamDefaultController
     /** Settles the pending write (or close) once its input is consumed (or finished). */
     let pendingResolve: (() => void) | null = null
@@ -116,7 +140,7 @@ export class CodecStream<I = BinaryInput> {
       try {
         while ((readableController.desiredSize ?? 0) > 0) {
           const out = machine.next()
-          if (out) {
+          if (out !== null) {
             readableController.enqueue(out)
             continue
           }
@@ -124,6 +148,11 @@ export class CodecStream<I = BinaryInput> {
             teardown()
             readableController.close()
             settle()
+            return
+          }
+          const wait = machine.pending
+          if (wait) {
+            wait.then(pump, fail)
             return
           }
           if (machine.needsInput) settle()
@@ -156,8 +185,9 @@ export class CodecStream<I = BinaryInput> {
         })
       })())
     signal?.addEventListener('abort', onAbort, { once: true })
+    if (options.openAtOnce) ready().catch(fail)
 
-    this.readable = new RS<Uint8Array>(
+    this.readable = new RS<O>(
       {
         start: (controller) => {
           readableController = controller

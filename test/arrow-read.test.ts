@@ -135,6 +135,71 @@ for (const compression of ['lz4', 'zstd'] as const) {
   })
 }
 
+// --- Pull-driven decoding, abort, and whole files read through their footer.
+
+/** Whether `p` has settled after the tasks queued so far have run. */
+async function settled(p: Promise<unknown>): Promise<boolean> {
+  let done = false
+  p.then(() => (done = true), () => (done = true))
+  for (let i = 0; i < 20; i++) await new Promise((r) => setTimeout(r, 0))
+  return done
+}
+
+test('arrowDecode decodes one batch per read: a chunk holding 40 batches is not decoded ahead of the reader', async () => {
+  const table = rawAndPacked(40, 2000)
+  const bytes = await arrowEncodeFile(table, { compression: 'zstd' })
+  const stream = arrowDecode()
+  const writer = stream.writable.getWriter()
+  const reader = stream.readable.getReader()
+  const written = writer.write(bytes)
+  const first = await reader.read()
+  assert.ok(!first.done && first.value.numRows === 2000)
+  // The chunk is still being read: its write has not resolved, and the stream holds at
+  // most the one batch its queue asks for.
+  assert.not.ok(await settled(written), 'the write resolved before its batches were read')
+  const rest: RecordBatch[] = [first.value!]
+  const closed = writer.close()
+  for (;;) {
+    const r = await reader.read()
+    if (r.done) break
+    rest.push(r.value)
+  }
+  await written
+  await closed
+  assert.is(rest.length, 40)
+  assert.is(diffTables(rest, table), null)
+})
+
+test('arrowDecode: an AbortSignal errors both sides with its reason', async () => {
+  const bytes = await arrowEncodeFile(rawAndPacked(5, 1000), { compression: 'lz4' })
+  const controller = new AbortController()
+  const stream = arrowDecode({ signal: controller.signal })
+  const reader = stream.readable.getReader()
+  const writer = stream.writable.getWriter()
+  const written = writer.write(bytes)
+  assert.ok(!(await reader.read()).done)
+  const reason = new Error('enough')
+  controller.abort(reason)
+  assert.is(await errorOf(reader.read()), reason)
+  assert.is(await errorOf(written), reason)
+})
+
+test('a whole file from fromBuffer() is read through its footer, as readArrow reads it', async () => {
+  const table = rawAndPacked(3, 1500)
+  const file = await arrowEncodeFile(table, { compression: 'lz4' })
+  // Spoil the end-of-stream marker that precedes the footer: a front-to-back reader
+  // trips over it, a reader that follows the footer's blocks never looks at it.
+  const footerLength = new DataView(file.buffer, file.byteOffset + file.length - 10, 4).getInt32(0, true)
+  const eos = file.length - 10 - footerLength - 8
+  assert.equal([...file.subarray(eos, eos + 4)], [0xff, 0xff, 0xff, 0xff])
+  const spoiled = file.slice()
+  spoiled.fill(0x5a, eos, eos + 8)
+  assert.is(diffTables(await readArrow(spoiled), table), null)
+  assert.is(diffTables(await collect(fromBuffer(spoiled).pipeThrough(arrowDecode())), table), null)
+  const chunkedError = await errorOf(decodeChunks(spoiled, 4096))
+  assert.ok(isArrowError(chunkedError), `front to back, in chunks: ${String(chunkedError)}`)
+})
+
 // --- Limits and truncation.
 
 if (integration && existsSync(integration)) {

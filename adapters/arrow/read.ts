@@ -3,6 +3,7 @@ import { CodecError } from '../../lib/errors.js'
 import { Status } from '../../lib/status.js'
 import { IpcFramer } from '../../lib/arrow/framing.js'
 import { HeaderTag, readFooter, readMessage, type MessageDesc } from '../../lib/arrow/metadata.js'
+import { CodecStream, type Pump, type StreamClasses } from '../../streams/codec-stream.js'
 import { ArrowSession, checkReadOptions, type ArrowReadOptions } from './session.js'
 
 export type { ArrowReadOptions }
@@ -27,48 +28,127 @@ export function fromBuffer(source: Uint8Array | ArrayBuffer): ReadableStream<Uin
   })
 }
 
-function toBytes(chunk: unknown): Uint8Array {
-  if (chunk instanceof Uint8Array) return chunk
-  if (ArrayBuffer.isView(chunk)) return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength)
-  if (chunk instanceof ArrayBuffer || (typeof SharedArrayBuffer !== 'undefined' && chunk instanceof SharedArrayBuffer)) return new Uint8Array(chunk)
-  throw new CodecError('INVALID_DATA', 'arrow', `chunks must be BufferSource (ArrayBuffer or a view), got ${chunk === null ? 'null' : typeof chunk}`)
+/** A message whose body is ready: from the framer, or a block of a file's footer. */
+interface Ready {
+  message: MessageDesc
+  body: Uint8Array
+  offset: number
+  /** The batch may keep views of `body` (see ArrowSession.handle). */
+  owned: boolean
 }
 
+const EMPTY = new Uint8Array(0)
+
 /**
- * Feeds `bytes` through the framer into the session, calling `emit` for each batch.
- * Synchronous except when a compressed message needs a codec that is not loaded yet:
- * then it returns a promise that resumes after the load (once per codec).
+ * The Arrow IPC reader as a pump (streams/codec-stream.ts): byte chunks in, one
+ * RecordBatch per `next()`, so the stream shell decodes a message only when its reader
+ * asks for a batch. A whole buffer (`fromBuffer()`, `readArrow()`) in the file format
+ * is read through its footer; anything else front to back, message by message.
  */
-function feed(framer: IpcFramer, session: ArrowSession, bytes: Uint8Array, start: number, whole: boolean, final: boolean, emit: (b: RecordBatch) => void): void | Promise<void> {
-  let pos = start
-  while (pos < bytes.length && !framer.ended) {
-    const status = framer.transform(bytes.subarray(pos), final)
-    pos += framer.consumed
-    if (status === Status.Done) {
-      if (framer.ended) break
-      const message = framer.message!
-      const body = framer.body!
-      // May the batch keep views of the body? Of a whole buffer from memory, yes; of a
-      // caller's chunk, no; of a body gathered across chunks, yes unless the framer
-      // reuses that memory for the next body.
-      const owned = framer.bodyAliasesInput ? whole : !framer.bodyIsTransient
-      const offset = framer.bodyOffset
-      const codec = session.needsDecoder(message)
-      if (codec >= 0) {
-        const resume = pos
-        return session.loadDecoder(codec).then(() => {
-          const batch = session.handle(message, body, offset, owned)
-          if (batch) emit(batch)
-          return feed(framer, session, bytes, resume, whole, final, emit)
-        })
-      }
-      const batch = session.handle(message, body, offset, owned)
-      if (batch) emit(batch)
-    } else if (status === Status.InvalidData) {
-      const f = framer.failure!
-      throw new CodecError(f.code, 'arrow', f.message, f.offset)
+class ArrowPump implements Pump<RecordBatch> {
+  finished = false
+  pending: Promise<void> | null = null
+  readonly session: ArrowSession
+  private readonly framer: IpcFramer
+  private readonly max: number
+  private input: Uint8Array = EMPTY
+  private pos = 0
+  /** The current input is a whole stream or file in memory that batches may alias. */
+  private whole = false
+  private ended = false
+  /** A message waiting to be handled (its codec may still be loading). */
+  private ready: Ready | null = null
+  /** The blocks of a whole file, read through its footer. */
+  private blocks: Iterator<Ready> | null = null
+  private fileRead = false
+
+  constructor(max: number) {
+    this.max = max
+    this.framer = new IpcFramer(max)
+    this.session = new ArrowSession(max)
+  }
+
+  get needsInput(): boolean {
+    return !this.ended && this.ready === null && this.pending === null && this.blocks === null && this.pos >= this.input.length
+  }
+
+  /** `whole`: the chunk is the whole stream or file, and batches may alias it. */
+  push(chunk: Uint8Array, whole = wholeBuffers.has(chunk)): void {
+    if (this.fileRead) throw new CodecError('TRAILING_DATA', 'arrow', 'input after a whole IPC file', this.framer.offset)
+    this.input = chunk
+    this.pos = 0
+    this.whole = whole
+    if (this.whole && this.framer.offset === 0 && isFile(chunk)) {
+      this.blocks = fileBlocks(chunk, this.session, this.max)
+      this.fileRead = true
     }
-    // NeedMoreData: everything was consumed; wait for the next chunk.
+  }
+
+  end(): void {
+    this.ended = true
+  }
+
+  next(): RecordBatch | null {
+    if (this.pending !== null || this.finished) return null
+    const { framer, session } = this
+    for (;;) {
+      const ready = this.ready
+      if (ready !== null) {
+        const codec = session.needsDecoder(ready.message)
+        if (codec >= 0) {
+          this.pending = session.loadDecoder(codec).then(() => {
+            this.pending = null
+          })
+          return null
+        }
+        this.ready = null
+        const batch = session.handle(ready.message, ready.body, ready.offset, ready.owned)
+        if (batch) return batch
+        continue
+      }
+      if (this.blocks !== null) {
+        const block = this.blocks.next()
+        if (!block.done) {
+          this.ready = block.value
+          continue
+        }
+        this.blocks = null
+        this.pos = this.input.length
+        continue
+      }
+      if (this.pos < this.input.length && !framer.ended) {
+        const status = framer.transform(this.input.subarray(this.pos), this.whole)
+        this.pos += framer.consumed
+        if (status === Status.Done) {
+          if (!framer.ended) {
+            // May the batch keep views of the body? Of a whole buffer from memory, yes;
+            // of a caller's chunk, no; of a body gathered across chunks, yes unless the
+            // framer reuses that memory for the next body.
+            const owned = framer.bodyAliasesInput ? this.whole : !framer.bodyIsTransient
+            this.ready = { message: framer.message!, body: framer.body!, offset: framer.bodyOffset, owned }
+          }
+          continue
+        }
+        if (status === Status.InvalidData) {
+          const f = framer.failure!
+          throw new CodecError(f.code, 'arrow', f.message, f.offset)
+        }
+        continue // NeedMoreData: all of the input was taken
+      }
+      // After the end-of-stream marker further input is not examined.
+      this.pos = this.input.length
+      if (!this.ended) return null
+      if (!this.fileRead) finish(framer, session)
+      this.finished = true
+      return null
+    }
+  }
+
+  dispose(): void {
+    this.session.dispose()
+    this.input = EMPTY
+    this.ready = null
+    this.blocks = null
   }
 }
 
@@ -82,46 +162,49 @@ function finish(framer: IpcFramer, session: ArrowSession): void {
 /** What `arrowDecode()` accepts: any BufferSource, views over any ArrayBufferLike. */
 export type ArrowChunk = ArrayBufferView | ArrayBufferLike
 
-export interface ArrowDecodeStream extends TransformStream<ArrowChunk, RecordBatch> {
+export interface ArrowDecodeOptions extends ArrowReadOptions {
+  /** Aborts decoding: both sides error with the signal's reason. */
+  signal?: AbortSignal
+  /** Stream classes to build on; default: the runtime's globals. */
+  streams?: StreamClasses
+}
+
+/** `arrowDecode()`'s stream: a `{ writable, readable }` pair for `pipeThrough`. */
+export interface ArrowDecodeStream extends ReadableWritablePair<RecordBatch, ArrowChunk> {
+  readonly readable: ReadableStream<RecordBatch>
+  readonly writable: WritableStream<ArrowChunk>
   /** The stream's schema once its first message was read, else null. */
   readonly schema: Schema | null
 }
 
 /**
- * `TransformStream<BufferSource, RecordBatch>` (see `ArrowChunk`) over the Arrow IPC streaming format (and
- * the file format read front to back: its footer is not needed). Chunk boundaries may
- * fall anywhere. Holds at most one message; a message declaring more than
- * `maxMessageBytes` fails before it is buffered.
+ * Decodes Arrow IPC from chunks of bytes (any BufferSource; see `ArrowChunk`) into
+ * apache-arrow RecordBatches: the streaming format, and the file format (read front to
+ * back; a whole file from `fromBuffer()` is read through its footer, as `readArrow()`
+ * reads it). Chunk boundaries may fall anywhere. Pull-driven: a message is decoded
+ * only when the reader asks for the next batch, so one large chunk holding a whole
+ * table does not decode it all ahead of the reader. Holds at most one message; a
+ * message declaring more than `maxMessageBytes` fails before it is buffered.
  *
  * Memory of the batches: compressed buffers decode into new memory; uncompressed ones
  * (also those stored uncompressed in a compressed message) are copies, or views of the
  * chunk itself when it came from `fromBuffer()`.
  */
-export function arrowDecode(options?: ArrowReadOptions): ArrowDecodeStream {
+export function arrowDecode(options?: ArrowDecodeOptions): ArrowDecodeStream {
   const max = checkReadOptions(options)
-  const framer = new IpcFramer(max)
-  const session = new ArrowSession(max)
-  const stream = new TransformStream<ArrowChunk, RecordBatch>({
-    transform(chunk, controller) {
-      const bytes = toBytes(chunk)
-      const emit = (b: RecordBatch): void => controller.enqueue(b)
-      const fail = (e: unknown): never => {
-        session.dispose()
-        throw e
-      }
-      try {
-        return feed(framer, session, bytes, 0, wholeBuffers.has(bytes), false, emit)?.catch(fail)
-      } catch (e) {
-        return fail(e)
-      }
-    },
-    flush() {
-      session.dispose()
-      finish(framer, session)
-    },
+  let pump: ArrowPump | null = null
+  const stream = new CodecStream<ArrowChunk, RecordBatch>({
+    format: 'arrow',
+    open: async (use) => use((pump = new ArrowPump(max))),
+    // Nothing to load: open at once, so that chunks are seen as they are (a copy
+    // would hide a `fromBuffer()` chunk's identity).
+    openAtOnce: true,
+    allowShared: true,
+    signal: options?.signal,
+    streams: options?.streams,
   })
-  Object.defineProperty(stream, 'schema', { get: () => session.schema, enumerable: true })
-  return stream as ArrowDecodeStream
+  Object.defineProperty(stream, 'schema', { get: () => pump?.session.schema ?? null, enumerable: true })
+  return stream as unknown as ArrowDecodeStream
 }
 
 export type ArrowSource = Uint8Array | ArrayBuffer | ArrayBufferView | Blob | Response
@@ -152,27 +235,34 @@ function hasMagic(b: Uint8Array, at: number): boolean {
 export async function readArrow(source: ArrowSource, options?: ArrowReadOptions): Promise<Table> {
   const max = checkReadOptions(options)
   const bytes = await bytesOf(source)
-  const session = new ArrowSession(max)
+  const pump = new ArrowPump(max)
   const batches: RecordBatch[] = []
   try {
-    // File format: "ARROW1" + 2 padding bytes, the stream, the footer, its int32 size, "ARROW1".
-    if (bytes.length >= 18 && hasMagic(bytes, 0) && hasMagic(bytes, bytes.length - 6)) {
-      await readFile(bytes, session, max, batches)
-    } else {
-      const framer = new IpcFramer(max)
-      await feed(framer, session, bytes, 0, true, true, (b) => batches.push(b))
-      finish(framer, session)
+    pump.push(bytes, true)
+    pump.end()
+    while (!pump.finished) {
+      const batch = pump.next()
+      if (batch) batches.push(batch)
+      else if (pump.pending) await pump.pending
     }
   } finally {
-    session.dispose()
+    pump.dispose()
   }
   // Like apache-arrow's tableFromIPC: the table takes the first batch's schema (each
   // RecordBatch holds its own Schema instance, see apache-arrow recordbatch.ts).
-  return batches.length > 0 ? new Table(batches) : new Table(session.schema!)
+  return batches.length > 0 ? new Table(batches) : new Table(pump.session.schema!)
 }
 
-/** Reads the IPC file format through its footer (File.fbs): dictionaries, then batches. */
-async function readFile(bytes: Uint8Array, session: ArrowSession, max: number, batches: RecordBatch[]): Promise<void> {
+/** File format: "ARROW1" + 2 padding bytes, the stream, the footer, its int32 size, "ARROW1". */
+function isFile(bytes: Uint8Array): boolean {
+  return bytes.length >= 18 && hasMagic(bytes, 0) && hasMagic(bytes, bytes.length - 6)
+}
+
+/**
+ * The messages of a whole file in the order its footer lists them (File.fbs):
+ * dictionaries, then record batches. Sets the session's schema from the footer first.
+ */
+function* fileBlocks(bytes: Uint8Array, session: ArrowSession, max: number): Generator<Ready> {
   const n = bytes.length
   const footerLength = new DataView(bytes.buffer, bytes.byteOffset + n - 10, 4).getInt32(0, true)
   const footerEnd = n - 10
@@ -182,7 +272,8 @@ async function readFile(bytes: Uint8Array, session: ArrowSession, max: number, b
   const footerStart = footerEnd - footerLength
   const footer = readFooter(bytes.subarray(footerStart, footerEnd), footerStart)
   session.setSchema(footer.schema, footer.version, footerStart)
-  const read = async (block: { offset: number; metaDataLength: number; bodyLength: number }, kind: number): Promise<void> => {
+  const view = new DataView(bytes.buffer, bytes.byteOffset)
+  const read = (block: { offset: number; metaDataLength: number; bodyLength: number }, kind: number): Ready => {
     const { offset, metaDataLength, bodyLength } = block
     if (offset < 8 || offset + metaDataLength + bodyLength > footerStart) {
       throw new CodecError('INVALID_DATA', 'arrow', `block at ${offset} with ${metaDataLength} metadata and ${bodyLength} body bytes lies outside the file's data (8 to ${footerStart})`, footerStart)
@@ -190,7 +281,6 @@ async function readFile(bytes: Uint8Array, session: ArrowSession, max: number, b
     if (metaDataLength + bodyLength > max) {
       throw new CodecError('LIMIT_EXCEEDED', 'arrow', `message of ${metaDataLength + bodyLength} bytes exceeds maxMessageBytes ${max}`, offset)
     }
-    const view = new DataView(bytes.buffer, bytes.byteOffset)
     let metaStart = offset + 4
     let metaLength = view.getInt32(offset, true)
     if (metaLength === -1) { metaLength = view.getInt32(offset + 4, true); metaStart += 4 }
@@ -205,11 +295,8 @@ async function readFile(bytes: Uint8Array, session: ArrowSession, max: number, b
     if (bodyStart + message.bodyLength > footerStart) {
       throw new CodecError('INVALID_DATA', 'arrow', `message body of ${message.bodyLength} bytes runs past the file's data`, bodyStart)
     }
-    const codec = session.needsDecoder(message)
-    if (codec >= 0) await session.loadDecoder(codec)
-    const batch = session.handle(message, bytes.subarray(bodyStart, bodyStart + message.bodyLength), bodyStart, true)
-    if (batch) batches.push(batch)
+    return { message, body: bytes.subarray(bodyStart, bodyStart + message.bodyLength), offset: bodyStart, owned: true }
   }
-  for (const b of footer.dictionaries) await read(b, HeaderTag.DictionaryBatch)
-  for (const b of footer.recordBatches) await read(b, HeaderTag.RecordBatch)
+  for (const b of footer.dictionaries) yield read(b, HeaderTag.DictionaryBatch)
+  for (const b of footer.recordBatches) yield read(b, HeaderTag.RecordBatch)
 }
