@@ -8,7 +8,8 @@ import { CodecError } from './errors.js'
  * fallback from one engine to another.
  *
  * - `js`: TypeScript in this package (deflate family, LZ4). Runs everywhere.
- * - `wasm`: portable WebAssembly (zstd, brotli; the LZ4 block and checksum kernel).
+ * - `wasm`: portable WebAssembly (zstd, brotli; the LZ4 block and checksum kernel; the
+ *   deflate family's inflate and CRC-32 kernel).
  *   Runs everywhere, incl. workerd.
  * - `node`: `node:zlib` (opt-in). Fails with `ENGINE_UNAVAILABLE` outside Node, or
  *   where the running Node lacks the format (zstd needs Node >= 22.15).
@@ -44,28 +45,34 @@ const nodeEngine = (format: Format): Loader => () =>
     },
   )
 
+/** The deflate family's wasm engine (one module and kernel for the three formats). */
+const inflateWasm = () => import('./codecs/inflate-wasm.js').then((m) => m.loadInflateWasm())
+
 const formats: Record<Format, FormatInfo> = {
   gzip: {
     defaultEngine: 'js',
     levels: [0, 9, 6],
-    engines: { js: () => import('./codecs/gzip.js').then((m) => m.gzip), node: nodeEngine('gzip') },
+    // 'wasm': the same wrappers with Huffman-coded blocks and CRC-32 in sluice's
+    // hand-written wasm kernel (lib/codecs/wasm/inflate.wat); encoders are TypeScript.
+    engines: { js: () => import('./codecs/gzip.js').then((m) => m.gzip), wasm: () => inflateWasm().then((m) => m.gzip), node: nodeEngine('gzip') },
   },
   deflate: {
     defaultEngine: 'js',
     levels: [0, 9, 6],
-    engines: { js: () => import('./codecs/gzip.js').then((m) => m.deflate), node: nodeEngine('deflate') },
+    engines: { js: () => import('./codecs/gzip.js').then((m) => m.deflate), wasm: () => inflateWasm().then((m) => m.deflate), node: nodeEngine('deflate') },
   },
   'deflate-raw': {
     defaultEngine: 'js',
     levels: [0, 9, 6],
-    engines: { js: () => import('./codecs/gzip.js').then((m) => m.deflateRaw), node: nodeEngine('deflate-raw') },
+    engines: { js: () => import('./codecs/gzip.js').then((m) => m.deflateRaw), wasm: () => inflateWasm().then((m) => m.deflateRaw), node: nodeEngine('deflate-raw') },
   },
   lz4: {
-    // wasm by default: 2.2-2.6x the TypeScript kernel on real corpora (bench/lz4-micro.ts).
+    // wasm by default: decode 2.1-3x, encode 1.8-2.2x the TypeScript engine (bench/lz4-micro.ts).
     defaultEngine: 'wasm',
     levels: [1, 12, 1],
-    // 'wasm': the same frame logic with blocks and checksums in sluice's hand-written
-    // wasm kernel (lib/codecs/wasm/lz4.wat); encoders are TypeScript in both.
+    // 'wasm': the same frame logic with blocks, checksums and frame compression in sluice's
+    // hand-written wasm kernel (lib/codecs/wasm/lz4.wat; same bytes as the TypeScript
+    // encoder); the raw block encoder is TypeScript in both.
     engines: { js: () => import('./codecs/lz4.js').then((m) => m.lz4), wasm: () => import('./codecs/lz4-wasm.js').then((m) => m.loadLz4Wasm()).then((m) => m.lz4) },
   },
   'lz4-block': {

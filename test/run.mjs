@@ -12,7 +12,7 @@ const dir = dirname(fileURLToPath(import.meta.url))
 // The wasm engines are extracted from their packages by `npm install` (the prepare
 // script); do it here too for an install made with --ignore-scripts.
 if (!existsSync(join(dir, '..', 'lib', 'codecs', 'wasm', 'gen', 'lz4.b64.ts'))) {
-  for (const script of ['extract-wasm.mjs', 'build-lz4-wasm.mjs']) spawnSync(process.execPath, [join(dir, '..', 'scripts', script)], { stdio: 'inherit' })
+  for (const script of ['extract-wasm.mjs', 'build-wasm-kernels.mjs']) spawnSync(process.execPath, [join(dir, '..', 'scripts', script)], { stdio: 'inherit' })
 }
 const pattern = process.argv[2] ? new RegExp(process.argv[2]) : null
 const files = readdirSync(dir)

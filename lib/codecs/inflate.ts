@@ -78,7 +78,7 @@ const DIST_EXTRA = /* @__PURE__ */ new Uint8Array([
   0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13,
 ])
 /** RFC 1951 section 3.2.7: order in which the code length code lengths are stored. */
-const CLEN_ORDER = /* @__PURE__ */ new Uint8Array([16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15])
+export const CLEN_ORDER = /* @__PURE__ */ new Uint8Array([16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15])
 
 /**
  * Table entries (Int32, never negative):
@@ -96,19 +96,19 @@ const KIND_LINK = 0x300
 const KIND_BAD = 0x400
 
 /** Root table index widths: 10 bits for literal/length codes, 8 for distances (zlib uses 9 and 6). */
-const LIT_ROOT = 10
-const DIST_ROOT = 8
+export const LIT_ROOT = 10
+export const DIST_ROOT = 8
 /**
  * Table sizes: the root plus every subtable. A subtable under a root prefix holds a
  * complete subtree; one of depth d needs at least d + 1 codes, so with 286 symbols and
  * depth <= 5 there are at most 47 subtables of 32 entries (2528 in all), and with 30
  * distance symbols and depth <= 7 at most 672.
  */
-const LIT_TABLE_SIZE = 4096
-const DIST_TABLE_SIZE = 2048
+export const LIT_TABLE_SIZE = 4096
+export const DIST_TABLE_SIZE = 2048
 
 /** What each symbol decodes to, without the code length. */
-const LIT_PAYLOAD = /* @__PURE__ */ (() => {
+export const LIT_PAYLOAD = /* @__PURE__ */ (() => {
   const t = new Int32Array(288)
   for (let s = 0; s < 256; s++) t[s] = (s << 16) | KIND_LITERAL
   t[256] = KIND_END
@@ -116,13 +116,13 @@ const LIT_PAYLOAD = /* @__PURE__ */ (() => {
   t[286] = t[287] = KIND_BAD
   return t
 })()
-const DIST_PAYLOAD = /* @__PURE__ */ (() => {
+export const DIST_PAYLOAD = /* @__PURE__ */ (() => {
   const t = new Int32Array(32)
   for (let s = 0; s < 30; s++) t[s] = (DIST_BASE[s]! << 16) | KIND_BASE | (DIST_EXTRA[s]! << 4)
   t[30] = t[31] = KIND_BAD
   return t
 })()
-const CLEN_PAYLOAD = /* @__PURE__ */ (() => {
+export const CLEN_PAYLOAD = /* @__PURE__ */ (() => {
   const t = new Int32Array(19)
   for (let s = 0; s < 19; s++) t[s] = s << 16
   return t
@@ -140,6 +140,16 @@ const buildReverse8 = /* @__PURE__ */ (): Uint8Array => {
   return t
 }
 
+/** buildTable's scratch: counts and first codes per length, reversed codes, subtable widths and offsets. */
+let scratch: { counts: Uint16Array; next: Uint16Array; reversed: Uint16Array; subBits: Uint8Array; subStart: Uint16Array } | null = null
+const newScratch = /* @__PURE__ */ () => ({
+  counts: new Uint16Array(16),
+  next: new Uint16Array(16),
+  reversed: new Uint16Array(288),
+  subBits: new Uint8Array(1 << LIT_ROOT),
+  subStart: new Uint16Array(1 << LIT_ROOT),
+})
+
 /**
  * Builds a two-level decoding table (as zlib does) from code lengths
  * `lens[start..start+count)`: a root of up to `rootMax` index bits, and for codes
@@ -151,9 +161,11 @@ const buildReverse8 = /* @__PURE__ */ (): Uint8Array => {
  * `allowSingle` (RFC 1951 section 3.2.7 allows one distance code; zlib also accepts it
  * for literal/length codes), and no codes at all (a block of literals only).
  */
-function buildTable(lens: Uint8Array, start: number, count: number, payload: Int32Array, table: Int32Array, rootMax: number, allowSingle: boolean): number {
+export function buildTable(lens: Uint8Array, start: number, count: number, payload: Int32Array, table: Int32Array, rootMax: number, allowSingle: boolean): number {
   const rev = (reverse8 ??= buildReverse8())
-  const counts = new Uint16Array(16)
+  // Scratch shared by all calls (this runs once per block; allocating showed in profiles).
+  const sc = (scratch ??= newScratch())
+  const counts = sc.counts.fill(0)
   for (let s = 0; s < count; s++) counts[lens[start + s]!]!++
   let max = 15
   while (max > 0 && counts[max] === 0) max--
@@ -169,7 +181,7 @@ function buildTable(lens: Uint8Array, start: number, count: number, payload: Int
   }
   if (left > 0 && !(allowSingle && max === 1)) return -2
   // RFC 1951 section 3.2.2: the first code of each length, in canonical order.
-  const next = new Uint16Array(16)
+  const next = sc.next
   for (let len = 1, code = 0; len <= 15; len++) {
     next[len] = code
     code = (code + counts[len]!) << 1
@@ -177,10 +189,15 @@ function buildTable(lens: Uint8Array, start: number, count: number, payload: Int
   const root = Math.min(rootMax, max)
   const rootSize = 1 << root
   const rootMask = rootSize - 1
-  // Only reachable for the one incomplete code allowed: the missing 1-bit code.
-  table.fill(KIND_BAD | 1, 0, rootSize)
-  const reversed = new Uint16Array(count)
-  const subBits = max > root ? new Uint8Array(rootSize) : null
+  // Only reachable for the one incomplete code allowed: the missing 1-bit code. (A
+  // complete code writes every root entry below.)
+  if (left > 0) table.fill(KIND_BAD | 1, 0, rootSize)
+  const reversed = sc.reversed
+  if (sc.subBits.length < rootSize) {
+    sc.subBits = new Uint8Array(rootSize)
+    sc.subStart = new Uint16Array(rootSize)
+  }
+  const subBits = max > root ? sc.subBits.fill(0, 0, rootSize) : null
   for (let s = 0; s < count; s++) {
     const len = lens[start + s]!
     if (len === 0) continue
@@ -195,7 +212,7 @@ function buildTable(lens: Uint8Array, start: number, count: number, payload: Int
     }
   }
   if (!subBits) return root
-  const subStart = new Uint16Array(rootSize)
+  const subStart = sc.subStart
   let offset = rootSize
   for (let p = 0; p < rootSize; p++) {
     const b = subBits[p]!

@@ -1,6 +1,6 @@
 ;; sluice's LZ4 kernel: the raw block decoder, the block compressor and xxHash32,
 ;; hand-written WebAssembly.
-;; Assembled by `node scripts/build-lz4-wasm.mjs` (npm `wabt`) into gen/lz4.wasm and
+;; Assembled by `node scripts/build-wasm-kernels.mjs` (npm `wabt`) into gen/lz4.wasm and
 ;; gen/lz4.b64.ts; the frame logic stays in TypeScript (lib/codecs/lz4.ts), which stages
 ;; blocks through this module's memory (lib/codecs/lz4-wasm.ts).
 ;;
