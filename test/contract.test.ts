@@ -19,10 +19,10 @@ interface Case {
 }
 
 const cases: Case[] = [
-  { format: 'gzip', badHeader: [0x1f, 0x8c], goodPrefix: [0x1f, 0x8b] },
-  { format: 'deflate', badHeader: [0x78, 0x00], goodPrefix: [0x78] },
+  { format: 'gzip', badHeader: [0x1f, 0x8c], goodPrefix: [0x1f, 0x8b], alsoEngines: ['wasm'] },
+  { format: 'deflate', badHeader: [0x78, 0x00], goodPrefix: [0x78], alsoEngines: ['wasm'] },
   // BFINAL=1, BTYPE=11 (reserved): RFC 1951 section 3.2.3.
-  { format: 'deflate-raw', badHeader: [0x07], goodPrefix: [] },
+  { format: 'deflate-raw', badHeader: [0x07], goodPrefix: [], alsoEngines: ['wasm'] },
   { format: 'lz4', badHeader: [0x04, 0x22, 0x4d, 0x17], goodPrefix: [0x04, 0x22, 0x4d], alsoEngines: ['wasm'] },
   { format: 'zstd', badHeader: [0x28, 0xb5, 0x2f, 0xfe], goodPrefix: [0x28, 0xb5, 0x2f] },
   { format: 'brotli', goodPrefix: [] },

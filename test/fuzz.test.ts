@@ -14,19 +14,22 @@ import { basicMutations } from './_mutations.js'
 import type { Format } from '../lib/codec.js'
 import { CodecError } from '../lib/errors.js'
 import { Machine } from '../lib/machine.js'
-import { loadCodec, resolveEngine, type CodecModule } from '../lib/registry.js'
+import { loadCodec, resolveEngine, type CodecModule, type Engine } from '../lib/registry.js'
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 10_000)
 const MAX_OUT = 1 << 20
 
-/** Formats, whether their encoder's output always carries a content checksum. */
-const formats: Array<[Format, boolean]> = [
-  ['gzip', true],
-  ['deflate', true],
-  ['deflate-raw', false],
-  ['lz4', true],
-  ['zstd', true],
-  ['brotli', false],
+/**
+ * Formats, whether their encoder's output always carries a content checksum, and the
+ * engines fuzzed besides the default one.
+ */
+const formats: Array<[Format, boolean, Engine[]]> = [
+  ['gzip', true, ['wasm']],
+  ['deflate', true, ['wasm']],
+  ['deflate-raw', false, ['wasm']],
+  ['lz4', true, []],
+  ['zstd', true, []],
+  ['brotli', false, []],
 ]
 
 function run(mod: CodecModule, data: Uint8Array, split: number): Uint8Array | CodecError {
@@ -92,22 +95,26 @@ const plain = fc.oneof(
 
 const mutation = fc.oneof(...basicMutations)
 
-for (const [format, checksummed] of formats) {
+/** Verdict counts of the first engine fuzzed per format. */
+const verdictsByFormat = new Map<Format, string>()
+
+for (const [format, checksummed, also] of formats) for (const engine of [resolveEngine(format, undefined), ...also]) {
+  const label = also.length > 0 ? `${format} (engine ${engine})` : format
   let mod: CodecModule | null = null
   let why = ''
   try {
-    mod = await loadCodec(format, resolveEngine(format, undefined))
+    mod = await loadCodec(format, engine)
   } catch (e) {
     why = (e as Error).message.split('\n')[0]!
   }
   if (!mod) {
-    console.log(`# skipped: fuzz ${format} (${why})`)
-    test.skip(`fuzz ${format}`, () => {})
+    console.log(`# skipped: fuzz ${label} (${why})`)
+    test.skip(`fuzz ${label}`, () => {})
     continue
   }
   const m = mod
 
-  test(`fuzz ${format}: ${RUNS} mutated streams give the original or a CodecError`, () => {
+  test(`fuzz ${label}: ${RUNS} mutated streams give the original or a CodecError`, () => {
     let errors = 0
     let intact = 0
     let silentlyDifferent = 0
@@ -130,11 +137,16 @@ for (const [format, checksummed] of formats) {
       }),
       { numRuns: RUNS, seed: 0x5eed + format.length },
     )
-    console.log(`# fuzz ${format}: ${RUNS} cases: ${errors} CodecError, ${intact} intact, ${silentlyDifferent} different without error${checksummed ? '' : ' (no content checksum in this format)'}`)
+    console.log(`# fuzz ${label}: ${RUNS} cases: ${errors} CodecError, ${intact} intact, ${silentlyDifferent} different without error${checksummed ? '' : ' (no content checksum in this format)'}`)
     assert.ok(errors > 0)
+    // Engines of one format see the same cases (same seed) and must agree on each verdict count.
+    const verdicts = `${errors} errors, ${intact} intact, ${silentlyDifferent} different`
+    const first = verdictsByFormat.get(format)
+    if (first === undefined) verdictsByFormat.set(format, verdicts)
+    else assert.is(verdicts, first, `engine ${engine} disagrees with the default engine`)
   })
 
-  test(`fuzz ${format}: ${Math.round(RUNS / 4)} random byte strings never crash or hang`, () => {
+  test(`fuzz ${label}: ${Math.round(RUNS / 4)} random byte strings never crash or hang`, () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 512 }), fc.integer({ min: 1, max: 64 }), (data, split) => {
         const r = run(m, data, split)
@@ -144,7 +156,7 @@ for (const [format, checksummed] of formats) {
     )
   })
 
-  test(`fuzz ${format}: round trip identity with random splits on both sides`, () => {
+  test(`fuzz ${label}: round trip identity with random splits on both sides`, () => {
     fc.assert(
       fc.property(plain, fc.integer({ min: 1, max: 97 }), (data, split) => {
         const packed = encodeWith(m, data)
