@@ -221,6 +221,8 @@ export const groups: Group[] = [
         },
       },
       oneShot('sluice encode() one-shot', identity, (p) => sluice.encode('zstd', p)),
+      // The peers below write no content checksum (libzstd's default); ours does by default.
+      oneShot('sluice encode() one-shot, checksum: false (as the peers)', identity, (p) => sluice.encode('zstd', p, { checksum: false })),
       {
         name: '@foxglove/wasm-zstd',
         async prepare(raw) {
