@@ -29,9 +29,12 @@ const buildCrcTables = /* @__PURE__ */ (): Int32Array => {
   return t
 }
 
+/** The slicing-by-16 tables (table k at `k * 256`), built on first use. */
+export const crc32Tables = (): Int32Array => (crcTables ??= buildCrcTables())
+
 /** CRC-32 of `data[start..end)`, continuing from `crc` (0 for a new checksum). */
 export function crc32(data: Uint8Array, crc = 0, start = 0, end = data.length): number {
-  const t = (crcTables ??= buildCrcTables())
+  const t = crc32Tables()
   let c = ~crc
   let i = start
   const end16 = end - 15

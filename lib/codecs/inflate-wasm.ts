@@ -35,9 +35,9 @@ import type { Format } from '../codec.js'
 import type { Failure } from '../errors.js'
 import { checkLevel, type CodecModule } from '../registry.js'
 import { Status } from '../status.js'
-import { crc32 as jsCrc32 } from './checksum.js'
+import { crc32 as jsCrc32, crc32Tables } from './checksum.js'
 import { DeflateFamilyDecoder, DeflateFamilyEncoder, traitsOf, wrapperOf, type Crc32, type DeflateBody } from './deflate.js'
-import { buildTable, CLEN_ORDER, CLEN_PAYLOAD, DIST_PAYLOAD, DIST_ROOT, DIST_TABLE_SIZE, LIT_PAYLOAD, LIT_ROOT, LIT_TABLE_SIZE } from './inflate.js'
+import { buildTable, fixedCodeTables, CLEN_ORDER, CLEN_PAYLOAD, DIST_PAYLOAD, DIST_ROOT, DIST_TABLE_SIZE, LIT_PAYLOAD, LIT_ROOT, LIT_TABLE_SIZE } from './inflate.js'
 import { compile } from './wasm/instantiate.js'
 import { inflateWasm } from './wasm/inflate-wasm-source.js'
 
@@ -546,33 +546,16 @@ class WasmInflater implements DeflateBody {
   }
 }
 
-/** CRC-32 tables for inflate.wat's slicing-by-16 loop. */
+/** CRC-32 tables for inflate.wat's slicing-by-16 loop (the same layout as checksum.ts's). */
 function writeCrcTables(heap32: Int32Array): void {
-  const t = heap32.subarray(CRC_TABLES >> 2, (CRC_TABLES >> 2) + 16 * 256)
-  for (let n = 0; n < 256; n++) {
-    let c = n
-    for (let b = 0; b < 8; b++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
-    t[n] = c
-  }
-  for (let n = 0; n < 256; n++) {
-    let c = t[n]!
-    for (let j = 1; j < 16; j++) {
-      c = t[c & 0xff]! ^ (c >>> 8)
-      t[j * 256 + n] = c
-    }
-  }
+  heap32.set(crc32Tables(), CRC_TABLES >> 2)
 }
 
 /** The fixed codes of RFC 1951 section 3.2.6. */
 function writeFixedTables(heap32: Int32Array): void {
-  const lens = new Uint8Array(288 + 32)
-  lens.fill(8, 0, 144)
-  lens.fill(9, 144, 256)
-  lens.fill(7, 256, 280)
-  lens.fill(8, 280, 288)
-  lens.fill(5, 288, 320)
-  buildTable(lens, 0, 288, LIT_PAYLOAD, heap32.subarray(FIXED_LIT >> 2, (FIXED_LIT >> 2) + 512), 9, false)
-  buildTable(lens, 288, 32, DIST_PAYLOAD, heap32.subarray(FIXED_DIST >> 2, (FIXED_DIST >> 2) + 32), 5, false)
+  const { lit, dist } = fixedCodeTables()
+  heap32.set(lit, FIXED_LIT >> 2)
+  heap32.set(dist, FIXED_DIST >> 2)
 }
 
 const module = (format: Format): CodecModule =>

@@ -248,20 +248,21 @@ function peek(table: Int32Array, root: number, hold: number, bits: number): numb
   return (e & 15) <= bits ? e : -1
 }
 
-/** The fixed codes of RFC 1951 section 3.2.6, built on first use. */
-let fixedLit: Int32Array | null = null
-let fixedDist: Int32Array | null = null
-const buildFixed = /* @__PURE__ */ (): void => {
+/** The fixed codes of RFC 1951 section 3.2.6 as tables, built on first use. */
+let fixedTables: { lit: Int32Array; dist: Int32Array } | null = null
+export const fixedCodeTables = /* @__PURE__ */ (): { lit: Int32Array; dist: Int32Array } => {
+  if (fixedTables) return fixedTables
   const lens = new Uint8Array(288 + 32)
   lens.fill(8, 0, 144)
   lens.fill(9, 144, 256)
   lens.fill(7, 256, 280)
   lens.fill(8, 280, 288)
   lens.fill(5, 288, 320)
-  fixedLit = new Int32Array(512)
-  fixedDist = new Int32Array(32)
-  buildTable(lens, 0, 288, LIT_PAYLOAD, fixedLit, 9, false)
-  buildTable(lens, 288, 32, DIST_PAYLOAD, fixedDist, 5, false)
+  const lit = new Int32Array(512)
+  const dist = new Int32Array(32)
+  buildTable(lens, 0, 288, LIT_PAYLOAD, lit, 9, false)
+  buildTable(lens, 288, 32, DIST_PAYLOAD, dist, 5, false)
+  return (fixedTables = { lit, dist })
 }
 
 /** Outcome of the fast loop. */
@@ -430,9 +431,9 @@ export class Inflater {
             bits -= bits & 7
             this.mode = Mode.StoredLength
           } else if (type === 1) {
-            if (!fixedLit) buildFixed()
-            this.litTable = fixedLit!
-            this.distTable = fixedDist!
+            const fixed = fixedCodeTables()
+            this.litTable = fixed.lit
+            this.distTable = fixed.dist
             this.litBits = 9
             this.distBits = 5
             this.mode = Mode.Codes

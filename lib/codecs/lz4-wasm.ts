@@ -88,6 +88,22 @@ function writeLE32(b: Uint8Array, i: number, v: number): void {
 }
 
 /** One instance and the layout of its memory. */
+/**
+ * Grows `memory` to at least `end` bytes; returns a view of all of it, or null when it
+ * cannot grow (over lz4.wat's 2 GiB maximum, or out of memory).
+ */
+function growTo(memory: WebAssembly.Memory, end: number): Uint8Array | null {
+  const have = memory.buffer.byteLength
+  if (end > have) {
+    try {
+      memory.grow(Math.ceil((end - have) / PAGE))
+    } catch {
+      return null
+    }
+  }
+  return new Uint8Array(memory.buffer)
+}
+
 class Lz4Memory {
   readonly exports: Lz4Exports
   /** View of the whole memory; replaced after each grow (the old buffer is detached). */
@@ -114,17 +130,9 @@ class Lz4Memory {
     if (windowSize <= this.windowSize && inputSize <= this.inputSize) return true
     const w = Math.max(windowSize, this.windowSize)
     const i = Math.max(inputSize, this.inputSize)
-    const end = WINDOW + w + SLACK + i + SLACK
-    const memory = this.exports.memory
-    const have = memory.buffer.byteLength
-    if (end > have) {
-      try {
-        memory.grow(Math.ceil((end - have) / PAGE))
-      } catch {
-        return false
-      }
-      this.bytes = new Uint8Array(memory.buffer)
-    }
+    const bytes = growTo(this.exports.memory, WINDOW + w + SLACK + i + SLACK)
+    if (!bytes) return false
+    this.bytes = bytes
     this.windowSize = w
     this.input = WINDOW + w + SLACK
     this.inputSize = i
@@ -337,17 +345,9 @@ class EncodeMemory {
     // size field goes, and followed by it, where its checksum goes.
     const input = TABLE + TABLE_SIZE + SLACK
     const output = input + size + SLACK
-    const end = output + size + SLACK
-    const memory = this.exports.memory
-    const have = memory.buffer.byteLength
-    if (end > have) {
-      try {
-        memory.grow(Math.ceil((end - have) / PAGE))
-      } catch {
-        return false
-      }
-      this.bytes = new Uint8Array(memory.buffer)
-    }
+    const bytes = growTo(this.exports.memory, output + size + SLACK)
+    if (!bytes) return false
+    this.bytes = bytes
     this.blockSize = size
     this.input = input
     this.output = output
