@@ -5,144 +5,234 @@
  * @dsnp/parquetjs (its generated Thrift `FileMetaData.read`), and the floor: our Thrift
  * reader skipping every value of the footer, allocating nothing.
  *
- * Files are written by a real writer (parquet-wasm's `writeParquet`, parquet-rs, from
- * apache-arrow tables: half float64, half utf8 columns, statistics on) and cached in
- * `.tmp/parquet-bench/`. Every decoder gets only the footer and its 8-byte trailer.
+ * Files are written by real writers, half float64 (DOUBLE), half utf8 (STRING)
+ * columns, statistics on, uncompressed, and cached in `.tmp/parquet-bench/`:
+ * - parquet-wasm's `writeParquet` (parquet-rs), from apache-arrow tables, up to 10,000
+ *   columns. It writes the Arrow schema into the footer too (`ARROW:schema`).
+ * - hyparquet-writer for 100,000 columns (and 10,000, to compare the two writers on
+ *   one width): parquet-wasm spends minutes writing that wide a file (most of it in
+ *   garbage collection: 120 full collections for 5,000 columns), hyparquet-writer
+ *   about 15 s. Its footers have no `ARROW:schema` blob (which the floor skips in one
+ *   step), so ratios to the floor are higher on them than on parquet-wasm's.
+ * Every decoder gets only the footer and its 8-byte trailer.
  *
- * Run: node --import tsx bench/parquet.ts [--quick] [--only=100x1,10x1000] [--generate]
- *   --quick: the three smallest files, short budgets; --only: files by columns x row
- *   groups; --generate: write the files, measure nothing.
+ * Timing: every decoder runs in a process of its own (bench/parquet-decoders.ts), so
+ * each pays for its own garbage only (in one shared process, the megabytes hyparquet
+ * and parquetjs leave were collected during whatever ran next; and a forced collection
+ * between samples does not help: its sweeping goes on in helper threads and lands in
+ * the next sample). Interleaved rounds: each round takes one sample of every decoder
+ * (a batch of calls of about 10 ms), one process at a time, in an order rotated from
+ * round to round; every figure is the median over the rounds, and the ratios of ours
+ * to the floor are medians of the per-round ratios. CPU time of the decoder's process
+ * (`process.cpuUsage`: its GC helper threads included), not wall time: the machine is
+ * shared.
+ *
+ * Run: node --import tsx bench/parquet.ts [--quick] [--only=100x1,10x1000] [--generate] [--ours] [--rounds=N] [--verbose]
+ *   --quick: the three smallest files, fewer rounds; --only: files by key (columns x
+ *   row groups, `-hw` for the hyparquet-writer file of 10,000 columns); --generate:
+ *   write the files, measure nothing; --ours: only the floor and our decoders;
+ *   --verbose: every sample. DECODER_FLAGS: Node flags for the decoder processes (for
+ *   example `--no-allocation-site-pretenuring`, to see what V8's pretenuring costs).
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, writeFileSync } from 'node:fs'
+import { fork, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
-import { Float64, Table, Utf8, makeVector, tableToIPC, vectorFromArray } from 'apache-arrow'
-import { parquetMetadata as hyparquetMetadata } from 'hyparquet'
+import { Table, Utf8, makeVector, tableToIPC, vectorFromArray } from 'apache-arrow'
+import { parquetWriteBuffer } from 'hyparquet-writer'
 import * as wasm from 'parquet-wasm/node'
-import { parquetMetadataSync } from '../lib/parquet/index.js'
-import { ThriftCursor, skipStruct } from '../lib/parquet/thrift.js'
-
-const require = createRequire(import.meta.url)
-// parquetjs: the generated Thrift classes and its decode helper, as its reader uses them.
-const parquetjsTypes = require('@dsnp/parquetjs/dist/gen-nodejs/parquet_types.js')
-const parquetjsUtil = require('@dsnp/parquetjs/dist/lib/util.js')
 
 const quick = process.argv.includes('--quick')
 const generateOnly = process.argv.includes('--generate')
+const oursOnly = process.argv.includes('--ours')
+const verbose = process.argv.includes('--verbose')
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',')
+const roundsArg = process.argv.find((a) => a.startsWith('--rounds='))
+const ROUNDS = roundsArg ? Number(roundsArg.slice('--rounds='.length)) : quick ? 7 : 15
 const cacheDir = join(import.meta.dirname, '..', '.tmp', 'parquet-bench')
 mkdirSync(cacheDir, { recursive: true })
 
+type Writer = 'parquet-wasm' | 'hyparquet-writer'
+
 interface Spec {
+  key: string
   name: string
   columns: number
   rowGroups: number
+  writer: Writer
 }
 
 const specs: Spec[] = [
-  { name: '100 cols', columns: 100, rowGroups: 1 },
-  { name: '1,000 cols', columns: 1000, rowGroups: 1 },
-  { name: '10,000 cols', columns: 10000, rowGroups: 1 },
-  { name: '100,000 cols', columns: 100000, rowGroups: 1 },
-  { name: '10 cols x 1,000 rgs', columns: 10, rowGroups: 1000 },
+  { key: '100x1', name: '100 cols', columns: 100, rowGroups: 1, writer: 'parquet-wasm' },
+  { key: '1000x1', name: '1,000 cols', columns: 1000, rowGroups: 1, writer: 'parquet-wasm' },
+  { key: '10000x1', name: '10,000 cols', columns: 10000, rowGroups: 1, writer: 'parquet-wasm' },
+  { key: '10x1000', name: '10 cols x 1,000 rgs', columns: 10, rowGroups: 1000, writer: 'parquet-wasm' },
+  { key: '10000x1-hw', name: '10,000 cols', columns: 10000, rowGroups: 1, writer: 'hyparquet-writer' },
+  { key: '100000x1', name: '100,000 cols', columns: 100000, rowGroups: 1, writer: 'hyparquet-writer' },
 ]
 
-/** Writes (or loads from the cache) a file of `columns` columns, half float64, half utf8. */
-function generate(spec: Spec): Uint8Array {
-  const path = join(cacheDir, `wide-${spec.columns}x${spec.rowGroups}.parquet`)
-  if (existsSync(path)) return new Uint8Array(readFileSync(path))
-  const t0 = performance.now()
-  const rows = spec.rowGroups > 1 ? spec.rowGroups : 3
+/** Rows per file: one per row group with several groups, else 3. */
+function rowCount(spec: Spec): number {
+  return spec.rowGroups > 1 ? spec.rowGroups : 3
+}
+
+/** Column `i`, row `r`: a double in even columns, a string in odd ones. */
+function value(i: number, r: number): number | string {
+  return i % 2 === 0 ? (i + 1) * 0.5 + r : `v${i}-${r}`
+}
+
+function writeWithParquetWasm(spec: Spec): Uint8Array {
+  const rows = rowCount(spec)
   const vectors: Record<string, ReturnType<typeof makeVector>> = {}
   for (let i = 0; i < spec.columns; i++) {
     if (i % 2 === 0) {
       const values = new Float64Array(rows)
-      for (let r = 0; r < rows; r++) values[r] = (i + 1) * 0.5 + r
+      for (let r = 0; r < rows; r++) values[r] = value(i, r) as number
       vectors[`c${i}`] = makeVector(values)
     } else {
       const values: string[] = []
-      for (let r = 0; r < rows; r++) values.push(`v${i}-${r}`)
+      for (let r = 0; r < rows; r++) values.push(value(i, r) as string)
       vectors[`c${i}`] = vectorFromArray(values, new Utf8())
     }
   }
-  const table = new Table(vectors)
-  const wasmTable = wasm.Table.fromIPCStream(tableToIPC(table, 'stream'))
+  const wasmTable = wasm.Table.fromIPCStream(tableToIPC(new Table(vectors), 'stream'))
   const props = new wasm.WriterPropertiesBuilder()
     .setMaxRowGroupSize(spec.rowGroups > 1 ? 1 : rows)
     .setCompression(wasm.Compression.UNCOMPRESSED)
     .build()
-  const bytes = wasm.writeParquet(wasmTable, props)
-  writeFileSync(path, bytes)
-  console.log(`# wrote ${path}: ${bytes.length} bytes in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
-  void Float64
-  return bytes
+  return wasm.writeParquet(wasmTable, props)
 }
 
-/**
- * CPU ms per call of `fn`: the fastest of repeated samples, each a batch of calls long
- * enough (>= 5 ms) for the clock. CPU time of this process (`process.cpuUsage`, all its
- * threads, GC helpers included) rather than wall time, and the fastest sample rather
- * than the median: the machine is shared, and other jobs only ever add wall time.
- */
-function time(fn: () => unknown, budgetMs: number, maxSamples = 40): number {
-  // Warm-up: let the JIT settle. At least 3 calls and 100 ms: with only 3 calls, the
-  // first measure of a process (the floor of the first file) ran half-optimized code
-  // and came out 4x slower than it is.
-  const warm = performance.now()
-  for (let i = 0; i < 3 || (i < 10000 && performance.now() - warm < Math.min(100, budgetMs)); i++) fn()
-  const cpu = () => {
-    const u = process.cpuUsage()
-    return (u.user + u.system) / 1000
+function writeWithHyparquetWriter(spec: Spec): Uint8Array {
+  const rows = rowCount(spec)
+  const columnData = []
+  for (let i = 0; i < spec.columns; i++) {
+    const data = Array.from({ length: rows }, (_, r) => value(i, r))
+    columnData.push({ name: `c${i}`, data, type: i % 2 === 0 ? ('DOUBLE' as const) : ('STRING' as const) })
   }
-  let t0 = cpu()
-  fn()
-  const once = Math.max(cpu() - t0, 0.001)
-  const batch = Math.max(1, Math.min(1000, Math.ceil(5 / once)))
-  let best = Infinity
-  const start = performance.now()
-  for (let s = 0; s < maxSamples && (s < 3 || performance.now() - start < budgetMs); s++) {
-    t0 = cpu()
-    for (let i = 0; i < batch; i++) fn()
-    best = Math.min(best, (cpu() - t0) / batch)
+  return new Uint8Array(
+    parquetWriteBuffer({ columnData, codec: 'UNCOMPRESSED', statistics: true, rowGroupSize: spec.rowGroups > 1 ? 1 : rows }),
+  )
+}
+
+/** Writes the file of `spec` unless it is in the cache; returns its path. */
+function generate(spec: Spec): string {
+  const suffix = spec.writer === 'parquet-wasm' ? '' : '-hw'
+  const path = join(cacheDir, `wide-${spec.columns}x${spec.rowGroups}${suffix}.parquet`)
+  if (existsSync(path)) return path
+  const t0 = performance.now()
+  const bytes = spec.writer === 'parquet-wasm' ? writeWithParquetWasm(spec) : writeWithHyparquetWriter(spec)
+  writeFileSync(path, bytes)
+  console.log(`# wrote ${path}: ${bytes.length} bytes in ${((performance.now() - t0) / 1000).toFixed(1)} s (${spec.writer})`)
+  return path
+}
+
+/** The decoders, in the order of the table; each runs in its own process (bench/parquet-decoders.ts). */
+const NAMES = ['floor', 'full', 'selective', 'hyparquet', 'parquet-wasm', 'parquetjs']
+const PEERS = new Set(['hyparquet', 'parquet-wasm', 'parquetjs'])
+
+/** A decoder process: one request at a time, answered in order. */
+class Decoder {
+  readonly name: string
+  readonly child: ChildProcess
+  readonly #pending: ((reply: Record<string, unknown>) => void)[] = []
+  /** Why it stopped answering (for the current file), if it did. */
+  failed: string | null = null
+  samples: number[] = []
+
+  constructor(name: string) {
+    this.name = name
+    this.child = fork(join(import.meta.dirname, 'parquet-decoders.ts'), [name], {
+      execArgv: ['--import', 'tsx', '--max-old-space-size=8192', ...(process.env.DECODER_FLAGS ?? '').split(' ').filter(Boolean)],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    })
+    this.child.on('message', (reply: Record<string, unknown>) => this.#pending.shift()?.(reply))
+    this.child.on('exit', (code, signal) => {
+      this.failed ??= `its process exited (${signal ?? code})`
+      for (const resolve of this.#pending.splice(0)) resolve({ error: this.failed })
+    })
   }
-  return best
+
+  async ask(message: object): Promise<Record<string, unknown>> {
+    if (this.failed !== null) return { error: this.failed }
+    const reply = await new Promise<Record<string, unknown>>((resolve) => {
+      this.#pending.push(resolve)
+      this.child.send(message)
+    })
+    if (reply.error !== undefined) this.failed = String(reply.error)
+    return reply
+  }
+}
+
+function median(values: number[]): number {
+  if (values.length === 0) return NaN
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = sorted.length >> 1
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
 }
 
 function fmt(ms: number): string {
-  return ms < 1 ? ms.toFixed(3) : ms < 100 ? ms.toFixed(2) : ms.toFixed(0)
+  return Number.isNaN(ms) ? 'n/a' : ms < 1 ? ms.toFixed(3) : ms < 100 ? ms.toFixed(2) : ms.toFixed(0)
 }
 
-const rowsOut: string[] = []
-const header = '| file (footer bytes) | floor | ours full | ours selective | hyparquet | parquet-wasm | parquetjs | full/floor | sel/floor | hyparquet/ours | wasm/ours | parquetjs/ours |'
-console.log(header)
-console.log('|' + '---|'.repeat(12))
-const chosen = only ? specs.filter((s) => only.includes(`${s.columns}x${s.rowGroups}`)) : quick ? specs.slice(0, 3) : specs
-for (const spec of chosen) {
-  const file = generate(spec)
-  if (generateOnly) continue
-  const n = file.length
-  const footerLength = new DataView(file.buffer, file.byteOffset).getUint32(n - 8, true)
-  // Only the footer and its trailer, copied into an ArrayBuffer of its own.
-  const tail = file.slice(n - 8 - footerLength)
-  const thrift = tail.subarray(0, footerLength)
-  const budget = quick ? 300 : 1500
-  const selectedColumns = Array.from({ length: Math.min(10, spec.columns) }, (_, i) => `c${Math.floor((i * spec.columns) / 10)}`)
+/** The footer length, from the 8-byte trailer of the file at `path`. */
+function footerLength(path: string): number {
+  const fd = openSync(path, 'r')
+  try {
+    const trailer = Buffer.alloc(8)
+    readSync(fd, trailer, 0, 8, fstatSync(fd).size - 8)
+    return trailer.readUInt32LE(0)
+  } finally {
+    closeSync(fd)
+  }
+}
 
-  const floor = time(() => skipStruct(new ThriftCursor(thrift)), budget)
-  const full = time(() => parquetMetadataSync(tail), budget)
-  const selective = time(() => parquetMetadataSync(tail, { columns: selectedColumns, statistics: false }), budget)
-  const big = spec.columns >= 100000
-  // hyparquet and parquetjs take seconds on 100,000 columns: a few runs only.
-  const hyp = time(() => hyparquetMetadata(tail.buffer), big ? 1 : budget, big ? 3 : 200)
-  const pw = time(() => wasm.readSchema(tail).free(), big ? 1 : budget, big ? 3 : 200)
-  const pj = time(
-    () => parquetjsUtil.decodeThrift(new parquetjsTypes.FileMetaData(), Buffer.from(thrift.buffer, thrift.byteOffset, thrift.length)),
-    big ? 1 : budget,
-    big ? 3 : 200,
+const header =
+  '| file (writer; footer bytes) | floor | ours full | ours selective | hyparquet | parquet-wasm | parquetjs | full/floor | sel/floor | hyparquet/ours | wasm/ours | parquetjs/ours |'
+const chosen = only ? specs.filter((s) => only.includes(s.key)) : quick ? specs.slice(0, 3) : specs
+const paths = chosen.map(generate)
+if (!generateOnly) {
+  const decoders = NAMES.filter((name) => !oursOnly || !PEERS.has(name)).map((name) => new Decoder(name))
+  console.log(`# node ${process.version}; ${ROUNDS} interleaved rounds per file, each decoder in its own process; CPU ms per decode, medians`)
+  console.log(header)
+  console.log('|' + '---|'.repeat(12))
+  for (let f = 0; f < chosen.length; f++) {
+    const spec = chosen[f]!
+    const columns = Array.from({ length: Math.min(10, spec.columns) }, (_, i) => `c${Math.floor((i * spec.columns) / 10)}`)
+    // hyparquet and parquetjs take seconds on 100,000 columns: a few rounds, one call each.
+    const big = spec.columns >= 100000
+    for (const d of decoders) {
+      d.failed = d.child.exitCode === null && d.child.signalCode === null ? null : d.failed
+      d.samples = []
+      await d.ask({ load: paths[f], columns })
+      await d.ask({ calibrate: big && PEERS.has(d.name) ? 0 : quick ? 100 : 200, sampleMs: quick ? 5 : 10 })
+    }
+    for (let round = 0; round < ROUNDS; round++) {
+      for (let k = 0; k < decoders.length; k++) {
+        const d = decoders[(round + k) % decoders.length]!
+        if (big && PEERS.has(d.name) && round >= 3) continue
+        const reply = await d.ask({ sample: true })
+        if (typeof reply.ms === 'number') d.samples.push(reply.ms)
+      }
+    }
+    const [floor, full, selective, hyp, pw, pj] = NAMES.map((name) => median(decoders.find((d) => d.name === name)?.samples ?? []))
+    /** Median over the rounds of `d`'s sample / the floor's sample of the same round. */
+    const perRound = (d: Decoder) => median(d.samples.map((s, i) => s / decoders[0]!.samples[i]!))
+    const line = [
+      `${spec.name} (${spec.writer}; ${footerLength(paths[f]!).toLocaleString('en')})`,
+      ...[floor!, full!, selective!, hyp!, pw!, pj!].map(fmt),
+      perRound(decoders[1]!).toFixed(2),
+      perRound(decoders[2]!).toFixed(2),
+      (hyp! / full!).toFixed(1),
+      (pw! / full!).toFixed(1),
+      (pj! / full!).toFixed(1),
+    ]
+    console.log(`| ${line.join(' | ')} |`)
+    for (const d of decoders) if (d.failed !== null) console.log(`# ${spec.key}: ${d.name} failed: ${d.failed}`)
+    if (verbose) for (const d of decoders) console.log(`# ${spec.key} ${d.name}: ${d.samples.map(fmt).join(' ')}`)
+  }
+  for (const d of decoders) d.child.kill()
+  console.log(
+    '# full/floor and sel/floor: medians of per-round ratios (targets <= 2 and <= 1.2); peers/ours: median peer / median ours full (higher is better for us)',
   )
-  const line = `| ${spec.name} (${footerLength.toLocaleString('en')}) | ${fmt(floor)} | ${fmt(full)} | ${fmt(selective)} | ${fmt(hyp)} | ${fmt(pw)} | ${fmt(pj)} | ${(full / floor).toFixed(2)} | ${(selective / floor).toFixed(2)} | ${(hyp / full).toFixed(1)} | ${(pw / full).toFixed(1)} | ${(pj / full).toFixed(1)} |`
-  console.log(line)
-  rowsOut.push(line)
 }
-console.log('# CPU ms per decode, fastest sample (shared machine); ratios: full/floor and sel/floor (targets <= 2 and <= 1.2), peers/ours full (higher is better for us)')

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { CodecError } from '../lib/errors.js'
+import { CodecError, type Failure } from '../lib/errors.js'
 import { Status } from '../lib/status.js'
 import {
   ThriftCursor,
@@ -281,6 +281,134 @@ test('statistics: decoded on first read, same values; bad bytes fail the decode,
   // truncated inside the statistics: TRUNCATED at decode time
   const cut = footer.subarray(0, footer.indexOf(0x7a) + 1) // up to the first 'z'
   assert.is(codecError(() => decodeFileMetaData(cut)).code, 'TRUNCATED')
+})
+
+/**
+ * Two INT32 leaves, `a` and `b`, one row group; `b`'s chunk holds the struct written by
+ * `body` as its statistics (field 12), or as another struct field of its ColumnMetaData.
+ */
+function twoColumnFooter(body: (w: Writer) => void, field = 12): Uint8Array {
+  const w = new Writer()
+  w.field(1, I32).zigzag(2)
+  w.field(2, LIST).list(3, STRUCT)
+  w.begin().field(4, BINARY).string('root').field(5, I32).zigzag(2).stop()
+  for (const name of ['a', 'b']) w.begin().field(1, I32).zigzag(1).field(3, I32).zigzag(0).field(4, BINARY).string(name).stop()
+  w.field(3, I64).zigzag(10)
+  w.field(4, LIST).list(1, STRUCT)
+  w.begin()
+  w.field(1, LIST).list(2, STRUCT)
+  for (const name of ['a', 'b']) {
+    w.begin().field(2, I64).zigzag(0).field(3, STRUCT).begin()
+    w.field(1, I32).zigzag(1)
+    w.field(2, LIST).list(1, I32).zigzag(0)
+    w.field(3, LIST).list(1, BINARY).string(name)
+    w.field(4, I32).zigzag(0)
+    w.field(5, I64).zigzag(10).field(6, I64).zigzag(60).field(7, I64).zigzag(60)
+    w.field(9, I64).zigzag(4)
+    if (name === 'b') {
+      w.field(field, STRUCT).begin()
+      body(w)
+      w.stop()
+    }
+    w.stop().stop()
+  }
+  w.field(2, I64).zigzag(60).field(3, I64).zigzag(10)
+  w.stop()
+  w.stop()
+  return w.done()
+}
+
+test('statistics and size statistics skipped inline: same results and errors as the general walk', () => {
+  const long = (n: number) => [...Array(n - 1).fill(0xff), 0x01] // a varint of n bytes
+  const cases: [string, (w: Writer) => void, number?][] = [
+    ['plain statistics', (w) => w.field(1, BINARY).string('zz').field(3, I64).zigzag(2).field(7, 1).field(8, 2)],
+    ['10-byte varint', (w) => w.field(3, I64).bytes.push(...long(10))],
+    ['11-byte varint', (w) => w.field(3, I64).bytes.push(...long(11))],
+    ['2-byte binary length', (w) => w.field(5, BINARY).string('x'.repeat(200))],
+    ['3-byte binary length', (w) => w.field(5, BINARY).string('x'.repeat(20000))],
+    ['binary past the end', (w) => w.field(5, BINARY).varint(1 << 20)],
+    ['long-form field id', (w) => w.field(40, BINARY).string('far')],
+    ['long-form id over 32 bits', (w) => w.bytes.push(0x08, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01, 0x00)],
+    ['double and unknown struct', (w) => w.field(20, 7).bytes.push(0, 0, 0, 0, 0, 0, 0xf0, 0x3f) && w.field(21, STRUCT).begin().field(1, I32).zigzag(3).stop()],
+    ['size statistics lists', (w) => w.field(1, I64).zigzag(4).field(3, LIST).list(2, I64).zigzag(0).zigzag(1), 16],
+    ['list of 20 elements', (w) => w.field(3, LIST).list(20, I64).bytes.push(...Array(20).fill(2)), 16],
+    ['list element varint of 11 bytes', (w) => w.field(3, LIST).list(2, I64).zigzag(0).bytes.push(...long(11)), 16],
+    ['empty list of any type', (w) => w.field(3, LIST).list(0, 14), 16],
+    ['list of structs (unknown field)', (w) => w.field(9, LIST).list(1, STRUCT).begin().stop(), 16],
+    [
+      'geospatial statistics (a bounding box)',
+      (w) => {
+        w.field(1, STRUCT).begin()
+        for (let id = 1; id <= 4; id++) w.field(id, 7).bytes.push(0, 0, 0, 0, 0, 0, 0xf0, 0x3f)
+        w.stop()
+      },
+      17,
+    ],
+  ]
+  for (const [name, body, field] of cases) {
+    const footer = twoColumnFooter(body, field)
+    const failure: { value: Failure | null } = { value: null }
+    const walked = walkThrift(footer, 0, failure)
+    const outcomes = [undefined, { statistics: false }, { columns: ['a'] }, { columns: ['a'], statistics: false }].map((options) => {
+      try {
+        const m = decodeFileMetaData(footer, options)
+        return JSON.stringify(m, (_, v) => (typeof v === 'bigint' ? String(v) : v instanceof Uint8Array ? Array.from(v) : v))
+      } catch (error) {
+        if (!(error instanceof CodecError)) throw error
+        return error
+      }
+    })
+    for (const outcome of outcomes) {
+      if (walked === Status.Done) assert.type(outcome, 'string', `${name}: ${String(outcome)}`)
+      else {
+        assert.instance(outcome, CodecError, name)
+        assert.is((outcome as CodecError).code, failure.value!.code, name)
+        assert.is((outcome as CodecError).offset, failure.value!.offset, name)
+      }
+    }
+    if (walked === Status.Done) {
+      // chunks and their metadata are plain objects
+      const chunk = decodeFileMetaData(footer).row_groups[0]!.columns[1]!
+      for (const o of [chunk, chunk.meta_data!]) {
+        assert.is(Object.getPrototypeOf(o), Object.prototype, name)
+        assert.is(o.constructor, Object, name)
+      }
+      assert.equal(Object.keys(chunk).slice(0, 3), ['file_path', 'file_offset', 'meta_data'], name)
+      // column a decodes the same whatever was skipped of b
+      const a = (json: string) => JSON.parse(json).row_groups[0].columns[0]
+      assert.equal(a(outcomes[2] as string), a(outcomes[0] as string), name)
+      assert.equal(a(outcomes[3] as string), a(outcomes[1] as string), name)
+    }
+  }
+  // the cases cover both outcomes
+  assert.is(walkThrift(twoColumnFooter(cases[1]![1])), Status.Done)
+  assert.is(walkThrift(twoColumnFooter(cases[2]![1])), Status.InvalidData)
+  assert.is(walkThrift(twoColumnFooter(cases[5]![1])), Status.NeedMoreData)
+})
+
+test('key-value metadata: long values are decoded on first read, each its own, as plain data', () => {
+  const long1 = 'a'.repeat(3000) + '1'
+  const long2 = 'é'.repeat(1500) + '2' // multi-byte: 3001 bytes
+  const footer = tinyFooter({
+    extra: (w) => {
+      w.field(5, LIST).list(3, STRUCT)
+      w.begin().field(1, BINARY).string('one').field(2, BINARY).string(long1).stop()
+      w.begin().field(1, BINARY).string('short').field(2, BINARY).string('v').stop()
+      w.begin().field(1, BINARY).string('two').field(2, BINARY).string(long2).stop()
+    },
+  })
+  const kv = decodeFileMetaData(footer).key_value_metadata!
+  assert.equal(kv.map((e) => Object.keys(e)), [['key', 'value'], ['key', 'value'], ['key', 'value']])
+  assert.equal(JSON.parse(JSON.stringify(kv)), [{ key: 'one', value: long1 }, { key: 'short', value: 'v' }, { key: 'two', value: long2 }])
+  assert.equal({ ...kv[2]! }, { key: 'two', value: long2 })
+  // once read, a plain data property
+  assert.equal(Object.getOwnPropertyDescriptor(kv[0], 'value'), { value: long1, writable: true, enumerable: true, configurable: true })
+  // set before any read: the set value wins, the bytes are never decoded
+  const again = decodeFileMetaData(footer).key_value_metadata!
+  again[0]!.value = 'replaced'
+  assert.is(again[0]!.value, 'replaced')
+  assert.is(again[2]!.value, long2)
+  assert.is(Object.getOwnPropertyDescriptor(again[2], 'value')!.writable, true)
 })
 
 test('a missing required field is named with its struct', () => {
