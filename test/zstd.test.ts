@@ -1,7 +1,7 @@
 // zstd span codecs against the reference `zstd` CLI (Debian package `zstd`) both ways,
 // on real files: the project's sources, node_modules files, a slice of the node binary.
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from 'uvu'
@@ -14,6 +14,7 @@ import { CodecError } from '../lib/errors.js'
 import { createDecoder, createEncoder } from '../lib/registry.js'
 import { Status, statusName } from '../lib/status.js'
 import { root } from './_fixtures.js'
+import { filesCorpus } from './_corpus.js'
 
 const hasCli = (() => {
   try {
@@ -47,20 +48,8 @@ const small = bytes(join(root, 'lib', 'status.ts'))
 const dts = bytes(join(root, 'node_modules', 'typescript', 'lib', 'lib.dom.d.ts'))
 const binary = bytes(process.execPath).subarray(0, 3 * 2 ** 20)
 
-/** > 10 MiB of node_modules JavaScript, concatenated. */
-const large = (() => {
-  const parts: Uint8Array[] = []
-  let size = 0
-  const dir = join(root, 'node_modules', 'typescript', 'lib')
-  for (const name of readdirSync(dir).sort()) {
-    const p = join(dir, name)
-    if (!name.endsWith('.js') || !statSync(p).isFile()) continue
-    parts.push(bytes(p))
-    size += parts[parts.length - 1]!.length
-    if (size > 11 * 2 ** 20) break
-  }
-  return concat(parts).subarray(0, 11 * 2 ** 20)
-})()
+/** 11 MiB of node_modules JavaScript, concatenated. */
+const large = filesCorpus(join(root, 'node_modules', 'typescript', 'lib'), 11 * 2 ** 20, /\.js$/)
 
 function concat(parts: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
