@@ -13,10 +13,10 @@ export interface Decoded {
 }
 
 export interface SpanOptions {
-  /** Input arrives in pieces of this many bytes (default: all at once). */
-  split?: number
-  /** Bytes of output room per call (default 1 MiB; 0 is allowed). */
-  room?: number
+  /** Input arrives in pieces of this many bytes, or of sizes drawn per piece (default: all at once). */
+  split?: number | (() => number)
+  /** Bytes of output room per call, or sizes drawn per call (default 1 MiB; 0 is allowed). */
+  room?: number | (() => number)
   /**
    * The codec must consume all of its input whenever it returns NeedMoreData (true for
    * codecs that buffer partial units themselves). Otherwise an unconsumed tail is
@@ -43,16 +43,19 @@ const join = (parts: Uint8Array[]): Uint8Array => {
  * the last piece.
  */
 export function decodeSpans(codec: Decoder, input: Uint8Array, options: SpanOptions = {}): Decoded {
-  const split = Math.max(1, options.split ?? input.length)
-  const room = options.room ?? 1 << 20
-  const dst = new Uint8Array(room)
+  const split = sizeOf(options.split, input.length)
+  const room = sizeOf(options.room, 1 << 20)
+  const buffers = new Map<number, Uint8Array>()
   const parts: Uint8Array[] = []
   let start = 0
-  let end = Math.min(input.length, split)
+  let end = Math.min(input.length, Math.max(1, split()))
   for (let calls = 0; ; calls++) {
     if (calls > 4 * (input.length + 16) + 1e6) assert.unreachable('the codec makes no progress')
     const src = input.subarray(start, end)
     const final = end === input.length
+    const size = room()
+    let dst = buffers.get(size)
+    if (!dst) buffers.set(size, (dst = new Uint8Array(size)))
     const status = codec.transform(src, dst, final)
     assert.ok(codec.consumed >= 0 && codec.consumed <= src.length, `consumed ${codec.consumed} of ${src.length}`)
     assert.ok(codec.written >= 0 && codec.written <= dst.length, `wrote ${codec.written} into ${dst.length}`)
@@ -67,11 +70,11 @@ export function decodeSpans(codec: Decoder, input: Uint8Array, options: SpanOpti
       case Status.NeedMoreData:
         if (options.consumesAll) assert.is(codec.consumed, src.length, 'NeedMoreData must consume all usable input')
         if (final) return { status, out: join(parts), consumed: start, failure: null }
-        end = Math.min(input.length, Math.max(end, start) + split)
+        end = Math.min(input.length, Math.max(end, start) + Math.max(1, split()))
         break
       case Status.DestinationTooSmall:
-        if (room > 0) assert.ok(codec.written > 0, 'DestinationTooSmall with room and nothing written')
-        if (start === end && !final) end = Math.min(input.length, end + split)
+        if (size > 0) assert.ok(codec.written > 0, 'DestinationTooSmall with room and nothing written')
+        if (start === end && !final) end = Math.min(input.length, end + Math.max(1, split()))
         break
       default:
         assert.unreachable(`unknown status ${String(status)}`)
@@ -79,13 +82,20 @@ export function decodeSpans(codec: Decoder, input: Uint8Array, options: SpanOpti
   }
 }
 
+/** A fixed size or a size drawn per use, as a function. */
+function sizeOf(size: number | (() => number) | undefined, otherwise: number): () => number {
+  if (typeof size === 'function') return size
+  const n = size ?? otherwise
+  return () => n
+}
+
 /**
  * Encodes all of `input` in pieces of `split` bytes into destinations of `room` bytes,
  * optionally with `flush()` after every piece but the last.
  */
 export function encodeSpans(codec: Encoder, input: Uint8Array, options: SpanOptions & { flushEach?: boolean } = {}): Uint8Array {
-  const split = Math.max(1, options.split ?? input.length)
-  const dst = new Uint8Array(options.room ?? 1 << 20)
+  const split = Math.max(1, sizeOf(options.split, input.length)())
+  const dst = new Uint8Array(sizeOf(options.room, 1 << 20)())
   const parts: Uint8Array[] = []
   for (let pos = 0; ; ) {
     const end = Math.min(input.length, pos + split)

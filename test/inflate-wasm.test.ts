@@ -10,10 +10,11 @@ import zlib from 'node:zlib'
 import { join } from 'node:path'
 import type { Decoder, Format } from '../lib/codec.js'
 import type { CodecModule } from '../lib/registry.js'
-import { Status, statusName, type Status as S } from '../lib/status.js'
+import { Status, statusName } from '../lib/status.js'
 import { loadInflateWasm } from '../lib/codecs/inflate-wasm.js'
 import { deflate as jsDeflate, deflateRaw as jsDeflateRaw, gzip as jsGzip } from '../lib/codecs/gzip.js'
 import { binarySlice, filesCorpus, randomBytes, samples } from './_corpus.js'
+import { decodeSpans, type Decoded } from './_span.js'
 import { root } from './_fixtures.js'
 
 const wasm = await loadInflateWasm()
@@ -30,49 +31,8 @@ const concat = (...parts: Uint8Array[]): Uint8Array => new Uint8Array(Buffer.con
 const joinParts = (parts: Uint8Array[]): Uint8Array => new Uint8Array(Buffer.concat(parts))
 const same = (a: Uint8Array, b: Uint8Array): boolean => Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.length), Buffer.from(b.buffer, b.byteOffset, b.length)) === 0
 
-interface Decoded {
-  status: S
-  out: Uint8Array
-  consumed: number
-  failure: Decoder['failure']
-}
-
-/**
- * Decodes with input pieces from `split()` and destinations from `room()` bytes,
- * checking on every return: counts in range, NeedMoreData only with all input consumed,
- * DestinationTooSmall only with something written (when there was room).
- */
-function decode(codec: Decoder, input: Uint8Array, split: () => number, room: () => number): Decoded {
-  const parts: Uint8Array[] = []
-  const buffers = new Map<number, Uint8Array>()
-  let pos = 0
-  let consumed = 0
-  for (;;) {
-    const end = Math.min(input.length, pos + split())
-    const src = input.subarray(pos, end)
-    const final = end === input.length
-    const size = room()
-    let dst = buffers.get(size)
-    if (!dst) buffers.set(size, (dst = new Uint8Array(size)))
-    const status = codec.transform(src, dst, final)
-    assert.ok(codec.consumed >= 0 && codec.consumed <= src.length, `consumed ${codec.consumed} of ${src.length}`)
-    assert.ok(codec.written >= 0 && codec.written <= dst.length)
-    parts.push(dst.slice(0, codec.written))
-    pos += codec.consumed
-    consumed += codec.consumed
-    if (status === Status.Done || status === Status.InvalidData) {
-      if (status === Status.InvalidData) assert.ok(codec.failure, 'InvalidData without failure')
-      return { status, out: joinParts(parts), consumed, failure: codec.failure }
-    }
-    if (status === Status.NeedMoreData) {
-      assert.is(codec.consumed, src.length, 'NeedMoreData must consume all usable input')
-      if (final) return { status, out: joinParts(parts), consumed, failure: null }
-    } else {
-      assert.is(status, Status.DestinationTooSmall)
-      if (dst.length > 0) assert.ok(codec.written > 0, 'DestinationTooSmall with room and nothing written')
-    }
-  }
-}
+/** Decodes with the contract checked on every call (test/_span.ts); NeedMoreData consumes all. */
+const decode = (codec: Decoder, input: Uint8Array, split: () => number, room: () => number): Decoded => decodeSpans(codec, input, { split, room, consumesAll: true })
 
 const fixed = (n: number) => () => n
 /** Deterministic pseudo-random sizes in [1, n]. */
