@@ -405,21 +405,13 @@ class NativeEncoder implements Encoder {
 }
 
 /**
- * `maxWindowLog` for the native zstd decoder (ZSTD_d_windowLogMax): 10 to 31, the range
- * libzstd accepts on 64-bit builds; unset keeps libzstd's default limit (2^27 bytes).
+ * An integer option within [min, max], for the native parameters: zstd `maxWindowLog`
+ * (ZSTD_d_windowLogMax: 10 to 31, what libzstd accepts on 64-bit builds) and brotli
+ * `lgwin` (10 to 24, RFC 7932 section 9.1).
  */
-function checkWindowLog(value: unknown): number | undefined {
-  if (value === undefined) return undefined
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 10 || value > 31) {
-    throw new CodecError('INVALID_OPTION', 'zstd', `maxWindowLog must be an integer from 10 to 31, got ${String(value)}`)
-  }
-  return value
-}
-
-/** brotli window bits, 10 to 24 (RFC 7932 section 9.1; node:zlib's BROTLI_PARAM_LGWIN). */
-function checkLgwin(value: unknown): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 10 || value > 24) {
-    throw new CodecError('INVALID_OPTION', 'brotli', `lgwin must be an integer from 10 to 24, got ${String(value)}`)
+function checkRange(format: Format, name: string, value: unknown, min: number, max: number): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw new CodecError('INVALID_OPTION', format, `${name} must be an integer from ${min} to ${max}, got ${String(value)}`)
   }
   return value
 }
@@ -455,7 +447,7 @@ export function nodeCodec(format: Format): CodecModule {
         createEncoder: (options: Record<string, unknown>) => {
           const quality = checkLevel(format, options.level)
           const params: Record<number, number> = { [C.BROTLI_PARAM_QUALITY!]: quality }
-          if (options.lgwin !== undefined) params[C.BROTLI_PARAM_LGWIN!] = checkLgwin(options.lgwin)
+          if (options.lgwin !== undefined) params[C.BROTLI_PARAM_LGWIN!] = checkRange(format, 'lgwin', options.lgwin, 10, 24)
           const create = () => zlib.createBrotliCompress({ params })
           return new NativeEncoder(format, create, BROTLI_FLAGS)
         },
@@ -465,7 +457,9 @@ export function nodeCodec(format: Format): CodecModule {
       return Object.freeze({
         // RFC 8878 section 3.1: a zstd stream is a sequence of frames.
         traits: Object.freeze({ concatenable: true }),
-        createDecoder: (options: Record<string, unknown>) => new NativeZstdDecoder(checkWindowLog(options.maxWindowLog)),
+        // Unset, libzstd's default window limit (2^27 bytes) applies.
+        createDecoder: (options: Record<string, unknown>) =>
+          new NativeZstdDecoder(options.maxWindowLog === undefined ? undefined : checkRange(format, 'maxWindowLog', options.maxWindowLog, 10, 31)),
         createEncoder: (options: Record<string, unknown>) => {
           const level = checkLevel(format, options.level)
           const param = C.ZSTD_c_compressionLevel ?? 100
