@@ -31,6 +31,7 @@ import { IpcFramer } from '../lib/arrow/framing.js'
 import { loadCodec } from '../lib/registry.js'
 import { Status } from '../lib/status.js'
 import { collect, registerPeerCodecs } from '../test/arrow-oracle.js'
+import { concatBytes as concat } from '../test/_bytes.js'
 
 const gc = (globalThis as { gc?: () => void }).gc
 const rowsList = process.argv.slice(2).map(Number).filter((n) => n > 0)
@@ -57,13 +58,6 @@ function uncompressedBytes(t: Table): number {
   let n = 0
   for (const b of t.batches) for (const c of b.data.children) n += c.byteLength
   return n
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let at = 0
-  for (const p of parts) { out.set(p, at); at += p.length }
-  return out
 }
 
 async function ourWrite(t: Table, compression: 'lz4' | 'zstd'): Promise<Uint8Array> {

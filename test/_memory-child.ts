@@ -9,6 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import * as zlib from 'node:zlib'
 import { decodeStream, encodeStream, zstdDecode, gzipDecode } from '../streams/index.js'
 import type { Format } from '../lib/codec.js'
+import { concatBytes } from './_bytes.js'
 
 const [mode, scenario, format, file, limitArg] = process.argv.slice(2) as [string, string, Format, string, string]
 const limit = Number(limitArg)
@@ -60,13 +61,7 @@ async function packZeros(f: Format, total: number): Promise<Uint8Array> {
   })
   const parts: Uint8Array[] = []
   await src.pipeThrough(encodeStream(f, f === 'brotli' ? { level: 1 } : {})).pipeTo(new WritableStream({ write: (c) => void parts.push(c.slice()) }))
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let at = 0
-  for (const p of parts) {
-    out.set(p, at)
-    at += p.length
-  }
-  return out
+  return concatBytes(parts)
 }
 
 const source = (bytes: Uint8Array) =>

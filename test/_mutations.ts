@@ -1,18 +1,9 @@
 // The byte mutations every fuzz suite applies to valid inputs: bit flips, truncations,
 // insertions, deletions, swapped halves and junk after the end.
 import fc from 'fast-check'
+import { concatBytes as join } from './_bytes.js'
 
 export type Mutation = { kind: string; apply(b: Uint8Array, anchors?: readonly number[]): Uint8Array }
-
-function join(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let at = 0
-  for (const p of parts) {
-    out.set(p, at)
-    at += p.length
-  }
-  return out
-}
 
 export const basicMutations: Array<fc.Arbitrary<Mutation>> = [
   fc.tuple(fc.nat(), fc.integer({ min: 0, max: 7 })).map(([at, bit]) => ({

@@ -6,6 +6,7 @@ import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs
 import { join } from 'node:path'
 import * as zlib from 'node:zlib'
 import { root } from './_fixtures.js'
+import { concatBytes as concat } from './_bytes.js'
 
 export type WebFormat = 'gzip' | 'deflate' | 'deflate-raw' | 'brotli' | 'zstd' | 'lz4'
 
@@ -176,17 +177,7 @@ export function largeBinary(): Uint8Array {
 // ---------------------------------------------------------------------------------------
 // Stream utilities.
 
-export function concat(parts: readonly Uint8Array[]): Uint8Array {
-  let n = 0
-  for (const p of parts) n += p.byteLength
-  const out = new Uint8Array(n)
-  let o = 0
-  for (const p of parts) {
-    out.set(p, o)
-    o += p.byteLength
-  }
-  return out
-}
+export { concat }
 
 /** Reads a stream to its end; every chunk must be a Uint8Array. */
 export async function readAll(readable: ReadableStream<Uint8Array>): Promise<Uint8Array> {

@@ -13,6 +13,7 @@ import type { RecordBatchDesc } from '../lib/arrow/metadata.js'
 import { arrowDecode, readArrow } from '../adapters/arrow/read.js'
 import { arrowEncode, arrowEncodeFile } from '../adapters/arrow/write.js'
 import { chunked, collect, diffTables, registerPeerCodecs } from './arrow-oracle.js'
+import { concatBytes as concat } from './_bytes.js'
 
 await registerPeerCodecs()
 
@@ -24,13 +25,6 @@ function noise(n: number, seed = 1): Uint8Array {
     x ^= x << 13; x ^= x >>> 17; x ^= x << 5
     out[i] = x & 0xff
   }
-  return out
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let at = 0
-  for (const p of parts) { out.set(p, at); at += p.length }
   return out
 }
 

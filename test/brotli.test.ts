@@ -17,6 +17,7 @@ import { Status, statusName } from '../lib/status.js'
 import { root } from './_fixtures.js'
 import { filesCorpus } from './_corpus.js'
 import { decodeSpans, encodeSpans } from './_span.js'
+import { concatBytes as concat } from './_bytes.js'
 
 const hasCli = (() => {
   try {
@@ -50,16 +51,6 @@ const binary = bytes(process.execPath).subarray(0, 2 * 2 ** 20)
 
 /** 11 MiB of node_modules JavaScript, concatenated. */
 const large = filesCorpus(join(root, 'node_modules', 'typescript', 'lib'), 11 * 2 ** 20, /\.js$/)
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let at = 0
-  for (const p of parts) {
-    out.set(p, at)
-    at += p.length
-  }
-  return out
-}
 
 const equalBytes = (a: Uint8Array, b: Uint8Array): boolean => Buffer.compare(a, b) === 0
 

@@ -13,6 +13,7 @@ import { decompress, detectFormat, SNIFF_LIMIT } from '../streams/decompress.js'
 import type { StreamClasses } from '../streams/codec-stream.js'
 import { binarySlice } from './_corpus.js'
 import { root } from './_fixtures.js'
+import { concatBytes as concat } from './_bytes.js'
 
 function hasCli(name: string): boolean {
   try {
@@ -35,16 +36,6 @@ const cli = (name: string, input: Uint8Array, args: string[] = []): Uint8Array =
 const source = new Uint8Array(readFileSync(join(root, 'lib/machine.ts')))
 const binary = binarySlice(6_000_000, 300_000)
 const small = new Uint8Array(readFileSync(join(root, 'lib/status.ts')))
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let at = 0
-  for (const p of parts) {
-    out.set(p, at)
-    at += p.length
-  }
-  return out
-}
 
 function split(bytes: Uint8Array, size: number): Uint8Array[] {
   const out: Uint8Array[] = []

@@ -31,22 +31,13 @@ import { arrowDecode, arrowEncode, arrowEncodeFile, readArrow, registerArrowCode
 import { decodeFileMetaData, parquetMetadata, parquetMetadataSync, type FileMetaData } from '../lib/parquet/index.js'
 import { fixture } from './_fixtures.js'
 import { collect, normalize } from './arrow-oracle.js'
+import { concatBytes as concat } from './_bytes.js'
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 10_000)
 /** Cases per decoder, split over its properties by these shares. */
 const share = (fraction: number) => Math.max(1, Math.round(RUNS * fraction))
 
 const same = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((v, i) => v === b[i])
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let at = 0
-  for (const p of parts) {
-    out.set(p, at)
-    at += p.length
-  }
-  return out
-}
 
 function tally(counts: Record<string, number>, key: string): void {
   counts[key] = (counts[key] ?? 0) + 1
@@ -86,7 +77,6 @@ const HOSTILE = [
   0, 1, 2, 7, 8, 255, 256, 65535, 65536, 0x7ffffff8, 0x7fffffff, 0x80000000, 0xfffffff8, 0xffffffff, 2 ** 32, 2 ** 40, 2 ** 53 - 1, 2 ** 53,
   2 ** 62, -1, -2, -8, -(2 ** 31), -(2 ** 63),
 ]
-
 
 function patchInt(b: Uint8Array, at: number, value: number, width: 4 | 8): Uint8Array {
   const c = b.slice()

@@ -15,6 +15,7 @@ import type { Format } from '../lib/codec.js'
 import { CodecError } from '../lib/errors.js'
 import { Machine } from '../lib/machine.js'
 import { loadCodec, resolveEngine, type CodecModule, type Engine } from '../lib/registry.js'
+import { concatBytes } from './_bytes.js'
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 10_000)
 const MAX_OUT = 1 << 20
@@ -71,13 +72,7 @@ function encodeWith(mod: CodecModule, data: Uint8Array): Uint8Array {
   const parts: Uint8Array[] = []
   for (let c = m.next(); c; c = m.next()) parts.push(c.slice())
   m.dispose()
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let at = 0
-  for (const p of parts) {
-    out.set(p, at)
-    at += p.length
-  }
-  return out
+  return concatBytes(parts)
 }
 
 const same = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((v, i) => v === b[i])

@@ -15,6 +15,7 @@ import { createDecoder, createEncoder } from '../lib/registry.js'
 import { Status, statusName } from '../lib/status.js'
 import { root } from './_fixtures.js'
 import { filesCorpus } from './_corpus.js'
+import { concatBytes as concat } from './_bytes.js'
 
 const hasCli = (() => {
   try {
@@ -50,16 +51,6 @@ const binary = bytes(process.execPath).subarray(0, 3 * 2 ** 20)
 
 /** 11 MiB of node_modules JavaScript, concatenated. */
 const large = filesCorpus(join(root, 'node_modules', 'typescript', 'lib'), 11 * 2 ** 20, /\.js$/)
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let at = 0
-  for (const p of parts) {
-    out.set(p, at)
-    at += p.length
-  }
-  return out
-}
 
 function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
   return Buffer.compare(a, b) === 0
