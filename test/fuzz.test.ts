@@ -55,14 +55,7 @@ function run(mod: CodecModule, data: Uint8Array, split: number): Uint8Array | Co
   } finally {
     m.dispose()
   }
-  const total = parts.reduce((n, p) => n + p.length, 0)
-  const out = new Uint8Array(total)
-  let at = 0
-  for (const p of parts) {
-    out.set(p, at)
-    at += p.length
-  }
-  return out
+  return concatBytes(parts)
 }
 
 function encodeWith(mod: CodecModule, data: Uint8Array): Uint8Array {

@@ -11,6 +11,7 @@
 import type * as Root from '../../streams/index.js'
 import type * as FetchAdapter from '../../adapters/fetch/index.js'
 import { plainBase64, vectors } from './vectors.js'
+import { concatBytes as concat } from '../_bytes.js'
 
 export type Lib = typeof Root
 export type FetchLib = typeof FetchAdapter
@@ -80,18 +81,6 @@ function sameBytes(actual: Uint8Array, expected: Uint8Array, what: string): void
   for (let i = 0; i < actual.length; i++) {
     if (actual[i] !== expected[i]) fail(`${what}: byte ${i} is ${actual[i]}, expected ${expected[i]}`)
   }
-}
-
-function concat(parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
-  let total = 0
-  for (const p of parts) total += p.length
-  const out = new Uint8Array(total)
-  let at = 0
-  for (const p of parts) {
-    out.set(p, at)
-    at += p.length
-  }
-  return out
 }
 
 /** ~200 KB of compressible text with some binary: deterministic (an LCG), so every runtime sees the same bytes. */
