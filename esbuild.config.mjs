@@ -29,7 +29,7 @@ const root = dirname(fileURLToPath(import.meta.url))
 
 /** Entry points: name -> source. Missing sources (work in progress) are skipped. */
 export const entries = {
-  index: 'streams/index.ts',
+  index: 'index.ts',
   fetch: 'adapters/fetch/index.ts',
   arrow: 'adapters/arrow/index.ts',
   parquet: 'lib/parquet/index.ts',
@@ -96,28 +96,26 @@ export function wasmSourcePlugin(mode, outdir) {
 }
 
 /**
- * Builds for runtimes without node:zlib replace the optional `engine: 'node'` module with
- * one that fails to load, so the registry reports `ENGINE_UNAVAILABLE` and no bundler or
- * runtime ever sees a `node:` import there (workerd without nodejs_compat refuses a
- * worker that imports one, even lazily once bundled).
+ * The package's `#node-engine` import (package.json `imports`) is node:zlib's engine under
+ * the `node` condition and a module that refuses to load elsewhere. The browser and
+ * workerd builds resolve it by their conditions. The portable ESM build (Node, Deno, Bun)
+ * takes the `node` target as a lazy chunk, without setting the `node` condition for every
+ * other package it bundles (fflate's `node` build would pull in `module`).
  */
-export const noNodeEnginePlugin = {
-  name: 'sluice-no-node-engine',
+const nodeEnginePlugin = {
+  name: 'sluice-node-engine',
   setup(b) {
-    b.onResolve({ filter: /adapters\/node\/engine\.js$/ }, () => ({ path: 'node-engine-unavailable', namespace: 'sluice-stub' }))
-    b.onLoad({ filter: /.*/, namespace: 'sluice-stub' }, () => ({
-      contents: `throw new Error("engine 'node' is not part of this build (it needs node:zlib)")\nexport const nodeCodec = undefined\n`,
-      loader: 'js',
-    }))
+    const target = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).imports['#node-engine'].node
+    b.onResolve({ filter: /^#node-engine$/ }, () => ({ path: join(root, target) }))
   },
 }
 
 /** The esbuild options of each ESM build, also used by the size check. */
 export function esmTarget(kind, outdir = `dist/${kind}`) {
   if (kind === 'esm') {
-    return { ...common, entryPoints: present, outdir, format: 'esm', splitting: true, platform: 'neutral', mainFields: ['module', 'main'], chunkNames: 'chunks/[name]-[hash]' }
+    return { ...common, entryPoints: present, outdir, format: 'esm', splitting: true, platform: 'neutral', mainFields: ['module', 'main'], chunkNames: 'chunks/[name]-[hash]', plugins: [nodeEnginePlugin] }
   }
-  const plugins = [wasmSourcePlugin(kind === 'browser' ? 'fetch' : 'import', resolve(root, outdir)), noNodeEnginePlugin]
+  const plugins = [wasmSourcePlugin(kind === 'browser' ? 'fetch' : 'import', resolve(root, outdir))]
   return {
     ...common,
     entryPoints: portable,

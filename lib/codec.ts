@@ -2,9 +2,10 @@ import type { Failure } from './errors.js'
 import type { Status } from './status.js'
 
 /**
- * The span-style contract shared by every encoder and decoder (and by the Arrow and
- * Parquet parsers): one synchronous step over caller-owned memory, modelled on .NET's
- * `BrotliDecoder.Decompress(source, destination, out consumed, out written)`.
+ * The span-style contract shared by every encoder and decoder: one synchronous step over
+ * caller-owned memory, modelled on .NET's `BrotliDecoder.Decompress(source, destination,
+ * out consumed, out written)`. (The Arrow IPC framer and the Parquet footer decoder are
+ * parsers with their own push/pull shapes; they run codecs, they are not codecs.)
  *
  * After every call, `consumed` is how many bytes of `src` were used and `written` how
  * many bytes of `dst` were filled, both counted from the start of the arrays passed to
@@ -87,4 +88,16 @@ export interface FormatTraits {
    * members, LZ4 and zstd frames). If not, bytes after `Done` are trailing junk.
    */
   readonly concatenable: boolean
+}
+
+/** What a codec module is loaded for: engines with separate builds load only one. */
+export type Role = 'decode' | 'encode'
+
+/** What an engine module provides for one format. */
+export interface CodecModule {
+  /** The format's traits (facts of `formats.ts`, repeated here for the module's users). */
+  readonly traits: FormatTraits
+  /** Checks format-specific decoder options; throws `CodecError('INVALID_OPTION')`. */
+  createDecoder(options: Record<string, unknown>): Decoder
+  createEncoder(options: Record<string, unknown>): Encoder
 }

@@ -1,7 +1,7 @@
 import type { Format } from './codec.js'
-import { CodecError } from './errors.js'
 import { DEFAULT_BLOCK_SIZE, FIRST_BLOCK_SIZE, Machine } from './machine.js'
-import { checkLevel, checkMaxOutput, loadCodec, resolveEngine } from './registry.js'
+import { checkBoolean, checkChunkSize, checkLevel, checkMaxOutput, resolveEngine, traitsOf } from './formats.js'
+import { loadCodec } from './registry.js'
 
 /**
  * The one place where a codec's options are checked and its machine is built, shared by
@@ -25,14 +25,6 @@ function codecOptions(options: Record<string, unknown>): Record<string, unknown>
   return rest
 }
 
-export function checkChunkSize(format: string, value: unknown): number | undefined {
-  if (value === undefined) return undefined
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 64 || value > 2 ** 30) {
-    throw new CodecError('INVALID_OPTION', format, `chunkSize must be an integer from 64 to 2^30, got ${String(value)}`)
-  }
-  return value
-}
-
 /**
  * Output chunk sizes: a `chunkSize` the caller chose is used for every chunk; by default
  * chunks start at 16 KiB and grow with the output to 256 KiB.
@@ -47,9 +39,7 @@ export function prepareDecoder(format: Format, options: Record<string, unknown>)
   const engine = resolveEngine(format, options.engine)
   const maxOutputBytes = checkMaxOutput(format, options.maxOutputBytes)
   const sizes = blockSizes(format, options.chunkSize)
-  if (options.concatenated !== undefined && typeof options.concatenated !== 'boolean') {
-    throw new CodecError('INVALID_OPTION', format, `concatenated must be a boolean, got ${String(options.concatenated)}`)
-  }
+  const concatenated = checkBoolean(format, 'concatenated', options.concatenated, traitsOf(format).concatenable)
   const pass = codecOptions(options)
   // The limit also reaches the codec, which can refuse a frame declaring more early.
   if (options.maxOutputBytes !== undefined) pass.maxOutputBytes = maxOutputBytes
@@ -61,7 +51,7 @@ export function prepareDecoder(format: Format, options: Record<string, unknown>)
         mode: 'decode',
         ...sizes,
         maxOutputBytes,
-        concatenated: (options.concatenated as boolean | undefined) ?? mod.traits.concatenable,
+        concatenated,
       }),
     )
   }

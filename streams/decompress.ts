@@ -1,8 +1,7 @@
 import type { Format } from '../lib/codec.js'
 import { toBytes } from '../lib/bytes.js'
 import { CodecError } from '../lib/errors.js'
-import { checkMaxOutput, isFormat } from '../lib/registry.js'
-import { checkChunkSize } from '../lib/prepare.js'
+import { checkChunkSize, checkMaxOutput, isFormat } from '../lib/formats.js'
 import type { StreamClasses } from './codec-stream.js'
 import { decodeStream, type DecodeStreamOptions } from './factories.js'
 

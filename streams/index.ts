@@ -1,10 +1,12 @@
 /**
- * The root entry: span codecs, streams, the web-compatible classes and one-shot helpers.
+ * The streams layer: span codecs, streams, the web-compatible classes and one-shot
+ * helpers. The package's root entry (`index.ts`) re-exports all of it.
  */
 export { Status, statusName } from '../lib/status.js'
 export { CodecError, type ErrorCode, type Failure } from '../lib/errors.js'
 export type { SpanCodec, Decoder, Encoder, Format, FormatTraits } from '../lib/codec.js'
-export { createDecoder, createEncoder, loadCodec, FORMATS, DEFAULT_MAX_OUTPUT_BYTES, type Engine, type CodecModule } from '../lib/registry.js'
+export { createDecoder, createEncoder, loadCodec, type CodecModule } from '../lib/registry.js'
+export { FORMATS, DEFAULT_MAX_OUTPUT_BYTES, type Engine } from '../lib/formats.js'
 export { Machine, DEFAULT_BLOCK_SIZE, type MachineOptions } from '../lib/machine.js'
 export { decode, encode } from '../lib/oneshot.js'
 export type { BinaryInput } from '../lib/bytes.js'
@@ -29,4 +31,3 @@ export {
 } from './factories.js'
 export { CompressionStream, DecompressionStream, type CompressionStreamOptions } from './compression-stream.js'
 export { decompress, type DecompressOptions } from './decompress.js'
-export { decodeResponse, decodeBody, parseContentEncoding, MAX_CONTENT_ENCODINGS, type DecodeResponseOptions } from '../adapters/fetch/index.js'

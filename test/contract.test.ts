@@ -5,7 +5,8 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { Decoder, Encoder, Format } from '../lib/codec.js'
-import { loadCodec, resolveEngine, type CodecModule, type Engine } from '../lib/registry.js'
+import { resolveEngine, type Engine } from '../lib/formats.js'
+import { loadCodec, type CodecModule } from '../lib/registry.js'
 import { Status, statusName, type Status as S } from '../lib/status.js'
 import { samples } from './_corpus.js'
 

@@ -14,7 +14,8 @@ import { basicMutations } from './_mutations.js'
 import type { Format } from '../lib/codec.js'
 import { CodecError } from '../lib/errors.js'
 import { Machine } from '../lib/machine.js'
-import { loadCodec, resolveEngine, type CodecModule, type Engine } from '../lib/registry.js'
+import { resolveEngine, type Engine } from '../lib/formats.js'
+import { loadCodec, type CodecModule } from '../lib/registry.js'
 import { concatBytes } from './_bytes.js'
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 10_000)

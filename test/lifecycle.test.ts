@@ -8,7 +8,8 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { Format } from '../lib/codec.js'
 import { decodeStream, encode } from '../streams/index.js'
-import { loadCodec, resolveEngine } from '../lib/registry.js'
+import { resolveEngine } from '../lib/formats.js'
+import { loadCodec } from '../lib/registry.js'
 import { samples } from './_corpus.js'
 
 const CYCLES = Number(process.env.LIFECYCLE_CYCLES ?? 10_000)

@@ -1,7 +1,8 @@
 import { CompressionType, compressionRegistry } from 'apache-arrow'
 import type { Decoder, Encoder } from '../../lib/codec.js'
 import { CodecError } from '../../lib/errors.js'
-import { checkLevel, DEFAULT_MAX_OUTPUT_BYTES, loadCodec } from '../../lib/registry.js'
+import { checkLevel, DEFAULT_MAX_OUTPUT_BYTES } from '../../lib/formats.js'
+import { loadCodec } from '../../lib/registry.js'
 import { Status, statusName } from '../../lib/status.js'
 import { bodyEncoderOptions, decodeUnknownLength, readInt64 } from '../../lib/arrow/body.js'
 

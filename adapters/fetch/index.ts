@@ -24,7 +24,8 @@
 import type { Format } from '../../lib/codec.js'
 import type { Decoder } from '../../lib/codec.js'
 import { CodecError } from '../../lib/errors.js'
-import { checkMaxOutput, createDecoder } from '../../lib/registry.js'
+import { checkMaxOutput } from '../../lib/formats.js'
+import { createDecoder } from '../../lib/registry.js'
 import { Status } from '../../lib/status.js'
 import { gzipHeaderAt, sniffingStream, zlibHeaderAt, zstdHeaderAt, type Decide, type Decision } from '../../streams/decompress.js'
 

@@ -25,7 +25,8 @@
  */
 import type { Decoder, Format } from '../../lib/codec.js'
 import { CodecError } from '../../lib/errors.js'
-import { DEFAULT_MAX_OUTPUT_BYTES, loadCodec, resolveEngine, type CodecModule, type Engine } from '../../lib/registry.js'
+import { DEFAULT_MAX_OUTPUT_BYTES, resolveEngine, type Engine } from '../../lib/formats.js'
+import { loadCodec, type CodecModule } from '../../lib/registry.js'
 import { Status, statusName } from '../../lib/status.js'
 
 /** The Parquet codec names this adapter decodes (parquet.thrift `CompressionCodec`). */

@@ -31,10 +31,11 @@
 import zlib from 'node:zlib'
 import type { Decoder, Encoder, Format } from '../../lib/codec.js'
 import { CodecError, type Failure } from '../../lib/errors.js'
-import { checkLevel, type CodecModule } from '../../lib/registry.js'
+import { checkLevel, traitsOf } from '../../lib/formats.js'
+import type { CodecModule } from '../../lib/codec.js'
 import { Status } from '../../lib/status.js'
 import { crc32 as jsCrc32 } from '../../lib/codecs/checksum.js'
-import { DeflateFamilyDecoder, traitsOf, wrapperOf, type Crc32, type DeflateBody } from '../../lib/codecs/deflate.js'
+import { DeflateFamilyDecoder, wrapperOf, type Crc32, type DeflateBody } from '../../lib/codecs/deflate.js'
 import { ZstdFrameScanner } from '../../lib/codecs/zstd-frame.js'
 
 /** The native handle as used here (see the module comment). */
@@ -430,7 +431,7 @@ export function nodeCodec(format: Format): CodecModule {
     case 'deflate-raw': {
       const wrapper = wrapperOf(format)
       return Object.freeze({
-        traits: traitsOf(wrapper),
+        traits: traitsOf(format),
         createDecoder: () => new DeflateFamilyDecoder(format, new NativeBody(format, () => zlib.createInflateRaw(), ZLIB_FLAGS), nativeCrc32),
         createEncoder: (options: Record<string, unknown>) => {
           const level = checkLevel(format, options.level)
@@ -442,7 +443,7 @@ export function nodeCodec(format: Format): CodecModule {
     }
     case 'brotli':
       return Object.freeze({
-        traits: Object.freeze({ concatenable: false }),
+        traits: traitsOf(format),
         createDecoder: () => new NativeDecoder(format, new NativeBody(format, () => zlib.createBrotliDecompress(), BROTLI_FLAGS)),
         createEncoder: (options: Record<string, unknown>) => {
           const quality = checkLevel(format, options.level)
@@ -455,8 +456,7 @@ export function nodeCodec(format: Format): CodecModule {
     case 'zstd': {
       requireZstd()
       return Object.freeze({
-        // RFC 8878 section 3.1: a zstd stream is a sequence of frames.
-        traits: Object.freeze({ concatenable: true }),
+        traits: traitsOf(format),
         // Unset, libzstd's default window limit (2^27 bytes) applies.
         createDecoder: (options: Record<string, unknown>) =>
           new NativeZstdDecoder(options.maxWindowLog === undefined ? undefined : checkRange(format, 'maxWindowLog', options.maxWindowLog, 10, 31)),

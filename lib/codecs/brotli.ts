@@ -7,9 +7,10 @@
  * passes; the engine's own state is bounded by the window (2^lgwin, at most 16 MiB,
  * RFC 7932 §9.1).
  */
-import type { Decoder, Encoder, FormatTraits } from '../codec.js'
+import type { Decoder, Encoder } from '../codec.js'
 import { CodecError, type ErrorCode, type Failure } from '../errors.js'
-import { checkLevel, checkMaxOutput, type CodecModule } from '../registry.js'
+import { checkLevel, checkMaxOutput, traitsOf } from '../formats.js'
+import type { CodecModule } from '../codec.js'
 import { Status } from '../status.js'
 import { BrotliDecoderEngine, BrotliEncoderEngine, type BrotliStep, NEEDS_MORE_INPUT, RESULT_SUCCESS } from './wasm/brotli-engine.js'
 
@@ -317,11 +318,8 @@ class BrotliEncoder implements Encoder {
   }
 }
 
-/** RFC 7932 defines a single stream; bytes after its end are trailing data. */
-const traits: FormatTraits = { concatenable: false }
-
 const brotli: CodecModule = {
-  traits,
+  traits: traitsOf(FORMAT),
   createDecoder: (options) => {
     if (!decoderEngine) throw new CodecError('ENGINE_UNAVAILABLE', FORMAT, 'the decoder engine is not loaded: load the module with role "decode"')
     return new BrotliDecoder(options)

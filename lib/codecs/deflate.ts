@@ -6,7 +6,7 @@
  * The encoder wraps fflate's streaming `Deflate` and writes headers and trailers itself.
  */
 import { Deflate as FflateDeflate } from 'fflate'
-import type { Decoder, Encoder, Format, FormatTraits } from '../codec.js'
+import type { Decoder, Encoder, Format } from '../codec.js'
 import type { Failure } from '../errors.js'
 import { Status } from '../status.js'
 import { adler32, crc32 } from './checksum.js'
@@ -16,9 +16,6 @@ export type Wrapper = 'gzip' | 'zlib' | 'raw'
 
 export const wrapperOf = (format: Format): Wrapper =>
   format === 'gzip' ? 'gzip' : format === 'deflate' ? 'zlib' : 'raw'
-
-/** gzip members may follow each other (RFC 1952 section 2.2); zlib and raw streams end. */
-export const traitsOf = (wrapper: Wrapper): FormatTraits => Object.freeze({ concatenable: wrapper === 'gzip' })
 
 /**
  * A raw deflate decoder the wrapper drives. `run` decodes from `src[inStart..)` into

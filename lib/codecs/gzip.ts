@@ -3,13 +3,14 @@
  * deflate-raw (RFC 1951), as the registry loads them.
  */
 import type { Format } from '../codec.js'
-import { checkLevel, type CodecModule } from '../registry.js'
-import { DeflateFamilyDecoder, DeflateFamilyEncoder, traitsOf, wrapperOf } from './deflate.js'
+import { checkLevel, traitsOf } from '../formats.js'
+import type { CodecModule } from '../codec.js'
+import { DeflateFamilyDecoder, DeflateFamilyEncoder } from './deflate.js'
 import { Inflater } from './inflate.js'
 
 const module = (format: Format): CodecModule =>
   Object.freeze({
-    traits: traitsOf(wrapperOf(format)),
+    traits: traitsOf(format),
     // maxOutputBytes is enforced by the stream driver; no decoder option is format-specific.
     createDecoder: (_options: Record<string, unknown>) => new DeflateFamilyDecoder(format, new Inflater()),
     createEncoder: (options: Record<string, unknown>) => new DeflateFamilyEncoder(format, checkLevel(format, options.level)),

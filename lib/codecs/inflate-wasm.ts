@@ -33,10 +33,11 @@
  */
 import type { Format } from '../codec.js'
 import type { Failure } from '../errors.js'
-import { checkLevel, type CodecModule } from '../registry.js'
+import { checkLevel, traitsOf } from '../formats.js'
+import type { CodecModule } from '../codec.js'
 import { Status } from '../status.js'
 import { crc32 as jsCrc32, crc32Tables } from './checksum.js'
-import { DeflateFamilyDecoder, DeflateFamilyEncoder, traitsOf, wrapperOf, type Crc32, type DeflateBody } from './deflate.js'
+import { DeflateFamilyDecoder, DeflateFamilyEncoder, type Crc32, type DeflateBody } from './deflate.js'
 import { buildTable, fixedCodeTables, CLEN_ORDER, CLEN_PAYLOAD, DIST_PAYLOAD, DIST_ROOT, DIST_TABLE_SIZE, LIT_PAYLOAD, LIT_ROOT, LIT_TABLE_SIZE } from './inflate.js'
 import { compile } from './wasm/instantiate.js'
 import { inflateWasm } from './wasm/inflate-wasm-source.js'
@@ -560,7 +561,7 @@ function writeFixedTables(heap32: Int32Array): void {
 
 const module = (format: Format): CodecModule =>
   Object.freeze({
-    traits: traitsOf(wrapperOf(format)),
+    traits: traitsOf(format),
     createDecoder: (_options: Record<string, unknown>) => {
       const body = new WasmInflater(format === 'gzip')
       return new DeflateFamilyDecoder(format, body, body.crc32)

@@ -39,7 +39,7 @@
  * about 450 kB for 64 KiB blocks, 8.7 MB for 4 MiB blocks. A block is compressed in one
  * call, so only the 48-byte hash state changes hands between encoders.
  */
-import type { CodecModule } from '../registry.js'
+import type { CodecModule } from '../codec.js'
 import { ERR_BLOCK_CHECKSUM, ERR_MEMORY, type EncodeKernel, type FrameKernel, lz4BlockModule, lz4FrameModule, type RawBlockKernel } from './lz4.js'
 import { compile } from './wasm/instantiate.js'
 import { lz4Wasm } from './wasm/lz4-wasm-source.js'

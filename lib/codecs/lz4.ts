@@ -7,10 +7,10 @@
  * xxHash32 block checksum), end mark 0, optional xxHash32 content checksum. Skippable
  * frames (magic 0x184D2A50..5F) are skipped whole.
  */
-import type { Decoder, Encoder, FormatTraits } from '../codec.js'
+import type { Decoder, Encoder } from '../codec.js'
 import { CodecError, type ErrorCode, type Failure } from '../errors.js'
-import type { CodecModule } from '../registry.js'
-import { checkLevel, checkMaxOutput } from '../registry.js'
+import type { CodecModule } from '../codec.js'
+import { checkLevel, checkMaxOutput, traitsOf } from '../formats.js'
 import { Status } from '../status.js'
 import { blockErrorMessage, createHashTable, decodeBlock, DEFAULT_HASH_LOG, encodeBlock, ERR_OUTPUT, maxCompressedSize } from './lz4-block.js'
 import { Xxh32, xxh32 } from './xxhash32.js'
@@ -1153,8 +1153,6 @@ class Lz4BlockEncoder implements Encoder {
   }
 }
 
-const concatenable: FormatTraits = Object.freeze({ concatenable: true })
-
 /**
  * LZ4 frame codec module. Decoder options: `maxOutputBytes`. Encoder options: `level`
  * (1..12; every level uses the greedy fast search: 1-2 with an 8192-entry hash
@@ -1172,7 +1170,7 @@ export const lz4: CodecModule = /* @__PURE__ */ lz4FrameModule(null)
  */
 export function lz4FrameModule(kernel: (() => FrameKernel) | null, encodeKernel: (() => EncodeKernel) | null = null): CodecModule {
   return Object.freeze({
-    traits: concatenable,
+    traits: traitsOf('lz4'),
     createDecoder: (options: Record<string, unknown>): Decoder => new Lz4FrameDecoder(options, kernel === null ? null : kernel()),
     createEncoder: (options: Record<string, unknown>): Encoder => new Lz4FrameEncoder(options, encodeKernel === null ? null : encodeKernel()),
   })
@@ -1187,7 +1185,7 @@ export const lz4Block: CodecModule = /* @__PURE__ */ lz4BlockModule(decodeRawBlo
 /** The raw LZ4 block module with the decoder's block kernel `decodeRaw`. */
 export function lz4BlockModule(decodeRaw: RawBlockKernel): CodecModule {
   return Object.freeze({
-    traits: Object.freeze({ concatenable: false }),
+    traits: traitsOf('lz4-block'),
     createDecoder: (options: Record<string, unknown>): Decoder => new Lz4BlockDecoder(options, decodeRaw),
     createEncoder: (options: Record<string, unknown>): Encoder => new Lz4BlockEncoder(options),
   })

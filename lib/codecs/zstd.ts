@@ -12,9 +12,10 @@
  * when a frame starts and freed when it ends (or on `dispose()`): the caller's arrays
  * are only read or written during a call.
  */
-import type { Decoder, Encoder, FormatTraits } from '../codec.js'
+import type { Decoder, Encoder } from '../codec.js'
 import { CodecError, type ErrorCode, type Failure } from '../errors.js'
-import { checkLevel, checkMaxOutput, type CodecModule } from '../registry.js'
+import { checkLevel, checkMaxOutput, traitsOf } from '../formats.js'
+import type { CodecModule } from '../codec.js'
 import { Status } from '../status.js'
 import {
   loadZstdEngine,
@@ -659,7 +660,6 @@ class ZstdEncoder implements Encoder {
 
 const EMPTY = new Uint8Array(0)
 
-const traits: FormatTraits = { concatenable: true }
 
 /**
  * Instantiates the wasm engine (once) and returns the codec module. The registry calls
@@ -675,7 +675,7 @@ export async function loadZstd(): Promise<CodecModule> {
 }
 
 const zstd: CodecModule = {
-  traits,
+  traits: traitsOf(FORMAT),
   createDecoder: (options) => new ZstdDecoder(options),
   createEncoder: (options) => new ZstdEncoder(options),
 }

@@ -8,7 +8,7 @@
  * A case that a runtime cannot run throws `Skip` with the reason; the harness counts it
  * as skipped, never as passed.
  */
-import type * as Root from '../../streams/index.js'
+import type * as Root from '../../index.js'
 import type * as FetchAdapter from '../../adapters/fetch/index.js'
 import { plainBase64, vectors } from './vectors.js'
 import { concatBytes as concat } from '../_bytes.js'

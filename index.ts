@@ -1,0 +1,8 @@
+/**
+ * The package's root entry (`sluice`): the streams layer (span codecs, stream factories,
+ * the web-compatible classes, one-shot helpers) and HTTP content-coding for fetch
+ * `Response`s. Entry points compose the layers; the layers themselves import downwards
+ * only (adapters -> streams -> lib).
+ */
+export * from './streams/index.js'
+export { decodeResponse, decodeBody, parseContentEncoding, MAX_CONTENT_ENCODINGS, type DecodeResponseOptions } from './adapters/fetch/index.js'
