@@ -4,9 +4,11 @@ import { Status } from './status.js'
 
 /**
  * The pooled-chunk state machine: the one driver loop between input chunks, a span codec
- * and output chunks. Every stream, the one-shot helpers and the format parsers run their
+ * and output chunks. Every stream (WHATWG and Node) and the one-shot helpers run their
  * codecs through it, so truncation, trailing data, concatenated frames, limits and error
- * offsets are decided here once.
+ * offsets are decided here once. Input that is already whole with an output size that is
+ * declared (Arrow body buffers, Parquet pages, apache-arrow's codec calls) is decoded by
+ * `decode-buffer.ts` instead, straight into its final memory, by the same rules.
  *
  * It is synchronous and pull-shaped: `push()` offers an input chunk, `end()` marks the
  * end of input, and each `next()` runs the codec until one output chunk is ready, the

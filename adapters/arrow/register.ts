@@ -4,7 +4,8 @@ import { CodecError } from '../../lib/errors.js'
 import { checkLevel, DEFAULT_MAX_OUTPUT_BYTES } from '../../lib/formats.js'
 import { loadCodec } from '../../lib/registry.js'
 import { Status, statusName } from '../../lib/status.js'
-import { bodyEncoderOptions, decodeUnknownLength, readInt64 } from '../../lib/arrow/body.js'
+import { bodyEncoderOptions, readInt64 } from '../../lib/arrow/body.js'
+import { decodeGrowing, decodeInto } from '../../lib/decode-buffer.js'
 
 /** The shape of apache-arrow's `compressionRegistry` (ipc/compression/registry.ts). */
 export interface ArrowCompressionRegistry {
@@ -45,22 +46,16 @@ class ArrowCodec {
 
   decode(data: Uint8Array): Uint8Array {
     const d = this.decoder
+    const target = { format: d.format, what: 'Arrow buffer', declaredBy: 'its prefix', base: 0, concatenated: false, context: ` (in a ${data.length}-byte Arrow buffer)`, size: 'hint' } as const
     let declared = -1
     if (data.byteOffset >= 8) declared = readInt64(new Uint8Array(data.buffer, data.byteOffset - 8, 8), 0)
     if (declared > 0 && declared <= this.maxBytes) {
-      d.reset()
       const dst = new Uint8Array(declared)
-      const status = d.transform(data, dst, true)
-      if (status === Status.Done) return d.written === declared ? dst : dst.slice(0, d.written)
-      if (status === Status.InvalidData) this.fail(d, data)
+      const got = decodeInto(d, data, dst, target)
+      if (got >= 0) return got === declared ? dst : dst.slice(0, got)
     }
     if (declared === 0 && data.length === 0) return new Uint8Array(0) // Java's empty buffers
-    return decodeUnknownLength(d, data, 0, -1, this.maxBytes)
-  }
-
-  private fail(d: Decoder, data: Uint8Array): never {
-    const f = d.failure
-    throw new CodecError(f?.code ?? 'INVALID_DATA', d.format, `${f?.message ?? 'invalid data'} (in a ${data.length}-byte Arrow buffer)`, f?.offset ?? -1)
+    return decodeGrowing(d, data, this.maxBytes, target)
   }
 
   encode(data: Uint8Array): Uint8Array {

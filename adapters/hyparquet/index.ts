@@ -26,6 +26,7 @@
 import type { Decoder, Format } from '../../lib/codec.js'
 import { CodecError } from '../../lib/errors.js'
 import { DEFAULT_MAX_OUTPUT_BYTES, resolveEngine, type Engine } from '../../lib/formats.js'
+import { decodeInto } from '../../lib/decode-buffer.js'
 import { loadCodec, type CodecModule } from '../../lib/registry.js'
 import { Status, statusName } from '../../lib/status.js'
 
@@ -102,68 +103,21 @@ function maxOutputOf(codec: ParquetCodec, n: number): number {
   }
 }
 
-/** The CodecError of a decoder that returned `InvalidData`, with page context. */
-function failed(decoder: Decoder, codec: ParquetCodec, context: string, base: number): CodecError {
-  const f = decoder.failure
-  const offset = f && f.offset >= 0 ? base + f.offset : -1
-  return new CodecError(f?.code ?? 'INVALID_DATA', decoder.format, `${f?.message ?? 'invalid data'} (${codec} page, ${context})`, offset)
-}
-
-/** Page sizes for error messages (a plain function: no closure per call). */
-const context = (input: Uint8Array, outputLength: number): string => `${input.length} compressed bytes, ${outputLength} expected`
-
-/** One byte of room to ask a decoder whether output remains after `outputLength`. */
-const probe = new Uint8Array(1)
-
 /**
  * Decodes all of `input` with `decoder` into `output` exactly. Concatenated frames or
  * members follow each other when the format allows it (gzip members, RFC 1952 section
  * 2.2; zstd frames, RFC 8878 section 3.1); otherwise bytes after the end are an error.
  */
-function decodeExact(decoder: Decoder, concatenable: boolean, codec: ParquetCodec, input: Uint8Array, output: Uint8Array): Uint8Array {
-  const outputLength = output.length
-  let ip = 0
-  let op = 0
-  let frameStart = 0
-  decoder.reset()
-  for (;;) {
-    const full = op === outputLength
-    const status = decoder.transform(input.subarray(ip), full ? probe : output.subarray(op), true)
-    if (full && decoder.written > 0) {
-      throw new CodecError('INVALID_DATA', decoder.format, `page decodes to more than the ${outputLength} bytes its header declares (${codec} page, ${context(input, outputLength)})`, ip)
-    }
-    ip += decoder.consumed
-    op += decoder.written
-    switch (status) {
-      case Status.Done:
-        if (ip === input.length) {
-          if (op !== outputLength) {
-            throw new CodecError('INVALID_DATA', decoder.format, `page decodes to ${op} bytes, its header declares ${outputLength} (${codec} page, ${context(input, outputLength)})`, ip)
-          }
-          return output
-        }
-        if (!concatenable) {
-          throw new CodecError('TRAILING_DATA', decoder.format, `${input.length - ip} bytes follow the end of the stream (${codec} page, ${context(input, outputLength)})`, ip)
-        }
-        // Another member/frame follows.
-        decoder.reset()
-        frameStart = ip
-        break
-      case Status.DestinationTooSmall:
-        // The destination had room (else `full` probed it), so a step without progress
-        // would be a codec bug; fail instead of looping.
-        if (decoder.consumed === 0 && decoder.written === 0) {
-          throw new CodecError('INVALID_DATA', decoder.format, `decoder made no progress at input byte ${ip}, output byte ${op} (${codec} page, ${context(input, outputLength)})`, ip)
-        }
-        break
-      case Status.NeedMoreData:
-        throw new CodecError('TRUNCATED', decoder.format, `page ends inside the stream after ${op} of ${outputLength} bytes (${codec} page, ${context(input, outputLength)})`, input.length)
-      case Status.InvalidData:
-        throw failed(decoder, codec, context(input, outputLength), frameStart)
-      default:
-        throw new CodecError('INVALID_DATA', decoder.format, `unexpected status ${statusName(status)}`)
-    }
-  }
+function decodeExact(decoder: Decoder, concatenated: boolean, codec: ParquetCodec, input: Uint8Array, output: Uint8Array): Uint8Array {
+  decodeInto(decoder, input, output, {
+    format: decoder.format,
+    what: 'page',
+    declaredBy: 'its header',
+    base: 0,
+    concatenated,
+    context: ` (${codec} page, ${input.length} compressed bytes, ${output.length} expected)`,
+  })
+  return output
 }
 
 /** Loaded codec modules and their decoders (created on first use, then reused). */

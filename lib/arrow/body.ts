@@ -1,6 +1,6 @@
 import type { Decoder } from '../codec.js'
 import { CodecError } from '../errors.js'
-import { Status, statusName } from '../status.js'
+import { decodeGrowing, decodeInto } from '../decode-buffer.js'
 import type { RecordBatchDesc } from './metadata.js'
 
 /**
@@ -108,25 +108,14 @@ export function decodeBodyBuffers(
     }
     const dst = memory.subarray(at, at + d)
     at += align8(d)
-    decoder.reset()
-    const status = decoder.transform(payload, dst, true)
-    if (status === Status.Done && decoder.written === d) { out[i] = dst; continue }
-    if (status === Status.InvalidData) {
-      const f = decoder.failure
-      throw new CodecError(f?.code ?? 'INVALID_DATA', 'arrow', `buffer ${i}: ${decoder.format}: ${f?.message ?? 'invalid data'}`, bodyOffset + off + 8 + (f?.offset ?? 0))
-    }
-    if (status === Status.DestinationTooSmall && d === payload.length) {
-      // apache-arrow 21.2 writer bug: the prefix holds the compressed length.
-      out[i] = decodeUnknownLength(decoder, payload, i, bodyOffset + off + 8, maxBytes)
-      continue
-    }
-    throw new CodecError('INVALID_DATA', 'arrow',
-      status === Status.DestinationTooSmall
-        ? `buffer ${i} decodes to more than its declared ${d} bytes`
-        : status === Status.Done
-          ? `buffer ${i} decodes to ${decoder.written} bytes, its prefix declares ${d}`
-          : `buffer ${i}: compressed frame is truncated (${statusName(status)} after ${decoder.written} of ${d} bytes)`,
-      bodyOffset + off)
+    const target = { ...BUFFER, what: `buffer ${i}`, base: bodyOffset + off + 8 }
+    // apache-arrow 21.2's writer stores the compressed length in the prefix: a frame
+    // longer than a prefix equal to its own length is decoded again to its real length.
+    const suspect = d === payload.length
+    const got = decodeInto(decoder, payload, dst, suspect ? { ...target, size: 'hint' } : target)
+    if (got === d) out[i] = dst
+    else if (got === -1) out[i] = decodeGrowing(decoder, payload, maxBytes, target)
+    else throw new CodecError('INVALID_DATA', 'arrow', `buffer ${i} decodes to ${got} bytes, its prefix declares ${d}`, bodyOffset + off)
   }
   return out
 }
@@ -163,48 +152,8 @@ function align8(n: number): number {
   return r === 0 ? n : n + 8 - r
 }
 
-/**
- * Decodes a frame whose size is not known: into the size its header declares when it
- * has one, else into chunks that double, then joined once. Only reached for files of
- * the apache-arrow 21.2 writer bug.
- */
-export function decodeUnknownLength(decoder: Decoder, payload: Uint8Array, index: number, offset: number, maxBytes: number): Uint8Array {
-  decoder.reset()
-  // A 0-byte destination makes the decoder read the frame header first.
-  let status = decoder.transform(payload, EMPTY, true)
-  let consumed = decoder.consumed
-  const size = decoder.contentSize ?? -1
-  if (size >= 0 && status !== Status.InvalidData) {
-    if (size > maxBytes) throw new CodecError('LIMIT_EXCEEDED', 'arrow', `buffer ${index}: frame content size ${size} exceeds the limit ${maxBytes}`, offset)
-    const dst = new Uint8Array(size)
-    status = decoder.transform(payload.subarray(consumed), dst, true)
-    if (status === Status.Done && decoder.written === size) return dst
-  } else if (status !== Status.InvalidData) {
-    const chunks: Uint8Array[] = []
-    let total = 0
-    let room = Math.max(4096, payload.length * 4)
-    for (;;) {
-      if (total + room > maxBytes) room = maxBytes - total
-      if (room <= 0) throw new CodecError('LIMIT_EXCEEDED', 'arrow', `buffer ${index} decodes to more than the limit ${maxBytes}`, offset)
-      const dst = new Uint8Array(room)
-      status = decoder.transform(payload.subarray(consumed), dst, true)
-      consumed += decoder.consumed
-      chunks.push(dst.subarray(0, decoder.written))
-      total += decoder.written
-      if (status !== Status.DestinationTooSmall) break
-      room *= 2
-    }
-    if (status === Status.Done) {
-      if (chunks.length === 1) return chunks[0]!
-      const joined = new Uint8Array(total)
-      let at = 0
-      for (const c of chunks) { joined.set(c, at); at += c.length }
-      return joined
-    }
-  }
-  const f = decoder.failure
-  throw new CodecError(f?.code ?? 'INVALID_DATA', 'arrow', `buffer ${index}: ${f ? `${decoder.format}: ${f.message}` : `frame does not decode (${statusName(status)})`}`, offset + (f?.offset ?? 0))
-}
+/** How the body's buffers are described in errors (a buffer is one frame). */
+const BUFFER = { format: 'arrow', declaredBy: 'its prefix', concatenated: false } as const
 
 /** Reads an int64 LE; values outside ±2^53 come back as NaN-free sentinels (-2). */
 export function readInt64(b: Uint8Array, at: number): number {
