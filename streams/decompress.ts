@@ -27,7 +27,8 @@ export interface DecompressOptions extends DecodeStreamOptions {
   passthrough?: boolean
 }
 
-type Pair = TransformStream<BufferSource, Uint8Array>
+/** A readable/writable pair, as the factories return (not a `TransformStream`). */
+type Pair = ReadableWritablePair<Uint8Array, BufferSource>
 
 /** What a sniffing stage decided to do with its input. */
 export type Decision = { kind: 'decode'; format: Format; options?: Record<string, unknown> } | { kind: 'pass' }

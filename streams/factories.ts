@@ -42,7 +42,11 @@ export function encodeStream(format: Format, options: EncodeStreamOptions = {}, 
   return new CodecStream({ format, allowShared, surface, signal: options.signal, streams: options.streams, open })
 }
 
-type Pair = TransformStream<BinaryInput, Uint8Array>
+/**
+ * What every factory returns: a readable/writable pair (`pipeThrough` takes it), driven
+ * from the readable side's demand; not a `TransformStream` (see `codec-stream.ts`).
+ */
+type Pair = ReadableWritablePair<Uint8Array, BinaryInput>
 
 /** gzip (RFC 1952) decoder; concatenated members are decoded in sequence. */
 export const gzipDecode = (options?: DecodeStreamOptions): Pair => decodeStream('gzip', options)
