@@ -29,10 +29,12 @@ const DEFLATE_ENGINES: readonly Engine[] = Object.freeze(['js', 'wasm', 'node'] 
 
 const facts: Record<Format, FormatFacts> = {
   // gzip members may follow each other (RFC 1952 section 2.2); zlib and raw deflate
-  // streams end with their final block.
-  gzip: { defaultEngine: 'js', engines: DEFLATE_ENGINES, levels: [0, 9, 6], traits: MEMBERS },
-  deflate: { defaultEngine: 'js', engines: DEFLATE_ENGINES, levels: [0, 9, 6], traits: SINGLE },
-  'deflate-raw': { defaultEngine: 'js', engines: DEFLATE_ENGINES, levels: [0, 9, 6], traits: SINGLE },
+  // streams end with their final block. wasm by default: the inflate kernel decodes
+  // about twice as fast as the TypeScript one (bench/inflate-micro.ts); 'js' stays for
+  // pages whose Content-Security-Policy forbids WebAssembly.
+  gzip: { defaultEngine: 'wasm', engines: DEFLATE_ENGINES, levels: [0, 9, 6], traits: MEMBERS },
+  deflate: { defaultEngine: 'wasm', engines: DEFLATE_ENGINES, levels: [0, 9, 6], traits: SINGLE },
+  'deflate-raw': { defaultEngine: 'wasm', engines: DEFLATE_ENGINES, levels: [0, 9, 6], traits: SINGLE },
   // wasm by default: decode 2.1-3x, encode 1.8-2.2x the TypeScript engine (bench/lz4-micro.ts).
   lz4: { defaultEngine: 'wasm', engines: ['js', 'wasm'], levels: [1, 12, 1], traits: MEMBERS },
   'lz4-block': { defaultEngine: 'wasm', engines: ['js', 'wasm'], levels: [1, 12, 1], traits: SINGLE },
@@ -122,6 +124,36 @@ export function checkLimit(format: string, name: string, value: unknown, fallbac
 export function checkLevel(format: string, level: unknown): number {
   const [min, max, fallback] = factsOf(format).levels
   return checkInteger(format, 'level', level, min, max, fallback)
+}
+
+/**
+ * The most bytes `n` compressed bytes of `format` can decode to, from the formats' own
+ * limits, to refuse a declared size (a frame header, an Arrow prefix, a Parquet page
+ * header: all untrusted) before allocating it:
+ * - deflate: a length/distance pair costs at least 2 bits and yields at most 258 bytes
+ *   (RFC 1951 section 3.2.5), so at most 1032 bytes per input byte.
+ * - zstd: the densest block is an RLE block, 3 header bytes and 1 byte for up to
+ *   Block_Maximum_Size = 128 KiB (RFC 8878 section 3.1.1.2), so < 32768 per byte.
+ * - LZ4: a match length byte adds at most 255 bytes (lz4_Block_format.md), so about 255
+ *   per byte.
+ * - brotli: one insert-and-copy command of a few bytes can copy ~16 MiB (RFC 7932
+ *   section 5): no useful bound, `Infinity` (only the caller's limit applies).
+ * Small constants cover frame headers and the last block.
+ */
+export function mostDecodedBytes(format: Format, n: number): number {
+  switch (format) {
+    case 'gzip':
+    case 'deflate':
+    case 'deflate-raw':
+      return n * 1032 + 1032
+    case 'zstd':
+      return n * 32_768 + 131_072
+    case 'lz4':
+    case 'lz4-block':
+      return n * 256 + 65_536
+    case 'brotli':
+      return Infinity
+  }
 }
 
 /** 2 GiB: larger than any single ArrayBuffer many runtimes allow, far below a bomb. */

@@ -25,7 +25,7 @@
  */
 import type { Decoder, Format } from '../../lib/codec.js'
 import { CodecError } from '../../lib/errors.js'
-import { DEFAULT_MAX_OUTPUT_BYTES, resolveEngine, type Engine } from '../../lib/formats.js'
+import { DEFAULT_MAX_OUTPUT_BYTES, mostDecodedBytes, resolveEngine, type Engine } from '../../lib/formats.js'
 import { decodeInto } from '../../lib/decode-buffer.js'
 import { loadCodec, type CodecModule } from '../../lib/registry.js'
 import { Status, statusName } from '../../lib/status.js'
@@ -77,31 +77,6 @@ const FAMILY: Record<Format, keyof NonNullable<ParquetCompressorsOptions['engine
   'lz4-block': 'lz4',
 }
 
-/**
- * The largest output `n` compressed bytes of a format can possibly hold, to reject a
- * hostile `uncompressed_page_size` before allocating it (the page header is untrusted).
- * - deflate: a length/distance pair costs at least 2 bits and yields at most 258
- *   bytes (RFC 1951 section 3.2.5), so at most 1032 bytes per input byte.
- * - zstd: the densest block is an RLE block, 3 header bytes + 1 byte for up to
- *   Block_Maximum_Size = 128 KiB (RFC 8878 section 3.1.1.2), so < 32768 per byte.
- * - LZ4: a match length byte adds at most 255 bytes (LZ4 block format), so 255 per
- *   byte plus a small constant; the lz4-block decoder checks this itself.
- * - brotli: one insert-and-copy command of a few bytes can copy ~16 MiB (RFC 7932
- *   section 5), so no useful ratio bound exists; only the 2 GiB ceiling applies.
- */
-function maxOutputOf(codec: ParquetCodec, n: number): number {
-  switch (codec) {
-    case 'GZIP':
-      return n * 1032 + 1032
-    case 'ZSTD':
-      return n * 32768
-    case 'LZ4':
-    case 'LZ4_RAW':
-      return n * 255 + 255
-    case 'BROTLI':
-      return DEFAULT_MAX_OUTPUT_BYTES
-  }
-}
 
 /**
  * Decodes all of `input` with `decoder` into `output` exactly. Concatenated frames or
@@ -176,7 +151,7 @@ function allocate(codec: ParquetCodec, input: Uint8Array, outputLength: number):
   if (!Number.isInteger(outputLength) || outputLength < 0 || outputLength > DEFAULT_MAX_OUTPUT_BYTES) {
     throw new CodecError('INVALID_DATA', format, `uncompressed page size ${String(outputLength)} is not an integer from 0 to ${DEFAULT_MAX_OUTPUT_BYTES} (${codec} page)`)
   }
-  const max = maxOutputOf(codec, input.length)
+  const max = mostDecodedBytes(format, input.length)
   if (outputLength > max) {
     throw new CodecError('INVALID_DATA', format, `uncompressed page size ${outputLength} is more than ${input.length} compressed bytes can hold (at most ${max}) (${codec} page)`)
   }

@@ -1,6 +1,7 @@
 import type { Decoder } from '../codec.js'
 import { CodecError } from '../errors.js'
 import { decodeGrowing, decodeInto } from '../decode-buffer.js'
+import { mostDecodedBytes } from '../formats.js'
 import type { RecordBatchDesc } from './metadata.js'
 
 /**
@@ -78,7 +79,7 @@ export function decodeBodyBuffers(
     if (d > maxBytes) throw new CodecError('LIMIT_EXCEEDED', 'arrow', `compressed buffer ${i} declares ${d} uncompressed bytes, more than the limit ${maxBytes}`, bodyOffset + off)
     // A declared length no frame of this size can decode to is hostile or corrupt:
     // refuse it before allocating, whatever maxMessageBytes allows.
-    const most = mostDecodedBytes(batch.compression, len - 8)
+    const most = mostDecodedBytes(batch.compression === 0 ? 'lz4' : 'zstd', len - 8)
     if (d > most) {
       throw new CodecError('INVALID_DATA', 'arrow', `compressed buffer ${i} declares ${d} uncompressed bytes; ${len - 8} bytes of ${batch.compression === 0 ? 'LZ4 frame' : 'zstd'} decode to at most ${most}`, bodyOffset + off)
     }
@@ -136,15 +137,6 @@ const EMPTY = new Uint8Array(0)
 /** The largest single allocation made for a message body (one typed array). */
 const MAX_ARENA = 2 ** 32 - 1
 
-/**
- * The most bytes `compressed` bytes of a frame can decode to, from the formats' own
- * limits: an LZ4 sequence turns each 255-valued length byte into 255 bytes of match
- * (lz4_Block_format.md), so about 255:1; a zstd RLE block turns 4 bytes into up to
- * 128 KiB (RFC 8878 section 3.1.1.2), so 32768:1. Small constants cover the headers.
- */
-function mostDecodedBytes(compression: number, compressed: number): number {
-  return compression === 0 ? compressed * 256 + 65_536 : compressed * 32_768 + 131_072
-}
 
 /** Rounds up to a multiple of 8 (arithmetic, not bitwise: sizes may exceed 2^31). */
 function align8(n: number): number {
