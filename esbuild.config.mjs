@@ -60,9 +60,15 @@ export const common = {
  * scripts/extract-wasm.mjs) next to the output chunks.
  *
  * mode 'fetch':  browsers. `new URL('./x.wasm', import.meta.url)` is also the pattern
- *                bundlers (Vite, webpack 5, Parcel) recognise and rewrite.
+ *                bundlers (Vite, webpack 5, Parcel) recognise and rewrite. The small
+ *                kernels (`EMBEDDED`) stay embedded: a few kB of base64 cost less than a
+ *                request, and no bundler has to know about a file for the default
+ *                deflate-family and LZ4 engines.
  * mode 'import': workerd. The `.wasm` import stays external for wrangler/workerd.
  */
+/** Our own kernels of a few kB (inflate 2 kB, LZ4 3.5 kB), embedded in the browser build. */
+export const EMBEDDED = new Set(['inflate', 'lz4'])
+
 export function wasmSourcePlugin(mode, outdir) {
   return {
     name: `sluice-wasm-source-${mode}`,
@@ -72,6 +78,8 @@ export function wasmSourcePlugin(mode, outdir) {
         const fn = /export async function (\w+)\s*\(/.exec(text)?.[1]
         const gen = /['"]\.\/gen\/([\w-]+)\.b64\.js['"]/.exec(text)?.[1]
         if (!fn || !gen) throw new Error(`${args.path}: expected 'export async function <name>()' importing './gen/<engine>.b64.js'`)
+        // workerd refuses to compile wasm from bytes, so there every engine is a module.
+        if (mode === 'fetch' && EMBEDDED.has(gen)) return undefined
         const wasm = join(dirname(args.path), 'gen', `${gen}.wasm`)
         if (!existsSync(wasm)) throw new Error(`${wasm} is missing: run node scripts/extract-wasm.mjs`)
         mkdirSync(outdir, { recursive: true })
