@@ -139,8 +139,8 @@ async function bundleAll() {
   await build({ ...base, entryPoints: [join(here, 'entry-polyfill.ts')], outfile: join(work, 'polyfill', 'entry.mjs'), platform: 'node', external: ['sluice', 'sluice/*', 'node:*'] })
   // workerd: as wrangler would bundle a Worker: `workerd` condition, `.wasm` as modules.
   await build({ ...base, entryPoints: { worker: join(here, 'entry-workerd.ts') }, outdir: join(work, 'workerd'), splitting: true, platform: 'neutral', conditions: ['workerd', 'worker', 'browser'], mainFields: ['browser', 'module', 'main'], plugins: [wasmModules(join(work, 'workerd'))] })
-  // The Cloudflare Worker example (adapters/cloudflare-workers), its upstream and its test, as three workers.
-  const cf = join(root, 'adapters', 'cloudflare-workers')
+  // The Cloudflare Worker example (examples/cloudflare-worker), its upstream and its test, as three workers.
+  const cf = join(root, 'examples', 'cloudflare-worker')
   const workers = { example: join(cf, 'worker.ts'), upstream: join(cf, 'test', 'upstream.ts'), tester: join(cf, 'test', 'example.test-worker.ts') }
   for (const [name, entry] of Object.entries(workers)) {
     const outdir = join(work, 'cf', name)
@@ -369,7 +369,7 @@ const plan = [
   ['chromium', () => runChromium(base_url)],
 ]
 
-/** The example's checks (adapters/cloudflare-workers/test/example.test-worker.ts). */
+/** The example's checks (examples/cloudflare-worker/test/example.test-worker.ts). */
 const EXAMPLE_CHECKS = 7
 /** Runtimes not installed: each adds the case list's length (known once a runtime ran) as skipped. */
 let pendingSkips = 0
