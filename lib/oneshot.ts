@@ -1,7 +1,11 @@
 import { toBytes, type BinaryInput } from './bytes.js'
 import type { Format } from './codec.js'
 import type { Machine } from './machine.js'
+import { readU32LE } from './bytes.js'
+import type { Decoder } from './codec.js'
+import { checkMaxOutput, mostDecodedBytes } from './formats.js'
 import { prepareDecoder, prepareEncoder } from './prepare.js'
+import { Status } from './status.js'
 import type { CreateOptions } from './registry.js'
 
 /**
@@ -42,13 +46,50 @@ function blockSizeFor(inputLength: number, factor: number): number {
   return Math.min(MAX_BLOCK, Math.max(64 * 1024, 2 ** Math.ceil(Math.log2(Math.max(1, inputLength * factor)))))
 }
 
-/** Decodes a whole buffer. Options: `engine`, `maxOutputBytes`, `concatenated`, codec options. */
+/**
+ * Decodes a whole buffer. Options: `engine`, `maxOutputBytes`, `concatenated`, codec options.
+ *
+ * When the input is one frame that declares its size (zstd and LZ4 frames with a content
+ * size; a gzip member's ISIZE), the output is allocated once at that size and decoded
+ * into: no growth, no final copy. Anything else, or any surprise on that path (a size
+ * that does not hold, more frames, corrupt input), goes through the machine from the
+ * start, so results and errors are the machine's in every case.
+ */
 export async function decode(format: Format, data: BinaryInput, options: CreateOptions & { concatenated?: boolean } = {}): Promise<Uint8Array> {
   const bytes = toBytes(data, true)
   const open = prepareDecoder(format, { ...options, chunkSize: blockSizeFor(bytes.length, 4) })
   let machine: Machine | null = null
   await open((m) => (machine = m))
-  return run(machine!, bytes)
+  const m = machine as Machine | null
+  const exact = declaredSizeDecode(m!.codec as Decoder, format, bytes, checkMaxOutput(format, options.maxOutputBytes))
+  if (exact) {
+    m!.dispose()
+    return exact
+  }
+  m!.codec.reset()
+  return run(m!, bytes)
+}
+
+const EMPTY = new Uint8Array(0)
+
+/**
+ * The exact-size path of `decode()`: the output `bytes` declares it decodes to, if it
+ * decodes to exactly that in one frame and nothing follows; otherwise null. A declared
+ * size is untrusted, so it is allocated only when the format could produce it from this
+ * many bytes (`mostDecodedBytes`) and the limit allows it.
+ */
+export function declaredSizeDecode(decoder: Decoder, format: Format, bytes: Uint8Array, maxBytes: number): Uint8Array | null {
+  // A 0-byte destination makes the decoder read the frame header first.
+  if (decoder.transform(bytes, EMPTY, true) === Status.InvalidData) return null
+  let size = decoder.contentSize ?? -1
+  // A gzip member ends with ISIZE, its length mod 2^32 (RFC 1952 section 2.3.1): right
+  // for every single member under 4 GiB, checked by decoding all the same.
+  if (size < 0 && format === 'gzip' && bytes.length >= 18) size = readU32LE(bytes, bytes.length - 4)
+  if (size < 0 || size > maxBytes || size > mostDecodedBytes(format, bytes.length)) return null
+  const output = new Uint8Array(size)
+  decoder.reset()
+  const status = decoder.transform(bytes, output, true)
+  return status === Status.Done && decoder.written === size && decoder.consumed === bytes.length ? output : null
 }
 
 /** Encodes a whole buffer. Options: `engine`, `level`, codec options. */
