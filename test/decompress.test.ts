@@ -13,6 +13,7 @@ import type { StreamClasses } from '../streams/codec-stream.js'
 import { binarySlice } from './_corpus.js'
 import { root } from './_fixtures.js'
 import { concatBytes as concat } from './_bytes.js'
+import { rejection as rejects } from './_caught.js'
 
 import { requireCli, runCli, type Cli } from './_cli.js'
 
@@ -54,15 +55,6 @@ async function run(pair: TransformStream<BufferSource, Uint8Array>, chunks: Uint
   }
   await writing
   return concat(parts)
-}
-
-async function rejects(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p
-  } catch (error) {
-    return error
-  }
-  throw new Error('expected a rejection')
 }
 
 function skippable(payload: number): Uint8Array {

@@ -18,6 +18,7 @@ import { decodeBody, decodeResponse, MAX_CONTENT_ENCODINGS, parseContentEncoding
 import { CodecError } from '../lib/errors.js'
 import { binarySlice } from './_corpus.js'
 import { root } from './_fixtures.js'
+import { rejection as rejects, thrown as throws } from './_caught.js'
 
 import { requireCli, runCli } from './_cli.js'
 
@@ -54,23 +55,6 @@ async function bytesOf(response: Response): Promise<Uint8Array> {
   return new Uint8Array(await response.arrayBuffer())
 }
 
-async function rejects(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p
-  } catch (error) {
-    return error
-  }
-  throw new Error('expected a rejection')
-}
-
-function throws(f: () => unknown): unknown {
-  try {
-    f()
-  } catch (error) {
-    return error
-  }
-  throw new Error('expected a throw')
-}
 
 /** A Response built by hand, in chunks of `chunk` bytes. */
 function handMade(body: Uint8Array, encoding: string, chunk = 1 << 20, init: ResponseInit = {}): Response {
