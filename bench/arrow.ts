@@ -30,8 +30,9 @@ import { bodyEncoderOptions, readInt64 } from '../lib/arrow/body.js'
 import { IpcFramer } from '../lib/arrow/framing.js'
 import { loadCodec } from '../lib/registry.js'
 import { Status } from '../lib/status.js'
-import { collect, registerPeerCodecs } from '../test/arrow-oracle.js'
-import { concatBytes as concat } from '../test/_bytes.js'
+import { registerPeerCodecs } from './_arrow-peers.js'
+import { concatBytes as concat } from './_bytes.js'
+import { collect } from './corpus.js'
 
 const gc = (globalThis as { gc?: () => void }).gc
 const rowsList = process.argv.slice(2).map(Number).filter((n) => n > 0)

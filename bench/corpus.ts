@@ -1,10 +1,40 @@
-import { readFileSync } from 'node:fs'
+// The benches' inputs (real files from this checkout and the running node binary) and
+// the streams around them. The test suites read their real samples through here too.
+import { readFileSync, readdirSync, statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { binarySlice, filesCorpus } from '../test/_corpus.js'
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+/** The project root. */
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const MB = Number(process.env.BENCH_MB ?? 16)
+
+/** The first `n` bytes of real files under `dir` (sorted, recursive), concatenated. */
+export function filesCorpus(dir: string, n: number, match = /\.(js|ts|json|md)$/): Uint8Array {
+  const out = new Uint8Array(n)
+  let at = 0
+  const walk = (d: string): void => {
+    for (const name of readdirSync(d).sort()) {
+      if (at >= n) return
+      const p = join(d, name)
+      const st = statSync(p)
+      if (st.isDirectory()) walk(p)
+      else if (match.test(name)) {
+        const b = readFileSync(p)
+        const k = Math.min(b.length, n - at)
+        out.set(b.subarray(0, k), at)
+        at += k
+      }
+    }
+  }
+  walk(dir)
+  return out.subarray(0, at)
+}
+
+/** A slice of the running node binary: real machine code and data. */
+export function binarySlice(offset: number, n: number): Uint8Array {
+  const b = readFileSync(process.execPath)
+  return new Uint8Array(b.buffer, b.byteOffset + Math.min(offset, b.length - n), n)
+}
 
 /**
  * Real corpora of `BENCH_MB` MB each (default 16):
@@ -54,5 +84,16 @@ export async function drain(stream: ReadableStream<Uint8Array>): Promise<number>
     const { done, value } = await reader.read()
     if (done) return n
     n += value.byteLength
+  }
+}
+
+/** Every chunk of a stream, in order. */
+export async function collect<T>(stream: ReadableStream<T>): Promise<T[]> {
+  const out: T[] = []
+  const reader = stream.getReader()
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) return out
+    out.push(value)
   }
 }

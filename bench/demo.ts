@@ -8,9 +8,7 @@ import { join } from 'node:path'
 import * as zlib from 'node:zlib'
 import type { Format } from '../lib/codec.js'
 import { decodeStream, encode } from '../streams/index.js'
-import { root } from '../test/_fixtures.js'
-import { binarySlice } from '../test/_corpus.js'
-import { chunks, streamOf } from './corpus.js'
+import { binarySlice, chunks, root, streamOf } from './corpus.js'
 
 const files: Array<[string, Uint8Array]> = [
   ['typescript/lib/lib.dom.d.ts', new Uint8Array(readFileSync(join(root, 'node_modules/typescript/lib/lib.dom.d.ts')))],

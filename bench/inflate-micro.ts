@@ -19,9 +19,7 @@ import { loadInflateWasm } from '../lib/codecs/inflate-wasm.js'
 import { nodeCodec } from '../adapters/node/engine.js'
 import type { Decoder } from '../lib/codec.js'
 import * as sluice from '../streams/index.js'
-import { chunks, drain, streamOf } from './corpus.js'
-import { binarySlice, filesCorpus } from '../test/_corpus.js'
-import { root } from '../test/_fixtures.js'
+import { binarySlice, chunks, drain, filesCorpus, root, streamOf } from './corpus.js'
 
 const mb = Number(process.argv[2] ?? 8)
 const rounds = Number(process.argv[3] ?? 7)

@@ -29,8 +29,7 @@ import { instantiate } from '../lib/codecs/wasm/instantiate.js'
 import { loadZstdEngine, ZSTD_e_continue, ZSTD_e_end } from '../lib/codecs/wasm/zstd-engine.js'
 import { Status } from '../lib/status.js'
 import * as sluice from '../streams/index.js'
-import { binarySlice } from '../test/_corpus.js'
-import { chunks as splitChunks, drain, streamOf } from './corpus.js'
+import { binarySlice, chunks as splitChunks, drain, streamOf } from './corpus.js'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const require = createRequire(import.meta.url)

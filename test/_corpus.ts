@@ -1,6 +1,10 @@
-import { readFileSync, readdirSync, statSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { binarySlice, filesCorpus } from '../bench/corpus.js'
 import { root } from './_fixtures.js'
+
+// The real-file corpora are the benches' own (bench/corpus.ts); the suites read them too.
+export { binarySlice, filesCorpus }
 
 /** Deterministic pseudo-random bytes (xorshift32), incompressible. */
 export function randomBytes(n: number, seed = 0x9e3779b9): Uint8Array {
@@ -13,34 +17,6 @@ export function randomBytes(n: number, seed = 0x9e3779b9): Uint8Array {
     out[i] = x & 0xff
   }
   return out
-}
-
-/** The first `n` bytes of real files under `dir` (sorted, recursive), concatenated. */
-export function filesCorpus(dir: string, n: number, match = /\.(js|ts|json|md)$/): Uint8Array {
-  const out = new Uint8Array(n)
-  let at = 0
-  const walk = (d: string): void => {
-    for (const name of readdirSync(d).sort()) {
-      if (at >= n) return
-      const p = join(d, name)
-      const st = statSync(p)
-      if (st.isDirectory()) walk(p)
-      else if (match.test(name)) {
-        const b = readFileSync(p)
-        const k = Math.min(b.length, n - at)
-        out.set(b.subarray(0, k), at)
-        at += k
-      }
-    }
-  }
-  walk(dir)
-  return out.subarray(0, at)
-}
-
-/** A slice of the running node binary: real machine code and data. */
-export function binarySlice(offset: number, n: number): Uint8Array {
-  const b = readFileSync(process.execPath)
-  return new Uint8Array(b.buffer, b.byteOffset + Math.min(offset, b.length - n), n)
 }
 
 /** Named real samples used across codec tests. */

@@ -1,7 +1,19 @@
-// The byte mutations every fuzz suite applies to valid inputs: bit flips, truncations,
-// insertions, deletions, swapped halves and junk after the end.
+// What every fuzz suite feeds its codecs: plain data to encode, and the byte mutations
+// applied to valid inputs (bit flips, truncations, insertions, deletions, swapped halves
+// and junk after the end).
 import fc from 'fast-check'
 import { concatBytes as join } from './_bytes.js'
+
+/** Plain data with structure (runs, repeats) so encoders produce matches, not only literals. */
+export const plainData = fc.oneof(
+  fc.uint8Array({ maxLength: 300 }),
+  fc.array(fc.tuple(fc.integer({ min: 0, max: 255 }), fc.integer({ min: 1, max: 200 })), { maxLength: 20 }).map((runs) => {
+    const out: number[] = []
+    for (const [v, n] of runs) for (let i = 0; i < n; i++) out.push((v + (i % 3)) & 0xff)
+    return new Uint8Array(out)
+  }),
+  fc.string({ maxLength: 400 }).map((s) => new TextEncoder().encode(s.repeat(3))),
+)
 
 export type Mutation = { kind: string; apply(b: Uint8Array, anchors?: readonly number[]): Uint8Array }
 

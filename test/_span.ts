@@ -3,6 +3,7 @@
 import * as assert from 'uvu/assert'
 import type { Decoder, Encoder } from '../lib/codec.js'
 import { Status, statusName, type Status as S } from '../lib/status.js'
+import { concatBytes as join } from './_bytes.js'
 
 export interface Decoded {
   status: S
@@ -25,16 +26,17 @@ export interface SpanOptions {
   consumesAll?: boolean
 }
 
-const join = (parts: Uint8Array[]): Uint8Array => {
-  let n = 0
-  for (const p of parts) n += p.length
-  const out = new Uint8Array(n)
-  n = 0
-  for (const p of parts) {
-    out.set(p, n)
-    n += p.length
-  }
-  return out
+/**
+ * One `transform()` call, checking what every return must satisfy: counts in range,
+ * progress when there is room, InvalidData only with a failure.
+ */
+export function step(codec: Decoder | Encoder, src: Uint8Array, dst: Uint8Array, final: boolean): S {
+  const status = codec.transform(src, dst, final)
+  assert.ok(codec.consumed >= 0 && codec.consumed <= src.length, `consumed ${codec.consumed} of ${src.length}`)
+  assert.ok(codec.written >= 0 && codec.written <= dst.length, `wrote ${codec.written} into ${dst.length}`)
+  if (status === Status.DestinationTooSmall && dst.length > 0) assert.ok(codec.written > 0, 'DestinationTooSmall with room and nothing written')
+  if (status === Status.InvalidData) assert.ok(codec.failure, 'InvalidData without a failure')
+  return status
 }
 
 /**
@@ -56,16 +58,13 @@ export function decodeSpans(codec: Decoder, input: Uint8Array, options: SpanOpti
     const size = room()
     let dst = buffers.get(size)
     if (!dst) buffers.set(size, (dst = new Uint8Array(size)))
-    const status = codec.transform(src, dst, final)
-    assert.ok(codec.consumed >= 0 && codec.consumed <= src.length, `consumed ${codec.consumed} of ${src.length}`)
-    assert.ok(codec.written >= 0 && codec.written <= dst.length, `wrote ${codec.written} into ${dst.length}`)
+    const status = step(codec, src, dst, final)
     if (codec.written > 0) parts.push(dst.slice(0, codec.written))
     start += codec.consumed
     switch (status) {
       case Status.Done:
         return { status, out: join(parts), consumed: start, failure: null }
       case Status.InvalidData:
-        assert.ok(codec.failure, 'InvalidData without a failure')
         return { status, out: join(parts), consumed: start, failure: codec.failure }
       case Status.NeedMoreData:
         if (options.consumesAll) assert.is(codec.consumed, src.length, 'NeedMoreData must consume all usable input')
@@ -73,7 +72,6 @@ export function decodeSpans(codec: Decoder, input: Uint8Array, options: SpanOpti
         end = Math.min(input.length, Math.max(end, start) + Math.max(1, split()))
         break
       case Status.DestinationTooSmall:
-        if (size > 0) assert.ok(codec.written > 0, 'DestinationTooSmall with room and nothing written')
         if (start === end && !final) end = Math.min(input.length, end + Math.max(1, split()))
         break
       default:
@@ -119,5 +117,36 @@ export function encodeSpans(codec: Encoder, input: Uint8Array, options: SpanOpti
         assert.is(statusName(status), 'DestinationTooSmall', codec.failure?.message)
       }
     }
+  }
+}
+
+export interface Encoded {
+  /** Done after the last piece, or the status that stopped the encoder early. */
+  status: S
+  out: Uint8Array
+  /** Input bytes consumed in all. */
+  consumed: number
+}
+
+/**
+ * Encodes `input` in pieces the way the machine does (an unconsumed tail is presented
+ * again with the next piece appended), checking the contract on every return as
+ * `decodeSpans()` does. Stops at Done or NeedMoreData after the last piece, or at
+ * InvalidData; the caller asserts the status.
+ */
+export function encodeStream(codec: Encoder, input: Uint8Array, options: SpanOptions = {}): Encoded {
+  const split = sizeOf(options.split, input.length)
+  const dst = new Uint8Array(sizeOf(options.room, 1 << 20)())
+  const parts: Uint8Array[] = []
+  let start = 0
+  for (let end = Math.min(input.length, Math.max(1, split())); ; end = Math.min(input.length, end + Math.max(1, split()))) {
+    const final = end === input.length
+    let status: S
+    do {
+      status = step(codec, input.subarray(start, end), dst, final)
+      if (codec.written > 0) parts.push(dst.slice(0, codec.written))
+      start += codec.consumed
+    } while (status === Status.DestinationTooSmall)
+    if (final || status === Status.InvalidData) return { status, out: join(parts), consumed: start }
   }
 }

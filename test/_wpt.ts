@@ -1,12 +1,12 @@
 // Helpers for test/wpt-compression.test.ts: the WPT `compression/` fixtures restated for
 // our formats, reference decoders (node:zlib and the reference CLIs) and small stream
 // utilities. Written for this project; the WPT files were read as specification only.
-import { spawnSync } from 'node:child_process'
 import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs'
 import { join } from 'node:path'
 import * as zlib from 'node:zlib'
 import { root } from './_fixtures.js'
 import { concatBytes as concat } from './_bytes.js'
+import { cliMissing, hasCli, runCli } from './_cli.js'
 
 export type WebFormat = 'gzip' | 'deflate' | 'deflate-raw' | 'brotli' | 'zstd' | 'lz4'
 
@@ -36,21 +36,9 @@ export function codecMissing(format: WebFormat): string | null {
 }
 
 // ---------------------------------------------------------------------------------------
-// Reference CLIs (Debian packages `zstd`, `lz4`). Absent -> the cases that need them skip.
-
-function hasCli(name: string): boolean {
-  const r = spawnSync(name, ['--version'], { encoding: 'utf8' })
-  return r.status === 0
-}
+// Reference CLIs (test/_cli.ts). Absent -> the cases that need them skip.
 export const HAS_ZSTD_CLI = hasCli('zstd')
 export const HAS_LZ4_CLI = hasCli('lz4')
-
-function runCli(cmd: string, args: string[], input: Uint8Array): Uint8Array {
-  const r = spawnSync(cmd, args, { input, maxBuffer: 256 * 1024 * 1024 })
-  if (r.error) throw r.error
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}: ${r.stderr.toString().trim()}`)
-  return new Uint8Array(r.stdout.buffer, r.stdout.byteOffset, r.stdout.byteLength)
-}
 
 /** Compresses with the reference tool of `format` (node:zlib or the CLI). */
 export function referenceCompress(format: WebFormat, data: Uint8Array): Uint8Array {
@@ -79,9 +67,7 @@ export function referenceDecompress(format: WebFormat, data: Uint8Array): Uint8A
 
 /** Why the reference tool of `format` is unavailable, or null. */
 export function referenceMissing(format: WebFormat): string | null {
-  if (format === 'zstd' && !HAS_ZSTD_CLI) return 'the zstd CLI is not installed (apt-get install zstd)'
-  if (format === 'lz4' && !HAS_LZ4_CLI) return 'the lz4 CLI is not installed (apt-get install lz4)'
-  return null
+  return format === 'zstd' || format === 'lz4' ? cliMissing(format) : null
 }
 
 // ---------------------------------------------------------------------------------------

@@ -1,8 +1,13 @@
-// Shared by the arrow-*.test.ts files and bench/arrow.ts: apache-arrow's own reader
-// as the oracle (with the peer codecs lz4js and zstd-codec registered, as its docs
-// suggest), value-by-value table comparison, and chunked ReadableStreams.
+// Shared by the arrow-*.test.ts files: apache-arrow's own reader as the oracle (with the
+// peer codecs lz4js and zstd-codec registered, as its docs suggest), value-by-value
+// table comparison, and chunked ReadableStreams. (bench/arrow.ts registers the same
+// peers itself, in bench/_arrow-peers.ts.)
 import { createRequire } from 'node:module'
 import { CompressionType, compressionRegistry, tableFromIPC, Table, type RecordBatch } from 'apache-arrow'
+import { collect } from '../bench/corpus.js'
+
+/** Every chunk of a stream, in order (the benches' helper). */
+export { collect }
 
 const require = createRequire(import.meta.url)
 
@@ -61,15 +66,6 @@ export function chunked(bytes: Uint8Array, size: number): ReadableStream<Uint8Ar
   })
 }
 
-export async function collect<T>(stream: ReadableStream<T>): Promise<T[]> {
-  const out: T[] = []
-  const reader = stream.getReader()
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) return out
-    out.push(value)
-  }
-}
 
 /** A JSON-comparable form of any value apache-arrow returns from `get()`. */
 export function normalize(v: unknown): unknown {

@@ -1,8 +1,6 @@
 // brotli span codecs against the reference `brotli` CLI (Debian package `brotli`) and
 // node:zlib, both ways, on real files.
-import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import zlib from 'node:zlib'
 import { test } from 'uvu'
@@ -19,25 +17,12 @@ import { filesCorpus } from './_corpus.js'
 import { decodeSpans, encodeSpans } from './_span.js'
 import { concatBytes as concat } from './_bytes.js'
 
-const hasCli = (() => {
-  try {
-    execFileSync('brotli', ['--version'])
-    return true
-  } catch {
-    return false
-  }
-})()
-if (!hasCli) console.log('# skipped: the brotli CLI is not installed (apt-get install -y brotli)')
-const cliTest = hasCli ? test : test.skip
+import { requireCli, runCli } from './_cli.js'
 
-const scratch = mkdtempSync(join(tmpdir(), 'sluice-brotli-'))
-process.on('exit', () => rmSync(scratch, { recursive: true, force: true }))
+const cliTest = requireCli('brotli') ? test : test.skip
 
-function cli(args: string[], input: Uint8Array): Uint8Array {
-  const file = join(scratch, 'input')
-  writeFileSync(file, input)
-  return new Uint8Array(execFileSync('brotli', [...args, '-c', file], { maxBuffer: 1 << 30 }))
-}
+/** The brotli CLI on `input` written to a file. */
+const cli = (args: string[], input: Uint8Array): Uint8Array => runCli('brotli', [...args, '-c'], input, 'file')
 
 const nodeEncode = (data: Uint8Array, quality: number, lgwin = 22): Uint8Array =>
   new Uint8Array(zlib.brotliCompressSync(data, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: quality, [zlib.constants.BROTLI_PARAM_LGWIN]: lgwin, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length } }))

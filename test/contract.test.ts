@@ -4,11 +4,13 @@
 // NeedMoreData never returned for bytes that can no longer become valid.
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import type { Decoder, Encoder, Format } from '../lib/codec.js'
+import type { Format } from '../lib/codec.js'
 import { resolveEngine, type Engine } from '../lib/formats.js'
 import { loadCodec, type CodecModule } from '../lib/registry.js'
-import { Status, statusName, type Status as S } from '../lib/status.js'
+import { Status, statusName } from '../lib/status.js'
 import { samples } from './_corpus.js'
+import { concatBytes } from './_bytes.js'
+import { decodeSpans, encodeStream, step } from './_span.js'
 
 interface Case {
   format: Format
@@ -29,54 +31,6 @@ const cases: Case[] = [
   { format: 'brotli', goodPrefix: [] },
 ]
 
-/** One step, checking the invariants every return must satisfy. */
-function step(codec: Decoder | Encoder, src: Uint8Array, dst: Uint8Array, final: boolean): S {
-  const status = codec.transform(src, dst, final)
-  assert.ok(codec.consumed >= 0 && codec.consumed <= src.length, `consumed ${codec.consumed} of ${src.length}`)
-  assert.ok(codec.written >= 0 && codec.written <= dst.length, `written ${codec.written} of ${dst.length}`)
-  if (status === Status.DestinationTooSmall && dst.length > 0) assert.ok(codec.written > 0, 'DestinationTooSmall with room and nothing written')
-  if (status === Status.InvalidData) assert.ok(codec.failure, 'InvalidData without failure')
-  return status
-}
-
-/**
- * Drives a codec the way the machine does, with input pieces of `split` bytes and
- * destinations of `room` bytes, keeping any tail the codec leaves.
- */
-function drive(codec: Decoder | Encoder, input: Uint8Array, split: number, room: number, decoding: boolean) {
-  const out: number[] = []
-  const dst = new Uint8Array(room)
-  let pending = new Uint8Array(0)
-  let pos = 0
-  let status: S = Status.NeedMoreData
-  let consumedTotal = 0
-  for (;;) {
-    const final = pos >= input.length
-    const piece = input.subarray(pos, pos + split)
-    pos += piece.length
-    let src = pending.length ? concat(pending, piece) : piece
-    for (;;) {
-      status = step(codec, src, dst, pos >= input.length)
-      consumedTotal += codec.consumed
-      for (let i = 0; i < codec.written; i++) out.push(dst[i]!)
-      src = src.subarray(codec.consumed)
-      if (status === Status.DestinationTooSmall) continue
-      break
-    }
-    pending = src.slice()
-    if (status === Status.InvalidData || (decoding && status === Status.Done)) break
-    if (final) break
-  }
-  return { out, status, consumedTotal, rest: pending }
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const r = new Uint8Array(a.length + b.length)
-  r.set(a)
-  r.set(b, a.length)
-  return r
-}
-
 function bytesEqual(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
   if (a.length !== b.length) return false
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
@@ -85,10 +39,10 @@ function bytesEqual(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
 
 async function encodeAll(mod: CodecModule, data: Uint8Array): Promise<Uint8Array> {
   const enc = mod.createEncoder({})
-  const r = drive(enc, data, 1 << 20, 1 << 16, false)
+  const r = encodeStream(enc, data, { split: 1 << 20, room: 1 << 16 })
   enc.dispose()
   assert.is(statusName(r.status), 'Done')
-  return new Uint8Array(r.out)
+  return r.out
 }
 
 const runs = cases.flatMap((c) =>
@@ -130,16 +84,16 @@ for (const { c, engine, label } of runs) {
     for (const [name, data] of samples().slice(0, 3)) {
       const packed = await encodeAll(m, data)
       const dec = m.createDecoder({})
-      const r = drive(dec, packed, 1, 1, true)
+      const r = decodeSpans(dec, packed, { split: 1, room: 1 })
       assert.is(statusName(r.status), 'Done', name)
       assert.ok(bytesEqual(r.out, data), name)
-      assert.is(r.consumedTotal, packed.length, name)
+      assert.is(r.consumed, packed.length, name)
       // The encoder too: 1-byte input pieces and a 1-byte destination.
       const enc = m.createEncoder({})
-      const e = drive(enc, data, 1, 1, false)
+      const e = encodeStream(enc, data, { split: 1, room: 1 })
       assert.is(statusName(e.status), 'Done', name)
       const back = m.createDecoder({})
-      const r2 = drive(back, new Uint8Array(e.out), 4096, 4096, true)
+      const r2 = decodeSpans(back, e.out, { split: 4096, room: 4096 })
       assert.ok(bytesEqual(r2.out, data), `${name}: encoder output with 1-byte steps`)
     }
   })
@@ -160,13 +114,13 @@ for (const { c, engine, label } of runs) {
     const junk = [0x00, 0x13, 0x37, 0x42]
     for (const split of [1, 7, packed.length + 4]) {
       const dec = m.createDecoder({})
-      const r = drive(dec, concat(packed, new Uint8Array(junk)), split, 4096, true)
+      const r = decodeSpans(dec, concatBytes([packed, new Uint8Array(junk)]), { split, room: 4096 })
       assert.is(statusName(r.status), 'Done', `split ${split}`)
-      assert.is(r.consumedTotal, packed.length, `split ${split}`)
+      assert.is(r.consumed, packed.length, `split ${split}`)
       assert.ok(bytesEqual(r.out, data))
       // reset() makes the codec reusable for the next frame.
       dec.reset()
-      const again = drive(dec, packed, 4096, 4096, true)
+      const again = decodeSpans(dec, packed, { split: 4096, room: 4096 })
       assert.is(statusName(again.status), 'Done')
       assert.ok(bytesEqual(again.out, data))
     }
@@ -179,7 +133,7 @@ for (const { c, engine, label } of runs) {
     for (const cut of cuts) {
       if (cut < 0 || cut >= packed.length) continue
       const dec = m.createDecoder({})
-      const r = drive(dec, packed.subarray(0, cut), 3, 4096, true)
+      const r = decodeSpans(dec, packed.subarray(0, cut), { split: 3, room: 4096 })
       // A truncated stream may still look invalid to a format without framing at that
       // point, but it must never look complete.
       assert.is.not(r.status, Status.Done, `cut ${cut}`)

@@ -1,7 +1,6 @@
 // decompress(): format sniffing over real data (project sources, node binary slices)
 // encoded by node:zlib and the reference `zstd`/`lz4` CLIs (Debian packages `zstd`,
 // `lz4`); cases needing a missing CLI are skipped with the reason printed.
-import { execFileSync } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import * as zlib from 'node:zlib'
@@ -14,24 +13,16 @@ import type { StreamClasses } from '../streams/codec-stream.js'
 import { binarySlice } from './_corpus.js'
 import { root } from './_fixtures.js'
 import { concatBytes as concat } from './_bytes.js'
+import { rejection as rejects } from './_caught.js'
 
-function hasCli(name: string): boolean {
-  try {
-    execFileSync(name, ['--version'], { stdio: 'ignore' })
-    return true
-  } catch {
-    return false
-  }
-}
-const HAS_ZSTD = hasCli('zstd')
-const HAS_LZ4 = hasCli('lz4')
-if (!HAS_ZSTD) console.log('# skipped: zstd cases: the zstd CLI is not installed (apt-get install -y zstd)')
-if (!HAS_LZ4) console.log('# skipped: lz4 cases: the lz4 CLI is not installed (apt-get install -y lz4)')
+import { requireCli, runCli, type Cli } from './_cli.js'
+
+const HAS_ZSTD = requireCli('zstd', 'zstd cases')
+const HAS_LZ4 = requireCli('lz4', 'lz4 cases')
 const HAS_BROTLI = existsSync(join(root, 'lib/codecs/brotli.ts'))
 if (!HAS_BROTLI) console.log('# skipped: brotli cases: lib/codecs/brotli.ts is not there yet')
 
-const cli = (name: string, input: Uint8Array, args: string[] = []): Uint8Array =>
-  new Uint8Array(execFileSync(name, ['-q', '-c', ...args], { input, maxBuffer: 1 << 28 }))
+const cli = (name: Cli, input: Uint8Array, args: string[] = []): Uint8Array => runCli(name, ['-q', '-c', ...args], input)
 
 const source = new Uint8Array(readFileSync(join(root, 'lib/machine.ts')))
 const binary = binarySlice(6_000_000, 300_000)
@@ -64,15 +55,6 @@ async function run(pair: TransformStream<BufferSource, Uint8Array>, chunks: Uint
   }
   await writing
   return concat(parts)
-}
-
-async function rejects(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p
-  } catch (error) {
-    return error
-  }
-  throw new Error('expected a rejection')
 }
 
 function skippable(payload: number): Uint8Array {

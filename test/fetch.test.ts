@@ -7,7 +7,6 @@
 // gzip, x-gzip, deflate (zlib and raw) and br, keeping Content-Encoding and
 // Content-Length; it knows neither zstd nor identity, and when any listed coding is
 // unknown to it, it decodes none of them; more than 5 codings make fetch() reject.
-import { execFileSync } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -19,23 +18,18 @@ import { decodeBody, decodeResponse, MAX_CONTENT_ENCODINGS, parseContentEncoding
 import { CodecError } from '../lib/errors.js'
 import { binarySlice } from './_corpus.js'
 import { root } from './_fixtures.js'
+import { rejection as rejects, thrown as throws } from './_caught.js'
 
-const HAS_ZSTD = (() => {
-  try {
-    execFileSync('zstd', ['--version'], { stdio: 'ignore' })
-    return true
-  } catch {
-    return false
-  }
-})()
-if (!HAS_ZSTD) console.log('# skipped: zstd cases: the zstd CLI is not installed (apt-get install -y zstd)')
+import { requireCli, runCli } from './_cli.js'
+
+const HAS_ZSTD = requireCli('zstd', 'zstd cases')
 const zstdTest = HAS_ZSTD ? test : test.skip
 const HAS_BROTLI = existsSync(join(root, 'lib/codecs/brotli.ts'))
 if (!HAS_BROTLI) console.log('# skipped: decoding br: lib/codecs/brotli.ts is not there yet')
 const brTest = HAS_BROTLI ? test : test.skip
 const zstdBrTest = HAS_BROTLI && HAS_ZSTD ? test : test.skip
 
-const zstd = (b: Uint8Array, args: string[] = []): Uint8Array => new Uint8Array(execFileSync('zstd', ['-q', '-c', ...args], { input: b, maxBuffer: 1 << 28 }))
+const zstd = (b: Uint8Array, args: string[] = []): Uint8Array => runCli('zstd', ['-q', '-c', ...args], b)
 const gzip = (b: Uint8Array): Uint8Array => new Uint8Array(zlib.gzipSync(b))
 const deflate = (b: Uint8Array): Uint8Array => new Uint8Array(zlib.deflateSync(b))
 const deflateRaw = (b: Uint8Array): Uint8Array => new Uint8Array(zlib.deflateRawSync(b))
@@ -61,23 +55,6 @@ async function bytesOf(response: Response): Promise<Uint8Array> {
   return new Uint8Array(await response.arrayBuffer())
 }
 
-async function rejects(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p
-  } catch (error) {
-    return error
-  }
-  throw new Error('expected a rejection')
-}
-
-function throws(f: () => unknown): unknown {
-  try {
-    f()
-  } catch (error) {
-    return error
-  }
-  throw new Error('expected a throw')
-}
 
 /** A Response built by hand, in chunks of `chunk` bytes. */
 function handMade(body: Uint8Array, encoding: string, chunk = 1 << 20, init: ResponseInit = {}): Response {

@@ -15,7 +15,7 @@ import { join } from 'node:path'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import fc from 'fast-check'
-import { basicMutations, type Mutation } from './_mutations.js'
+import { basicMutations, plainData as plain, type Mutation } from './_mutations.js'
 import {
   Bool, CompressionType, Dictionary, Field, Float64, Int32, Int64, List, Map_, RecordBatchFileWriter, RecordBatchStreamWriter,
   Struct, Table, tableToIPC, Utf8, vectorFromArray, type RecordBatch,
@@ -32,6 +32,7 @@ import { decodeFileMetaData, parquetMetadata, parquetMetadataSync, type FileMeta
 import { fixture } from './_fixtures.js'
 import { collect, normalize } from './arrow-oracle.js'
 import { concatBytes as concat } from './_bytes.js'
+import { runMachine } from './_machine.js'
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 10_000)
 /** Cases per decoder, split over its properties by these shares. */
@@ -58,16 +59,6 @@ const hex = (b: Uint8Array) => Buffer.from(b).toString('hex')
 
 // --- Inputs and mutations (as test/fuzz.test.ts, plus hostile length fields) ------
 
-/** Plain data with structure (runs, repeats) so encoders produce matches, not only literals. */
-const plain = fc.oneof(
-  fc.uint8Array({ maxLength: 300 }),
-  fc.array(fc.tuple(fc.integer({ min: 0, max: 255 }), fc.integer({ min: 1, max: 200 })), { maxLength: 20 }).map((runs) => {
-    const out: number[] = []
-    for (const [v, n] of runs) for (let i = 0; i < n; i++) out.push((v + (i % 3)) & 0xff)
-    return new Uint8Array(out)
-  }),
-  fc.string({ maxLength: 400 }).map((s) => new TextEncoder().encode(s.repeat(3))),
-)
 
 /**
  * Values a hostile writer puts in length and offset fields: around 0, the int32 and
@@ -175,21 +166,7 @@ function lz4BlockDecode(mod: CodecModule, block: Uint8Array, outputSize: number,
 /** Through the stream driver, as the one-shot helpers and streams use it. */
 function lz4BlockMachine(mod: CodecModule, block: Uint8Array, outputSize: number, split: number): Uint8Array | CodecError {
   const m = new Machine(mod.createDecoder({ outputSize }), { format: 'lz4-block', mode: 'decode', blockSize: 4096, maxOutputBytes: 1 << 20, concatenated: false })
-  const parts: Uint8Array[] = []
-  try {
-    for (let i = 0; i < block.length; i += split) {
-      m.push(block.subarray(i, i + split))
-      for (let c = m.next(); c; c = m.next()) parts.push(c.slice())
-    }
-    m.end()
-    for (let c = m.next(); c; c = m.next()) parts.push(c.slice())
-  } catch (e) {
-    if (e instanceof CodecError) return e
-    throw e
-  } finally {
-    m.dispose()
-  }
-  return concat(parts)
+  return runMachine(m, block, split)
 }
 
 /** Destination room per call: the direct path (0), tiny, or ordinary. */

@@ -10,13 +10,14 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import fc from 'fast-check'
-import { basicMutations } from './_mutations.js'
+import { basicMutations, plainData as plain } from './_mutations.js'
 import type { Format } from '../lib/codec.js'
 import { CodecError } from '../lib/errors.js'
 import { Machine } from '../lib/machine.js'
 import { resolveEngine, type Engine } from '../lib/formats.js'
 import { loadCodec, type CodecModule } from '../lib/registry.js'
 import { concatBytes } from './_bytes.js'
+import { runMachine } from './_machine.js'
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 10_000)
 const MAX_OUT = 1 << 20
@@ -42,21 +43,7 @@ function run(mod: CodecModule, data: Uint8Array, split: number): Uint8Array | Co
     maxOutputBytes: MAX_OUT,
     concatenated: mod.traits.concatenable,
   })
-  const parts: Uint8Array[] = []
-  try {
-    for (let i = 0; i < data.length; i += split) {
-      m.push(data.subarray(i, i + split))
-      for (let c = m.next(); c; c = m.next()) parts.push(c.slice())
-    }
-    m.end()
-    for (let c = m.next(); c; c = m.next()) parts.push(c.slice())
-  } catch (e) {
-    if (e instanceof CodecError) return e
-    throw e
-  } finally {
-    m.dispose()
-  }
-  return concatBytes(parts)
+  return runMachine(m, data, split)
 }
 
 function encodeWith(mod: CodecModule, data: Uint8Array): Uint8Array {
@@ -71,16 +58,6 @@ function encodeWith(mod: CodecModule, data: Uint8Array): Uint8Array {
 
 const same = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((v, i) => v === b[i])
 
-/** Plain data with structure (runs, repeats) so encoders produce matches, not only literals. */
-const plain = fc.oneof(
-  fc.uint8Array({ maxLength: 300 }),
-  fc.array(fc.tuple(fc.integer({ min: 0, max: 255 }), fc.integer({ min: 1, max: 200 })), { maxLength: 20 }).map((runs) => {
-    const out: number[] = []
-    for (const [v, n] of runs) for (let i = 0; i < n; i++) out.push((v + (i % 3)) & 0xff)
-    return new Uint8Array(out)
-  }),
-  fc.string({ maxLength: 400 }).map((s) => new TextEncoder().encode(s.repeat(3))),
-)
 
 const mutation = fc.oneof(...basicMutations)
 

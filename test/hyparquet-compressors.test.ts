@@ -14,6 +14,7 @@ import { encode } from '../lib/oneshot.js'
 import { parquetMetadataSync } from '../lib/parquet/index.js'
 import { binarySlice, samples } from './_corpus.js'
 import { fixture } from './_fixtures.js'
+import { thrown as catchError } from './_caught.js'
 
 const CODECS: readonly ParquetCodec[] = ['GZIP', 'ZSTD', 'BROTLI', 'LZ4', 'LZ4_RAW']
 
@@ -27,14 +28,6 @@ test('parquetCompressors throws a clear CodecError before loadParquetCompressors
   }
 })
 
-function catchError(fn: () => unknown): unknown {
-  try {
-    fn()
-  } catch (error) {
-    return error
-  }
-  throw new Error('expected an error')
-}
 
 function expectCodecError(fn: () => unknown, code: string, message?: string | RegExp): CodecError {
   const err = catchError(fn)

@@ -1,9 +1,7 @@
 // LZ4: xxHash32, raw blocks and frames. Oracles: the reference `lz4` CLI (Debian
 // package `lz4`) both ways, lz4js and lz4-napi as peers.
-import { execFileSync, spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -16,25 +14,18 @@ import { createHashTable, decodeBlock, encodeBlock, maxCompressedSize } from '..
 import { Xxh32, xxh32 } from '../lib/codecs/xxhash32.js'
 import { Status, statusName, type Status as S } from '../lib/status.js'
 import { binarySlice, randomBytes, samples } from './_corpus.js'
+import { requireCli, runCli } from './_cli.js'
 
 const require = createRequire(import.meta.url)
 const lz4js = require('lz4js') as { compress(d: Uint8Array): Uint8Array; decompress(d: Uint8Array, max?: number): Uint8Array }
 const napi = require('lz4-napi') as { compressFrameSync(d: Buffer): Buffer; uncompressSync(d: Buffer): Buffer; compressSync(d: Buffer): Buffer }
 
-const cli = spawnSync('lz4', ['--version'], { encoding: 'utf8' })
-const haveCli = cli.status === 0
-if (!haveCli) console.log('# skipped: lz4 CLI cases (the `lz4` binary is not installed: apt-get install -y lz4)')
-const cliTest = haveCli ? test : test.skip
-
-const dir = mkdtempSync(join(tmpdir(), 'sluice-lz4-'))
-process.on('exit', () => rmSync(dir, { recursive: true, force: true }))
+const cliTest = requireCli('lz4') ? test : test.skip
 
 /** Runs the lz4 CLI on `input` written to a file (so `--content-size` knows the size). */
-function lz4cli(args: string[], input: Uint8Array): Uint8Array {
-  const file = join(dir, 'in')
-  writeFileSync(file, input)
-  return new Uint8Array(execFileSync('lz4', [...args, '-c', file], { maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'ignore'] }))
-}
+const lz4cli = (args: string[], input: Uint8Array): Uint8Array => runCli('lz4', [...args, '-c'], input, 'file')
+/** The lz4 CLI's decoding of `frame` (read from stdin). */
+const lz4cliDecode = (frame: Uint8Array): Uint8Array => runCli('lz4', ['-d', '-c', '-q'], frame)
 
 function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.length), Buffer.from(b.buffer, b.byteOffset, b.length)) === 0
@@ -211,11 +202,11 @@ cliTest('our frames decode with lz4 -d (all samples, option sets)', () => {
   for (const [name, data] of corpus) {
     for (const opts of optionSets) {
       const frame = encode(data, { ...opts, contentSize: data.length })
-      const back = new Uint8Array(execFileSync('lz4', ['-d', '-c', '-q'], { input: frame, maxBuffer: 1 << 30 }))
+      const back = lz4cliDecode(frame)
       assert.ok(equalBytes(back, data), `${name} ${JSON.stringify(opts)}`)
       if (Object.keys(opts).length > 0) continue
       const noSize = encode(data, opts)
-      const back2 = new Uint8Array(execFileSync('lz4', ['-d', '-c', '-q'], { input: noSize, maxBuffer: 1 << 30 }))
+      const back2 = lz4cliDecode(noSize)
       assert.ok(equalBytes(back2, data), `${name} ${JSON.stringify(opts)} without content size`)
     }
   }
@@ -225,7 +216,7 @@ cliTest('streaming encoder: 1-byte input splits, 1-byte dst, flush mid-stream', 
   const data = source.subarray(0, 20_000)
   const frames = [encode(data, {}, 1, 1 << 20), encode(data, { blockChecksum: true }, 4096, 1), encode(data, {}, 70_000, 7)]
   for (const f of frames) {
-    assert.ok(equalBytes(new Uint8Array(execFileSync('lz4', ['-d', '-c', '-q'], { input: f })), data))
+    assert.ok(equalBytes(lz4cliDecode(f), data))
     expectDecodes(f, data, 'ours')
   }
   // flush: the output so far decodes to exactly the input so far.
@@ -406,7 +397,7 @@ for (const engine of engines) {
     assert.is(statusName(r.status), 'Done')
     assert.is(r.consumed, skip.length)
     // The CLI itself accepts the whole stream.
-    assert.ok(equalBytes(new Uint8Array(execFileSync('lz4', ['-d', '-c', '-q'], { input: stream })), concat(a, b)))
+    assert.ok(equalBytes(lz4cliDecode(stream), concat(a, b)))
   })
 
   test(`${engine.name}: contentSize is exposed once the header is read; exact-size dst allocates no block buffers`, () => {
@@ -881,7 +872,7 @@ cliTest('wasm engine: the lz4 CLI decodes frames from the wasm encoder', () => {
   const data = concat(text.subarray(0, 200_000), randomBytes(70_000, 4), binarySlice(0, 100_000))
   for (const options of [{}, { blockChecksum: true, contentSize: data.length }, { blockSize: 4194304 }]) {
     const frame = drive(lz4Wasm.createEncoder(options), data).out
-    assert.ok(equalBytes(new Uint8Array(execFileSync('lz4', ['-d', '-c', '-q'], { input: frame, maxBuffer: 1 << 30 })), data), JSON.stringify(options))
+    assert.ok(equalBytes(lz4cliDecode(frame), data), JSON.stringify(options))
   }
 })
 

@@ -2,7 +2,6 @@
  * sluice/node: codecs as Node Duplex streams, with real files through stream.pipeline,
  * the reference CLIs and node:zlib as oracles.
  */
-import { execFileSync } from 'node:child_process'
 import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { open } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -16,20 +15,12 @@ import { decodeFile, fromWebReadable, nodeDecode, nodeEncode, toWebReadable } fr
 import { CodecError } from '../lib/errors.js'
 import { gzipDecode } from '../streams/index.js'
 import { root } from './_fixtures.js'
+import { cliMissing, runCli, type Cli } from './_cli.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'sluice-node-adapter-'))
 /** A real file from disk: TypeScript's DOM declarations (1.9 MB of text). */
 const source = join(root, 'node_modules', 'typescript', 'lib', 'lib.dom.d.ts')
 const original = readFileSync(source)
-
-function hasCli(name: string): boolean {
-  try {
-    execFileSync(name, ['--version'], { stdio: 'ignore' })
-    return true
-  } catch {
-    return false
-  }
-}
 
 /** Collects a Node readable into one Buffer. */
 async function drain(readable: NodeJS.ReadableStream): Promise<Buffer> {
@@ -50,7 +41,7 @@ for (const format of ['gzip', 'deflate', 'deflate-raw', 'lz4', 'zstd', 'brotli']
   })
 }
 
-const clis: Array<[format: 'zstd' | 'lz4' | 'brotli' | 'gzip', cli: string, args: string[]]> = [
+const clis: Array<[format: 'zstd' | 'lz4' | 'brotli' | 'gzip', cli: Cli, args: string[]]> = [
   ['gzip', 'gzip', ['-c', '-6']],
   ['zstd', 'zstd', ['-c', '-q', '-19', '--check']],
   ['lz4', 'lz4', ['-c', '-q', '-BX']],
@@ -58,21 +49,22 @@ const clis: Array<[format: 'zstd' | 'lz4' | 'brotli' | 'gzip', cli: string, args
 ]
 for (const [format, cli, args] of clis) {
   const name = `${format}: a file compressed by the reference ${cli} CLI decodes with pipeline(createReadStream, nodeDecode)`
-  if (!hasCli(cli)) {
-    console.log(`# skipped: ${name}: the ${cli} CLI is not installed`)
+  const missing = cliMissing(cli)
+  if (missing) {
+    console.log(`# skipped: ${name}: ${missing}`)
     test.skip(name)
     continue
   }
   test(name, async () => {
     const packed = join(dir, `cli.${format}`)
-    writeFileSync(packed, execFileSync(cli, [...args, source], { maxBuffer: 1 << 26 }))
+    writeFileSync(packed, runCli(cli, args, original, 'file'))
     const decoded = await drain(createReadStream(packed).pipe(nodeDecode(format)))
     assert.ok(decoded.equals(original))
     // And ours is accepted by the reference decoder.
     const ours = join(dir, `ours.${format}`)
     await pipeline(createReadStream(source), nodeEncode(format), createWriteStream(ours))
-    const back = execFileSync(cli, ['-d', '-c', ...(cli === 'brotli' ? [] : ['-q']), ours], { maxBuffer: 1 << 26 })
-    assert.ok(back.equals(original), `${cli} -d of our ${format} differs`)
+    const back = runCli(cli, ['-d', '-c', ...(cli === 'brotli' ? [] : ['-q'])], readFileSync(ours), 'file')
+    assert.ok(Buffer.from(back.buffer, back.byteOffset, back.byteLength).equals(original), `${cli} -d of our ${format} differs`)
   })
 }
 

@@ -3,7 +3,6 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import zlib from 'node:zlib'
-import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
 import type { Decoder, Encoder, Format } from '../lib/codec.js'
 import { CodecError } from '../lib/errors.js'
@@ -14,6 +13,7 @@ import { nodeCodec } from '../adapters/node/engine.js'
 import { decodeSpans, encodeSpans } from './_span.js'
 import { binarySlice, filesCorpus, samples } from './_corpus.js'
 import { root } from './_fixtures.js'
+import { tryCli } from './_cli.js'
 
 const deflateFormats = ['gzip', 'deflate', 'deflate-raw'] as const
 const js: Record<(typeof deflateFormats)[number], CodecModule> = { gzip, deflate, 'deflate-raw': deflateRaw }
@@ -219,10 +219,7 @@ test('registry loads the node engine; zstd needs Node >= 22.15', async () => {
 })
 
 /** zstd frames made by the reference CLI, when the Debian package is installed. */
-function zstdCli(data: Uint8Array, args: string[]): Uint8Array | null {
-  const r = spawnSync('zstd', [...args, '-c'], { input: data, maxBuffer: 1 << 28 })
-  return r.status === 0 ? new Uint8Array(r.stdout) : null
-}
+const zstdCli = (data: Uint8Array, args: string[]): Uint8Array | null => tryCli('zstd', [...args, '-c'], data)
 
 const nodeHasZstd = typeof (zlib as { createZstdDecompress?: unknown }).createZstdDecompress === 'function'
 
@@ -245,8 +242,8 @@ test('zstd decode (Node >= 22.15): frames of every shape end exactly where their
     else console.log(`# ${name}: zstd CLI not installed, case skipped`)
   }
   // Streamed input has no content size: the CLI reading a pipe writes such frames.
-  const piped = spawnSync('sh', ['-c', 'cat | zstd -c -'], { input: data, maxBuffer: 1 << 28 })
-  if (piped.status === 0) frames.push(['cli from a pipe (no content size)', new Uint8Array(piped.stdout)])
+  const piped = tryCli('zstd', ['-c', '-'], data, 'pipe')
+  if (piped) frames.push(['cli from a pipe (no content size)', piped])
   const skippable = new Uint8Array([0x5e, 0x2a, 0x4d, 0x18, 3, 0, 0, 0, 7, 7, 7])
   for (const [name, frame] of frames) {
     const expected = name === 'empty' ? new Uint8Array(0) : data

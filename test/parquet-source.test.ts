@@ -7,6 +7,7 @@ import * as assert from 'uvu/assert'
 import { CodecError } from '../lib/errors.js'
 import { parquetMetadata, parquetMetadataSync, type FileMetaData, type RangeSource } from '../lib/parquet/index.js'
 import { fixture } from './_fixtures.js'
+import { rejection } from './_caught.js'
 
 const dir = fixture('parquet-testing', 'data')
 function load(name: string): Uint8Array | null {
@@ -24,13 +25,9 @@ const manyGroups = load('geospatial/geospatial.parquet')
 const orders = load('floating_orders_nan_count.parquet')
 
 async function rejects(promise: Promise<unknown>): Promise<CodecError> {
-  try {
-    await promise
-  } catch (error) {
-    if (error instanceof CodecError) return error
-    throw new Error(`expected a CodecError, got ${String(error)}`, { cause: error })
-  }
-  throw new Error('expected a rejection')
+  const error = await rejection(promise)
+  if (error instanceof CodecError) return error
+  throw new Error(`expected a CodecError, got ${String(error)}`, { cause: error })
 }
 
 function counting(bytes: Uint8Array): RangeSource & { reads: [number, number][] } {

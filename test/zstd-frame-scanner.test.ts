@@ -2,12 +2,12 @@
 // headers alone, in any pieces; the node engine relies on it (node:zlib does not say).
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
 import { ZstdFrameScanner } from '../lib/codecs/zstd-frame.js'
 import { encode } from '../lib/oneshot.js'
 import { binarySlice, filesCorpus } from './_corpus.js'
 import { root } from './_fixtures.js'
+import { tryCli } from './_cli.js'
 
 /** Scans `bytes` in pieces of `piece` bytes; returns the end offset, or -2 / -1. */
 function frameEnd(bytes: Uint8Array, piece: number): { end: number; scanner: ZstdFrameScanner } {
@@ -20,10 +20,7 @@ function frameEnd(bytes: Uint8Array, piece: number): { end: number; scanner: Zst
   return { end: -1, scanner }
 }
 
-const cli = (data: Uint8Array, args: string[]): Uint8Array | null => {
-  const r = spawnSync('sh', ['-c', `cat | zstd -c ${args.join(' ')} -`], { input: data, maxBuffer: 1 << 28 })
-  return r.status === 0 ? new Uint8Array(r.stdout) : null
-}
+const cli = (data: Uint8Array, args: string[]): Uint8Array | null => tryCli('zstd', ['-c', ...args, '-'], data, 'pipe')
 
 test('finds the exact end of frames of every shape, in any pieces', async () => {
   const data = new Uint8Array([...filesCorpus(join(root, 'lib'), 300_000, /\.ts$/), ...binarySlice(0, 200_000)])

@@ -1,8 +1,6 @@
 // zstd span codecs against the reference `zstd` CLI (Debian package `zstd`) both ways,
 // on real files: the project's sources, node_modules files, a slice of the node binary.
-import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -17,19 +15,9 @@ import { root } from './_fixtures.js'
 import { filesCorpus } from './_corpus.js'
 import { concatBytes as concat } from './_bytes.js'
 
-const hasCli = (() => {
-  try {
-    execFileSync('zstd', ['--version'])
-    return true
-  } catch {
-    return false
-  }
-})()
-if (!hasCli) console.log('# skipped: the zstd CLI is not installed (apt-get install -y zstd)')
-const cliTest = hasCli ? test : test.skip
+import { requireCli, runCli } from './_cli.js'
 
-const scratch = mkdtempSync(join(tmpdir(), 'sluice-zstd-'))
-process.on('exit', () => rmSync(scratch, { recursive: true, force: true }))
+const cliTest = requireCli('zstd') ? test : test.skip
 
 /**
  * Runs the zstd CLI. Compression reads a file, so the CLI knows the size and writes it
@@ -37,10 +25,7 @@ process.on('exit', () => rmSync(scratch, { recursive: true, force: true }))
  * content size either).
  */
 function cli(args: string[], input: Uint8Array, stdin = args.includes('-d')): Uint8Array {
-  if (stdin) return new Uint8Array(execFileSync('zstd', ['-q', ...args], { input, maxBuffer: 1 << 30 }))
-  const file = join(scratch, 'input')
-  writeFileSync(file, input)
-  return new Uint8Array(execFileSync('zstd', ['-q', ...args, file], { maxBuffer: 1 << 30 }))
+  return runCli('zstd', ['-q', ...args], input, stdin ? 'stdin' : 'file')
 }
 
 const bytes = (path: string): Uint8Array => new Uint8Array(readFileSync(path))

@@ -127,6 +127,21 @@ function streamOf(ctx: Context, chunks: readonly Chunk[]): ReadableStream<Buffer
   )
 }
 
+/** Reads `readable` to its end or its error: the bytes that arrived, and the error or null. */
+async function countUntilError(readable: ReadableStream<Uint8Array>): Promise<{ received: number; error: unknown }> {
+  const reader = readable.getReader()
+  let received = 0
+  try {
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done) return { received, error: null }
+      received += value.length
+    }
+  } catch (error) {
+    return { received, error }
+  }
+}
+
 async function collect(readable: ReadableStream<Uint8Array>, limit = Infinity): Promise<Uint8Array> {
   const reader = readable.getReader()
   const parts: Uint8Array[] = []
@@ -291,18 +306,7 @@ for (const format of ['gzip', 'zstd', 'lz4', 'brotli'] as const) {
     const zeros = new Uint8Array(8 << 20)
     const bomb = await ctx.lib.encode(format, zeros)
     const limit = 1 << 20
-    const reader = pipe(ctx, [bomb], decodeFactory(ctx.lib, format)({ ...ctx.streamOptions, maxOutputBytes: limit })).getReader()
-    let received = 0
-    let error: unknown = null
-    try {
-      for (;;) {
-        const { done, value } = await reader.read()
-        if (done) break
-        received += value.length
-      }
-    } catch (e) {
-      error = e
-    }
+    const { received, error } = await countUntilError(pipe(ctx, [bomb], decodeFactory(ctx.lib, format)({ ...ctx.streamOptions, maxOutputBytes: limit })))
     if (error === null) fail(`decoded all ${received} bytes past the ${limit}-byte limit`)
     expectCode(ctx, error, ['LIMIT_EXCEEDED'], `${format} bomb`)
     if (received > limit) fail(`received ${received} bytes, more than the ${limit}-byte limit`)
@@ -469,18 +473,7 @@ add('decodeResponse: a zstd bomb stops at maxOutputBytes', async (ctx) => {
   const { fetchLib, base } = needServer(ctx)
   const res = await fetch(new URL('bomb', base))
   const limit = 1 << 20
-  const reader = fetchLib.decodeResponse(res, { maxOutputBytes: limit }).body!.getReader()
-  let received = 0
-  let error: unknown = null
-  try {
-    for (;;) {
-      const { done, value } = await reader.read()
-      if (done) break
-      received += value.length
-    }
-  } catch (e) {
-    error = e
-  }
+  const { received, error } = await countUntilError(fetchLib.decodeResponse(res, { maxOutputBytes: limit }).body!)
   if (error === null) {
     // 64 MiB of zeros arrived: this runtime's fetch decoded zstd itself (Chromium does),
     // so no layer was left for decodeResponse and its limit does not apply.
