@@ -39,19 +39,8 @@ export const CompactType = Object.freeze({
   UUID: 13,
 } as const)
 
-const TRUE = 1
-const FALSE = 2
-const BYTE = 3
-const I16 = 4
-const I32 = 5
-const I64 = 6
-const DOUBLE = 7
-const BINARY = 8
-const LIST = 9
-const SET = 10
-const MAP = 11
-const STRUCT = 12
-const UUID = 13
+const { BOOLEAN_TRUE: TRUE, BOOLEAN_FALSE: FALSE, BYTE, I16, I32, I64, DOUBLE, BINARY, LIST, SET, MAP, STRUCT, UUID } =
+  CompactType
 
 /**
  * Deepest nesting of structs, lists and maps that `skip()` follows. Apache Thrift's
