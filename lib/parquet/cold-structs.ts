@@ -1,15 +1,16 @@
 /**
  * The cold structs of a footer: rarely present, or few per file (size and geospatial
- * statistics, sorting columns, page encoding stats, logical types, column orders,
- * encryption).
+ * statistics, sorting columns, page encoding stats, logical types, encryption), as
+ * tables for the decoder of `struct-table.ts`; and the column orders (one per leaf,
+ * nearly all `TYPE_ORDER`, which a fast path recognises by its three bytes).
  */
 import {
   CompactType,
   fieldHeader,
   listArray,
   listOf,
-  missingField,
   readBinary,
+  readByte,
   readDouble,
   readI32,
   readI32List,
@@ -19,163 +20,169 @@ import {
   readStringList,
   skip,
   skipStruct,
-  ThriftCursor,
-  truncated,
+  type ThriftCursor,
 } from './thrift.js'
 import { COLUMN_ORDERS, EDGE_ALGORITHMS, ENCODINGS, enumName, PAGE_TYPES, TIME_UNITS } from './enums.js'
 import { type Plan } from './plan.js'
+import { BOOL, field, readStruct, readStructList, readUnion, required, struct, union } from './struct-table.js'
 import type {
   BoundingBox,
   ColumnCryptoMetaData,
   ColumnOrder,
   EdgeInterpolationAlgorithm,
-  Encoding,
   EncryptionAlgorithm,
   GeospatialStatistics,
-  Int64,
   LogicalType,
   PageEncodingStats,
-  PageType,
   SizeStatistics,
   SortingColumn,
+  TimeUnit,
 } from './types.js'
 
-const { BOOLEAN_TRUE: TRUE, BOOLEAN_FALSE: FALSE, BYTE, I32, I64, DOUBLE, BINARY, LIST, STRUCT } = CompactType
+const { BYTE, I32, I64, DOUBLE, BINARY, LIST, STRUCT } = CompactType
+
+/** An i8, signed. */
+function readSignedByte(c: ThriftCursor): number {
+  return (readByte(c) << 24) >> 24
+}
 
 // ---------------------------------------------------------------------------------
-// Cold structs
+// Statistics beside `Statistics` (ColumnMetaData fields 16 and 17)
+
+const SIZE_STATISTICS = struct<SizeStatistics>(
+  'SizeStatistics',
+  () => ({ unencoded_byte_array_data_bytes: undefined, repetition_level_histogram: undefined, definition_level_histogram: undefined }),
+  {
+    1: field('unencoded_byte_array_data_bytes', I64, readI64),
+    2: field('repetition_level_histogram', LIST, (c) => readI64List(c, 'SizeStatistics.repetition_level_histogram')),
+    3: field('definition_level_histogram', LIST, (c) => readI64List(c, 'SizeStatistics.definition_level_histogram')),
+  },
+)
+
+const BOUNDING_BOX = struct<BoundingBox>(
+  'BoundingBox',
+  () => ({ xmin: 0, xmax: 0, ymin: 0, ymax: 0, zmin: undefined, zmax: undefined, mmin: undefined, mmax: undefined }),
+  {
+    1: required('xmin', DOUBLE, readDouble),
+    2: required('xmax', DOUBLE, readDouble),
+    3: required('ymin', DOUBLE, readDouble),
+    4: required('ymax', DOUBLE, readDouble),
+    5: field('zmin', DOUBLE, readDouble),
+    6: field('zmax', DOUBLE, readDouble),
+    7: field('mmin', DOUBLE, readDouble),
+    8: field('mmax', DOUBLE, readDouble),
+  },
+)
+
+const GEOSPATIAL_STATISTICS = struct<GeospatialStatistics>(
+  'GeospatialStatistics',
+  () => ({ bbox: undefined, geospatial_types: undefined }),
+  {
+    1: field('bbox', STRUCT, (c) => readStruct(c, BOUNDING_BOX)),
+    2: field('geospatial_types', LIST, (c) => readI32List(c, 'GeospatialStatistics.geospatial_types')),
+  },
+)
 
 export function readSizeStatistics(c: ThriftCursor): SizeStatistics {
-  let unencoded: Int64 | undefined
-  let repetition: Int64[] | undefined
-  let definition: Int64[] | undefined
-  let fid = 0
-  for (;;) {
-    const wire = fieldHeader(c, fid, 'SizeStatistics')
-    if (wire === 0) break
-    fid = c.fieldId
-    if (fid === 1 && wire === I64) unencoded = readI64(c)
-    else if (fid === 2 && wire === LIST) repetition = readI64List(c, 'SizeStatistics.repetition_level_histogram')
-    else if (fid === 3 && wire === LIST) definition = readI64List(c, 'SizeStatistics.definition_level_histogram')
-    else skip(c, wire)
-  }
-  return {
-    unencoded_byte_array_data_bytes: unencoded,
-    repetition_level_histogram: repetition,
-    definition_level_histogram: definition,
-  }
+  return readStruct(c, SIZE_STATISTICS)
 }
 
 export function readGeospatialStatistics(c: ThriftCursor): GeospatialStatistics {
-  let bbox: BoundingBox | undefined
-  let types: number[] | undefined
-  let fid = 0
-  for (;;) {
-    const wire = fieldHeader(c, fid, 'GeospatialStatistics')
-    if (wire === 0) break
-    fid = c.fieldId
-    if (fid === 1 && wire === STRUCT) bbox = readBoundingBox(c)
-    else if (fid === 2 && wire === LIST) types = readI32List(c, 'GeospatialStatistics.geospatial_types')
-    else skip(c, wire)
-  }
-  return { bbox, geospatial_types: types }
+  return readStruct(c, GEOSPATIAL_STATISTICS)
 }
 
-const BOUNDING_BOX_FIELDS = ['xmin', 'xmax', 'ymin', 'ymax']
+// ---------------------------------------------------------------------------------
+// Lists of small structs
 
-function readBoundingBox(c: ThriftCursor): BoundingBox {
-  const start = c.offset
-  const values: (number | undefined)[] = [undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined]
-  let seen = 0
-  let fid = 0
-  for (;;) {
-    const wire = fieldHeader(c, fid, 'BoundingBox')
-    if (wire === 0) break
-    fid = c.fieldId
-    if (wire === DOUBLE && fid >= 1 && fid <= 8) {
-      values[fid - 1] = readDouble(c)
-      seen |= 1 << (fid - 1)
-    } else skip(c, wire)
-  }
-  if ((seen & 15) !== 15) missingField(c, 'BoundingBox', BOUNDING_BOX_FIELDS, seen, start)
-  return {
-    xmin: values[0]!,
-    xmax: values[1]!,
-    ymin: values[2]!,
-    ymax: values[3]!,
-    zmin: values[4],
-    zmax: values[5],
-    mmin: values[6],
-    mmax: values[7],
-  }
-}
+const SORTING_COLUMN = struct<SortingColumn>('SortingColumn', () => ({ column_idx: 0, descending: false, nulls_first: false }), {
+  1: required('column_idx', I32, readI32),
+  2: required('descending', BOOL),
+  3: required('nulls_first', BOOL),
+})
 
-const SORTING_COLUMN_FIELDS = ['column_idx', 'descending', 'nulls_first']
+const PAGE_ENCODING_STATS = struct<PageEncodingStats>(
+  'PageEncodingStats',
+  () => ({ page_type: 0, encoding: 0, count: 0 }),
+  {
+    1: required('page_type', I32, (c) => enumName(PAGE_TYPES, readI32(c))),
+    2: required('encoding', I32, (c) => enumName(ENCODINGS, readI32(c))),
+    3: required('count', I32, readI32),
+  },
+)
 
 export function readSortingColumns(c: ThriftCursor): SortingColumn[] {
-  const size = listOf(c, STRUCT, 'RowGroup.sorting_columns')
-  const out = listArray<SortingColumn>(size)
-  for (let i = 0; i < size; i++) {
-    const start = c.offset
-    let seen = 0
-    let columnIdx = 0
-    let descending = false
-    let nullsFirst = false
-    let fid = 0
-    for (;;) {
-      const wire = fieldHeader(c, fid, 'SortingColumn')
-      if (wire === 0) break
-      fid = c.fieldId
-      if (fid === 1 && (wire | 1) === I32) {
-        columnIdx = readI32(c)
-        seen |= 1
-      } else if (fid === 2 && (wire === TRUE || wire === FALSE)) {
-        descending = wire === TRUE
-        seen |= 2
-      } else if (fid === 3 && (wire === TRUE || wire === FALSE)) {
-        nullsFirst = wire === TRUE
-        seen |= 4
-      } else skip(c, wire)
-    }
-    if (seen !== 7) missingField(c, 'SortingColumn', SORTING_COLUMN_FIELDS, seen, start)
-    out[i] = { column_idx: columnIdx, descending, nulls_first: nullsFirst }
-  }
-  return out
+  return readStructList(c, SORTING_COLUMN, 'RowGroup.sorting_columns')
 }
-
-const PAGE_ENCODING_STATS_FIELDS = ['page_type', 'encoding', 'count']
 
 export function readEncodingStats(c: ThriftCursor): PageEncodingStats[] {
-  const size = listOf(c, STRUCT, 'ColumnMetaData.encoding_stats')
-  const out = listArray<PageEncodingStats>(size)
-  for (let i = 0; i < size; i++) {
-    const start = c.offset
-    let seen = 0
-    let pageType: PageType | number = 0
-    let encoding: Encoding | number = 0
-    let count = 0
-    let fid = 0
-    for (;;) {
-      const wire = fieldHeader(c, fid, 'PageEncodingStats')
-      if (wire === 0) break
-      fid = c.fieldId
-      if ((wire | 1) !== I32) skip(c, wire)
-      else if (fid === 1) {
-        pageType = enumName(PAGE_TYPES, readI32(c))
-        seen |= 1
-      } else if (fid === 2) {
-        encoding = enumName(ENCODINGS, readI32(c))
-        seen |= 2
-      } else if (fid === 3) {
-        count = readI32(c)
-        seen |= 4
-      } else skip(c, wire)
-    }
-    if (seen !== 7) missingField(c, 'PageEncodingStats', PAGE_ENCODING_STATS_FIELDS, seen, start)
-    out[i] = { page_type: pageType, encoding, count }
-  }
-  return out
+  return readStructList(c, PAGE_ENCODING_STATS, 'ColumnMetaData.encoding_stats')
 }
+
+// ---------------------------------------------------------------------------------
+// LogicalType
+
+type TimeLogicalType = { type: 'TIME' | 'TIMESTAMP'; isAdjustedToUTC: boolean; unit: TimeUnit | undefined }
+
+/** TimeType (7) and TimestampType (8); a time unit newer than this library cannot be interpreted. */
+function timeType(id: 7 | 8) {
+  return struct<TimeLogicalType, LogicalType>(
+    id === 7 ? 'TimeType' : 'TimestampType',
+    () => ({ type: id === 7 ? 'TIME' : 'TIMESTAMP', isAdjustedToUTC: false, unit: undefined }),
+    {
+      1: required('isAdjustedToUTC', BOOL),
+      2: required('unit', STRUCT, (c) => TIME_UNITS[readEmptyUnion(c, 'TimeUnit') - 1]),
+    },
+    (value) => (value.unit === undefined ? { type: 'UNRECOGNIZED', id } : (value as LogicalType)),
+  )
+}
+
+type Member<K extends LogicalType['type']> = Extract<LogicalType, { type: K }>
+
+const LOGICAL_TYPE = union<LogicalType, undefined>(
+  'LogicalType',
+  {
+    1: () => ({ type: 'STRING' }),
+    2: () => ({ type: 'MAP' }),
+    3: () => ({ type: 'LIST' }),
+    4: () => ({ type: 'ENUM' }),
+    5: struct<Member<'DECIMAL'>>('DecimalType', () => ({ type: 'DECIMAL', scale: 0, precision: 0 }), {
+      1: required('scale', I32, readI32),
+      2: required('precision', I32, readI32),
+    }),
+    6: () => ({ type: 'DATE' }),
+    7: timeType(7),
+    8: timeType(8),
+    10: struct<Member<'INTEGER'>>('IntType', () => ({ type: 'INTEGER', bitWidth: 0, isSigned: false }), {
+      1: required('bitWidth', BYTE, readSignedByte),
+      2: required('isSigned', BOOL),
+    }),
+    11: () => ({ type: 'UNKNOWN' }),
+    12: () => ({ type: 'JSON' }),
+    13: () => ({ type: 'BSON' }),
+    14: () => ({ type: 'UUID' }),
+    15: () => ({ type: 'FLOAT16' }),
+    16: struct<Member<'VARIANT'>>('VariantType', () => ({ type: 'VARIANT', specification_version: undefined }), {
+      1: field('specification_version', BYTE, readSignedByte),
+    }),
+    17: struct<Member<'GEOMETRY'>>('GeometryType', () => ({ type: 'GEOMETRY', crs: undefined }), {
+      1: field('crs', BINARY, readString),
+    }),
+    18: struct<Member<'GEOGRAPHY'>>('GeographyType', () => ({ type: 'GEOGRAPHY', crs: undefined, algorithm: undefined }), {
+      1: field('crs', BINARY, readString),
+      2: field('algorithm', I32, (c) => enumName<EdgeInterpolationAlgorithm>(EDGE_ALGORITHMS, readI32(c))),
+    }),
+    19: () => ({ type: 'VECTOR' }),
+  },
+  (id) => ({ type: 'UNRECOGNIZED', id }),
+  () => undefined,
+)
+
+export function readLogicalType(c: ThriftCursor): LogicalType | undefined {
+  return readUnion(c, LOGICAL_TYPE)
+}
+
+// ---------------------------------------------------------------------------------
+// Column orders
 
 /**
  * Reads a union whose members are all empty structs (or that we treat so): returns the
@@ -192,168 +199,6 @@ function readEmptyUnion(c: ThriftCursor, what: string): number {
     skip(c, wire)
   }
   return member
-}
-
-const DECIMAL_FIELDS = ['scale', 'precision']
-const TIME_FIELDS = ['isAdjustedToUTC', 'unit']
-const INT_FIELDS = ['bitWidth', 'isSigned']
-
-export function readLogicalType(c: ThriftCursor): LogicalType | undefined {
-  let result: LogicalType | undefined
-  let fid = 0
-  for (;;) {
-    const wire = fieldHeader(c, fid, 'LogicalType')
-    if (wire === 0) break
-    fid = c.fieldId
-    if (result !== undefined || wire !== STRUCT) {
-      skip(c, wire)
-      continue
-    }
-    switch (fid) {
-      case 1:
-        result = { type: 'STRING' }
-        break
-      case 2:
-        result = { type: 'MAP' }
-        break
-      case 3:
-        result = { type: 'LIST' }
-        break
-      case 4:
-        result = { type: 'ENUM' }
-        break
-      case 5: {
-        const start = c.offset
-        let scale = 0
-        let precision = 0
-        let seen = 0
-        let f = 0
-        for (;;) {
-          const w = fieldHeader(c, f, 'DecimalType')
-          if (w === 0) break
-          f = c.fieldId
-          if (f === 1 && (w | 1) === I32) {
-            scale = readI32(c)
-            seen |= 1
-          } else if (f === 2 && (w | 1) === I32) {
-            precision = readI32(c)
-            seen |= 2
-          } else skip(c, w)
-        }
-        if (seen !== 3) missingField(c, 'DecimalType', DECIMAL_FIELDS, seen, start)
-        result = { type: 'DECIMAL', scale, precision }
-        continue
-      }
-      case 6:
-        result = { type: 'DATE' }
-        break
-      case 7:
-      case 8: {
-        const struct = fid === 7 ? 'TimeType' : 'TimestampType'
-        const start = c.offset
-        let utc = false
-        let unit = 0
-        let seen = 0
-        let f = 0
-        for (;;) {
-          const w = fieldHeader(c, f, struct)
-          if (w === 0) break
-          f = c.fieldId
-          if (f === 1 && (w === TRUE || w === FALSE)) {
-            utc = w === TRUE
-            seen |= 1
-          } else if (f === 2 && w === STRUCT) {
-            unit = readEmptyUnion(c, 'TimeUnit')
-            seen |= 2
-          } else skip(c, w)
-        }
-        if (seen !== 3) missingField(c, struct, TIME_FIELDS, seen, start)
-        const name = TIME_UNITS[unit - 1]
-        // A time unit newer than this library: the annotation cannot be interpreted.
-        result =
-          name === undefined
-            ? { type: 'UNRECOGNIZED', id: fid }
-            : { type: fid === 7 ? 'TIME' : 'TIMESTAMP', isAdjustedToUTC: utc, unit: name }
-        continue
-      }
-      case 10: {
-        const start = c.offset
-        let bitWidth = 0
-        let signed = false
-        let seen = 0
-        let f = 0
-        for (;;) {
-          const w = fieldHeader(c, f, 'IntType')
-          if (w === 0) break
-          f = c.fieldId
-          if (f === 1 && w === BYTE) {
-            if (c.offset >= c.bytes.length) truncated(c, 'a byte', 1)
-            bitWidth = (c.bytes[c.offset++]! << 24) >> 24
-            seen |= 1
-          } else if (f === 2 && (w === TRUE || w === FALSE)) {
-            signed = w === TRUE
-            seen |= 2
-          } else skip(c, w)
-        }
-        if (seen !== 3) missingField(c, 'IntType', INT_FIELDS, seen, start)
-        result = { type: 'INTEGER', bitWidth, isSigned: signed }
-        continue
-      }
-      case 11:
-        result = { type: 'UNKNOWN' }
-        break
-      case 12:
-        result = { type: 'JSON' }
-        break
-      case 13:
-        result = { type: 'BSON' }
-        break
-      case 14:
-        result = { type: 'UUID' }
-        break
-      case 15:
-        result = { type: 'FLOAT16' }
-        break
-      case 16: {
-        let version: number | undefined
-        let f = 0
-        for (;;) {
-          const w = fieldHeader(c, f, 'VariantType')
-          if (w === 0) break
-          f = c.fieldId
-          if (f === 1 && w === BYTE) {
-            if (c.offset >= c.bytes.length) truncated(c, 'a byte', 1)
-            version = (c.bytes[c.offset++]! << 24) >> 24
-          } else skip(c, w)
-        }
-        result = { type: 'VARIANT', specification_version: version }
-        continue
-      }
-      case 17:
-      case 18: {
-        let crs: string | undefined
-        let algorithm: EdgeInterpolationAlgorithm | number | undefined
-        let f = 0
-        for (;;) {
-          const w = fieldHeader(c, f, fid === 17 ? 'GeometryType' : 'GeographyType')
-          if (w === 0) break
-          f = c.fieldId
-          if (f === 1 && w === BINARY) crs = readString(c)
-          else if (f === 2 && (w | 1) === I32 && fid === 18) algorithm = enumName(EDGE_ALGORITHMS, readI32(c))
-          else skip(c, w)
-        }
-        result = fid === 17 ? { type: 'GEOMETRY', crs } : { type: 'GEOGRAPHY', crs, algorithm }
-        continue
-      }
-      case 19:
-        result = { type: 'VECTOR' }
-        break
-      default:
-        result = { type: 'UNRECOGNIZED', id: fid }
-    }
-    skipStruct(c)
-  }
-  return result
 }
 
 export function readColumnOrders(c: ThriftCursor, plan: Plan): ColumnOrder[] {
@@ -382,72 +227,55 @@ export function readColumnOrders(c: ThriftCursor, plan: Plan): ColumnOrder[] {
   return out
 }
 
-export function readEncryptionAlgorithm(c: ThriftCursor): EncryptionAlgorithm {
-  let result: EncryptionAlgorithm | undefined
-  let fid = 0
-  for (;;) {
-    const wire = fieldHeader(c, fid, 'EncryptionAlgorithm')
-    if (wire === 0) break
-    fid = c.fieldId
-    if (result !== undefined || wire !== STRUCT) {
-      skip(c, wire)
-      continue
-    }
-    let aadPrefix: Uint8Array | undefined
-    let aadFileUnique: Uint8Array | undefined
-    let supplyAadPrefix: boolean | undefined
-    let f = 0
-    for (;;) {
-      const w = fieldHeader(c, f, fid === 1 ? 'AesGcmV1' : 'AesGcmCtrV1')
-      if (w === 0) break
-      f = c.fieldId
-      if (f === 1 && w === BINARY) aadPrefix = readBinary(c)
-      else if (f === 2 && w === BINARY) aadFileUnique = readBinary(c)
-      else if (f === 3 && (w === TRUE || w === FALSE)) supplyAadPrefix = w === TRUE
-      else skip(c, w)
-    }
-    result = {
-      type: fid === 1 ? 'AES_GCM_V1' : fid === 2 ? 'AES_GCM_CTR_V1' : 'UNRECOGNIZED',
-      aad_prefix: aadPrefix,
-      aad_file_unique: aadFileUnique,
-      supply_aad_prefix: supplyAadPrefix,
-    }
-  }
-  return result ?? { type: 'UNRECOGNIZED', aad_prefix: undefined, aad_file_unique: undefined, supply_aad_prefix: undefined }
+// ---------------------------------------------------------------------------------
+// Encryption
+
+/** AesGcmV1 and AesGcmCtrV1 share their fields; an unknown member is read as AesGcmCtrV1. */
+function aes(name: string, type: EncryptionAlgorithm['type']) {
+  return struct<EncryptionAlgorithm>(
+    name,
+    () => ({ type, aad_prefix: undefined, aad_file_unique: undefined, supply_aad_prefix: undefined }),
+    {
+      1: field('aad_prefix', BINARY, readBinary),
+      2: field('aad_file_unique', BINARY, readBinary),
+      3: field('supply_aad_prefix', BOOL),
+    },
+  )
 }
 
-const COLUMN_KEY_FIELDS = ['path_in_schema']
+const ENCRYPTION_ALGORITHM = union<EncryptionAlgorithm, EncryptionAlgorithm>(
+  'EncryptionAlgorithm',
+  { 1: aes('AesGcmV1', 'AES_GCM_V1'), 2: aes('AesGcmCtrV1', 'AES_GCM_CTR_V1') },
+  aes('AesGcmCtrV1', 'UNRECOGNIZED'),
+  () => ({ type: 'UNRECOGNIZED', aad_prefix: undefined, aad_file_unique: undefined, supply_aad_prefix: undefined }),
+)
+
+/** Placeholder until the required field is read (missing: an error, never returned). */
+const NO_PATH: string[] = []
+
+type ColumnKeyMember = Extract<ColumnCryptoMetaData, { type: 'ENCRYPTION_WITH_COLUMN_KEY' }>
+
+const COLUMN_CRYPTO_METADATA = union<ColumnCryptoMetaData, undefined>(
+  'ColumnCryptoMetaData',
+  {
+    1: () => ({ type: 'ENCRYPTION_WITH_FOOTER_KEY' }),
+    2: struct<ColumnKeyMember>(
+      'EncryptionWithColumnKey',
+      () => ({ type: 'ENCRYPTION_WITH_COLUMN_KEY', path_in_schema: NO_PATH, key_metadata: undefined }),
+      {
+        1: required('path_in_schema', LIST, (c) => readStringList(c, 'EncryptionWithColumnKey.path_in_schema')),
+        2: field('key_metadata', BINARY, readBinary),
+      },
+    ),
+  },
+  (id) => ({ type: 'UNRECOGNIZED', id }),
+  () => undefined,
+)
+
+export function readEncryptionAlgorithm(c: ThriftCursor): EncryptionAlgorithm {
+  return readUnion(c, ENCRYPTION_ALGORITHM)
+}
 
 export function readColumnCryptoMetaData(c: ThriftCursor): ColumnCryptoMetaData | undefined {
-  let result: ColumnCryptoMetaData | undefined
-  let fid = 0
-  for (;;) {
-    const wire = fieldHeader(c, fid, 'ColumnCryptoMetaData')
-    if (wire === 0) break
-    fid = c.fieldId
-    if (result !== undefined || wire !== STRUCT) {
-      skip(c, wire)
-      continue
-    }
-    if (fid === 2) {
-      const start = c.offset
-      let path: string[] | undefined
-      let keyMetadata: Uint8Array | undefined
-      let f = 0
-      for (;;) {
-        const w = fieldHeader(c, f, 'EncryptionWithColumnKey')
-        if (w === 0) break
-        f = c.fieldId
-        if (f === 1 && w === LIST) path = readStringList(c, 'EncryptionWithColumnKey.path_in_schema')
-        else if (f === 2 && w === BINARY) keyMetadata = readBinary(c)
-        else skip(c, w)
-      }
-      if (path === undefined) missingField(c, 'EncryptionWithColumnKey', COLUMN_KEY_FIELDS, 0, start)
-      result = { type: 'ENCRYPTION_WITH_COLUMN_KEY', path_in_schema: path, key_metadata: keyMetadata }
-    } else {
-      skipStruct(c)
-      result = fid === 1 ? { type: 'ENCRYPTION_WITH_FOOTER_KEY' } : { type: 'UNRECOGNIZED', id: fid }
-    }
-  }
-  return result
+  return readUnion(c, COLUMN_CRYPTO_METADATA)
 }

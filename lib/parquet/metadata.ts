@@ -5,7 +5,13 @@
  * Hot structs (FileMetaData, RowGroup, ColumnChunk, ColumnMetaData, Statistics,
  * SchemaElement) have hand-written decoders: fields go into locals and one object
  * literal of a fixed shape is made at the end; required fields are tracked in a
- * bitmask and a missing one fails with the struct and field named.
+ * bitmask and a missing one fails with the struct and field named. The cold structs
+ * (`cold-structs.ts`) are field tables read by one generic decoder (`struct-table.ts`)
+ * that keeps the same rules.
+ *
+ * Files: this one is the entry point and `FileMetaData`; `plan.ts` the decode state;
+ * `schema.ts`, `row-group.ts`, `column-chunk.ts`, `column-metadata.ts`, `statistics.ts`
+ * and `key-value.ts` the structs they are named after; `thrift.ts` the compact protocol.
  *
  * Speed (bench/parquet.ts; the target is the cost of a bare walk over the bytes): the
  * hottest decoders read field headers and integers inline with the position in a

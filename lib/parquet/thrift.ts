@@ -484,7 +484,7 @@ export function skip(c: ThriftCursor, type: number): void {
   }
 }
 
-function tooDeep(c: ThriftCursor, at: number): never {
+export function tooDeep(c: ThriftCursor, at: number): never {
   throw new CodecError('LIMIT_EXCEEDED', FORMAT, `nesting deeper than ${MAX_DEPTH} levels`, c.origin + at)
 }
 
