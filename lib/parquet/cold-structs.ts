@@ -1,5 +1,5 @@
 /**
- * The cold structs of a footer: rarely present, or few per file (size and geospatial
+ * The cold structs of a footer: rarely present, or few per file (geospatial
  * statistics, sorting columns, page encoding stats, logical types, encryption), as
  * tables for the decoder of `struct-table.ts`; and the column orders (one per leaf,
  * nearly all `TYPE_ORDER`, which a fast path recognises by its three bytes).
@@ -14,8 +14,6 @@ import {
   readDouble,
   readI32,
   readI32List,
-  readI64,
-  readI64List,
   readString,
   readStringList,
   skip,
@@ -34,12 +32,11 @@ import type {
   GeospatialStatistics,
   LogicalType,
   PageEncodingStats,
-  SizeStatistics,
   SortingColumn,
   TimeUnit,
 } from './types.js'
 
-const { BYTE, I32, I64, DOUBLE, BINARY, LIST, STRUCT } = CompactType
+const { BYTE, I32, DOUBLE, BINARY, LIST, STRUCT } = CompactType
 
 /** An i8, signed. */
 function readSignedByte(c: ThriftCursor): number {
@@ -47,17 +44,7 @@ function readSignedByte(c: ThriftCursor): number {
 }
 
 // ---------------------------------------------------------------------------------
-// Statistics beside `Statistics` (ColumnMetaData fields 16 and 17)
-
-const SIZE_STATISTICS = struct<SizeStatistics>(
-  'SizeStatistics',
-  () => ({ unencoded_byte_array_data_bytes: undefined, repetition_level_histogram: undefined, definition_level_histogram: undefined }),
-  {
-    1: field('unencoded_byte_array_data_bytes', I64, readI64),
-    2: field('repetition_level_histogram', LIST, (c) => readI64List(c, 'SizeStatistics.repetition_level_histogram')),
-    3: field('definition_level_histogram', LIST, (c) => readI64List(c, 'SizeStatistics.definition_level_histogram')),
-  },
-)
+// GeospatialStatistics (ColumnMetaData field 17)
 
 const BOUNDING_BOX = struct<BoundingBox>(
   'BoundingBox',
@@ -82,10 +69,6 @@ const GEOSPATIAL_STATISTICS = struct<GeospatialStatistics>(
     2: field('geospatial_types', LIST, (c) => readI32List(c, 'GeospatialStatistics.geospatial_types')),
   },
 )
-
-export function readSizeStatistics(c: ThriftCursor): SizeStatistics {
-  return readStruct(c, SIZE_STATISTICS)
-}
 
 export function readGeospatialStatistics(c: ThriftCursor): GeospatialStatistics {
   return readStruct(c, GEOSPATIAL_STATISTICS)

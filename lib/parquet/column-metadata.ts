@@ -19,11 +19,11 @@ import {
   skipStruct,
   ThriftCursor,
 } from './thrift.js'
-import { readEncodingStats, readGeospatialStatistics, readSizeStatistics } from './cold-structs.js'
+import { readEncodingStats, readGeospatialStatistics } from './cold-structs.js'
 import { CODECS, ENCODINGS, enumName, PARQUET_TYPES } from './enums.js'
 import { readKeyValues } from './key-value.js'
 import { intern, interned, type Plan } from './plan.js'
-import { LazyStatistics } from './statistics.js'
+import { LazyStatistics, readSizeStatistics } from './statistics.js'
 import type {
   ColumnMetaData,
   CompressionCodec,
