@@ -4,7 +4,7 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { CodecError } from '../lib/errors.js'
-import { decodeFileMetaData } from '../lib/parquet/index.js'
+import { CompactType, decodeFileMetaData } from '../lib/parquet/index.js'
 
 const out: number[] = []
 const varint = (v: number) => {
@@ -17,11 +17,7 @@ const varint = (v: number) => {
 const zigzag = (v: number) => varint(v >= 0 ? v * 2 : -v * 2 - 1)
 /** Field header with a delta from the previous field id (compact protocol). */
 const field = (delta: number, type: number) => out.push((delta << 4) | type)
-const I32 = 5
-const I64 = 6
-const BINARY = 8
-const LIST = 9
-const STRUCT = 12
+const { I32, I64, BINARY, LIST, STRUCT } = CompactType
 const name = (delta: number, s: string) => {
   field(delta, BINARY)
   const b = new TextEncoder().encode(s)

@@ -9,6 +9,7 @@ import * as assert from 'uvu/assert'
 import { CodecError, type Failure } from '../lib/errors.js'
 import { Status } from '../lib/status.js'
 import {
+  CompactType,
   ThriftCursor,
   decodeFileMetaData,
   parquetMetadataSync,
@@ -76,11 +77,7 @@ class Writer {
     return new Uint8Array(this.bytes)
   }
 }
-const I32 = 5
-const I64 = 6
-const BINARY = 8
-const LIST = 9
-const STRUCT = 12
+const { I32, I64, BINARY, LIST, STRUCT } = CompactType
 
 /** A small valid FileMetaData: root + one INT32 leaf, one row group, one chunk. */
 function tinyFooter(

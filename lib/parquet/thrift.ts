@@ -18,6 +18,7 @@
  */
 import { CodecError, type Failure } from '../errors.js'
 import { Status } from '../status.js'
+import type { Int64 } from './types.js'
 
 /** Compact protocol type ids (field headers and list/map element types). */
 export const CompactType = Object.freeze({
@@ -38,19 +39,8 @@ export const CompactType = Object.freeze({
   UUID: 13,
 } as const)
 
-const TRUE = 1
-const FALSE = 2
-const BYTE = 3
-const I16 = 4
-const I32 = 5
-const I64 = 6
-const DOUBLE = 7
-const BINARY = 8
-const LIST = 9
-const SET = 10
-const MAP = 11
-const STRUCT = 12
-const UUID = 13
+const { BOOLEAN_TRUE: TRUE, BOOLEAN_FALSE: FALSE, BYTE, I16, I32, I64, DOUBLE, BINARY, LIST, SET, MAP, STRUCT, UUID } =
+  CompactType
 
 /**
  * Deepest nesting of structs, lists and maps that `skip()` follows. Apache Thrift's
@@ -60,7 +50,7 @@ const UUID = 13
  */
 export const MAX_DEPTH = 64
 
-const FORMAT = 'parquet'
+export const FORMAT = 'parquet'
 
 /** A position in compact-protocol bytes. */
 export class ThriftCursor {
@@ -494,7 +484,7 @@ export function skip(c: ThriftCursor, type: number): void {
   }
 }
 
-function tooDeep(c: ThriftCursor, at: number): never {
+export function tooDeep(c: ThriftCursor, at: number): never {
   throw new CodecError('LIMIT_EXCEEDED', FORMAT, `nesting deeper than ${MAX_DEPTH} levels`, c.origin + at)
 }
 
@@ -574,4 +564,211 @@ export function walkThrift(bytes: Uint8Array, offset = 0, failure?: { value: Fai
     if (failure) failure.value = { code: error.code, message: error.message, offset: error.offset }
     return thriftStatus(error)
   }
+}
+
+// ---------------------------------------------------------------------------------
+// Helpers for the hand-written struct decoders
+//
+// Where the IDL says i32, i16 (4) is accepted too: both are zigzag varints on the wire,
+// `(type | 1) === I32`.
+
+/** Fails with the first required field of `struct` that is not in `seen`. */
+export function missingField(c: ThriftCursor, struct: string, fields: readonly string[], seen: number, at: number): never {
+  let i = 0
+  while (seen & (1 << i)) i++
+  throw new CodecError(
+    'INVALID_DATA',
+    FORMAT,
+    `${struct}.${fields[i]} is required but missing`,
+    c.origin + at,
+  )
+}
+
+/** Reads a field header inline: returns the type (0 at STOP), sets `c.fieldId`. */
+export function fieldHeader(c: ThriftCursor, previous: number, struct: string): number {
+  const pos = c.offset
+  if (pos >= c.bytes.length) truncated(c, `a ${struct} field header`, 1)
+  const header = c.bytes[pos]!
+  c.offset = pos + 1
+  const type = header & 0x0f
+  if (type === 0) return 0
+  c.fieldId = header >= 0x10 ? previous + (header >> 4) : readI32(c)
+  return type
+}
+
+/**
+ * Throws for a struct whose field header would start at `pos`, past the end. The hot
+ * decoders below read headers inline with the position in a local (`pos`) and the
+ * bytes hoisted out of the loop, the way `skipStruct` does: reading the cursor's
+ * fields for every header costs them a third of their time. They store `pos` back in
+ * `c.offset` around every call that reads through the cursor.
+ */
+export function headerTruncated(c: ThriftCursor, pos: number, struct: string): never {
+  c.offset = pos
+  truncated(c, `a ${struct} field header`, 1)
+}
+
+/**
+ * The value of an integer field (compact type i16, i32 or i64: all zigzag varints).
+ * Hot decoders read every integer field through this one call site, then assign by
+ * field id, so the JIT inlines one copy of the short-varint path instead of calling a
+ * reader per field. Values of up to 4 bytes are read here; longer ones, and the end of
+ * the input, go to `readI32` (i16/i32: at most 32 bits, as before) or `readI64`.
+ */
+export function readInteger(c: ThriftCursor, wire: number): Int64 {
+  const bytes = c.bytes
+  const pos = c.offset
+  if (pos + 4 <= bytes.length) {
+    let b = bytes[pos]!
+    let zz = b & 0x7f
+    let next = pos + 1
+    if (b >= 0x80) {
+      b = bytes[next++]!
+      zz |= (b & 0x7f) << 7
+      if (b >= 0x80) {
+        b = bytes[next++]!
+        zz |= (b & 0x7f) << 14
+        if (b >= 0x80) {
+          b = bytes[next++]!
+          zz |= (b & 0x7f) << 21
+        }
+      }
+    }
+    if (b < 0x80) {
+      c.offset = next
+      return (zz >>> 1) ^ -(zz & 1)
+    }
+  }
+  return wire === I64 ? readI64(c) : readI32(c)
+}
+
+/**
+ * A list header whose elements must be of `elementType` (an empty list may name any
+ * type). Returns the size.
+ */
+export function listOf(c: ThriftCursor, elementType: number, what: string): number {
+  const start = c.offset
+  const size = readListHeader(c)
+  // i16 and i32 share one wire encoding (a zigzag varint); some writers declare
+  // list<i32> elements as i16 (bad_data/ARROW-GH-41317.parquet), which reads the same.
+  const actual = elementType === I32 && c.elementType === 4 ? I32 : c.elementType
+  if (size !== 0 && actual !== elementType) {
+    invalid(c, `${what} is a list of compact type ${c.elementType}, expected ${elementType}`, start)
+  }
+  return size
+}
+
+/**
+ * An array for a list of `size` elements, filled by index: allocated at its final
+ * size (an array grown by `push` reserves about half as much again, and gets copied
+ * at every growth). `size` was checked against the bytes left by `readListHeader`.
+ * Past 65,536 the array grows as it is filled instead: V8 keeps an array made
+ * with `new Array(n)` that large in a slow dictionary representation.
+ */
+export function listArray<T>(size: number): T[] {
+  return size <= 65536 ? new Array<T>(size) : []
+}
+
+export function readI64List(c: ThriftCursor, what: string): Int64[] {
+  const size = listOf(c, I64, what)
+  const out = listArray<Int64>(size)
+  for (let i = 0; i < size; i++) out[i] = readI64(c)
+  return out
+}
+
+export function readI32List(c: ThriftCursor, what: string): number[] {
+  const size = listOf(c, I32, what)
+  const out = listArray<number>(size)
+  for (let i = 0; i < size; i++) out[i] = readI32(c)
+  return out
+}
+
+export function readStringList(c: ThriftCursor, what: string): string[] {
+  const size = listOf(c, BINARY, what)
+  const out = listArray<string>(size)
+  for (let i = 0; i < size; i++) out[i] = readString(c)
+  return out
+}
+
+/**
+ * The end of the struct whose first field header is at `pos`, when every field in it
+ * is simple: short-form headers, integers, booleans, doubles, binary values with
+ * lengths under 16 KiB, and short lists (under 15 elements) of integers or binary
+ * values; otherwise -1, and the caller walks the struct the general way (which also
+ * reports what is wrong). Statistics and SizeStatistics, one of each in every column
+ * chunk, are such structs: this pure loop skips them without a call per field.
+ * Accepts only what `skipStruct` accepts (the same varint and length limits), so a
+ * struct skipped here also decodes without error later (`LazyStatistics`).
+ */
+export function skipSimpleStruct(bytes: Uint8Array, pos: number): number {
+  const end = bytes.length
+  for (;;) {
+    if (pos >= end) return -1
+    const header = bytes[pos++]!
+    const type = header & 0x0f
+    if (type === 0) return pos
+    if (header < 0x10) return -1 // long-form field id
+    if (type === I64 || type === I32 || type === I16) {
+      pos = skipVarint(bytes, pos)
+      if (pos < 0) return -1
+    } else if (type === BINARY) {
+      pos = skipBinary(bytes, pos)
+      if (pos < 0) return -1
+    } else if (type === DOUBLE) {
+      pos += 8
+      if (pos > end) return -1
+    } else if (type === LIST) {
+      if (pos >= end) return -1
+      const list = bytes[pos++]!
+      const element = list & 0x0f
+      let n = list >> 4
+      if (n === 15) return -1
+      if (element === I64 || element === I32 || element === I16) {
+        for (; n > 0 && pos >= 0; n--) pos = skipVarint(bytes, pos)
+      } else if (element === BINARY) {
+        for (; n > 0 && pos >= 0; n--) pos = skipBinary(bytes, pos)
+      } else if (n !== 0) return -1
+      if (pos < 0) return -1
+    } else if (type !== TRUE && type !== FALSE) return -1
+  }
+}
+
+/** The end of the varint at `pos` (at most 10 bytes, as `skip` allows), or -1. */
+export function skipVarint(bytes: Uint8Array, pos: number): number {
+  const limit = pos + 10 < bytes.length ? pos + 10 : bytes.length
+  while (pos < limit) if (bytes[pos++]! < 0x80) return pos
+  return -1
+}
+
+/** The end of the binary value at `pos` (length in one or two bytes), or -1. */
+function skipBinary(bytes: Uint8Array, pos: number): number {
+  const end = bytes.length
+  if (pos >= end) return -1
+  let length = bytes[pos++]!
+  if (length >= 0x80) {
+    if (pos >= end) return -1
+    const high = bytes[pos++]!
+    if (high >= 0x80) return -1
+    length = (length & 0x7f) | (high << 7)
+  }
+  pos += length
+  return pos <= end ? pos : -1
+}
+
+/**
+ * The end of a list of binary values at `pos` when it is short (under 15 elements, each
+ * under 128 bytes, so every length takes one byte) and complete; otherwise `pos`, and
+ * the caller walks the list the general way (which also reports what is wrong).
+ */
+export function skipShortStrings(bytes: Uint8Array, pos: number): number {
+  const end = bytes.length
+  const header = pos < end ? bytes[pos]! : 0
+  if ((header & 0x0f) !== BINARY || header >= 0xf0) return pos
+  let at = pos + 1
+  for (let n = header >> 4; n > 0; n--) {
+    const length = at < end ? bytes[at]! : 0x80
+    if (length >= 0x80 || at + 1 + length > end) return pos
+    at += 1 + length
+  }
+  return at
 }
