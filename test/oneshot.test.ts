@@ -11,28 +11,9 @@ import { declaredSizeDecode, decode, encode } from '../lib/oneshot.js'
 import { createDecoder } from '../lib/registry.js'
 import type { Format } from '../lib/codec.js'
 import { concatBytes as concat } from './_bytes.js'
-import { spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { requireCli, runCli } from './_cli.js'
 
 const text = new TextEncoder().encode('one-shot decoding allocates its output once when the size is declared. '.repeat(2000))
-
-/**
- * A frame written by a reference CLI from a file (so that it knows and declares the
- * content size: zstd by default, lz4 with --content-size), or null when not installed.
- */
-function cliFrame(cli: 'zstd' | 'lz4', input: Uint8Array): Uint8Array | null {
-  const dir = mkdtempSync(join(tmpdir(), 'sluice-oneshot-'))
-  try {
-    const file = join(dir, 'input')
-    writeFileSync(file, input)
-    const r = spawnSync(cli, cli === 'lz4' ? ['-c', '-q', '--content-size', file] : ['-c', '-q', file], { maxBuffer: 1 << 26 })
-    return r.status === 0 ? new Uint8Array(r.stdout) : null
-  } finally {
-    rmSync(dir, { recursive: true, force: true })
-  }
-}
 
 /** An output is exact when its buffer holds nothing else (no larger block behind it). */
 const exact = (out: Uint8Array) => out.byteOffset === 0 && out.buffer.byteLength === out.length
@@ -75,11 +56,9 @@ test('gzip member: ISIZE sizes the output, in both engines', async () => {
 
 test('frames from the reference CLIs decode exactly too', async () => {
   for (const name of ['zstd', 'lz4'] as const) {
-    const frame = cliFrame(name, text)
-    if (!frame) {
-      console.log(`# skipped: the ${name} CLI is not installed (.ci/run installs it)`)
-      continue
-    }
+    if (!requireCli(name, `${name} CLI frame with a content size`)) continue
+    // From a file, so that the tool knows and declares the content size.
+    const frame = runCli(name, name === 'lz4' ? ['-c', '-q', '--content-size'] : ['-c', '-q'], text, 'file')
     assert.ok(await takesExactPath(name, frame), `${name} CLI frame`)
     const out = await decode(name, frame)
     assert.equal(out, text)
