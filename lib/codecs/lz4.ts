@@ -12,6 +12,7 @@ import { CodecError, type ErrorCode, type Failure } from '../errors.js'
 import type { CodecModule } from '../codec.js'
 import { checkLevel, checkMaxOutput, traitsOf } from '../formats.js'
 import { Status } from '../status.js'
+import { readU32LE, writeU32LE } from '../endian.js'
 import { blockErrorMessage, createHashTable, decodeBlock, DEFAULT_HASH_LOG, encodeBlock, ERR_OUTPUT, maxCompressedSize } from './lz4-block.js'
 import { Xxh32, xxh32 } from './xxhash32.js'
 
@@ -58,17 +59,6 @@ const S_DRAIN = 8
 const S_CONTENT_CHECKSUM = 9
 const S_DONE = 10
 const S_FAILED = 11
-
-function readLE32(b: Uint8Array, i: number): number {
-  return (b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16) | (b[i + 3]! << 24)) >>> 0
-}
-
-function writeLE32(b: Uint8Array, i: number, v: number): void {
-  b[i] = v
-  b[i + 1] = v >>> 8
-  b[i + 2] = v >>> 16
-  b[i + 3] = v >>> 24
-}
 
 function hex(v: number): string {
   return '0x' + (v >>> 0).toString(16).padStart(8, '0')
@@ -283,7 +273,7 @@ class Lz4FrameDecoder implements Decoder {
           ip = this.gather(src, ip, 4)
           if (this.smallLength < 4) break loop
           this.smallLength = 0
-          const magic = readLE32(this.small, 0)
+          const magic = readU32LE(this.small, 0)
           if (magic === MAGIC) {
             this.stage = S_HEADER
           } else if ((magic & SKIPPABLE_MASK) >>> 0 === SKIPPABLE_MAGIC) {
@@ -327,13 +317,13 @@ class Lz4FrameDecoder implements Decoder {
             break loop
           }
           if (flg & FLG_DICT_ID) {
-            const id = readLE32(this.small, descriptorLength - 5)
+            const id = readU32LE(this.small, descriptorLength - 5)
             status = this.fail('UNSUPPORTED', `frame needs dictionary ${id}; preset dictionaries are not supported`, ip - 5)
             break loop
           }
           if (flg & FLG_CONTENT_SIZE) {
-            const low = readLE32(this.small, 2)
-            const high = readLE32(this.small, 6)
+            const low = readU32LE(this.small, 2)
+            const high = readU32LE(this.small, 6)
             // Content size is a u64 ("Content Size"); we count bytes in doubles.
             if (high >= 0x200000) {
               status = this.fail('UNSUPPORTED', `content size ${high} * 2^32 + ${low} exceeds 2^53`, ip - 9)
@@ -361,7 +351,7 @@ class Lz4FrameDecoder implements Decoder {
           ip = this.gather(src, ip, 4)
           if (this.smallLength < 4) break loop
           this.smallLength = 0
-          this.remaining = readLE32(this.small, 0)
+          this.remaining = readU32LE(this.small, 0)
           this.stage = S_SKIP
           continue
         }
@@ -401,13 +391,13 @@ class Lz4FrameDecoder implements Decoder {
         case S_BLOCK_SIZE: {
           let field: number
           if (this.smallLength === 0 && srcEnd - ip >= 4) {
-            field = readLE32(src, ip)
+            field = readU32LE(src, ip)
             ip += 4
           } else {
             ip = this.gather(src, ip, 4)
             if (this.smallLength < 4) break loop
             this.smallLength = 0
-            field = readLE32(this.small, 0)
+            field = readU32LE(this.small, 0)
           }
           if (field === 0) {
             // EndMark ("General Structure"): the content size, when declared, must match.
@@ -487,7 +477,7 @@ class Lz4FrameDecoder implements Decoder {
             continue
           }
           if (blockChecksum) {
-            const stored = readLE32(data, start + size)
+            const stored = readU32LE(data, start + size)
             const actual = xxh32(data, start, start + size)
             if (stored !== actual) {
               status = this.fail('CHECKSUM_MISMATCH', `block checksum ${hex(stored)} does not match the block's ${hex(actual)}`, blockAt + size)
@@ -571,7 +561,7 @@ class Lz4FrameDecoder implements Decoder {
           ip = this.gather(src, ip, 4)
           if (this.smallLength < 4) break loop
           this.smallLength = 0
-          const stored = readLE32(this.small, 0)
+          const stored = readU32LE(this.small, 0)
           const actual = this.rawHash!.digest()
           if (stored !== actual) {
             status = this.fail('CHECKSUM_MISMATCH', `block checksum ${hex(stored)} does not match the stored block's ${hex(actual)}`, ip - 4)
@@ -584,7 +574,7 @@ class Lz4FrameDecoder implements Decoder {
           ip = this.gather(src, ip, 4)
           if (this.smallLength < 4) break loop
           this.smallLength = 0
-          const stored = readLE32(this.small, 0)
+          const stored = readU32LE(this.small, 0)
           const actual = this.kernel !== null ? this.kernel.digest() : this.contentHash.digest()
           if (stored !== actual) {
             status = this.fail('CHECKSUM_MISMATCH', `content checksum ${hex(stored)} does not match the decoded content's ${hex(actual)}`, ip - 4)
@@ -619,7 +609,7 @@ class Lz4FrameDecoder implements Decoder {
     const n = kernel.decode(data, start, size, limit, (this.flags & FLG_BLOCK_CHECKSUM) !== 0)
     if (n < 0) {
       if (n === ERR_BLOCK_CHECKSUM) {
-        const stored = readLE32(data, start + size)
+        const stored = readU32LE(data, start + size)
         this.fail('CHECKSUM_MISMATCH', `block checksum ${hex(stored)} does not match the block's ${hex(kernel.checksum)}`, blockAt + size)
         return -1
       }
@@ -781,7 +771,7 @@ class Lz4FrameEncoder implements Encoder {
     const direct = dst.length - op >= MAX_HEADER
     const out = direct ? dst : this.stageBuffer()
     let o = direct ? op : this.stageEnd
-    writeLE32(out, o, MAGIC)
+    writeU32LE(out, o, MAGIC)
     const d = o + 4
     let flg = FLG_VERSION_01 | FLG_BLOCK_INDEPENDENCE
     if (this.blockChecksum) flg |= FLG_BLOCK_CHECKSUM
@@ -791,8 +781,8 @@ class Lz4FrameEncoder implements Encoder {
     out[d + 1] = this.blockId << 4
     o = d + 2
     if (this.contentSize >= 0) {
-      writeLE32(out, o, this.contentSize >>> 0)
-      writeLE32(out, o + 4, Math.floor(this.contentSize / 0x100000000))
+      writeU32LE(out, o, this.contentSize >>> 0)
+      writeU32LE(out, o + 4, Math.floor(this.contentSize / 0x100000000))
       o += 8
     }
     out[o] = (xxh32(out, d, o) >>> 8) & 0xff
@@ -816,16 +806,16 @@ class Lz4FrameEncoder implements Encoder {
     const c = encodeBlock(data, start, end, out, o + 4, o + 4 + n - 1, (this.table ??= createHashTable(this.hashLog)))
     let size: number
     if (c > 0) {
-      writeLE32(out, o, c)
+      writeU32LE(out, o, c)
       size = c
     } else {
-      writeLE32(out, o, (n | BLOCK_UNCOMPRESSED) >>> 0)
+      writeU32LE(out, o, (n | BLOCK_UNCOMPRESSED) >>> 0)
       out.set(data.subarray(start, end), o + 4)
       size = n
     }
     let e = o + 4 + size
     if (this.blockChecksum) {
-      writeLE32(out, e, xxh32(out, o + 4, e))
+      writeU32LE(out, e, xxh32(out, o + 4, e))
       e += 4
     }
     if (direct) return e
@@ -918,10 +908,10 @@ class Lz4FrameEncoder implements Encoder {
         const direct = dst.length - op >= 8
         const out = direct ? dst : this.stageBuffer()
         let o = direct ? op : this.stageEnd
-        writeLE32(out, o, 0)
+        writeU32LE(out, o, 0)
         o += 4
         if (this.contentChecksum) {
-          writeLE32(out, o, this.kernel !== null ? this.kernel.digest() : this.contentHash.digest())
+          writeU32LE(out, o, this.kernel !== null ? this.kernel.digest() : this.contentHash.digest())
           o += 4
         }
         this.ended = true

@@ -9,6 +9,8 @@
  * `scan()` until it reports the end.
  */
 
+import { readU32LE } from '../endian.js'
+
 /** Zstandard frame magic, 0xFD2FB528 little-endian (RFC 8878 section 3.1.1). */
 const ZSTD_MAGIC = 0xfd2fb528
 /** Skippable frames: magic 0x184D2A50 to 0x184D2A5F (RFC 8878 section 3.1.2). */
@@ -128,13 +130,13 @@ export class ZstdFrameScanner {
     const at = this.scanned - this.need
     switch (this.phase) {
       case Phase.Magic: {
-        const magic = (f[0]! | (f[1]! << 8) | (f[2]! << 16) | (f[3]! << 24)) >>> 0
+        const magic = readU32LE(f, 0)
         if (magic === ZSTD_MAGIC) return this.expect(Phase.Descriptor, 1)
         if (((magic & SKIPPABLE_MASK) >>> 0) === SKIPPABLE_MAGIC) return this.expect(Phase.SkippableSize, 4)
         return this.invalid(`expected a zstd frame magic number (28 B5 2F FD) or a skippable frame, found 0x${magic.toString(16).padStart(8, '0')}`, at)
       }
       case Phase.SkippableSize: {
-        const size = (f[0]! | (f[1]! << 8) | (f[2]! << 16) | (f[3]! << 24)) >>> 0
+        const size = readU32LE(f, 0)
         this.lastBlock = true
         this.checksum = false
         return this.skipThen(size)

@@ -17,6 +17,7 @@ import { CodecError, type ErrorCode, type Failure } from '../errors.js'
 import { checkLevel, checkMaxOutput, traitsOf } from '../formats.js'
 import type { CodecModule } from '../codec.js'
 import { Status } from '../status.js'
+import { readU32LE } from '../endian.js'
 import {
   loadZstdEngine,
   ZSTD_c_checksumFlag,
@@ -100,10 +101,6 @@ function allocateNative(state: NativeState): boolean {
 function stageInput(state: NativeState, src: Uint8Array, offset: number, length: number): void {
   heap.refresh()
   if (length > 0) heap.bytes.set(length === src.length ? src : src.subarray(offset, offset + length), state.stage + STAGE_IN)
-}
-
-function readU32(bytes: Uint8Array, at: number): number {
-  return (bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16) | (bytes[at + 3]! << 24)) >>> 0
 }
 
 /** Whether the first `length` (< 4) bytes can still begin a zstd or skippable frame. */
@@ -229,10 +226,10 @@ class ZstdDecoder implements Decoder {
       if (!couldBeMagic(src, length)) return this.fail('INVALID_DATA', `bytes ${hex(src, length)} cannot start a zstd frame (magic 28 b5 2f fd) or a skippable frame`, at)
       return Status.NeedMoreData
     }
-    const magic = readU32(src, 0)
+    const magic = readU32LE(src, 0)
     if ((magic & 0xfffffff0) >>> 0 === SKIPPABLE_MAGIC) {
       if (length < 8) return Status.NeedMoreData
-      this.skipRemaining = readU32(src, 4)
+      this.skipRemaining = readU32LE(src, 4)
       this.consumed = 8
       this.contentSize = 0
       this.phase = Phase.Skip
