@@ -41,7 +41,9 @@
  */
 import { readU32LE, writeU32LE } from '../endian.js'
 import type { CodecModule } from '../codec.js'
-import { ERR_BLOCK_CHECKSUM, ERR_MEMORY, type EncodeKernel, type FrameKernel, lz4BlockModule, lz4FrameModule, type RawBlockKernel } from './lz4.js'
+import { lz4BlockModule, lz4FrameModule } from './lz4.js'
+import { BLOCK_UNCOMPRESSED } from './lz4-frame-format.js'
+import { ERR_BLOCK_CHECKSUM, ERR_MEMORY, type EncodeKernel, type FrameKernel, type RawBlockKernel } from './lz4-kernel.js'
 import { compile } from './wasm/instantiate.js'
 import { lz4Wasm } from './wasm/lz4-wasm-source.js'
 
@@ -308,8 +310,6 @@ const decodeRaw: RawBlockKernel = (src, dst, size) => {
 /** Start of the encoders' hash table, and its largest size (2^16 entries of 4 bytes). */
 const TABLE = 64
 const TABLE_SIZE = 4 << 16
-/** A block marked stored in its size field ("Block Size", high bit). */
-const BLOCK_UNCOMPRESSED = 0x80000000
 
 /** The encoders' instance and the layout of its memory (see the top of this file). */
 class EncodeMemory {
