@@ -35,7 +35,8 @@ import { checkLevel, traitsOf } from '../../lib/formats.js'
 import type { CodecModule } from '../../lib/codec.js'
 import { Status } from '../../lib/status.js'
 import { crc32 as jsCrc32 } from '../../lib/codecs/checksum.js'
-import { DeflateFamilyDecoder, wrapperOf, type Crc32, type DeflateBody } from '../../lib/codecs/deflate.js'
+import { wrapperOf, type Crc32, type DeflateBody } from '../../lib/codecs/deflate.js'
+import { deflateModule } from '../../lib/codecs/deflate-module.js'
 import { ZstdFrameScanner } from '../../lib/codecs/zstd-frame.js'
 
 /** The native handle as used here (see the module comment). */
@@ -428,19 +429,17 @@ export function nodeCodec(format: Format): CodecModule {
   switch (format) {
     case 'gzip':
     case 'deflate':
-    case 'deflate-raw': {
-      const wrapper = wrapperOf(format)
-      return Object.freeze({
-        traits: traitsOf(format),
-        createDecoder: () => new DeflateFamilyDecoder(format, new NativeBody(format, () => zlib.createInflateRaw(), ZLIB_FLAGS), nativeCrc32),
-        createEncoder: (options: Record<string, unknown>) => {
-          const level = checkLevel(format, options.level)
+    case 'deflate-raw':
+      return deflateModule(format, {
+        body: () => new NativeBody(format, () => zlib.createInflateRaw(), ZLIB_FLAGS),
+        crc32: () => nativeCrc32,
+        encoder: (_format, level) => {
+          const wrapper = wrapperOf(format)
           const create =
             wrapper === 'gzip' ? () => zlib.createGzip({ level }) : wrapper === 'zlib' ? () => zlib.createDeflate({ level }) : () => zlib.createDeflateRaw({ level })
           return new NativeEncoder(format, create, ZLIB_FLAGS)
         },
       })
-    }
     case 'brotli':
       return Object.freeze({
         traits: traitsOf(format),
