@@ -16,6 +16,7 @@ import type { Decoder, Encoder } from '../codec.js'
 import { CodecError, type ErrorCode, type Failure } from '../errors.js'
 import { checkLevel, checkMaxOutput, traitsOf } from '../formats.js'
 import type { CodecModule } from '../codec.js'
+import { NativeLifecycle, type NativeHandle } from './native-handle.js'
 import { Status } from '../status.js'
 import { readU32LE } from '../endian.js'
 import {
@@ -86,8 +87,8 @@ function releaseNative(state: NativeState): void {
   }
 }
 
-/** Frees wasm memory of codecs that were dropped without `dispose()`. */
-const finalizer = /* @__PURE__ */ new FinalizationRegistry<NativeState>(releaseNative)
+/** Frees wasm memory on `dispose()`, and of codecs that were dropped without it. */
+const lifecycle = /* @__PURE__ */ new NativeLifecycle<NativeState>(releaseNative)
 
 /** Allocates the context and staging of `state`; false when the wasm heap is exhausted. */
 function allocateNative(state: NativeState): boolean {
@@ -165,8 +166,7 @@ class ZstdDecoder implements Decoder {
   private inputTotal = 0
   /** Output produced since the last reset, against `maxOutput`. */
   private outputTotal = 0
-  private readonly state: NativeState = { context: 0, stage: 0, decoder: true }
-  private disposed = false
+  private readonly handle: NativeHandle<NativeState>
 
   constructor(options: Record<string, unknown>) {
     this.maxOutput = checkMaxOutput(FORMAT, options.maxOutputBytes)
@@ -175,11 +175,11 @@ class ZstdDecoder implements Decoder {
       throw new CodecError('INVALID_OPTION', FORMAT, `maxWindowLog must be an integer from ${MIN_WINDOW_LOG} to ${MAX_WINDOW_LOG} (the wasm engine's hard limit), got ${String(log)}`)
     }
     this.maxWindowLog = (log as number | undefined) ?? MAX_WINDOW_LOG
-    finalizer.register(this, this.state, this.state)
+    this.handle = lifecycle.attach(this, FORMAT, 'decoder', { context: 0, stage: 0, decoder: true })
   }
 
   transform(src: Uint8Array, dst: Uint8Array, _final: boolean): Status {
-    if (this.disposed) throw new CodecError('INVALID_OPTION', FORMAT, 'decoder used after dispose()')
+    this.handle.check()
     this.consumed = 0
     this.written = 0
     let status: Status
@@ -210,7 +210,7 @@ class ZstdDecoder implements Decoder {
   private fail(code: ErrorCode, message: string, offset: number): Status {
     this.failure = { code, message, offset }
     this.phase = Phase.Failed
-    releaseNative(this.state)
+    this.handle.release()
     return Status.InvalidData
   }
 
@@ -277,7 +277,7 @@ class ZstdDecoder implements Decoder {
       return this.fail('LIMIT_EXCEEDED', `frame content size ${size} exceeds the remaining output limit ${this.maxOutput - this.outputTotal} (maxOutputBytes ${this.maxOutput})`, at + pos)
     }
     this.contentSize = size
-    if (!allocateNative(this.state)) return this.fail('LIMIT_EXCEEDED', 'wasm memory exhausted allocating the zstd decoder', at)
+    if (!allocateNative(this.handle.state)) return this.fail('LIMIT_EXCEEDED', 'wasm memory exhausted allocating the zstd decoder', at)
     this.phase = Phase.Frame
     return Status.Done
   }
@@ -293,7 +293,7 @@ class ZstdDecoder implements Decoder {
 
   /** Runs libzstd over `src` from `this.consumed` until dst is full, input runs out or the frame ends. */
   private decode(src: Uint8Array, dst: Uint8Array): Status {
-    const state = this.state
+    const state = this.handle.state
     const ctx = state.context
     const srcPosPointer = state.stage
     const dstPosPointer = state.stage + 4
@@ -343,7 +343,7 @@ class ZstdDecoder implements Decoder {
       if (result === 0) {
         // The frame is complete and fully flushed; bytes after it stay unconsumed.
         this.phase = Phase.Done
-        releaseNative(state)
+        this.handle.release()
         return Status.Done
       }
       if (written === dst.length) return Status.DestinationTooSmall
@@ -358,10 +358,10 @@ class ZstdDecoder implements Decoder {
   }
 
   reset(): void {
-    if (this.disposed) throw new CodecError('INVALID_OPTION', FORMAT, 'decoder used after dispose()')
-    if (this.phase === Phase.Frame && this.state.context !== 0) {
+    this.handle.check()
+    if (this.phase === Phase.Frame && this.handle.state.context !== 0) {
       // Mid-frame: drop libzstd's session, keep its buffers.
-      native.ZSTD_initDStream(this.state.context)
+      native.ZSTD_initDStream(this.handle.state.context)
     }
     this.phase = Phase.Header
     this.failure = null
@@ -374,10 +374,7 @@ class ZstdDecoder implements Decoder {
   }
 
   dispose(): void {
-    if (this.disposed) return
-    this.disposed = true
-    releaseNative(this.state)
-    finalizer.unregister(this.state)
+    this.handle.dispose()
   }
 }
 
@@ -445,8 +442,7 @@ class ZstdEncoder implements Encoder {
   private readonly header = new Uint8Array(16)
   private headerLength = 0
   private headerPos = 0
-  private readonly state: NativeState = { context: 0, stage: 0, decoder: false }
-  private disposed = false
+  private readonly handle: NativeHandle<NativeState>
 
   constructor(options: Record<string, unknown>) {
     this.level = checkLevel(FORMAT, options.level)
@@ -458,7 +454,7 @@ class ZstdEncoder implements Encoder {
       throw new CodecError('INVALID_OPTION', FORMAT, `contentSize must be an integer from 0 to ${MAX_CONTENT_SIZE}, got ${String(size)}`)
     }
     this.pledged = (size as number | undefined) ?? -1
-    finalizer.register(this, this.state, this.state)
+    this.handle = lifecycle.attach(this, FORMAT, 'encoder', { context: 0, stage: 0, decoder: false })
   }
 
   transform(src: Uint8Array, dst: Uint8Array, final: boolean): Status {
@@ -472,14 +468,14 @@ class ZstdEncoder implements Encoder {
   private fail(code: ErrorCode, message: string): Status {
     this.failure = { code, message, offset: this.inputTotal + this.consumed }
     this.phase = EncodePhase.Failed
-    releaseNative(this.state)
+    this.handle.release()
     return Status.InvalidData
   }
 
   /** Begins the frame: parameters, and how the content size gets into the header. */
   private start(src: Uint8Array, endOp: number): boolean {
     this.started = true
-    const state = this.state
+    const state = this.handle.state
     if (!allocateNative(state)) return false
     const ctx = state.context
     native.ZSTD_initCStream(ctx, this.level)
@@ -501,7 +497,7 @@ class ZstdEncoder implements Encoder {
   }
 
   private run(src: Uint8Array, dst: Uint8Array, endOp: number): Status {
-    if (this.disposed) throw new CodecError('INVALID_OPTION', FORMAT, 'encoder used after dispose()')
+    this.handle.check()
     this.consumed = 0
     this.written = 0
     if (this.phase === EncodePhase.Failed) return Status.InvalidData
@@ -563,7 +559,7 @@ class ZstdEncoder implements Encoder {
   }
 
   private step(src: Uint8Array, dst: Uint8Array, endOp: number): Status {
-    const state = this.state
+    const state = this.handle.state
     const ctx = state.context
     const srcPosPointer = state.stage
     const dstPosPointer = state.stage + 4
@@ -577,7 +573,7 @@ class ZstdEncoder implements Encoder {
       if (this.patch === HeaderPatch.Draining && !this.drainHeader(dst)) return Status.DestinationTooSmall
       if (this.phase === EncodePhase.Ending) {
         this.phase = EncodePhase.Finished
-        releaseNative(state)
+        this.handle.release()
         return Status.Done
       }
       if (stagedPos === staged) {
@@ -633,7 +629,7 @@ class ZstdEncoder implements Encoder {
   }
 
   reset(): void {
-    if (this.disposed) throw new CodecError('INVALID_OPTION', FORMAT, 'encoder used after dispose()')
+    this.handle.check()
     // start() re-initialises libzstd's session (ZSTD_initCStream) on the next call.
     this.phase = EncodePhase.Open
     this.started = false
@@ -648,10 +644,7 @@ class ZstdEncoder implements Encoder {
   }
 
   dispose(): void {
-    if (this.disposed) return
-    this.disposed = true
-    releaseNative(this.state)
-    finalizer.unregister(this.state)
+    this.handle.dispose()
   }
 }
 
