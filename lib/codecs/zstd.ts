@@ -19,6 +19,7 @@ import type { CodecModule } from '../codec.js'
 import { NativeLifecycle, type NativeHandle } from './native-handle.js'
 import { Status } from '../status.js'
 import { readU32LE } from '../endian.js'
+import { DESCRIPTOR_RESERVED, frameHeaderLength, MIN_WINDOW_LOG, parseFrameHeader, SKIPPABLE_MAGIC, SKIPPABLE_MASK, ZSTD_MAGIC } from './zstd-frame.js'
 import {
   loadZstdEngine,
   ZSTD_c_checksumFlag,
@@ -39,12 +40,6 @@ const FORMAT = 'zstd'
 let native!: ZstdExports
 let heap!: WasmHeap
 
-/** RFC 8878 §3.1.1: Magic_Number of a Zstandard frame, little-endian. */
-const FRAME_MAGIC = 0xfd2fb528
-/** RFC 8878 §3.1.2: skippable frames use magics 0x184D2A50..0x184D2A5F. */
-const SKIPPABLE_MAGIC = 0x184d2a50
-/** RFC 8878 §3.1.1.1.2: Window_Log = 10 + Exponent, so 10 is the smallest window. */
-const MIN_WINDOW_LOG = 10
 /**
  * libzstd's `ZSTD_WINDOWLOG_LIMIT_DEFAULT`: the largest window a decoder accepts unless
  * told otherwise (RFC 8878 §3.1.1.1.2 asks decoders to support at least 8 MiB and lets
@@ -227,7 +222,7 @@ class ZstdDecoder implements Decoder {
       return Status.NeedMoreData
     }
     const magic = readU32LE(src, 0)
-    if ((magic & 0xfffffff0) >>> 0 === SKIPPABLE_MAGIC) {
+    if ((magic & SKIPPABLE_MASK) >>> 0 === SKIPPABLE_MAGIC) {
       if (length < 8) return Status.NeedMoreData
       this.skipRemaining = readU32LE(src, 4)
       this.consumed = 8
@@ -235,46 +230,24 @@ class ZstdDecoder implements Decoder {
       this.phase = Phase.Skip
       return Status.Done
     }
-    if (magic !== FRAME_MAGIC) {
+    if (magic !== ZSTD_MAGIC) {
       return this.fail('INVALID_DATA', `unknown frame magic 0x${magic.toString(16).padStart(8, '0')}, expected 0xfd2fb528 (zstd frame) or 0x184d2a5? (skippable frame)`, at)
     }
     if (length < 5) return Status.NeedMoreData
     const descriptor = src[4]!
-    // RFC 8878 §3.1.1.1.1: bit 3 is reserved and must be zero.
-    if (descriptor & 0x08) return this.fail('INVALID_DATA', `frame header descriptor 0x${descriptor.toString(16)} has the reserved bit 3 set`, at + 4)
-    const sizeFlag = descriptor >>> 6
-    const singleSegment = (descriptor >>> 5) & 1
-    const dictionaryBytes = [0, 1, 2, 4][descriptor & 3]!
-    const sizeBytes = sizeFlag === 0 ? singleSegment : 1 << sizeFlag
-    const headerBytes = 5 + (singleSegment ? 0 : 1) + dictionaryBytes + sizeBytes
-    if (length < headerBytes) return Status.NeedMoreData
-    let pos = 5
-    let windowSize = 0
-    if (!singleSegment) {
-      // §3.1.1.1.2: windowBase = 2^(10 + Exponent), plus Mantissa eighths of it.
-      const exponent = src[5]! >>> 3
-      const windowBase = 2 ** (MIN_WINDOW_LOG + exponent)
-      windowSize = windowBase + (windowBase / 8) * (src[5]! & 7)
-      pos = 6
+    if (descriptor & DESCRIPTOR_RESERVED) return this.fail('INVALID_DATA', `frame header descriptor 0x${descriptor.toString(16)} has the reserved bit 3 set`, at + 4)
+    if (length < 4 + frameHeaderLength(descriptor)) return Status.NeedMoreData
+    const header = parseFrameHeader(src, 4)
+    const size = header.contentSize
+    if (header.dictionaryId !== 0) {
+      return this.fail('UNSUPPORTED', `frame needs dictionary ${header.dictionaryId}; dictionaries are not supported`, at + 5 + header.windowBytes)
     }
-    let dictionaryId = 0
-    for (let i = dictionaryBytes - 1; i >= 0; i--) dictionaryId = dictionaryId * 256 + src[pos + i]!
-    pos += dictionaryBytes
-    let size = -1
-    if (sizeBytes > 0) {
-      size = 0
-      for (let i = sizeBytes - 1; i >= 0; i--) size = size * 256 + src[pos + i]!
-      if (sizeBytes === 2) size += 256 // §3.1.1.1.4: the 2-byte form is offset by 256
-    }
-    if (singleSegment) windowSize = size // §3.1.1.1.2: Window_Size = Frame_Content_Size
-    if (dictionaryId !== 0) {
-      return this.fail('UNSUPPORTED', `frame needs dictionary ${dictionaryId}; dictionaries are not supported`, at + 5 + (singleSegment ? 0 : 1))
-    }
-    if (windowSize > 2 ** this.maxWindowLog) {
-      return this.fail('LIMIT_EXCEEDED', `frame window ${windowSize} bytes exceeds the limit 2^${this.maxWindowLog} = ${2 ** this.maxWindowLog} (maxWindowLog)`, at + 5)
+    if (header.windowSize > 2 ** this.maxWindowLog) {
+      return this.fail('LIMIT_EXCEEDED', `frame window ${header.windowSize} bytes exceeds the limit 2^${this.maxWindowLog} = ${2 ** this.maxWindowLog} (maxWindowLog)`, at + 5)
     }
     if (size > this.maxOutput - this.outputTotal) {
-      return this.fail('LIMIT_EXCEEDED', `frame content size ${size} exceeds the remaining output limit ${this.maxOutput - this.outputTotal} (maxOutputBytes ${this.maxOutput})`, at + pos)
+      const sizeAt = at + 5 + header.windowBytes + header.dictionaryBytes
+      return this.fail('LIMIT_EXCEEDED', `frame content size ${size} exceeds the remaining output limit ${this.maxOutput - this.outputTotal} (maxOutputBytes ${this.maxOutput})`, sizeAt)
     }
     this.contentSize = size
     if (!allocateNative(this.handle.state)) return this.fail('LIMIT_EXCEEDED', 'wasm memory exhausted allocating the zstd decoder', at)
