@@ -116,8 +116,11 @@ export class ZstdFrameScanner {
   error: { message: string; offset: number } | null = null
 
   private phase: Phase = Phase.Magic
-  /** Header bytes being collected (at most 8 at a time) and how many are still needed. */
-  private readonly field = new Uint8Array(8)
+  /**
+   * Header bytes being collected and how many are still needed: at most 13 at a time,
+   * the header after its descriptor (window 1, dictionary ID 4, content size 8).
+   */
+  private readonly field = new Uint8Array(16)
   private have = 0
   private need = 4
   /** Bytes left to skip in the Skip phase, and whether a checksum follows the last block. */
