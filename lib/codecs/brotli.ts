@@ -9,7 +9,7 @@
  */
 import type { Decoder, Encoder } from '../codec.js'
 import { CodecError, type ErrorCode, type Failure } from '../errors.js'
-import { checkLevel, checkMaxOutput, traitsOf } from '../formats.js'
+import { checkInteger, checkLevel, checkMaxOutput, traitsOf } from '../formats.js'
 import type { CodecModule } from '../codec.js'
 import { NativeLifecycle, type NativeHandle } from './native-handle.js'
 import { Status } from '../status.js'
@@ -212,14 +212,9 @@ class BrotliEncoder implements Encoder {
 
   constructor(options: Record<string, unknown>) {
     this.quality = checkLevel(FORMAT, options.level)
-    const lgwin = options.lgwin
-    if (lgwin !== undefined) {
-      if (typeof lgwin !== 'number' || !Number.isInteger(lgwin) || lgwin < MIN_LGWIN || lgwin > MAX_LGWIN) {
-        throw new CodecError('INVALID_OPTION', FORMAT, `lgwin must be an integer from ${MIN_LGWIN} to ${MAX_LGWIN}, got ${String(lgwin)}`)
-      }
-      if (lgwin !== ENGINE_LGWIN) {
-        throw new CodecError('INVALID_OPTION', FORMAT, `lgwin ${lgwin} is not available: the wasm engine's streaming encoder (brotli-wasm) always uses lgwin ${ENGINE_LGWIN}`)
-      }
+    const lgwin = checkInteger(FORMAT, 'lgwin', options.lgwin, MIN_LGWIN, MAX_LGWIN, ENGINE_LGWIN)
+    if (lgwin !== ENGINE_LGWIN) {
+      throw new CodecError('INVALID_OPTION', FORMAT, `lgwin ${lgwin} is not available: the wasm engine's streaming encoder (brotli-wasm) always uses lgwin ${ENGINE_LGWIN}`)
     }
     this.handle = lifecycle.attach(this, FORMAT, 'encoder', { stream: 0, decoder: false })
   }

@@ -5,7 +5,7 @@
  */
 import type { Decoder, Encoder } from '../codec.js'
 import { CodecError, type ErrorCode, type Failure } from '../errors.js'
-import { checkLevel, checkMaxOutput } from '../formats.js'
+import { checkInteger, checkLevel, checkMaxOutput } from '../formats.js'
 import { Status } from '../status.js'
 import { blockErrorMessage, createHashTable, decodeBlock, encodeBlock, ERR_OUTPUT, hashLogForLevel, maxCompressedSize } from './lz4-block.js'
 import { ERR_MEMORY, type RawBlockKernel } from './lz4-kernel.js'
@@ -40,10 +40,8 @@ export class Lz4BlockDecoder implements Decoder {
   constructor(options: Record<string, unknown>, decodeRaw: RawBlockKernel) {
     this.decodeRaw = decodeRaw
     const maxOutput = checkMaxOutput(BLOCK_FORMAT, options.maxOutputBytes)
-    const size = options.outputSize
-    if (typeof size !== 'number' || !Number.isInteger(size) || size < 0) {
-      throw new CodecError('INVALID_OPTION', BLOCK_FORMAT, `outputSize (the exact decoded size of the block) is required as a non-negative integer, got ${String(size)}`)
-    }
+    if (options.outputSize === undefined) throw new CodecError('INVALID_OPTION', BLOCK_FORMAT, 'outputSize (the exact decoded size of the block) is required')
+    const size = checkInteger(BLOCK_FORMAT, 'outputSize', options.outputSize, 0, Number.MAX_SAFE_INTEGER, 0)
     if (size > maxOutput) throw new CodecError('INVALID_OPTION', BLOCK_FORMAT, `outputSize ${size} exceeds maxOutputBytes ${maxOutput}`)
     this.outputSize = size
     this.contentSize = size

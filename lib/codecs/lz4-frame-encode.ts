@@ -4,7 +4,7 @@
  */
 import type { Encoder } from '../codec.js'
 import { CodecError, type Failure } from '../errors.js'
-import { checkLevel } from '../formats.js'
+import { checkBoolean, checkInteger, checkLevel } from '../formats.js'
 import { Status } from '../status.js'
 import { writeU32LE } from '../endian.js'
 import { createHashTable, encodeBlock, hashLogForLevel } from './lz4-block.js'
@@ -29,13 +29,6 @@ const DEFAULT_BLOCK_SIZE = 0x10000
 
 /** Largest frame header: magic 4 + FLG + BD + content size 8 + HC. */
 const MAX_HEADER = 4 + 2 + 8 + 1
-
-function booleanOption(format: string, options: Record<string, unknown>, name: string, fallback: boolean): boolean {
-  const v = options[name]
-  if (v === undefined) return fallback
-  if (typeof v !== 'boolean') throw new CodecError('INVALID_OPTION', format, `${name} must be a boolean, got ${String(v)}`)
-  return v
-}
 
 /**
  * Streaming LZ4 frame encoder. Memory: one block of input (`blockSize`, only for input
@@ -82,16 +75,12 @@ export class Lz4FrameEncoder implements Encoder {
     if (id === undefined) throw new CodecError('INVALID_OPTION', FORMAT, `blockSize must be 65536, 262144, 1048576 or 4194304, got ${String(bs)}`)
     this.blockSize = bs as number
     this.blockId = id
-    this.blockChecksum = booleanOption(FORMAT, options, 'blockChecksum', false)
-    this.contentChecksum = booleanOption(FORMAT, options, 'contentChecksum', true)
-    if (!booleanOption(FORMAT, options, 'blockIndependence', true)) {
+    this.blockChecksum = checkBoolean(FORMAT, 'blockChecksum', options.blockChecksum, false)
+    this.contentChecksum = checkBoolean(FORMAT, 'contentChecksum', options.contentChecksum, true)
+    if (!checkBoolean(FORMAT, 'blockIndependence', options.blockIndependence, true)) {
       throw new CodecError('INVALID_OPTION', FORMAT, 'blockIndependence: false (linked blocks) is not implemented by the encoder; the decoder reads linked frames')
     }
-    const cs = options.contentSize
-    if (cs !== undefined && (typeof cs !== 'number' || !Number.isSafeInteger(cs) || cs < 0)) {
-      throw new CodecError('INVALID_OPTION', FORMAT, `contentSize must be a non-negative safe integer, got ${String(cs)}`)
-    }
-    this.contentSize = cs === undefined ? -1 : cs
+    this.contentSize = checkInteger(FORMAT, 'contentSize', options.contentSize, 0, Number.MAX_SAFE_INTEGER, -1)
   }
 
   reset(): void {

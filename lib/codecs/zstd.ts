@@ -14,7 +14,7 @@
  */
 import type { Decoder, Encoder } from '../codec.js'
 import { CodecError, type ErrorCode, type Failure } from '../errors.js'
-import { checkLevel, checkMaxOutput, traitsOf } from '../formats.js'
+import { checkBoolean, checkInteger, checkLevel, checkMaxOutput, traitsOf } from '../formats.js'
 import type { CodecModule } from '../codec.js'
 import { NativeLifecycle, type NativeHandle } from './native-handle.js'
 import { Status } from '../status.js'
@@ -165,11 +165,8 @@ class ZstdDecoder implements Decoder {
 
   constructor(options: Record<string, unknown>) {
     this.maxOutput = checkMaxOutput(FORMAT, options.maxOutputBytes)
-    const log = options.maxWindowLog
-    if (log !== undefined && (typeof log !== 'number' || !Number.isInteger(log) || log < MIN_WINDOW_LOG || log > MAX_WINDOW_LOG)) {
-      throw new CodecError('INVALID_OPTION', FORMAT, `maxWindowLog must be an integer from ${MIN_WINDOW_LOG} to ${MAX_WINDOW_LOG} (the wasm engine's hard limit), got ${String(log)}`)
-    }
-    this.maxWindowLog = (log as number | undefined) ?? MAX_WINDOW_LOG
+    // MAX_WINDOW_LOG is also the wasm engine's hard limit (see above).
+    this.maxWindowLog = checkInteger(FORMAT, 'maxWindowLog', options.maxWindowLog, MIN_WINDOW_LOG, MAX_WINDOW_LOG, MAX_WINDOW_LOG)
     this.handle = lifecycle.attach(this, FORMAT, 'decoder', { context: 0, stage: 0, decoder: true })
   }
 
@@ -419,14 +416,8 @@ class ZstdEncoder implements Encoder {
 
   constructor(options: Record<string, unknown>) {
     this.level = checkLevel(FORMAT, options.level)
-    const checksum = options.checksum
-    if (checksum !== undefined && typeof checksum !== 'boolean') throw new CodecError('INVALID_OPTION', FORMAT, `checksum must be a boolean, got ${String(checksum)}`)
-    this.checksum = checksum ?? true
-    const size = options.contentSize
-    if (size !== undefined && (typeof size !== 'number' || !Number.isInteger(size) || size < 0 || size > MAX_CONTENT_SIZE)) {
-      throw new CodecError('INVALID_OPTION', FORMAT, `contentSize must be an integer from 0 to ${MAX_CONTENT_SIZE}, got ${String(size)}`)
-    }
-    this.pledged = (size as number | undefined) ?? -1
+    this.checksum = checkBoolean(FORMAT, 'checksum', options.checksum, true)
+    this.pledged = checkInteger(FORMAT, 'contentSize', options.contentSize, 0, MAX_CONTENT_SIZE, -1)
     this.handle = lifecycle.attach(this, FORMAT, 'encoder', { context: 0, stage: 0, decoder: false })
   }
 
