@@ -22,6 +22,16 @@ function frameEnd(bytes: Uint8Array, piece: number): { end: number; scanner: Zst
 
 const cli = (data: Uint8Array, args: string[]): Uint8Array | null => tryCli('zstd', ['-c', ...args, '-'], data, 'pipe')
 
+test('a header with every optional field (window, 4-byte dictionary ID, 8-byte content size) is scanned', () => {
+  // Descriptor 0xc7: 8-byte Frame_Content_Size, Window_Descriptor, checksum, 4-byte
+  // Dictionary_ID (RFC 8878 section 3.1.1.1.1); then one empty last raw block and the checksum.
+  const frame = new Uint8Array([0x28, 0xb5, 0x2f, 0xfd, 0xc7, 0x00, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x01, 0, 0, 9, 9, 9, 9, 0xee])
+  for (const piece of [1, 5, frame.length]) {
+    const { end } = frameEnd(frame, piece)
+    assert.is(end, frame.length - 1, `pieces of ${piece}`)
+  }
+})
+
 test('finds the exact end of frames of every shape, in any pieces', async () => {
   const data = new Uint8Array([...filesCorpus(join(root, 'lib'), 300_000, /\.ts$/), ...binarySlice(0, 200_000)])
   const frames: [string, Uint8Array][] = [

@@ -1,7 +1,7 @@
 import { CompressionType, compressionRegistry } from 'apache-arrow'
 import type { Decoder, Encoder } from '../../lib/codec.js'
 import { CodecError } from '../../lib/errors.js'
-import { checkLevel, DEFAULT_MAX_OUTPUT_BYTES } from '../../lib/formats.js'
+import { checkLevel, checkLimit, DEFAULT_MAX_OUTPUT_BYTES } from '../../lib/formats.js'
 import { loadCodec } from '../../lib/registry.js'
 import { Status, statusName } from '../../lib/status.js'
 import { bodyEncoderOptions, readInt64 } from '../../lib/arrow/body.js'
@@ -117,8 +117,7 @@ export async function registerArrowCodecs(options: RegisterArrowCodecsOptions = 
   for (const c of codecs) {
     if (c !== 'lz4' && c !== 'zstd') throw new CodecError('INVALID_OPTION', 'arrow', `codec ${JSON.stringify(c)} is not one this library provides for Arrow (lz4, zstd)`)
   }
-  const max = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES
-  if (typeof max !== 'number' || !(max > 0)) throw new CodecError('INVALID_OPTION', 'arrow', `maxOutputBytes must be a positive number, got ${String(max)}`)
+  const max = checkLimit('arrow', 'maxOutputBytes', options.maxOutputBytes, DEFAULT_MAX_OUTPUT_BYTES)
   const registries: ArrowCompressionRegistry[] = [compressionRegistry as unknown as ArrowCompressionRegistry, ...(options.registries ?? [])]
   const cjs = loadedCommonJsRegistry()
   if (cjs) registries.push(cjs)

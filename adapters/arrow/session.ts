@@ -1,6 +1,7 @@
 import { makeData, RecordBatch, Struct, Vector, type DataType, type Schema } from 'apache-arrow'
 import type { Decoder } from '../../lib/codec.js'
 import { CodecError } from '../../lib/errors.js'
+import { checkLimit } from '../../lib/formats.js'
 import { loadCodec } from '../../lib/registry.js'
 import { decodeBodyBuffers } from '../../lib/arrow/body.js'
 import { HeaderTag, type FieldDesc, type MessageDesc, type SchemaDesc } from '../../lib/arrow/metadata.js'
@@ -19,12 +20,7 @@ export interface ArrowReadOptions {
 export const DEFAULT_MAX_MESSAGE_BYTES = 2 ** 31
 
 export function checkReadOptions(options: ArrowReadOptions | undefined): number {
-  const v = options?.maxMessageBytes
-  if (v === undefined) return DEFAULT_MAX_MESSAGE_BYTES
-  if (typeof v !== 'number' || !(v > 0) || (Number.isFinite(v) && !Number.isInteger(v))) {
-    throw new CodecError('INVALID_OPTION', 'arrow', `maxMessageBytes must be a positive integer or Infinity, got ${String(v)}`)
-  }
-  return v
+  return checkLimit('arrow', 'maxMessageBytes', options?.maxMessageBytes, DEFAULT_MAX_MESSAGE_BYTES)
 }
 
 /**

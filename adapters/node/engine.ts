@@ -31,11 +31,12 @@
 import zlib from 'node:zlib'
 import type { Decoder, Encoder, Format } from '../../lib/codec.js'
 import { CodecError, type Failure } from '../../lib/errors.js'
-import { checkLevel, traitsOf } from '../../lib/formats.js'
+import { checkInteger, checkLevel, traitsOf } from '../../lib/formats.js'
 import type { CodecModule } from '../../lib/codec.js'
 import { Status } from '../../lib/status.js'
 import { crc32 as jsCrc32 } from '../../lib/codecs/checksum.js'
-import { DeflateFamilyDecoder, wrapperOf, type Crc32, type DeflateBody } from '../../lib/codecs/deflate.js'
+import { wrapperOf, type Crc32, type DeflateBody } from '../../lib/codecs/deflate.js'
+import { deflateModule } from '../../lib/codecs/deflate-module.js'
 import { ZstdFrameScanner } from '../../lib/codecs/zstd-frame.js'
 
 /** The native handle as used here (see the module comment). */
@@ -406,16 +407,12 @@ class NativeEncoder implements Encoder {
 }
 
 /**
- * An integer option within [min, max], for the native parameters: zstd `maxWindowLog`
- * (ZSTD_d_windowLogMax: 10 to 31, what libzstd accepts on 64-bit builds) and brotli
- * `lgwin` (10 to 24, RFC 7932 section 9.1).
+ * Ranges of the native parameters: zstd `maxWindowLog` (ZSTD_d_windowLogMax: 10 to 31,
+ * what libzstd accepts on 64-bit builds) and brotli `lgwin` (10 to 24, RFC 7932 section
+ * 9.1).
  */
-function checkRange(format: Format, name: string, value: unknown, min: number, max: number): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw new CodecError('INVALID_OPTION', format, `${name} must be an integer from ${min} to ${max}, got ${String(value)}`)
-  }
-  return value
-}
+const ZSTD_WINDOW_LOG: readonly [min: number, max: number] = [10, 31]
+const BROTLI_LGWIN: readonly [min: number, max: number] = [10, 24]
 
 /** node:zlib's native CRC-32 (Node >= 20.15), else ours. */
 const nativeCrc32: Crc32 =
@@ -428,19 +425,17 @@ export function nodeCodec(format: Format): CodecModule {
   switch (format) {
     case 'gzip':
     case 'deflate':
-    case 'deflate-raw': {
-      const wrapper = wrapperOf(format)
-      return Object.freeze({
-        traits: traitsOf(format),
-        createDecoder: () => new DeflateFamilyDecoder(format, new NativeBody(format, () => zlib.createInflateRaw(), ZLIB_FLAGS), nativeCrc32),
-        createEncoder: (options: Record<string, unknown>) => {
-          const level = checkLevel(format, options.level)
+    case 'deflate-raw':
+      return deflateModule(format, {
+        body: () => new NativeBody(format, () => zlib.createInflateRaw(), ZLIB_FLAGS),
+        crc32: () => nativeCrc32,
+        encoder: (_format, level) => {
+          const wrapper = wrapperOf(format)
           const create =
             wrapper === 'gzip' ? () => zlib.createGzip({ level }) : wrapper === 'zlib' ? () => zlib.createDeflate({ level }) : () => zlib.createDeflateRaw({ level })
           return new NativeEncoder(format, create, ZLIB_FLAGS)
         },
       })
-    }
     case 'brotli':
       return Object.freeze({
         traits: traitsOf(format),
@@ -448,7 +443,8 @@ export function nodeCodec(format: Format): CodecModule {
         createEncoder: (options: Record<string, unknown>) => {
           const quality = checkLevel(format, options.level)
           const params: Record<number, number> = { [C.BROTLI_PARAM_QUALITY!]: quality }
-          if (options.lgwin !== undefined) params[C.BROTLI_PARAM_LGWIN!] = checkRange(format, 'lgwin', options.lgwin, 10, 24)
+          const lgwin = checkInteger(format, 'lgwin', options.lgwin, ...BROTLI_LGWIN)
+          if (lgwin !== undefined) params[C.BROTLI_PARAM_LGWIN!] = lgwin
           const create = () => zlib.createBrotliCompress({ params })
           return new NativeEncoder(format, create, BROTLI_FLAGS)
         },
@@ -459,7 +455,7 @@ export function nodeCodec(format: Format): CodecModule {
         traits: traitsOf(format),
         // Unset, libzstd's default window limit (2^27 bytes) applies.
         createDecoder: (options: Record<string, unknown>) =>
-          new NativeZstdDecoder(options.maxWindowLog === undefined ? undefined : checkRange(format, 'maxWindowLog', options.maxWindowLog, 10, 31)),
+          new NativeZstdDecoder(checkInteger(format, 'maxWindowLog', options.maxWindowLog, ...ZSTD_WINDOW_LOG)),
         createEncoder: (options: Record<string, unknown>) => {
           const level = checkLevel(format, options.level)
           const param = C.ZSTD_c_compressionLevel ?? 100

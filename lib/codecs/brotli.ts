@@ -9,8 +9,9 @@
  */
 import type { Decoder, Encoder } from '../codec.js'
 import { CodecError, type ErrorCode, type Failure } from '../errors.js'
-import { checkLevel, checkMaxOutput, traitsOf } from '../formats.js'
+import { checkInteger, checkLevel, checkMaxOutput, traitsOf } from '../formats.js'
 import type { CodecModule } from '../codec.js'
+import { NativeLifecycle, type NativeHandle } from './native-handle.js'
 import { Status } from '../status.js'
 import { BrotliDecoderEngine, BrotliEncoderEngine, type BrotliStep, NEEDS_MORE_INPUT, RESULT_SUCCESS } from './wasm/brotli-engine.js'
 
@@ -46,8 +47,8 @@ function releaseNative(state: NativeState): void {
   state.stream = 0
 }
 
-/** Frees wasm memory of codecs dropped without `dispose()`. */
-const finalizer = /* @__PURE__ */ new FinalizationRegistry<NativeState>(releaseNative)
+/** Frees wasm memory on `dispose()`, and of codecs dropped without it. */
+const lifecycle = /* @__PURE__ */ new NativeLifecycle<NativeState>(releaseNative)
 
 const enum Phase {
   Open,
@@ -107,24 +108,23 @@ class BrotliDecoder implements Decoder {
   private phase = Phase.Open
   private inputTotal = 0
   private outputTotal = 0
-  private readonly state: NativeState = { stream: 0, decoder: true }
+  private readonly handle: NativeHandle<NativeState>
   private readonly step: BrotliStep = newStep()
-  private disposed = false
 
   constructor(options: Record<string, unknown>) {
     this.maxOutput = checkMaxOutput(FORMAT, options.maxOutputBytes)
-    finalizer.register(this, this.state, this.state)
+    this.handle = lifecycle.attach(this, FORMAT, 'decoder', { stream: 0, decoder: true })
   }
 
   private fail(code: ErrorCode, message: string): Status {
     this.failure = { code, message, offset: this.inputTotal + this.consumed }
     this.phase = Phase.Failed
-    releaseNative(this.state)
+    this.handle.release()
     return Status.InvalidData
   }
 
   transform(src: Uint8Array, dst: Uint8Array, _final: boolean): Status {
-    if (this.disposed) throw new CodecError('INVALID_OPTION', FORMAT, 'decoder used after dispose()')
+    this.handle.check()
     this.consumed = 0
     this.written = 0
     if (this.phase === Phase.Failed) return Status.InvalidData
@@ -135,7 +135,7 @@ class BrotliDecoder implements Decoder {
   }
 
   private decode(src: Uint8Array, dst: Uint8Array): Status {
-    const state = this.state
+    const state = this.handle.state
     if (state.stream === 0) {
       state.stream = decoderEngine!.create()
       if (state.stream === 0) return this.fail('LIMIT_EXCEEDED', 'wasm memory exhausted allocating the brotli decoder')
@@ -161,7 +161,7 @@ class BrotliDecoder implements Decoder {
       if (step.code === RESULT_SUCCESS) {
         // The last meta-block ended (RFC 7932 §9.2 ISLAST); bytes after it stay unconsumed.
         this.phase = Phase.Done
-        releaseNative(state)
+        this.handle.release()
         return Status.Done
       }
       if (step.code === NEEDS_MORE_INPUT) {
@@ -175,9 +175,9 @@ class BrotliDecoder implements Decoder {
   }
 
   reset(): void {
-    if (this.disposed) throw new CodecError('INVALID_OPTION', FORMAT, 'decoder used after dispose()')
+    this.handle.check()
     // The engine has no reset: a stream in progress is dropped, a new one made on demand.
-    releaseNative(this.state)
+    this.handle.release()
     this.phase = Phase.Open
     this.failure = null
     this.inputTotal = 0
@@ -187,10 +187,7 @@ class BrotliDecoder implements Decoder {
   }
 
   dispose(): void {
-    if (this.disposed) return
-    this.disposed = true
-    releaseNative(this.state)
-    finalizer.unregister(this.state)
+    this.handle.dispose()
   }
 }
 
@@ -210,33 +207,27 @@ class BrotliEncoder implements Encoder {
   private readonly quality: number
   private phase = Phase.Open
   private inputTotal = 0
-  private readonly state: NativeState = { stream: 0, decoder: false }
+  private readonly handle: NativeHandle<NativeState>
   private readonly step: BrotliStep = newStep()
-  private disposed = false
 
   constructor(options: Record<string, unknown>) {
     this.quality = checkLevel(FORMAT, options.level)
-    const lgwin = options.lgwin
-    if (lgwin !== undefined) {
-      if (typeof lgwin !== 'number' || !Number.isInteger(lgwin) || lgwin < MIN_LGWIN || lgwin > MAX_LGWIN) {
-        throw new CodecError('INVALID_OPTION', FORMAT, `lgwin must be an integer from ${MIN_LGWIN} to ${MAX_LGWIN}, got ${String(lgwin)}`)
-      }
-      if (lgwin !== ENGINE_LGWIN) {
-        throw new CodecError('INVALID_OPTION', FORMAT, `lgwin ${lgwin} is not available: the wasm engine's streaming encoder (brotli-wasm) always uses lgwin ${ENGINE_LGWIN}`)
-      }
+    const lgwin = checkInteger(FORMAT, 'lgwin', options.lgwin, MIN_LGWIN, MAX_LGWIN, ENGINE_LGWIN)
+    if (lgwin !== ENGINE_LGWIN) {
+      throw new CodecError('INVALID_OPTION', FORMAT, `lgwin ${lgwin} is not available: the wasm engine's streaming encoder (brotli-wasm) always uses lgwin ${ENGINE_LGWIN}`)
     }
-    finalizer.register(this, this.state, this.state)
+    this.handle = lifecycle.attach(this, FORMAT, 'encoder', { stream: 0, decoder: false })
   }
 
   private fail(code: ErrorCode, message: string): Status {
     this.failure = { code, message, offset: this.inputTotal + this.consumed }
     this.phase = Phase.Failed
-    releaseNative(this.state)
+    this.handle.release()
     return Status.InvalidData
   }
 
   transform(src: Uint8Array, dst: Uint8Array, final: boolean): Status {
-    if (this.disposed) throw new CodecError('INVALID_OPTION', FORMAT, 'encoder used after dispose()')
+    this.handle.check()
     this.consumed = 0
     this.written = 0
     if (this.phase === Phase.Failed) return Status.InvalidData
@@ -250,7 +241,7 @@ class BrotliEncoder implements Encoder {
   }
 
   private encode(src: Uint8Array, dst: Uint8Array, final: boolean): Status {
-    const state = this.state
+    const state = this.handle.state
     if (state.stream === 0) {
       state.stream = encoderEngine!.create(this.quality)
       if (state.stream === 0) return this.fail('LIMIT_EXCEEDED', 'wasm memory exhausted allocating the brotli encoder')
@@ -278,7 +269,7 @@ class BrotliEncoder implements Encoder {
       this.written += step.produced
       if (step.code === RESULT_SUCCESS) {
         this.phase = Phase.Done
-        releaseNative(state)
+        this.handle.release()
         return Status.Done
       }
       if (step.produced !== 0) stalls = 0
@@ -292,7 +283,7 @@ class BrotliEncoder implements Encoder {
    * pretending to have flushed.
    */
   flush(_dst: Uint8Array): Status {
-    if (this.disposed) throw new CodecError('INVALID_OPTION', FORMAT, 'encoder used after dispose()')
+    this.handle.check()
     this.consumed = 0
     this.written = 0
     if (this.phase === Phase.Failed) return Status.InvalidData
@@ -301,8 +292,8 @@ class BrotliEncoder implements Encoder {
   }
 
   reset(): void {
-    if (this.disposed) throw new CodecError('INVALID_OPTION', FORMAT, 'encoder used after dispose()')
-    releaseNative(this.state)
+    this.handle.check()
+    this.handle.release()
     this.phase = Phase.Open
     this.failure = null
     this.inputTotal = 0
@@ -311,10 +302,7 @@ class BrotliEncoder implements Encoder {
   }
 
   dispose(): void {
-    if (this.disposed) return
-    this.disposed = true
-    releaseNative(this.state)
-    finalizer.unregister(this.state)
+    this.handle.dispose()
   }
 }
 

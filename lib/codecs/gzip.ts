@@ -2,20 +2,13 @@
  * The `js` engine's codec modules for gzip (RFC 1952), deflate = zlib (RFC 1950) and
  * deflate-raw (RFC 1951), as the registry loads them.
  */
-import type { Format } from '../codec.js'
-import { checkLevel, traitsOf } from '../formats.js'
 import type { CodecModule } from '../codec.js'
-import { DeflateFamilyDecoder, DeflateFamilyEncoder } from './deflate.js'
-import { Inflater } from './inflate.js'
+import type { DeflateBody } from './deflate.js'
+import { deflateModule, type DeflateEngineParts } from './deflate-module.js'
 
-const module = (format: Format): CodecModule =>
-  Object.freeze({
-    traits: traitsOf(format),
-    // maxOutputBytes is enforced by the stream driver; no decoder option is format-specific.
-    createDecoder: (_options: Record<string, unknown>) => new DeflateFamilyDecoder(format, new Inflater()),
-    createEncoder: (options: Record<string, unknown>) => new DeflateFamilyEncoder(format, checkLevel(format, options.level)),
-  })
+/** The `js` engine's parts are the factory's defaults: inflate.ts and fflate. */
+const js: DeflateEngineParts<DeflateBody> = {}
 
-export const gzip: CodecModule = /* @__PURE__ */ module('gzip')
-export const deflate: CodecModule = /* @__PURE__ */ module('deflate')
-export const deflateRaw: CodecModule = /* @__PURE__ */ module('deflate-raw')
+export const gzip: CodecModule = /* @__PURE__ */ deflateModule('gzip', js)
+export const deflate: CodecModule = /* @__PURE__ */ deflateModule('deflate', js)
+export const deflateRaw: CodecModule = /* @__PURE__ */ deflateModule('deflate-raw', js)

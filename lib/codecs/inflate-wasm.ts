@@ -3,8 +3,8 @@
  * (lib/codecs/deflate.ts: headers, trailers, checks, errors), around a raw deflate body
  * whose Huffman-coded blocks are decoded by sluice's hand-written WebAssembly kernel
  * (`wasm/inflate.wat`, ~2 kB), which also computes gzip's CRC-32. Block headers, code
- * tables (inflate.ts `buildTable`, the same table format) and stored blocks are handled
- * here in TypeScript. Encoders are the TypeScript ones.
+ * tables (inflate-tables.ts `buildTable`, the same table format) and stored blocks are
+ * handled here in TypeScript. Encoders are the TypeScript ones.
  *
  * Resumable at any byte: input is staged into the kernel's memory behind the few bytes
  * left over from the last call (`carry`: the start of a unit the input ended inside,
@@ -31,14 +31,13 @@
  * owner's history (<= 32 KiB + pending), carry and dynamic tables are saved to its own
  * arrays and put back when it continues. One stream at a time never copies state.
  */
-import type { Format } from '../codec.js'
 import type { Failure } from '../errors.js'
-import { checkLevel, traitsOf } from '../formats.js'
 import type { CodecModule } from '../codec.js'
 import { Status } from '../status.js'
 import { crc32 as jsCrc32, crc32Tables } from './checksum.js'
-import { DeflateFamilyDecoder, DeflateFamilyEncoder, type Crc32, type DeflateBody } from './deflate.js'
-import { buildTable, fixedCodeTables, CLEN_ORDER, CLEN_PAYLOAD, DIST_PAYLOAD, DIST_ROOT, DIST_TABLE_SIZE, LIT_PAYLOAD, LIT_ROOT, LIT_TABLE_SIZE } from './inflate.js'
+import type { Crc32, DeflateBody } from './deflate.js'
+import { deflateModule, type DeflateEngineParts } from './deflate-module.js'
+import { buildTable, fixedCodeTables, CLEN_ORDER, CLEN_PAYLOAD, DIST_PAYLOAD, DIST_ROOT, DIST_TABLE_SIZE, LIT_PAYLOAD, LIT_ROOT, LIT_TABLE_SIZE } from './inflate-tables.js'
 import { compile } from './wasm/instantiate.js'
 import { inflateWasm } from './wasm/inflate-wasm-source.js'
 
@@ -559,19 +558,14 @@ function writeFixedTables(heap32: Int32Array): void {
   heap32.set(dist, FIXED_DIST >> 2)
 }
 
-const module = (format: Format): CodecModule =>
-  Object.freeze({
-    traits: traitsOf(format),
-    createDecoder: (_options: Record<string, unknown>) => {
-      const body = new WasmInflater(format === 'gzip')
-      return new DeflateFamilyDecoder(format, body, body.crc32)
-    },
-    createEncoder: (options: Record<string, unknown>) => new DeflateFamilyEncoder(format, checkLevel(format, options.level)),
-  })
+const wasm: DeflateEngineParts<WasmInflater> = {
+  body: (format) => new WasmInflater(format === 'gzip'),
+  crc32: (body) => body.crc32,
+}
 
-const gzip: CodecModule = /* @__PURE__ */ module('gzip')
-const deflate: CodecModule = /* @__PURE__ */ module('deflate')
-const deflateRaw: CodecModule = /* @__PURE__ */ module('deflate-raw')
+const gzip: CodecModule = /* @__PURE__ */ deflateModule('gzip', wasm)
+const deflate: CodecModule = /* @__PURE__ */ deflateModule('deflate', wasm)
+const deflateRaw: CodecModule = /* @__PURE__ */ deflateModule('deflate-raw', wasm)
 
 /**
  * Compiles and instantiates the kernel (once) and returns the three codec modules;

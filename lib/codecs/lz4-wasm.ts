@@ -39,8 +39,11 @@
  * about 450 kB for 64 KiB blocks, 8.7 MB for 4 MiB blocks. A block is compressed in one
  * call, so only the 48-byte hash state changes hands between encoders.
  */
+import { readU32LE, writeU32LE } from '../endian.js'
 import type { CodecModule } from '../codec.js'
-import { ERR_BLOCK_CHECKSUM, ERR_MEMORY, type EncodeKernel, type FrameKernel, lz4BlockModule, lz4FrameModule, type RawBlockKernel } from './lz4.js'
+import { lz4BlockModule, lz4FrameModule } from './lz4.js'
+import { BLOCK_UNCOMPRESSED } from './lz4-frame-format.js'
+import { ERR_BLOCK_CHECKSUM, ERR_MEMORY, type EncodeKernel, type FrameKernel, type RawBlockKernel } from './lz4-kernel.js'
 import { compile } from './wasm/instantiate.js'
 import { lz4Wasm } from './wasm/lz4-wasm-source.js'
 
@@ -75,17 +78,6 @@ const LINKED_ROOM = 0x100000
 /** Raw blocks needing more memory than this get a dedicated instance. */
 const SHARED_LIMIT = 16 * 1024 * 1024
 const PAGE = 0x10000
-
-function readLE32(b: Uint8Array, i: number): number {
-  return (b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16) | (b[i + 3]! << 24)) >>> 0
-}
-
-function writeLE32(b: Uint8Array, i: number, v: number): void {
-  b[i] = v
-  b[i + 1] = v >>> 8
-  b[i + 2] = v >>> 16
-  b[i + 3] = v >>> 24
-}
 
 /** One instance and the layout of its memory. */
 /**
@@ -240,7 +232,7 @@ class WasmFrameKernel implements FrameKernel {
     memory.bytes.set(data.subarray(start, start + size), input)
     if (blockChecksum) {
       const actual = x.xxh32(input, size, 0) >>> 0
-      if (actual !== readLE32(data, start + size)) {
+      if (actual !== readU32LE(data, start + size)) {
         this.checksum = actual
         return ERR_BLOCK_CHECKSUM
       }
@@ -318,8 +310,6 @@ const decodeRaw: RawBlockKernel = (src, dst, size) => {
 /** Start of the encoders' hash table, and its largest size (2^16 entries of 4 bytes). */
 const TABLE = 64
 const TABLE_SIZE = 4 << 16
-/** A block marked stored in its size field ("Block Size", high bit). */
-const BLOCK_UNCOMPRESSED = 0x80000000
 
 /** The encoders' instance and the layout of its memory (see the top of this file). */
 class EncodeMemory {
@@ -410,10 +400,10 @@ class WasmEncodeKernel implements EncodeKernel {
     if (c < -1) throw new Error(`lz4 wasm compress: bad layout (${c})`)
     const block = c > 0 ? output : input
     const size = c > 0 ? c : n
-    writeLE32(bytes, block - 4, c > 0 ? c : (n | BLOCK_UNCOMPRESSED) >>> 0)
+    writeU32LE(bytes, block - 4, c > 0 ? c : (n | BLOCK_UNCOMPRESSED) >>> 0)
     let e = block + size
     if (blockChecksum) {
-      writeLE32(bytes, e, x.xxh32(block, size, 0))
+      writeU32LE(bytes, e, x.xxh32(block, size, 0))
       e += 4
     }
     this.last = block - 4

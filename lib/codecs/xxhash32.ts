@@ -8,17 +8,13 @@
  * `Xxh32` state for data that arrives in pieces (content checksum across blocks and
  * calls). Both allocate nothing per call.
  */
+import { readI32LE } from '../endian.js'
 
 const PRIME1 = 0x9e3779b1
 const PRIME2 = 0x85ebca77
 const PRIME3 = 0xc2b2ae3d
 const PRIME4 = 0x27d4eb2f
 const PRIME5 = 0x165667b1
-
-/** Little-endian 32-bit read; `i + 3` must be in range. */
-function read32(data: Uint8Array, i: number): number {
-  return data[i]! | (data[i + 1]! << 8) | (data[i + 2]! << 16) | (data[i + 3]! << 24)
-}
 
 /** One lane step of the 16-byte stripe loop (spec section "Step 2"). */
 function round(acc: number, lane: number): number {
@@ -30,7 +26,7 @@ function round(acc: number, lane: number): number {
 /** Mixes the tail (< 16 bytes) and avalanches (spec sections "Step 5" and "Step 6"). */
 function finish(acc: number, data: Uint8Array, i: number, end: number): number {
   while (i + 4 <= end) {
-    acc = (acc + Math.imul(read32(data, i), PRIME3)) | 0
+    acc = (acc + Math.imul(readI32LE(data, i), PRIME3)) | 0
     acc = Math.imul((acc << 17) | (acc >>> 15), PRIME4)
     i += 4
   }
@@ -120,10 +116,10 @@ export class Xxh32 {
       i += take
       if (this.stripeLength < 16) return
       const s = this.stripe
-      this.v1 = round(this.v1, read32(s, 0))
-      this.v2 = round(this.v2, read32(s, 4))
-      this.v3 = round(this.v3, read32(s, 8))
-      this.v4 = round(this.v4, read32(s, 12))
+      this.v1 = round(this.v1, readI32LE(s, 0))
+      this.v2 = round(this.v2, readI32LE(s, 4))
+      this.v3 = round(this.v3, readI32LE(s, 8))
+      this.v4 = round(this.v4, readI32LE(s, 12))
       this.stripeLength = 0
     }
     let v1 = this.v1

@@ -9,11 +9,17 @@
  * `scan()` until it reports the end.
  */
 
+import { readU32LE } from '../endian.js'
+
 /** Zstandard frame magic, 0xFD2FB528 little-endian (RFC 8878 section 3.1.1). */
-const ZSTD_MAGIC = 0xfd2fb528
+export const ZSTD_MAGIC = 0xfd2fb528
 /** Skippable frames: magic 0x184D2A50 to 0x184D2A5F (RFC 8878 section 3.1.2). */
-const SKIPPABLE_MASK = 0xfffffff0
-const SKIPPABLE_MAGIC = 0x184d2a50
+export const SKIPPABLE_MASK = 0xfffffff0
+export const SKIPPABLE_MAGIC = 0x184d2a50
+/** Frame_Header_Descriptor bit 3 is reserved and must be zero (section 3.1.1.1.1.4). */
+export const DESCRIPTOR_RESERVED = 0x08
+/** Window_Log = 10 + Exponent, so 2^10 is the smallest window (section 3.1.1.1.2). */
+export const MIN_WINDOW_LOG = 10
 
 /** What the scanner collects next. */
 const Phase = {
@@ -34,6 +40,75 @@ const DICT_ID_SIZES = [0, 1, 2, 4] as const
 /** Frame_Content_Size field sizes by `Frame_Content_Size_flag` (section 3.1.1.1.1.1). */
 const FCS_SIZES = [0, 2, 4, 8] as const
 
+/** A zstd frame header (RFC 8878 section 3.1.1.1), as `parseFrameHeader()` reads it. */
+export interface ZstdFrameHeader {
+  /** Bytes of the header after the magic number: the descriptor and its fields. */
+  readonly length: number
+  /** Bytes of Window_Descriptor (0 or 1), Dictionary_ID and Frame_Content_Size. */
+  readonly windowBytes: number
+  readonly dictionaryBytes: number
+  readonly contentSizeBytes: number
+  /** Window_Size (section 3.1.1.1.2); the content size for single-segment frames. */
+  readonly windowSize: number
+  /** Dictionary_ID, 0 when the frame needs none. */
+  readonly dictionaryId: number
+  /** Frame_Content_Size, or -1 when the header does not say. */
+  readonly contentSize: number
+  /** Whether a 4-byte Content_Checksum follows the last block. */
+  readonly checksum: boolean
+}
+
+/**
+ * Bytes of the frame header after the magic number (the descriptor and its fields), from
+ * the Frame_Header_Descriptor `descriptor` (section 3.1.1.1.1).
+ */
+export function frameHeaderLength(descriptor: number): number {
+  const singleSegment = (descriptor >> 5) & 1
+  const fcsFlag = descriptor >> 6
+  return 1 + (singleSegment ? 0 : 1) + DICT_ID_SIZES[descriptor & 3]! + (fcsFlag === 0 ? singleSegment : FCS_SIZES[fcsFlag]!)
+}
+
+/**
+ * Reads the frame header whose descriptor is at `src[at]`, the `frameHeaderLength()`
+ * bytes from there being present. The reserved bit is the caller's to check.
+ */
+export function parseFrameHeader(src: Uint8Array, at: number): ZstdFrameHeader {
+  const descriptor = src[at]!
+  const singleSegment = (descriptor >> 5) & 1
+  const fcsFlag = descriptor >> 6
+  const windowBytes = singleSegment ? 0 : 1
+  const dictionaryBytes = DICT_ID_SIZES[descriptor & 3]!
+  const contentSizeBytes = fcsFlag === 0 ? singleSegment : FCS_SIZES[fcsFlag]!
+  let pos = at + 1
+  let windowSize = 0
+  if (!singleSegment) {
+    // Section 3.1.1.1.2: windowBase = 2^(10 + Exponent), plus Mantissa eighths of it.
+    const windowBase = 2 ** (MIN_WINDOW_LOG + (src[pos]! >>> 3))
+    windowSize = windowBase + (windowBase / 8) * (src[pos]! & 7)
+    pos++
+  }
+  let dictionaryId = 0
+  for (let i = dictionaryBytes - 1; i >= 0; i--) dictionaryId = dictionaryId * 256 + src[pos + i]!
+  pos += dictionaryBytes
+  let contentSize = -1
+  if (contentSizeBytes > 0) {
+    contentSize = 0
+    for (let i = contentSizeBytes - 1; i >= 0; i--) contentSize = contentSize * 256 + src[pos + i]!
+    if (contentSizeBytes === 2) contentSize += 256 // section 3.1.1.1.4: the 2-byte form is offset by 256
+  }
+  if (singleSegment) windowSize = contentSize // section 3.1.1.1.2: Window_Size = Frame_Content_Size
+  return {
+    length: 1 + windowBytes + dictionaryBytes + contentSizeBytes,
+    windowBytes,
+    dictionaryBytes,
+    contentSizeBytes,
+    windowSize,
+    dictionaryId,
+    contentSize,
+    checksum: (descriptor & 0x04) !== 0,
+  }
+}
+
 export class ZstdFrameScanner {
   /** Bytes of the current frame scanned so far. */
   scanned = 0
@@ -41,8 +116,11 @@ export class ZstdFrameScanner {
   error: { message: string; offset: number } | null = null
 
   private phase: Phase = Phase.Magic
-  /** Header bytes being collected (at most 8 at a time) and how many are still needed. */
-  private readonly field = new Uint8Array(8)
+  /**
+   * Header bytes being collected and how many are still needed: at most 13 at a time,
+   * the header after its descriptor (window 1, dictionary ID 4, content size 8).
+   */
+  private readonly field = new Uint8Array(16)
   private have = 0
   private need = 4
   /** Bytes left to skip in the Skip phase, and whether a checksum follows the last block. */
@@ -128,25 +206,22 @@ export class ZstdFrameScanner {
     const at = this.scanned - this.need
     switch (this.phase) {
       case Phase.Magic: {
-        const magic = (f[0]! | (f[1]! << 8) | (f[2]! << 16) | (f[3]! << 24)) >>> 0
+        const magic = readU32LE(f, 0)
         if (magic === ZSTD_MAGIC) return this.expect(Phase.Descriptor, 1)
         if (((magic & SKIPPABLE_MASK) >>> 0) === SKIPPABLE_MAGIC) return this.expect(Phase.SkippableSize, 4)
         return this.invalid(`expected a zstd frame magic number (28 B5 2F FD) or a skippable frame, found 0x${magic.toString(16).padStart(8, '0')}`, at)
       }
       case Phase.SkippableSize: {
-        const size = (f[0]! | (f[1]! << 8) | (f[2]! << 16) | (f[3]! << 24)) >>> 0
+        const size = readU32LE(f, 0)
         this.lastBlock = true
         this.checksum = false
         return this.skipThen(size)
       }
       case Phase.Descriptor: {
         const d = f[0]!
-        if (d & 0x08) return this.invalid('frame header descriptor has its reserved bit set', at)
-        const singleSegment = (d >> 5) & 1
-        const fcsFlag = d >> 6
-        const fcsSize = fcsFlag === 0 ? singleSegment : FCS_SIZES[fcsFlag]!
+        if (d & DESCRIPTOR_RESERVED) return this.invalid('frame header descriptor has its reserved bit set', at)
         this.checksum = (d & 0x04) !== 0
-        const rest = (singleSegment ? 0 : 1) + DICT_ID_SIZES[d & 3]! + fcsSize
+        const rest = frameHeaderLength(d) - 1
         if (rest === 0) return this.expect(Phase.BlockHeader, 3)
         return this.expect(Phase.HeaderRest, rest)
       }

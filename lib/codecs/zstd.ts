@@ -14,9 +14,12 @@
  */
 import type { Decoder, Encoder } from '../codec.js'
 import { CodecError, type ErrorCode, type Failure } from '../errors.js'
-import { checkLevel, checkMaxOutput, traitsOf } from '../formats.js'
+import { checkBoolean, checkInteger, checkLevel, checkMaxOutput, traitsOf } from '../formats.js'
 import type { CodecModule } from '../codec.js'
+import { NativeLifecycle, type NativeHandle } from './native-handle.js'
 import { Status } from '../status.js'
+import { readU32LE } from '../endian.js'
+import { DESCRIPTOR_RESERVED, frameHeaderLength, MIN_WINDOW_LOG, parseFrameHeader, SKIPPABLE_MAGIC, SKIPPABLE_MASK, ZSTD_MAGIC } from './zstd-frame.js'
 import {
   loadZstdEngine,
   ZSTD_c_checksumFlag,
@@ -37,12 +40,6 @@ const FORMAT = 'zstd'
 let native!: ZstdExports
 let heap!: WasmHeap
 
-/** RFC 8878 §3.1.1: Magic_Number of a Zstandard frame, little-endian. */
-const FRAME_MAGIC = 0xfd2fb528
-/** RFC 8878 §3.1.2: skippable frames use magics 0x184D2A50..0x184D2A5F. */
-const SKIPPABLE_MAGIC = 0x184d2a50
-/** RFC 8878 §3.1.1.1.2: Window_Log = 10 + Exponent, so 10 is the smallest window. */
-const MIN_WINDOW_LOG = 10
 /**
  * libzstd's `ZSTD_WINDOWLOG_LIMIT_DEFAULT`: the largest window a decoder accepts unless
  * told otherwise (RFC 8878 §3.1.1.1.2 asks decoders to support at least 8 MiB and lets
@@ -85,8 +82,8 @@ function releaseNative(state: NativeState): void {
   }
 }
 
-/** Frees wasm memory of codecs that were dropped without `dispose()`. */
-const finalizer = /* @__PURE__ */ new FinalizationRegistry<NativeState>(releaseNative)
+/** Frees wasm memory on `dispose()`, and of codecs that were dropped without it. */
+const lifecycle = /* @__PURE__ */ new NativeLifecycle<NativeState>(releaseNative)
 
 /** Allocates the context and staging of `state`; false when the wasm heap is exhausted. */
 function allocateNative(state: NativeState): boolean {
@@ -100,10 +97,6 @@ function allocateNative(state: NativeState): boolean {
 function stageInput(state: NativeState, src: Uint8Array, offset: number, length: number): void {
   heap.refresh()
   if (length > 0) heap.bytes.set(length === src.length ? src : src.subarray(offset, offset + length), state.stage + STAGE_IN)
-}
-
-function readU32(bytes: Uint8Array, at: number): number {
-  return (bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16) | (bytes[at + 3]! << 24)) >>> 0
 }
 
 /** Whether the first `length` (< 4) bytes can still begin a zstd or skippable frame. */
@@ -168,21 +161,17 @@ class ZstdDecoder implements Decoder {
   private inputTotal = 0
   /** Output produced since the last reset, against `maxOutput`. */
   private outputTotal = 0
-  private readonly state: NativeState = { context: 0, stage: 0, decoder: true }
-  private disposed = false
+  private readonly handle: NativeHandle<NativeState>
 
   constructor(options: Record<string, unknown>) {
     this.maxOutput = checkMaxOutput(FORMAT, options.maxOutputBytes)
-    const log = options.maxWindowLog
-    if (log !== undefined && (typeof log !== 'number' || !Number.isInteger(log) || log < MIN_WINDOW_LOG || log > MAX_WINDOW_LOG)) {
-      throw new CodecError('INVALID_OPTION', FORMAT, `maxWindowLog must be an integer from ${MIN_WINDOW_LOG} to ${MAX_WINDOW_LOG} (the wasm engine's hard limit), got ${String(log)}`)
-    }
-    this.maxWindowLog = (log as number | undefined) ?? MAX_WINDOW_LOG
-    finalizer.register(this, this.state, this.state)
+    // MAX_WINDOW_LOG is also the wasm engine's hard limit (see above).
+    this.maxWindowLog = checkInteger(FORMAT, 'maxWindowLog', options.maxWindowLog, MIN_WINDOW_LOG, MAX_WINDOW_LOG, MAX_WINDOW_LOG)
+    this.handle = lifecycle.attach(this, FORMAT, 'decoder', { context: 0, stage: 0, decoder: true })
   }
 
   transform(src: Uint8Array, dst: Uint8Array, _final: boolean): Status {
-    if (this.disposed) throw new CodecError('INVALID_OPTION', FORMAT, 'decoder used after dispose()')
+    this.handle.check()
     this.consumed = 0
     this.written = 0
     let status: Status
@@ -213,7 +202,7 @@ class ZstdDecoder implements Decoder {
   private fail(code: ErrorCode, message: string, offset: number): Status {
     this.failure = { code, message, offset }
     this.phase = Phase.Failed
-    releaseNative(this.state)
+    this.handle.release()
     return Status.InvalidData
   }
 
@@ -229,58 +218,36 @@ class ZstdDecoder implements Decoder {
       if (!couldBeMagic(src, length)) return this.fail('INVALID_DATA', `bytes ${hex(src, length)} cannot start a zstd frame (magic 28 b5 2f fd) or a skippable frame`, at)
       return Status.NeedMoreData
     }
-    const magic = readU32(src, 0)
-    if ((magic & 0xfffffff0) >>> 0 === SKIPPABLE_MAGIC) {
+    const magic = readU32LE(src, 0)
+    if ((magic & SKIPPABLE_MASK) >>> 0 === SKIPPABLE_MAGIC) {
       if (length < 8) return Status.NeedMoreData
-      this.skipRemaining = readU32(src, 4)
+      this.skipRemaining = readU32LE(src, 4)
       this.consumed = 8
       this.contentSize = 0
       this.phase = Phase.Skip
       return Status.Done
     }
-    if (magic !== FRAME_MAGIC) {
+    if (magic !== ZSTD_MAGIC) {
       return this.fail('INVALID_DATA', `unknown frame magic 0x${magic.toString(16).padStart(8, '0')}, expected 0xfd2fb528 (zstd frame) or 0x184d2a5? (skippable frame)`, at)
     }
     if (length < 5) return Status.NeedMoreData
     const descriptor = src[4]!
-    // RFC 8878 §3.1.1.1.1: bit 3 is reserved and must be zero.
-    if (descriptor & 0x08) return this.fail('INVALID_DATA', `frame header descriptor 0x${descriptor.toString(16)} has the reserved bit 3 set`, at + 4)
-    const sizeFlag = descriptor >>> 6
-    const singleSegment = (descriptor >>> 5) & 1
-    const dictionaryBytes = [0, 1, 2, 4][descriptor & 3]!
-    const sizeBytes = sizeFlag === 0 ? singleSegment : 1 << sizeFlag
-    const headerBytes = 5 + (singleSegment ? 0 : 1) + dictionaryBytes + sizeBytes
-    if (length < headerBytes) return Status.NeedMoreData
-    let pos = 5
-    let windowSize = 0
-    if (!singleSegment) {
-      // §3.1.1.1.2: windowBase = 2^(10 + Exponent), plus Mantissa eighths of it.
-      const exponent = src[5]! >>> 3
-      const windowBase = 2 ** (MIN_WINDOW_LOG + exponent)
-      windowSize = windowBase + (windowBase / 8) * (src[5]! & 7)
-      pos = 6
+    if (descriptor & DESCRIPTOR_RESERVED) return this.fail('INVALID_DATA', `frame header descriptor 0x${descriptor.toString(16)} has the reserved bit 3 set`, at + 4)
+    if (length < 4 + frameHeaderLength(descriptor)) return Status.NeedMoreData
+    const header = parseFrameHeader(src, 4)
+    const size = header.contentSize
+    if (header.dictionaryId !== 0) {
+      return this.fail('UNSUPPORTED', `frame needs dictionary ${header.dictionaryId}; dictionaries are not supported`, at + 5 + header.windowBytes)
     }
-    let dictionaryId = 0
-    for (let i = dictionaryBytes - 1; i >= 0; i--) dictionaryId = dictionaryId * 256 + src[pos + i]!
-    pos += dictionaryBytes
-    let size = -1
-    if (sizeBytes > 0) {
-      size = 0
-      for (let i = sizeBytes - 1; i >= 0; i--) size = size * 256 + src[pos + i]!
-      if (sizeBytes === 2) size += 256 // §3.1.1.1.4: the 2-byte form is offset by 256
-    }
-    if (singleSegment) windowSize = size // §3.1.1.1.2: Window_Size = Frame_Content_Size
-    if (dictionaryId !== 0) {
-      return this.fail('UNSUPPORTED', `frame needs dictionary ${dictionaryId}; dictionaries are not supported`, at + 5 + (singleSegment ? 0 : 1))
-    }
-    if (windowSize > 2 ** this.maxWindowLog) {
-      return this.fail('LIMIT_EXCEEDED', `frame window ${windowSize} bytes exceeds the limit 2^${this.maxWindowLog} = ${2 ** this.maxWindowLog} (maxWindowLog)`, at + 5)
+    if (header.windowSize > 2 ** this.maxWindowLog) {
+      return this.fail('LIMIT_EXCEEDED', `frame window ${header.windowSize} bytes exceeds the limit 2^${this.maxWindowLog} = ${2 ** this.maxWindowLog} (maxWindowLog)`, at + 5)
     }
     if (size > this.maxOutput - this.outputTotal) {
-      return this.fail('LIMIT_EXCEEDED', `frame content size ${size} exceeds the remaining output limit ${this.maxOutput - this.outputTotal} (maxOutputBytes ${this.maxOutput})`, at + pos)
+      const sizeAt = at + 5 + header.windowBytes + header.dictionaryBytes
+      return this.fail('LIMIT_EXCEEDED', `frame content size ${size} exceeds the remaining output limit ${this.maxOutput - this.outputTotal} (maxOutputBytes ${this.maxOutput})`, sizeAt)
     }
     this.contentSize = size
-    if (!allocateNative(this.state)) return this.fail('LIMIT_EXCEEDED', 'wasm memory exhausted allocating the zstd decoder', at)
+    if (!allocateNative(this.handle.state)) return this.fail('LIMIT_EXCEEDED', 'wasm memory exhausted allocating the zstd decoder', at)
     this.phase = Phase.Frame
     return Status.Done
   }
@@ -296,7 +263,7 @@ class ZstdDecoder implements Decoder {
 
   /** Runs libzstd over `src` from `this.consumed` until dst is full, input runs out or the frame ends. */
   private decode(src: Uint8Array, dst: Uint8Array): Status {
-    const state = this.state
+    const state = this.handle.state
     const ctx = state.context
     const srcPosPointer = state.stage
     const dstPosPointer = state.stage + 4
@@ -346,7 +313,7 @@ class ZstdDecoder implements Decoder {
       if (result === 0) {
         // The frame is complete and fully flushed; bytes after it stay unconsumed.
         this.phase = Phase.Done
-        releaseNative(state)
+        this.handle.release()
         return Status.Done
       }
       if (written === dst.length) return Status.DestinationTooSmall
@@ -361,10 +328,10 @@ class ZstdDecoder implements Decoder {
   }
 
   reset(): void {
-    if (this.disposed) throw new CodecError('INVALID_OPTION', FORMAT, 'decoder used after dispose()')
-    if (this.phase === Phase.Frame && this.state.context !== 0) {
+    this.handle.check()
+    if (this.phase === Phase.Frame && this.handle.state.context !== 0) {
       // Mid-frame: drop libzstd's session, keep its buffers.
-      native.ZSTD_initDStream(this.state.context)
+      native.ZSTD_initDStream(this.handle.state.context)
     }
     this.phase = Phase.Header
     this.failure = null
@@ -377,10 +344,7 @@ class ZstdDecoder implements Decoder {
   }
 
   dispose(): void {
-    if (this.disposed) return
-    this.disposed = true
-    releaseNative(this.state)
-    finalizer.unregister(this.state)
+    this.handle.dispose()
   }
 }
 
@@ -448,20 +412,13 @@ class ZstdEncoder implements Encoder {
   private readonly header = new Uint8Array(16)
   private headerLength = 0
   private headerPos = 0
-  private readonly state: NativeState = { context: 0, stage: 0, decoder: false }
-  private disposed = false
+  private readonly handle: NativeHandle<NativeState>
 
   constructor(options: Record<string, unknown>) {
     this.level = checkLevel(FORMAT, options.level)
-    const checksum = options.checksum
-    if (checksum !== undefined && typeof checksum !== 'boolean') throw new CodecError('INVALID_OPTION', FORMAT, `checksum must be a boolean, got ${String(checksum)}`)
-    this.checksum = checksum ?? true
-    const size = options.contentSize
-    if (size !== undefined && (typeof size !== 'number' || !Number.isInteger(size) || size < 0 || size > MAX_CONTENT_SIZE)) {
-      throw new CodecError('INVALID_OPTION', FORMAT, `contentSize must be an integer from 0 to ${MAX_CONTENT_SIZE}, got ${String(size)}`)
-    }
-    this.pledged = (size as number | undefined) ?? -1
-    finalizer.register(this, this.state, this.state)
+    this.checksum = checkBoolean(FORMAT, 'checksum', options.checksum, true)
+    this.pledged = checkInteger(FORMAT, 'contentSize', options.contentSize, 0, MAX_CONTENT_SIZE, -1)
+    this.handle = lifecycle.attach(this, FORMAT, 'encoder', { context: 0, stage: 0, decoder: false })
   }
 
   transform(src: Uint8Array, dst: Uint8Array, final: boolean): Status {
@@ -475,14 +432,14 @@ class ZstdEncoder implements Encoder {
   private fail(code: ErrorCode, message: string): Status {
     this.failure = { code, message, offset: this.inputTotal + this.consumed }
     this.phase = EncodePhase.Failed
-    releaseNative(this.state)
+    this.handle.release()
     return Status.InvalidData
   }
 
   /** Begins the frame: parameters, and how the content size gets into the header. */
   private start(src: Uint8Array, endOp: number): boolean {
     this.started = true
-    const state = this.state
+    const state = this.handle.state
     if (!allocateNative(state)) return false
     const ctx = state.context
     native.ZSTD_initCStream(ctx, this.level)
@@ -504,7 +461,7 @@ class ZstdEncoder implements Encoder {
   }
 
   private run(src: Uint8Array, dst: Uint8Array, endOp: number): Status {
-    if (this.disposed) throw new CodecError('INVALID_OPTION', FORMAT, 'encoder used after dispose()')
+    this.handle.check()
     this.consumed = 0
     this.written = 0
     if (this.phase === EncodePhase.Failed) return Status.InvalidData
@@ -566,7 +523,7 @@ class ZstdEncoder implements Encoder {
   }
 
   private step(src: Uint8Array, dst: Uint8Array, endOp: number): Status {
-    const state = this.state
+    const state = this.handle.state
     const ctx = state.context
     const srcPosPointer = state.stage
     const dstPosPointer = state.stage + 4
@@ -580,7 +537,7 @@ class ZstdEncoder implements Encoder {
       if (this.patch === HeaderPatch.Draining && !this.drainHeader(dst)) return Status.DestinationTooSmall
       if (this.phase === EncodePhase.Ending) {
         this.phase = EncodePhase.Finished
-        releaseNative(state)
+        this.handle.release()
         return Status.Done
       }
       if (stagedPos === staged) {
@@ -636,7 +593,7 @@ class ZstdEncoder implements Encoder {
   }
 
   reset(): void {
-    if (this.disposed) throw new CodecError('INVALID_OPTION', FORMAT, 'encoder used after dispose()')
+    this.handle.check()
     // start() re-initialises libzstd's session (ZSTD_initCStream) on the next call.
     this.phase = EncodePhase.Open
     this.started = false
@@ -651,10 +608,7 @@ class ZstdEncoder implements Encoder {
   }
 
   dispose(): void {
-    if (this.disposed) return
-    this.disposed = true
-    releaseNative(this.state)
-    finalizer.unregister(this.state)
+    this.handle.dispose()
   }
 }
 
