@@ -31,8 +31,3 @@ function describe(value: unknown): string {
   if (Array.isArray(value)) return 'an Array'
   return typeof value === 'object' ? (value.constructor?.name ?? 'an object') : typeof value
 }
-
-/** Reads an unsigned 32-bit little-endian integer at `at` (the caller checks bounds). */
-export function readU32LE(b: Uint8Array, at: number): number {
-  return (b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24)) >>> 0
-}

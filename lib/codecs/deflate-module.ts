@@ -3,20 +3,17 @@
  * raw wrappers of deflate.ts around the engine's raw deflate body (`js`: inflate.ts,
  * `wasm`: inflate-wasm.ts, `node`: adapters/node/engine.ts) and the engine's encoder.
  *
- * The TypeScript inflater is the default body here rather than in gzip.ts so that it
- * shares a bundle chunk with the wrappers: in a chunk of its own, away from the tables
- * it uses (inflate-tables.ts, shared with the wasm engine), it cost the gzip-only user
- * 320 bytes min+gzip, over the budget of test/bundle-size.test.ts.
+ * Each engine names its body, so that the default engine's chunk (wasm) does not carry
+ * the TypeScript inflater (test/bundle-size.test.ts measures the gzip-only user).
  */
 import type { CodecModule, Encoder, Format } from '../codec.js'
 import { checkLevel, traitsOf } from '../formats.js'
-import { Inflater } from './inflate.js'
 import { DeflateFamilyDecoder, DeflateFamilyEncoder, type Crc32, type DeflateBody } from './deflate.js'
 
 /** What an engine brings to the deflate family's module. */
 export interface DeflateEngineParts<B extends DeflateBody> {
-  /** A new raw deflate body for one decoder of `format`; default inflate.ts's `Inflater`. */
-  body?(format: Format): B
+  /** A new raw deflate body for one decoder of `format`. */
+  body(format: Format): B
   /** The CRC-32 a decoder with `body` checks gzip trailers with; default checksum.ts's. */
   crc32?(body: B): Crc32
   /** A new encoder of `format` at the checked `level`; default deflate.ts's (fflate). */
@@ -29,7 +26,7 @@ export function deflateModule<B extends DeflateBody>(format: Format, parts: Defl
     traits: traitsOf(format),
     // maxOutputBytes is enforced by the stream driver; no decoder option is format-specific.
     createDecoder: (_options: Record<string, unknown>) => {
-      const body = parts.body ? parts.body(format) : (new Inflater() as DeflateBody as B)
+      const body = parts.body(format)
       return new DeflateFamilyDecoder(format, body, parts.crc32?.(body))
     },
     createEncoder: (options: Record<string, unknown>) => {

@@ -3,11 +3,11 @@
  * deflate-raw (RFC 1951), as the registry loads them.
  */
 import type { CodecModule } from '../codec.js'
-import type { DeflateBody } from './deflate.js'
+import { Inflater } from './inflate.js'
 import { deflateModule, type DeflateEngineParts } from './deflate-module.js'
 
-/** The `js` engine's parts are the factory's defaults: inflate.ts and fflate. */
-const js: DeflateEngineParts<DeflateBody> = {}
+/** The `js` engine: inflate.ts decodes, fflate (the factory's default encoder) encodes. */
+const js: DeflateEngineParts<Inflater> = { body: () => new Inflater() }
 
 export const gzip: CodecModule = /* @__PURE__ */ deflateModule('gzip', js)
 export const deflate: CodecModule = /* @__PURE__ */ deflateModule('deflate', js)
