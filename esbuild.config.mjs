@@ -180,6 +180,7 @@ export async function buildCjs(outdir = 'dist/cjs') {
     chunkNames: '[name]-[hash]',
     platform: 'node',
     write: false,
+    metafile: true,
     // register.ts reads import.meta.url only in the ESM build and __filename otherwise.
     logOverride: { 'empty-import-meta': 'silent' },
     plugins: [wasmSourcePlugin('read-cjs', out, wasmDirFor(outdir))],
@@ -195,6 +196,7 @@ export async function buildCjs(outdir = 'dist/cjs') {
     const { code } = await transform(esm, { format: 'cjs', target: common.target, platform: 'node', logLevel: 'error', logOverride: { 'empty-import-meta': 'silent' } })
     writeFileSync(file.path.replace(/\.js$/, '.cjs'), code)
   }
+  return split
 }
 
 /**
@@ -218,10 +220,31 @@ function declarations() {
   }
 }
 
+/** The packages from node_modules that the builds bundled (fflate, ...): their folders. */
+const bundled = new Set()
+function track(result) {
+  for (const input of Object.keys(result.metafile.inputs)) {
+    const m = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input)
+    if (m) bundled.add(join(root, input.slice(0, m.index + m[0].length)))
+  }
+}
+
+/** A package's licence files (LICENSE, LICENCE, COPYING, NOTICE, any extension), as `{ file, text }`. */
+function licenseTexts(dir, label) {
+  const files = readdirSync(dir).filter((f) => /^(licen[cs]e|copying|notice)/i.test(f)).sort()
+  if (files.length === 0) throw new Error(`${label}: no licence file in ${dir}`)
+  return files.map((f) => ({ file: `${label}/${f}`, text: readFileSync(join(dir, f), 'utf8') }))
+}
+
+const section = (title, lines, texts) =>
+  `## ${title}\n\n${lines.map((l) => `- ${l}`).join('\n')}\n\n` + texts.map((t) => `### ${t.file}\n\n\`\`\`text\n${t.text.trimEnd()}\n\`\`\`\n`).join('\n')
+
 /**
- * dist/THIRD_PARTY_NOTICES.md: each shipped engine that is not the project's own (a
- * `.wat` beside it, under LICENSE) with its version, source package and licence texts,
- * from the `<engine>.notice.json` beside its `.wasm` (scripts/extract-wasm.mjs).
+ * dist/THIRD_PARTY_NOTICES.md: each shipped WebAssembly engine that is not the project's
+ * own (a `.wat` beside it, under LICENSE) with its version, source package and licence
+ * texts, from the `<engine>.notice.json` beside its `.wasm` (scripts/extract-wasm.mjs);
+ * then each package the builds bundled as JavaScript, from its package.json and licence
+ * files.
  */
 function notices() {
   const own = []
@@ -235,13 +258,14 @@ function notices() {
     const noticeFile = wasm.replace(/\.wasm$/, '.notice.json')
     if (!existsSync(noticeFile)) throw new Error(`${file} ships without ${noticeFile}: record its source package, version and licence texts there`)
     const n = JSON.parse(readFileSync(noticeFile, 'utf8'))
-    parts.push(
-      `## ${file}\n\n- Source package: ${n.package} ${n.version} (${n.from})\n- Licence: ${n.license}\n- Contains: ${n.upstream}\n- sha256: ${n.sha256}\n\n` +
-        n.licenseTexts.map((t) => `### ${t.file}\n\n\`\`\`text\n${t.text.trimEnd()}\n\`\`\`\n`).join('\n'),
-    )
+    parts.push(section(`${file} (WebAssembly)`, [`Source package: ${n.package} ${n.version} (${n.from})`, `Licence: ${n.license}`, `Contains: ${n.upstream}`, `sha256: ${n.sha256}`], n.licenseTexts))
+  }
+  for (const dir of [...bundled].sort()) {
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'))
+    parts.push(section(`${pkg.name} (JavaScript, bundled)`, [`Source package: ${pkg.name} ${pkg.version}`, `Licence: ${pkg.license}`], licenseTexts(dir, pkg.name)))
   }
   const text =
-    `# Third-party notices\n\nThe WebAssembly engines this package ships that are not sluice's own work (sluice is Apache-2.0, see LICENSE).\n` +
+    `# Third-party notices\n\nThe third-party code this package ships: WebAssembly engines and bundled JavaScript (sluice itself is Apache-2.0, see LICENSE).\n` +
     (own.length > 0 ? `sluice's own kernels, under its licence: ${own.join(', ')}.\n` : '') +
     `\n${parts.join('\n')}`
   writeFileSync(join(root, 'dist', 'THIRD_PARTY_NOTICES.md'), text)
@@ -260,10 +284,10 @@ async function main() {
     }
   }
 
-  await attempt('dist/esm', () => build(esmTarget('esm')))
-  await attempt('dist/browser', () => build(esmTarget('browser')))
-  await attempt('dist/workerd', () => build(esmTarget('workerd')))
-  await attempt('dist/cjs', () => buildCjs())
+  await attempt('dist/esm', () => build({ ...esmTarget('esm'), metafile: true }).then(track))
+  await attempt('dist/browser', () => build({ ...esmTarget('browser'), metafile: true }).then(track))
+  await attempt('dist/workerd', () => build({ ...esmTarget('workerd'), metafile: true }).then(track))
+  await attempt('dist/cjs', () => buildCjs().then(track))
   await attempt('dist/types', declarations)
   await attempt('dist/THIRD_PARTY_NOTICES.md', notices)
 
