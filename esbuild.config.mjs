@@ -12,7 +12,8 @@
 //                  '../browser/x.wasm'`), because workerd refuses to compile WebAssembly
 //                  from bytes at run time. Wrangler and workerd configs turn such imports
 //                  into `CompiledWasm` modules. Condition `workerd`.
-//   dist/cjs/      CommonJS, one file per entry (`require`); wasm read like dist/esm.
+//   dist/cjs/      CommonJS (`require`), code-split like the ESM builds (buildCjs);
+//                  wasm read like dist/esm.
 //   dist/types/    .d.ts (tsc) and a .d.cts twin of each, for `require` consumers.
 //
 // The wasm engines' glue is the same in every build; only each engine's
