@@ -2,27 +2,30 @@
 // (never by probing or patching globals at run time):
 //
 //   dist/esm/      ESM, code-split: each engine is its own chunk, loaded by dynamic
-//                  import() on first use. Wasm embedded as base64 (portable: Node, Deno,
-//                  Bun, any bundler). Conditions `node`, `deno`, `bun`, `import`, `default`.
+//                  import() on first use. Conditions `node`, `deno`, `bun`, `import`,
+//                  `default`. Large engines' wasm read from dist/browser/ (node:fs).
 //   dist/browser/  ESM, code-split; wasm fetched beside the chunk with
 //                  `fetch(new URL('./x.wasm', import.meta.url))` and compiled while it
-//                  downloads (instantiateStreaming). Condition `browser`.
-//   dist/workerd/  ESM, code-split; wasm imported as modules (`import m from './x.wasm'`),
-//                  because workerd refuses to compile WebAssembly from bytes at run time.
-//                  Wrangler and workerd configs turn such imports into `CompiledWasm`
-//                  modules. Condition `workerd`.
-//   dist/cjs/      CommonJS, one file per entry (`require`).
-//   dist/types/    .d.ts (tsc).
+//                  downloads (instantiateStreaming). Condition `browser`. Holds the
+//                  package's one copy of each large engine's `.wasm`.
+//   dist/workerd/  ESM, code-split; wasm imported as modules (`import m from
+//                  '../browser/x.wasm'`), because workerd refuses to compile WebAssembly
+//                  from bytes at run time. Wrangler and workerd configs turn such imports
+//                  into `CompiledWasm` modules. Condition `workerd`.
+//   dist/cjs/      CommonJS (`require`), code-split like the ESM builds (buildCjs);
+//                  wasm read like dist/esm.
+//   dist/types/    .d.ts (tsc) and a .d.cts twin of each, for `require` consumers.
 //
 // The wasm engines' glue is the same in every build; only each engine's
-// `lib/codecs/wasm/*-wasm-source.ts` module is replaced (see wasmSourcePlugin).
+// `lib/codecs/wasm/*-wasm-source.ts` module is replaced (see wasmSourcePlugin). The
+// small kernels (inflate, LZ4) stay embedded as base64 everywhere but in workerd.
 //
 //   node esbuild.config.mjs          build everything
 //   node esbuild.config.mjs --sizes  also print min+gzip bytes per entry point
-import { build } from 'esbuild'
+import { build, transform } from 'esbuild'
 import { execFileSync } from 'node:child_process'
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { basename, dirname, join, resolve } from 'node:path'
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { basename, dirname, join, relative, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = dirname(fileURLToPath(import.meta.url))
@@ -45,7 +48,9 @@ const portable = Object.fromEntries(Object.entries(present).filter(([name]) => !
 export const common = {
   bundle: true,
   target: 'es2022',
-  sourcemap: true,
+  // No source maps in the package: they would point at sources it does not ship (or
+  // carry them, generated base64 included, as sourcesContent).
+  sourcemap: false,
   legalComments: 'none',
   // Peers and runtime modules stay imports; everything else is bundled.
   external: ['apache-arrow', 'hyparquet', 'node:*'],
@@ -54,48 +59,66 @@ export const common = {
 }
 
 /**
- * Replaces each `lib/codecs/wasm/<engine>-wasm-source.ts` (whose default embeds the wasm
- * as base64) with one that obtains the module the way the target runtime needs, and
- * copies the engine's `.wasm` (from lib/codecs/wasm/gen/, made by
- * scripts/extract-wasm.mjs) next to the output chunks.
- *
- * mode 'fetch':  browsers. `new URL('./x.wasm', import.meta.url)` is also the pattern
- *                bundlers (Vite, webpack 5, Parcel) recognise and rewrite. The small
- *                kernels (`EMBEDDED`) stay embedded: a few kB of base64 cost less than a
- *                request, and no bundler has to know about a file for the default
- *                deflate-family and LZ4 engines.
- * mode 'import': workerd. The `.wasm` import stays external for wrangler/workerd.
+ * Our own kernels of a few kB (inflate 2 kB, LZ4 3.5 kB), embedded as base64 in every
+ * build but workerd's: a few kB inline cost less than a request, and no runtime or
+ * bundler has to know about a file for the default deflate-family and LZ4 engines.
+ * The large engines (zstd, brotli: hundreds of kB) ship once, as a `.wasm` file.
  */
-/** Our own kernels of a few kB (inflate 2 kB, LZ4 3.5 kB), embedded in the browser build. */
 export const EMBEDDED = new Set(['inflate', 'lz4'])
 
-export function wasmSourcePlugin(mode, outdir) {
+/** The engine's `.wasm` named by a `*-wasm-source.ts` module: its `./<path>.b64.js` import, with `.wasm` for `.b64.js`. */
+export function wasmFileOf(sourcePath) {
+  const text = readFileSync(sourcePath, 'utf8')
+  const fn = /export async function (\w+)\s*\(/.exec(text)?.[1]
+  const b64 = /['"](\.{1,2}\/[\w./-]+)\.b64\.js['"]/.exec(text)?.[1]
+  if (!fn || !b64) throw new Error(`${sourcePath}: expected 'export async function <name>()' importing './<path>.b64.js'`)
+  const wasm = resolve(dirname(sourcePath), `${b64}.wasm`)
+  if (!existsSync(wasm)) throw new Error(`${wasm} is missing: run npm run prepare (scripts/extract-wasm.mjs, scripts/build-wasm-kernels.mjs)`)
+  return { fn, wasm, file: basename(wasm) }
+}
+
+/** Every engine a build took in (embedded or as a file): `.wasm` name -> its source path, for the notices. */
+const shipped = new Map()
+
+/**
+ * Replaces each large engine's `lib/codecs/wasm/<engine>-wasm-source.ts` (whose default
+ * embeds the wasm as base64) with one that obtains the engine's one `.wasm` file the way
+ * the target runtime needs (build/wasm-files.ts), and copies that file into `wasmDir`,
+ * the one place the package holds it (dist/browser/, beside the chunks that fetch it).
+ * The small kernels (`EMBEDDED`) keep the embedded default, except in workerd.
+ *
+ * mode 'fetch':    browsers. `new URL('./x.wasm', import.meta.url)` is the pattern
+ *                  bundlers (Vite, webpack 5, Parcel) recognise and rewrite.
+ * mode 'import':   workerd, which refuses to compile bytes: every engine is an imported
+ *                  module (`import m from '../browser/x.wasm'`), left for wrangler/workerd.
+ * mode 'read':     Node, Deno, Bun ESM: read from disk beside `import.meta.url`.
+ * mode 'read-cjs': Node CommonJS: read from disk beside `__filename`.
+ */
+export function wasmSourcePlugin(mode, outdir, wasmDir = outdir) {
+  const rel = relative(outdir, wasmDir).split(sep).join('/')
+  const at = (file) => (rel === '' ? `./${file}` : `${rel.startsWith('.') ? '' : './'}${rel}/${file}`)
+  const helper = JSON.stringify(join(root, 'build', 'wasm-files.ts'))
   return {
     name: `sluice-wasm-source-${mode}`,
     setup(b) {
       b.onLoad({ filter: /[\\/]lib[\\/]codecs[\\/]wasm[\\/][\w-]+-wasm-source\.ts$/ }, (args) => {
-        const text = readFileSync(args.path, 'utf8')
-        const fn = /export async function (\w+)\s*\(/.exec(text)?.[1]
-        const gen = /['"]\.\/gen\/([\w-]+)\.b64\.js['"]/.exec(text)?.[1]
-        if (!fn || !gen) throw new Error(`${args.path}: expected 'export async function <name>()' importing './gen/<engine>.b64.js'`)
+        const { fn, wasm, file } = wasmFileOf(args.path)
+        shipped.set(file, wasm)
         // workerd refuses to compile wasm from bytes, so there every engine is a module.
-        if (mode === 'fetch' && EMBEDDED.has(gen)) return undefined
-        const wasm = join(dirname(args.path), 'gen', `${gen}.wasm`)
-        if (!existsSync(wasm)) throw new Error(`${wasm} is missing: run node scripts/extract-wasm.mjs`)
-        mkdirSync(outdir, { recursive: true })
-        copyFileSync(wasm, join(outdir, `${gen}.wasm`))
+        if (mode !== 'import' && EMBEDDED.has(file.replace(/\.wasm$/, ''))) return undefined
+        mkdirSync(wasmDir, { recursive: true })
+        copyFileSync(wasm, join(wasmDir, file))
+        const format = JSON.stringify(file.replace(/[-.].*$/, ''))
+        const url = JSON.stringify(at(file))
+        const head = `// Generated by esbuild.config.mjs (${mode} build) from ${basename(args.path)}.\n`
         const contents =
           mode === 'fetch'
-            ? `// Generated by esbuild.config.mjs (browser build) from ${basename(args.path)}.\n` +
-              `export async function ${fn}() {\n` +
-              `  const url = new URL('./${gen}.wasm', import.meta.url)\n` +
-              `  const response = await fetch(url)\n` +
-              `  if (!response.ok) throw new Error(\`sluice: fetching \${url} failed: HTTP \${response.status}\`)\n` +
-              `  return response\n` +
-              `}\n`
-            : `// Generated by esbuild.config.mjs (workerd build) from ${basename(args.path)}.\n` +
-              `import wasmModule from './${gen}.wasm'\n` +
-              `export async function ${fn}() {\n  return wasmModule\n}\n`
+            ? `${head}import { fetchWasm } from ${helper}\nexport async function ${fn}() {\n  return fetchWasm(${format}, ${JSON.stringify(file)}, () => new URL(${url}, import.meta.url))\n}\n`
+            : mode === 'import'
+              ? `${head}import wasmModule from ${url}\nexport async function ${fn}() {\n  return wasmModule\n}\n`
+              : mode === 'read'
+                ? `${head}import { readWasm } from ${helper}\nexport async function ${fn}() {\n  return readWasm(${format}, ${JSON.stringify(file)}, new URL(${url}, import.meta.url))\n}\n`
+                : `${head}import { readWasm } from ${helper}\nimport { pathToFileURL } from 'node:url'\nexport async function ${fn}() {\n  return readWasm(${format}, ${JSON.stringify(file)}, new URL(${url}, pathToFileURL(__filename)))\n}\n`
         return { contents, loader: 'js', resolveDir: dirname(args.path) }
       })
       b.onResolve({ filter: /\.wasm$/ }, (args) => ({ path: args.path, external: true }))
@@ -118,25 +141,135 @@ const nodeEnginePlugin = {
   },
 }
 
+/** Where the builds beside `outdir` find the engines' one copy of each `.wasm` file. */
+const wasmDirFor = (outdir) => join(dirname(resolve(root, outdir)), 'browser')
+
 /** The esbuild options of each ESM build, also used by the size check. */
 export function esmTarget(kind, outdir = `dist/${kind}`) {
+  const out = resolve(root, outdir)
+  // Flat: every chunk sits at the same depth, so one relative path reaches the .wasm files.
+  const flat = { format: 'esm', splitting: true, outdir, chunkNames: '[name]-[hash]' }
   if (kind === 'esm') {
-    return { ...common, entryPoints: present, outdir, format: 'esm', splitting: true, platform: 'neutral', mainFields: ['module', 'main'], chunkNames: 'chunks/[name]-[hash]', plugins: [nodeEnginePlugin] }
+    return { ...common, ...flat, entryPoints: present, platform: 'neutral', mainFields: ['module', 'main'], plugins: [nodeEnginePlugin, wasmSourcePlugin('read', out, wasmDirFor(outdir))] }
   }
-  const plugins = [wasmSourcePlugin(kind === 'browser' ? 'fetch' : 'import', resolve(root, outdir))]
+  const plugins = [kind === 'browser' ? wasmSourcePlugin('fetch', out) : wasmSourcePlugin('import', out, wasmDirFor(outdir))]
   return {
     ...common,
+    ...flat,
     entryPoints: portable,
-    outdir,
-    format: 'esm',
-    splitting: true,
-    // Flat: chunks sit beside the .wasm files that `new URL('./x.wasm', import.meta.url)` and `import './x.wasm'` name.
-    chunkNames: '[name]-[hash]',
     platform: kind === 'browser' ? 'browser' : 'neutral',
     conditions: kind === 'browser' ? ['browser'] : ['workerd', 'worker', 'browser'],
     mainFields: ['browser', 'module', 'main'],
     plugins,
   }
+}
+
+/**
+ * The CommonJS build, code-split like the ESM ones: esbuild splits only ESM, so the
+ * entries are built split as ESM (in memory), then each output file is turned into
+ * CommonJS on its own, its chunk imports renamed `.cjs`. Without the split, each of the
+ * six entries carries its own copy of everything it shares with the others.
+ */
+export async function buildCjs(outdir = 'dist/cjs') {
+  const out = resolve(root, outdir)
+  const split = await build({
+    ...common,
+    entryPoints: present,
+    outdir: out,
+    format: 'esm',
+    splitting: true,
+    chunkNames: '[name]-[hash]',
+    platform: 'node',
+    write: false,
+    metafile: true,
+    // register.ts reads import.meta.url only in the ESM build and __filename otherwise.
+    logOverride: { 'empty-import-meta': 'silent' },
+    plugins: [wasmSourcePlugin('read-cjs', out, wasmDirFor(outdir))],
+  })
+  mkdirSync(out, { recursive: true })
+  for (const file of split.outputFiles) {
+    // Static chunk imports become require() calls in the transform; dynamic ones are
+    // made require() calls here (a CommonJS module's import() would see module.exports
+    // as `default`, so the chunks' own `default` exports would be lost).
+    const esm = file.text
+      .replace(/\bimport\(\s*["'](\.\/[\w.-]+)\.js["']\s*\)/g, 'Promise.resolve().then(() => require("$1.cjs"))')
+      .replace(/(\b(?:from|import)\s*["']\.\/[\w.-]+)\.js(["'])/g, '$1.cjs$2')
+    const { code } = await transform(esm, { format: 'cjs', target: common.target, platform: 'node', logLevel: 'error', logOverride: { 'empty-import-meta': 'silent' } })
+    writeFileSync(file.path.replace(/\.js$/, '.cjs'), code)
+  }
+  return split
+}
+
+/**
+ * Declarations: tsc's `.d.ts` tree in dist/types (ESM, as the package is
+ * `"type": "module"`), and beside each a `.d.cts` twin whose relative imports name
+ * `.cjs`, so that TypeScript reads the `require` condition's types as CommonJS (one file
+ * for both is "masquerading as ESM" under node16). The generated base64 modules'
+ * declarations (the wasm again, as a string literal type) are dropped: no public
+ * declaration refers to them.
+ */
+function declarations() {
+  execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' })
+  rmSync('dist/types/lib/codecs/wasm/gen', { recursive: true, force: true })
+  const walk = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? walk(join(dir, d.name)) : [join(dir, d.name)]))
+  for (const file of walk('dist/types')) {
+    if (!file.endsWith('.d.ts')) continue
+    const text = readFileSync(file, 'utf8')
+    if (/['"]\.{1,2}\/[^'"]*\.b64\.js['"]/.test(text)) throw new Error(`${file} refers to a generated base64 module`)
+    const cts = text.replace(/((?:from|import\()\s*['"]\.{1,2}\/[^'"]*?)\.js(['"])/g, '$1.cjs$2')
+    writeFileSync(file.replace(/\.d\.ts$/, '.d.cts'), cts)
+  }
+}
+
+/** The packages from node_modules that the builds bundled (fflate, ...): their folders. */
+const bundled = new Set()
+function track(result) {
+  for (const input of Object.keys(result.metafile.inputs)) {
+    const m = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input)
+    if (m) bundled.add(join(root, input.slice(0, m.index + m[0].length)))
+  }
+}
+
+/** A package's licence files (LICENSE, LICENCE, COPYING, NOTICE, any extension), as `{ file, text }`. */
+function licenseTexts(dir, label) {
+  const files = readdirSync(dir).filter((f) => /^(licen[cs]e|copying|notice)/i.test(f)).sort()
+  if (files.length === 0) throw new Error(`${label}: no licence file in ${dir}`)
+  return files.map((f) => ({ file: `${label}/${f}`, text: readFileSync(join(dir, f), 'utf8') }))
+}
+
+const section = (title, lines, texts) =>
+  `## ${title}\n\n${lines.map((l) => `- ${l}`).join('\n')}\n\n` + texts.map((t) => `### ${t.file}\n\n\`\`\`text\n${t.text.trimEnd()}\n\`\`\`\n`).join('\n')
+
+/**
+ * dist/THIRD_PARTY_NOTICES.md: each shipped WebAssembly engine that is not the project's
+ * own (a `.wat` beside it, under LICENSE) with its version, source package and licence
+ * texts, from the `<engine>.notice.json` beside its `.wasm` (scripts/extract-wasm.mjs);
+ * then each package the builds bundled as JavaScript, from its package.json and licence
+ * files.
+ */
+function notices() {
+  const own = []
+  const parts = []
+  for (const [file, wasm] of [...shipped].sort(([a], [b]) => a.localeCompare(b))) {
+    const name = file.replace(/\.wasm$/, '')
+    if (existsSync(join(root, 'lib', 'codecs', 'wasm', `${name}.wat`))) {
+      own.push(`${file} (lib/codecs/wasm/${name}.wat)`)
+      continue
+    }
+    const noticeFile = wasm.replace(/\.wasm$/, '.notice.json')
+    if (!existsSync(noticeFile)) throw new Error(`${file} ships without ${noticeFile}: record its source package, version and licence texts there`)
+    const n = JSON.parse(readFileSync(noticeFile, 'utf8'))
+    parts.push(section(`${file} (WebAssembly)`, [`Source package: ${n.package} ${n.version} (${n.from})`, `Licence: ${n.license}`, `Contains: ${n.upstream}`, `sha256: ${n.sha256}`], n.licenseTexts))
+  }
+  for (const dir of [...bundled].sort()) {
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'))
+    parts.push(section(`${pkg.name} (JavaScript, bundled)`, [`Source package: ${pkg.name} ${pkg.version}`, `Licence: ${pkg.license}`], licenseTexts(dir, pkg.name)))
+  }
+  const text =
+    `# Third-party notices\n\nThe third-party code this package ships: WebAssembly engines and bundled JavaScript (sluice itself is Apache-2.0, see LICENSE).\n` +
+    (own.length > 0 ? `sluice's own kernels, under its licence: ${own.join(', ')}.\n` : '') +
+    `\n${parts.join('\n')}`
+  writeFileSync(join(root, 'dist', 'THIRD_PARTY_NOTICES.md'), text)
 }
 
 async function main() {
@@ -152,15 +285,12 @@ async function main() {
     }
   }
 
-  await attempt('dist/esm', () => build(esmTarget('esm')))
-  await attempt('dist/browser', () => build(esmTarget('browser')))
-  await attempt('dist/workerd', () => build(esmTarget('workerd')))
-  await attempt('dist/cjs', async () => {
-    // register.ts reads import.meta.url only in the ESM build and __filename otherwise.
-    await build({ ...common, entryPoints: present, outdir: 'dist/cjs', format: 'cjs', platform: 'node', outExtension: { '.js': '.cjs' }, logOverride: { 'empty-import-meta': 'silent' } })
-    writeFileSync('dist/cjs/package.json', '{ "type": "commonjs" }\n')
-  })
-  await attempt('dist/types', () => execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' }))
+  await attempt('dist/esm', () => build({ ...esmTarget('esm'), metafile: true }).then(track))
+  await attempt('dist/browser', () => build({ ...esmTarget('browser'), metafile: true }).then(track))
+  await attempt('dist/workerd', () => build({ ...esmTarget('workerd'), metafile: true }).then(track))
+  await attempt('dist/cjs', () => buildCjs().then(track))
+  await attempt('dist/types', declarations)
+  await attempt('dist/THIRD_PARTY_NOTICES.md', notices)
 
   if (process.argv.includes('--sizes')) {
     // A child process: scripts/sizes.mjs imports this module, whose top-level await is

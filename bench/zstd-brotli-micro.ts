@@ -362,7 +362,7 @@ interface RawZstd {
  * imports (`Module["_decompress"]=Module["asm"]["j"]`), read from it here.
  */
 async function foxgloveRaw(): Promise<RawZstd | null> {
-  const glue = readFileSync(join(root, 'node_modules/@foxglove/wasm-zstd/dist/wasm-zstd.js'), 'utf8')
+  const glue = readFileSync(join(root, 'bench/node_modules/@foxglove/wasm-zstd/dist/wasm-zstd.js'), 'utf8')
   const exported = (fn: string): string | undefined => new RegExp(`Module\\["${fn}"\\]=Module\\["asm"\\]\\["(\\w+)"\\]`).exec(glue)?.[1]
   const memoryName = /wasmMemory=Module\["asm"\]\["(\w+)"\]/.exec(glue)?.[1]
   const importList = /asmLibraryArg=\{([^}]*)\}/.exec(glue)?.[1]
@@ -372,7 +372,7 @@ async function foxgloveRaw(): Promise<RawZstd | null> {
   const env = emscriptenImports(heap).env as Record<string, unknown>
   const a: Record<string, unknown> = {}
   for (const [, key, fn] of importList.matchAll(/"(\w+)":_(\w+)/g)) a[key!] = env[fn!]
-  const wasm = readFileSync(join(root, 'node_modules/@foxglove/wasm-zstd/dist/wasm-zstd.wasm'))
+  const wasm = readFileSync(join(root, 'bench/node_modules/@foxglove/wasm-zstd/dist/wasm-zstd.wasm'))
   const x = (await instantiate(wasm, { a: a as WebAssembly.ModuleImports })).exports as Record<string, (...args: number[]) => number>
   heap.attach(x[memoryName] as unknown as WebAssembly.Memory)
   if (names.ctors) x[names.ctors]!()

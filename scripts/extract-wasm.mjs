@@ -5,6 +5,8 @@
 //                   browsers can fetch + instantiateStreaming it)
 //   <name>.b64.ts   the same bytes as a base64 string module: the portable default that
 //                   lib/codecs/wasm/*-wasm-source.ts imports (no fs, no fetch of file: URLs)
+//   <name>.notice.json  where the module comes from and its licence texts, for the
+//                   package's THIRD_PARTY_NOTICES.md (esbuild.config.mjs writes it)
 //
 // Usage: node scripts/extract-wasm.mjs        (run after npm install, before tests/builds)
 import { createHash } from 'node:crypto'
@@ -31,6 +33,9 @@ const engines = [
     name: 'zstd-dec',
     from: 'zstddec/dist/zstddec-stream.mjs',
     bytes: () => embedded('zstddec/dist/zstddec-stream.mjs', /const wasm = "([A-Za-z0-9+/=]+)"/),
+    license: 'MIT AND BSD-3-Clause',
+    licenseFiles: ['zstddec/LICENSE'],
+    upstream: 'libzstd (Meta Platforms, Inc.; BSD-3-Clause OR GPL-2.0-only), decoder only',
   },
   {
     // @oneidentity/zstd-js 1.0.x: full libzstd (620 kB) with the streaming compressor
@@ -38,18 +43,27 @@ const engines = [
     name: 'zstd-full',
     from: '@oneidentity/zstd-js/wasm/index.js',
     bytes: () => embedded('@oneidentity/zstd-js/wasm/index.js', /base64,([A-Za-z0-9+/=]{1000,})/),
+    license: 'MIT',
+    licenseFiles: ['@oneidentity/zstd-js/LICENSE'],
+    upstream: 'libzstd (Meta Platforms, Inc.; BSD-3-Clause OR GPL-2.0-only), compiled with Emscripten',
   },
   {
     // brotli-dec-wasm 2.x: Rust brotli-decompressor via wasm-bindgen (208 kB), ships a .wasm.
     name: 'brotli-dec',
     from: 'brotli-dec-wasm/pkg/brotli_dec_wasm_bg.wasm',
     bytes: () => readFileSync(join(nm, 'brotli-dec-wasm/pkg/brotli_dec_wasm_bg.wasm')),
+    license: 'MIT OR Apache-2.0',
+    licenseFiles: ['brotli-dec-wasm/LICENSE-MIT.txt', 'brotli-dec-wasm/LICENSE-Apache.txt'],
+    upstream: 'the brotli-decompressor crate (Dropbox, Inc.; BSD-3-Clause OR MIT)',
   },
   {
     // brotli-wasm 3.x: Rust brotli (encoder + decoder) via wasm-bindgen (1 MB), web build.
     name: 'brotli-full',
     from: 'brotli-wasm/pkg.web/brotli_wasm_bg.wasm',
     bytes: () => readFileSync(join(nm, 'brotli-wasm/pkg.web/brotli_wasm_bg.wasm')),
+    license: 'Apache-2.0',
+    licenseFiles: ['brotli-wasm/LICENSE'],
+    upstream: 'the brotli crate (Dropbox, Inc.; BSD-3-Clause OR MIT)',
   },
 ]
 
@@ -67,5 +81,16 @@ for (const e of engines) {
       `// ${bytes.length} bytes, sha256 ${sha}. Do not edit.\n` +
       `export default /* @__PURE__ */ ${JSON.stringify(bytes.toString('base64'))}\n`,
   )
+  const notice = {
+    file: `${e.name}.wasm`,
+    package: pkg,
+    version,
+    from: e.from,
+    sha256: sha,
+    license: e.license,
+    upstream: e.upstream,
+    licenseTexts: e.licenseFiles.map((f) => ({ file: f, text: readFileSync(join(nm, f), 'utf8') })),
+  }
+  writeFileSync(join(out, `${e.name}.notice.json`), JSON.stringify(notice, null, 2) + '\n')
   console.log(`${e.name}.wasm  ${bytes.length} bytes  from ${pkg}@${version}  sha256 ${sha.slice(0, 16)}`)
 }

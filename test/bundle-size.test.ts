@@ -2,9 +2,9 @@
  * Bundle sizes per entry point (browser build, minified, min+gzip), printed for the CI
  * log, with the budget that can fail: a gzip/deflate-only user loads at most 20 kB
  * min+gzip (1 kB = 1000 bytes) with its default engine (the embedded inflate kernel),
- * and never any zstd/brotli code or wasm. The browser build embeds only the small
- * kernels (inflate, LZ4) as base64 and fetches the others; workerd imports every `.wasm`
- * as a module (it refuses to compile bytes).
+ * and never any zstd/brotli code or wasm. The ESM and browser builds embed only the
+ * small kernels (inflate, LZ4) as base64 and read / fetch the large engines' one `.wasm`
+ * file; workerd imports every `.wasm` as a module (it refuses to compile bytes).
  */
 import { build } from 'esbuild'
 import { test } from 'uvu'
@@ -28,15 +28,20 @@ test('gzip-only import: within 20 kB min+gzip with its codec loaded, and no zstd
   assert.equal(heavy, [], `a gzip-only user loads ${heavy.join(', ')}`)
 })
 
-for (const kind of ['browser', 'workerd'] as const) {
-  test(`${kind} build: large wasm comes from .wasm files, only the small kernels are base64 in the JavaScript`, async () => {
+for (const kind of ['esm', 'browser', 'workerd'] as const) {
+  test(`${kind} build: large engines come from their one .wasm file, only the small kernels are base64 in the JavaScript`, async () => {
     const target = esmTarget(kind, `${root}/.tmp/size-${kind}`)
     const result = await build({ ...target, write: false, metafile: true, logLevel: 'error' })
     const inputs = Object.keys(result.metafile!.inputs)
     const embedded = inputs.filter((i) => /\.b64\.(ts|js)$/.test(i)).map((i) => /([\w-]+)\.b64\./.exec(i)![1]).sort()
-    assert.equal(embedded, kind === 'browser' ? ['inflate', 'lz4'] : [], `${kind} build embeds ${embedded.join(', ')}`)
+    assert.equal(embedded, kind === 'workerd' ? [] : ['inflate', 'lz4'], `${kind} build embeds ${embedded.join(', ')}`)
     const js = result.outputFiles!.filter((f) => f.path.endsWith('.js')).map((f) => f.text).join('\n')
-    assert.match(js, kind === 'browser' ? /new URL\("\.\/zstd-full\.wasm", import\.meta\.url\)/ : /from "\.\/zstd-full\.wasm"/)
+    const expected = {
+      esm: /new URL\("\.\.\/browser\/zstd-full\.wasm", import\.meta\.url\)/,
+      browser: /new URL\("\.\/zstd-full\.wasm", import\.meta\.url\)/,
+      workerd: /from "\.\.\/browser\/zstd-full\.wasm"/,
+    }[kind]
+    assert.match(js, expected)
   })
 }
 

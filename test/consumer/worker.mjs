@@ -1,0 +1,14 @@
+// The consumer test as a Cloudflare Worker (`workerd test`), bundled from the installed
+// tarball the way wrangler does: `workerd` condition, `.wasm` imports kept as modules.
+import * as index from 'sluice'
+import * as fetch from 'sluice/fetch'
+import * as hyparquet from 'sluice/hyparquet'
+import * as parquet from 'sluice/parquet'
+import { run } from './cases.mjs'
+
+export default {
+  async test() {
+    const counts = await run('workerd', { index, fetch, hyparquet, parquet })
+    if (counts.failed > 0) throw new Error(`${counts.failed} case(s) failed`)
+  },
+}
