@@ -336,6 +336,9 @@ function main() {
       mkdirSync(join(outDir, 'licenses'), { recursive: true })
       writeFileSync(join(outDir, 'licenses', `${key}-LICENSE`), readFileSync(join(dirs[key], source.license)))
     }
+    // wasi-libc's malloc, memcpy and friends are linked into every engine.
+    const libcCopyright = '/usr/share/doc/wasi-libc/copyright'
+    if (existsSync(libcCopyright)) writeFileSync(join(outDir, 'licenses', 'wasi-libc-copyright'), readFileSync(libcCopyright))
     for (const [file, bytes] of Object.entries(outputs)) {
       writeFileSync(join(outDir, file), bytes)
       const engine = ENGINES.find((e) => e.file === file)

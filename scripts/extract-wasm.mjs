@@ -1,71 +1,69 @@
-// Extracts the WebAssembly engines that sluice's zstd and brotli codecs use from their npm
-// packages into lib/codecs/wasm/gen/:
+// Writes the WebAssembly engines that sluice's zstd and brotli codecs use into
+// lib/codecs/wasm/gen/:
 //   <name>.wasm     the raw module, for runtime builds that import .wasm files (workerd
 //                   refuses to compile wasm from bytes and needs an imported Module;
 //                   browsers can fetch + instantiateStreaming it)
 //   <name>.b64.ts   the same bytes as a base64 string module: the portable default that
 //                   lib/codecs/wasm/*-wasm-source.ts imports (no fs, no fetch of file: URLs)
 //
+// Our engines (zstd, brotli-dec, brotli-enc) are the committed lib/codecs/wasm/*.wasm
+// files built by scripts/build-engines.mjs; each is checked against the SHA-256 that
+// lib/codecs/wasm/engines.json records before it is used. bench/zstd-brotli-micro.ts
+// also compares against zstddec's decoder build, extracted from its npm package.
+//
 // Usage: node scripts/extract-wasm.mjs        (run after npm install, before tests/builds)
 import { createHash } from 'node:crypto'
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
-const out = join(root, 'lib', 'codecs', 'wasm', 'gen')
+const wasmDir = join(root, 'lib', 'codecs', 'wasm')
+const out = join(wasmDir, 'gen')
 const nm = join(root, 'node_modules')
+const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex')
 
-/** The wasm embedded as base64 in an emscripten/JS file: the longest base64 run. */
-function embedded(file, pattern) {
-  const text = readFileSync(join(nm, file), 'utf8')
-  const m = pattern.exec(text)
-  if (!m) throw new Error(`no embedded wasm found in ${file}`)
-  return Buffer.from(m[1], 'base64')
-}
+const manifest = JSON.parse(readFileSync(join(wasmDir, 'engines.json'), 'utf8'))
 
-const engines = [
-  {
-    // zstddec 0.3.x, build "zstddec-stream": libzstd's decoder only (59 kB), exports
-    // ZSTD_decompressStream; the wasm is a base64 string constant in the JS.
+const engines = Object.entries(manifest.outputs).map(([file, entry]) => {
+  const source = manifest.sources[entry.source]
+  return {
+    name: file.replace(/\.wasm$/, ''),
+    from: `lib/codecs/wasm/${file} (${source.name} ${source.version})`,
+    bytes: () => {
+      const bytes = readFileSync(join(wasmDir, file))
+      if (sha256(bytes) !== entry.sha256) throw new Error(`lib/codecs/wasm/${file}: sha256 ${sha256(bytes)}, engines.json records ${entry.sha256}`)
+      return bytes
+    },
+  }
+})
+
+// zstddec 0.3.x, build "zstddec-stream": libzstd's decoder only, a bench peer; the wasm
+// is a base64 string constant in the JS.
+const zstddec = 'zstddec/dist/zstddec-stream.mjs'
+if (existsSync(join(nm, zstddec))) {
+  engines.push({
     name: 'zstd-dec',
-    from: 'zstddec/dist/zstddec-stream.mjs',
-    bytes: () => embedded('zstddec/dist/zstddec-stream.mjs', /const wasm = "([A-Za-z0-9+/=]+)"/),
-  },
-  {
-    // @oneidentity/zstd-js 1.0.x: full libzstd (620 kB) with the streaming compressor
-    // (ZSTD_compressStream2_simpleArgs, ZSTD_CCtx_setParameter); base64 in a data: URI.
-    name: 'zstd-full',
-    from: '@oneidentity/zstd-js/wasm/index.js',
-    bytes: () => embedded('@oneidentity/zstd-js/wasm/index.js', /base64,([A-Za-z0-9+/=]{1000,})/),
-  },
-  {
-    // brotli-dec-wasm 2.x: Rust brotli-decompressor via wasm-bindgen (208 kB), ships a .wasm.
-    name: 'brotli-dec',
-    from: 'brotli-dec-wasm/pkg/brotli_dec_wasm_bg.wasm',
-    bytes: () => readFileSync(join(nm, 'brotli-dec-wasm/pkg/brotli_dec_wasm_bg.wasm')),
-  },
-  {
-    // brotli-wasm 3.x: Rust brotli (encoder + decoder) via wasm-bindgen (1 MB), web build.
-    name: 'brotli-full',
-    from: 'brotli-wasm/pkg.web/brotli_wasm_bg.wasm',
-    bytes: () => readFileSync(join(nm, 'brotli-wasm/pkg.web/brotli_wasm_bg.wasm')),
-  },
-]
+    from: zstddec,
+    bytes: () => {
+      const m = /const wasm = "([A-Za-z0-9+/=]+)"/.exec(readFileSync(join(nm, zstddec), 'utf8'))
+      if (!m) throw new Error(`no embedded wasm found in ${zstddec}`)
+      return Buffer.from(m[1], 'base64')
+    },
+  })
+}
 
 mkdirSync(out, { recursive: true })
 for (const e of engines) {
   const bytes = e.bytes()
   if (!WebAssembly.validate(bytes)) throw new Error(`${e.from}: not a valid wasm module`)
-  const pkg = e.from.startsWith('@') ? e.from.split('/').slice(0, 2).join('/') : e.from.split('/')[0]
-  const version = JSON.parse(readFileSync(join(nm, pkg, 'package.json'), 'utf8')).version
-  const sha = createHash('sha256').update(bytes).digest('hex')
+  const sha = sha256(bytes)
   writeFileSync(join(out, `${e.name}.wasm`), bytes)
   writeFileSync(
     join(out, `${e.name}.b64.ts`),
-    `// Generated by scripts/extract-wasm.mjs from ${pkg}@${version} (${e.from}).\n` +
+    `// Generated by scripts/extract-wasm.mjs from ${e.from}.\n` +
       `// ${bytes.length} bytes, sha256 ${sha}. Do not edit.\n` +
       `export default /* @__PURE__ */ ${JSON.stringify(bytes.toString('base64'))}\n`,
   )
-  console.log(`${e.name}.wasm  ${bytes.length} bytes  from ${pkg}@${version}  sha256 ${sha.slice(0, 16)}`)
+  console.log(`${e.name}.wasm  ${bytes.length} bytes  from ${e.from}  sha256 ${sha.slice(0, 16)}`)
 }

@@ -34,7 +34,7 @@ for (const kind of ['browser', 'workerd'] as const) {
     const embedded = inputs.filter((i) => /\.b64\.(ts|js)$/.test(i))
     assert.equal(embedded, [], `${kind} build embeds ${embedded.join(', ')}`)
     const js = result.outputFiles!.filter((f) => f.path.endsWith('.js')).map((f) => f.text).join('\n')
-    assert.match(js, kind === 'browser' ? /new URL\("\.\/zstd-full\.wasm", import\.meta\.url\)/ : /from "\.\/zstd-full\.wasm"/)
+    assert.match(js, kind === 'browser' ? /new URL\("\.\/zstd\.wasm", import\.meta\.url\)/ : /from "\.\/zstd\.wasm"/)
   })
 }
 
