@@ -240,9 +240,16 @@ export class BrotliEncoderEngine {
     return this.x.memory.buffer.byteLength
   }
 
-  /** A streaming encoder at `quality` (lgwin 22 unless `setup` says otherwise); 0 when refused or out of memory. */
+  /**
+   * A streaming encoder at `quality` 0..11 (lgwin 22 unless `setup` says otherwise); 0
+   * when out of memory or a setting is out of range (brotli itself would clamp it
+   * silently: BrotliEncoderSetParameter stores any value).
+   */
   create(quality: number, setup?: BrotliEncoderSetup): number {
     const x = this.x
+    const lgwin = setup?.lgwin ?? 22
+    const maxLgwin = setup?.largeWindow ? 30 : 24
+    if (!Number.isInteger(quality) || quality < 0 || quality > 11 || !Number.isInteger(lgwin) || lgwin < 10 || lgwin > maxLgwin) return 0
     const state = x.sb_enc_create()
     if (state === 0) return 0
     let ok = x.sb_enc_set(state, PARAM_QUALITY, quality) === 1
@@ -263,7 +270,8 @@ export class BrotliEncoderEngine {
 
   /**
    * Prepares raw content as a dictionary for encoders of quality up to `quality`
-   * (BrotliEncoderPrepareDictionary); null when out of memory.
+   * (BrotliEncoderPrepareDictionary); null when out of memory. Brotli 1.1.0's encoder
+   * refers into raw dictionaries from quality 5 up (below, the stream is as without).
    */
   prepareDictionary(content: Uint8Array, quality: number): BrotliPreparedDictionary | null {
     const data = this.stage.copyIn(content)
