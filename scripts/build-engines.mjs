@@ -342,7 +342,11 @@ function main() {
     for (const [file, bytes] of Object.entries(outputs)) {
       writeFileSync(join(outDir, file), bytes)
       const engine = ENGINES.find((e) => e.file === file)
-      manifest.outputs[file] = { source: engine.source, bytes: bytes.length, sha256: sha256(bytes) }
+      // The engine's own flags, without the include paths (which name the temporary directory).
+      const flags = [...engine.cflags(''), ...engine.ldflags].filter((f) => !f.startsWith('-I'))
+      const srcDir = join(dirs[engine.source], SOURCES[engine.source].dir)
+      const inputs = engine.sources(srcDir).map((f) => relative(f.startsWith(nativeDir) ? root : srcDir, f))
+      manifest.outputs[file] = { source: engine.source, bytes: bytes.length, sha256: sha256(bytes), flags, inputs }
       console.log(`${relative(root, join(outDir, file))}  ${bytes.length} bytes  sha256 ${sha256(bytes)}`)
     }
     writeFileSync(manifestPath, JSON.stringify(manifest, null, 2) + '\n')
