@@ -232,7 +232,7 @@ async function benchZstd(): Promise<void> {
   const ok = (out: Uint8Array): boolean => same(out, data)
   const roundtrips = (out: Uint8Array): boolean => same(new Uint8Array(napi.decompress(out)), data)
 
-  const ours: Row = { engine: 'sluice zstd (@oneidentity/zstd-js wasm, span API)' }
+  const ours: Row = { engine: 'sluice zstd (libzstd 1.5.7 wasm, span API)' }
   ours.decode = measure(6, () => spanDecode(zstd.createDecoder({}), frame, data.length), ok)
   const oursEnc = measure(4, () => spanEncode(zstd.createEncoder({ level }), data), roundtrips)
   ours.encode = oursEnc
@@ -289,7 +289,7 @@ async function benchBrotli(): Promise<void> {
   const roundtrips = (out: Uint8Array): boolean => same(new Uint8Array(zlib.brotliDecompressSync(out)), data)
   const rows: Row[] = []
 
-  const ours: Row = { engine: 'sluice brotli (brotli-dec-wasm / brotli-wasm, span API)' }
+  const ours: Row = { engine: 'sluice brotli (brotli 1.1.0 wasm, span API)' }
   ours.decode = measure(2, () => spanDecode(brotli.createDecoder({}), stream, data.length), ok)
   const oursEnc = measure(1, () => spanEncode(brotli.createEncoder({ level: quality }), data), roundtrips)
   ours.encode = oursEnc

@@ -1,5 +1,5 @@
-// Extracts the WebAssembly engines that sluice's zstd and brotli codecs use from their npm
-// packages into lib/codecs/wasm/gen/:
+// Writes the WebAssembly engines that sluice's zstd and brotli codecs use into
+// lib/codecs/wasm/gen/:
 //   <name>.wasm     the raw module, for runtime builds that import .wasm files (workerd
 //                   refuses to compile wasm from bytes and needs an imported Module;
 //                   browsers can fetch + instantiateStreaming it)
@@ -8,89 +8,91 @@
 //   <name>.notice.json  where the module comes from and its licence texts, for the
 //                   package's THIRD_PARTY_NOTICES.md (esbuild.config.mjs writes it)
 //
+// Our engines (zstd, brotli-dec, brotli-enc) are the committed lib/codecs/wasm/*.wasm
+// files built by scripts/build-engines.mjs; each is checked against the SHA-256 that
+// lib/codecs/wasm/engines.json records before it is used. bench/zstd-brotli-micro.ts
+// also compares against zstddec's decoder build, extracted from its npm package.
+//
 // Usage: node scripts/extract-wasm.mjs        (run after npm install, before tests/builds)
 import { createHash } from 'node:crypto'
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
-const out = join(root, 'lib', 'codecs', 'wasm', 'gen')
+const wasmDir = join(root, 'lib', 'codecs', 'wasm')
+const out = join(wasmDir, 'gen')
 const nm = join(root, 'node_modules')
+const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex')
 
-/** The wasm embedded as base64 in an emscripten/JS file: the longest base64 run. */
-function embedded(file, pattern) {
-  const text = readFileSync(join(nm, file), 'utf8')
-  const m = pattern.exec(text)
-  if (!m) throw new Error(`no embedded wasm found in ${file}`)
-  return Buffer.from(m[1], 'base64')
+const manifest = JSON.parse(readFileSync(join(wasmDir, 'engines.json'), 'utf8'))
+
+/** The licence each engine's source is used under (lib/codecs/wasm/THIRD_PARTY.md says why), and its texts in licenses/. */
+const LICENCES = {
+  zstd: { license: 'BSD-3-Clause (libzstd is BSD-3-Clause OR GPL-2.0-only); wasi-libc: CC0-1.0, MIT, BSD', files: ['zstd-LICENSE'] },
+  brotli: { license: 'MIT; wasi-libc: CC0-1.0, MIT, BSD', files: ['brotli-LICENSE'] },
 }
 
-const engines = [
-  {
-    // zstddec 0.3.x, build "zstddec-stream": libzstd's decoder only (59 kB), exports
-    // ZSTD_decompressStream; the wasm is a base64 string constant in the JS.
+const engines = Object.entries(manifest.outputs).map(([file, entry]) => {
+  const source = manifest.sources[entry.source]
+  return {
+    name: file.replace(/\.wasm$/, ''),
+    from: `lib/codecs/wasm/${file} (${source.name} ${source.version})`,
+    package: `${source.registry} ${source.package}`,
+    version: source.packageVersion,
+    license: LICENCES[entry.source].license,
+    upstream: `${source.name} ${source.version}, compiled by scripts/build-engines.mjs (lib/codecs/wasm/engines.json); with wasi-libc (${manifest.libc})`,
+    licenseTexts: () => [...LICENCES[entry.source].files, 'wasi-libc-copyright'].map((f) => ({ file: `licenses/${f}`, text: readFileSync(join(wasmDir, 'licenses', f), 'utf8') })),
+    bytes: () => {
+      const bytes = readFileSync(join(wasmDir, file))
+      if (sha256(bytes) !== entry.sha256) throw new Error(`lib/codecs/wasm/${file}: sha256 ${sha256(bytes)}, engines.json records ${entry.sha256}`)
+      return bytes
+    },
+  }
+})
+
+// zstddec 0.3.x, build "zstddec-stream": libzstd's decoder only, a bench peer; the wasm
+// is a base64 string constant in the JS.
+const zstddec = 'zstddec/dist/zstddec-stream.mjs'
+if (existsSync(join(nm, zstddec))) {
+  engines.push({
     name: 'zstd-dec',
-    from: 'zstddec/dist/zstddec-stream.mjs',
-    bytes: () => embedded('zstddec/dist/zstddec-stream.mjs', /const wasm = "([A-Za-z0-9+/=]+)"/),
+    from: zstddec,
+    package: 'zstddec',
+    version: JSON.parse(readFileSync(join(nm, 'zstddec', 'package.json'), 'utf8')).version,
+    bytes: () => {
+      const m = /const wasm = "([A-Za-z0-9+/=]+)"/.exec(readFileSync(join(nm, zstddec), 'utf8'))
+      if (!m) throw new Error(`no embedded wasm found in ${zstddec}`)
+      return Buffer.from(m[1], 'base64')
+    },
     license: 'MIT AND BSD-3-Clause',
-    licenseFiles: ['zstddec/LICENSE'],
     upstream: 'libzstd (Meta Platforms, Inc.; BSD-3-Clause OR GPL-2.0-only), decoder only',
-  },
-  {
-    // @oneidentity/zstd-js 1.0.x: full libzstd (620 kB) with the streaming compressor
-    // (ZSTD_compressStream2_simpleArgs, ZSTD_CCtx_setParameter); base64 in a data: URI.
-    name: 'zstd-full',
-    from: '@oneidentity/zstd-js/wasm/index.js',
-    bytes: () => embedded('@oneidentity/zstd-js/wasm/index.js', /base64,([A-Za-z0-9+/=]{1000,})/),
-    license: 'MIT',
-    licenseFiles: ['@oneidentity/zstd-js/LICENSE'],
-    upstream: 'libzstd (Meta Platforms, Inc.; BSD-3-Clause OR GPL-2.0-only), compiled with Emscripten',
-  },
-  {
-    // brotli-dec-wasm 2.x: Rust brotli-decompressor via wasm-bindgen (208 kB), ships a .wasm.
-    name: 'brotli-dec',
-    from: 'brotli-dec-wasm/pkg/brotli_dec_wasm_bg.wasm',
-    bytes: () => readFileSync(join(nm, 'brotli-dec-wasm/pkg/brotli_dec_wasm_bg.wasm')),
-    license: 'MIT OR Apache-2.0',
-    licenseFiles: ['brotli-dec-wasm/LICENSE-MIT.txt', 'brotli-dec-wasm/LICENSE-Apache.txt'],
-    upstream: 'the brotli-decompressor crate (Dropbox, Inc.; BSD-3-Clause OR MIT)',
-  },
-  {
-    // brotli-wasm 3.x: Rust brotli (encoder + decoder) via wasm-bindgen (1 MB), web build.
-    name: 'brotli-full',
-    from: 'brotli-wasm/pkg.web/brotli_wasm_bg.wasm',
-    bytes: () => readFileSync(join(nm, 'brotli-wasm/pkg.web/brotli_wasm_bg.wasm')),
-    license: 'Apache-2.0',
-    licenseFiles: ['brotli-wasm/LICENSE'],
-    upstream: 'the brotli crate (Dropbox, Inc.; BSD-3-Clause OR MIT)',
-  },
-]
+    licenseTexts: () => [{ file: 'zstddec/LICENSE', text: readFileSync(join(nm, 'zstddec/LICENSE'), 'utf8') }],
+  })
+}
 
 mkdirSync(out, { recursive: true })
 for (const e of engines) {
   const bytes = e.bytes()
   if (!WebAssembly.validate(bytes)) throw new Error(`${e.from}: not a valid wasm module`)
-  const pkg = e.from.startsWith('@') ? e.from.split('/').slice(0, 2).join('/') : e.from.split('/')[0]
-  const version = JSON.parse(readFileSync(join(nm, pkg, 'package.json'), 'utf8')).version
-  const sha = createHash('sha256').update(bytes).digest('hex')
+  const sha = sha256(bytes)
   writeFileSync(join(out, `${e.name}.wasm`), bytes)
   writeFileSync(
     join(out, `${e.name}.b64.ts`),
-    `// Generated by scripts/extract-wasm.mjs from ${pkg}@${version} (${e.from}).\n` +
+    `// Generated by scripts/extract-wasm.mjs from ${e.from}.\n` +
       `// ${bytes.length} bytes, sha256 ${sha}. Do not edit.\n` +
       `export default /* @__PURE__ */ ${JSON.stringify(bytes.toString('base64'))}\n`,
   )
   const notice = {
     file: `${e.name}.wasm`,
-    package: pkg,
-    version,
+    package: e.package,
+    version: e.version,
     from: e.from,
     sha256: sha,
     license: e.license,
     upstream: e.upstream,
-    licenseTexts: e.licenseFiles.map((f) => ({ file: f, text: readFileSync(join(nm, f), 'utf8') })),
+    licenseTexts: e.licenseTexts(),
   }
   writeFileSync(join(out, `${e.name}.notice.json`), JSON.stringify(notice, null, 2) + '\n')
-  console.log(`${e.name}.wasm  ${bytes.length} bytes  from ${pkg}@${version}  sha256 ${sha.slice(0, 16)}`)
+  console.log(`${e.name}.wasm  ${bytes.length} bytes  from ${e.from}  sha256 ${sha.slice(0, 16)}`)
 }

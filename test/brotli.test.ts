@@ -167,16 +167,59 @@ test('maxOutputBytes', () => {
   assert.is(statusName(decode(brotli.createDecoder({ maxOutputBytes: dts.length }), stream).status), 'Done')
 })
 
-test('options: quality 0..11, lgwin 10..24 of which the engine has 22; flush() is refused', () => {
-  for (const options of [{ level: -1 }, { level: 12 }, { level: 1.5 }, { lgwin: 9 }, { lgwin: 25 }, { lgwin: 18 }]) {
+test('options: quality 0..11 and lgwin 10..24 are checked; every lgwin reaches the stream header', () => {
+  for (const options of [{ level: -1 }, { level: 12 }, { level: 1.5 }, { lgwin: 9 }, { lgwin: 25 }, { lgwin: 18.5 }]) {
     assert.throws(() => brotli.createEncoder(options), (e: unknown) => e instanceof CodecError && e.code === 'INVALID_OPTION', JSON.stringify(options))
   }
-  const stream = encode(brotli.createEncoder({ lgwin: 22 }), source)
-  assert.ok(equalBytes(nodeDecode(stream), source))
-  const encoder = brotli.createEncoder({})
-  assert.is(encoder.transform(source, new Uint8Array(1 << 16), false), Status.Done)
-  assert.is(encoder.flush(new Uint8Array(1 << 16)), Status.InvalidData)
-  assert.is(encoder.failure?.code, 'UNSUPPORTED')
+  for (const lgwin of [10, 15, 16, 17, 18, 22, 24]) {
+    const stream = encode(brotli.createEncoder({ lgwin, level: 5 }), dts)
+    assert.ok(equalBytes(nodeDecode(stream), dts), `lgwin ${lgwin}`)
+    // RFC 7932 §9.1: bit 0 clear is WBITS 16; else 3 bits n, n > 0 is 17 + n; else 3 more bits m: 0 is 17, 2..7 is 8 + m.
+    const first = stream[0]!
+    const n = (first >> 1) & 7
+    const m = (first >> 4) & 7
+    const declared = (first & 1) === 0 ? 16 : n !== 0 ? 17 + n : m === 0 ? 17 : 8 + m
+    assert.is(declared, lgwin, `lgwin ${lgwin}: header declares ${declared}`)
+  }
+})
+
+test('one-shot encode passes its input size as brotli\'s size hint: as small as node:zlib\'s one-shot output', () => {
+  // node:zlib hands brotli the whole input in one call, and brotli derives its size hint
+  // from it (larger tables, another match finder from 1 MiB on); the codec calls the
+  // engine in 256 KiB steps, so it must pass the hint itself to get the same stream.
+  const input = large.subarray(0, 4 * 2 ** 20)
+  const ours = encode(brotli.createEncoder({ level: 5 }), input, input.length, 1 << 20)
+  const native = new Uint8Array(zlib.brotliCompressSync(input, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } }))
+  assert.ok(ours.length <= native.length * 1.01, `ours ${ours.length} bytes, node:zlib ${native.length}`)
+  assert.ok(equalBytes(nodeDecode(ours), input))
+})
+
+test('flush(): what was given so far decodes without the rest of the stream (BROTLI_OPERATION_FLUSH)', () => {
+  const encoder = brotli.createEncoder({ level: 5 })
+  assert.is(encoder.flush(new Uint8Array(16)), Status.Done) // nothing given yet
+  const cut = 20000
+  assert.is(encoder.transform(dts.subarray(0, cut), new Uint8Array(1 << 20), false), Status.Done)
+  // A tiny destination: the flush returns DestinationTooSmall until all is out.
+  const flushed: Uint8Array[] = []
+  const room = new Uint8Array(7)
+  let status: Status
+  let rounds = 0
+  do {
+    status = encoder.flush(room)
+    flushed.push(room.slice(0, encoder.written))
+    rounds++
+  } while (status === Status.DestinationTooSmall)
+  assert.is(status, Status.Done)
+  assert.ok(rounds > 1)
+  const prefix = concat(flushed)
+  const decoder = brotli.createDecoder({})
+  const out = new Uint8Array(cut + 100)
+  assert.is(decoder.transform(prefix, out, false), Status.NeedMoreData)
+  assert.is(decoder.consumed, prefix.length)
+  assert.ok(equalBytes(out.subarray(0, decoder.written), dts.subarray(0, cut)), 'the flushed prefix decodes to the input so far')
+  // The stream goes on and ends as usual.
+  const rest = encode(encoder, dts.subarray(cut))
+  assert.ok(equalBytes(nodeDecode(concat([prefix, rest])), dts))
 })
 
 test('reset() reuse and dispose(): no wasm memory growth; dispose idempotent', async () => {

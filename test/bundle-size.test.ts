@@ -37,9 +37,9 @@ for (const kind of ['esm', 'browser', 'workerd'] as const) {
     assert.equal(embedded, kind === 'workerd' ? [] : ['inflate', 'lz4'], `${kind} build embeds ${embedded.join(', ')}`)
     const js = result.outputFiles!.filter((f) => f.path.endsWith('.js')).map((f) => f.text).join('\n')
     const expected = {
-      esm: /new URL\("\.\.\/browser\/zstd-full\.wasm", import\.meta\.url\)/,
-      browser: /new URL\("\.\/zstd-full\.wasm", import\.meta\.url\)/,
-      workerd: /from "\.\.\/browser\/zstd-full\.wasm"/,
+      esm: /new URL\("\.\.\/browser\/zstd\.wasm", import\.meta\.url\)/,
+      browser: /new URL\("\.\/zstd\.wasm", import\.meta\.url\)/,
+      workerd: /from "\.\.\/browser\/zstd\.wasm"/,
     }[kind]
     assert.match(js, expected)
   })

@@ -1,6 +1,6 @@
 /**
- * Brotli (RFC 7932) span codecs on wasm engines (see `wasm/brotli-engine.ts` for which
- * and why): `brotli-dec-wasm`'s streaming decoder, `brotli-wasm`'s streaming encoder.
+ * Brotli (RFC 7932) span codecs on wasm engines (see `wasm/brotli-engine.ts`): brotli
+ * 1.1.0's streaming decoder and encoder, built by scripts/build-engines.mjs.
  *
  * Each call hands the engine at most `STEP` bytes of input and asks for at most `STEP`
  * bytes of output, so the engine's per-call buffers stay bounded whatever the caller
@@ -13,13 +13,14 @@ import { checkInteger, checkLevel, checkMaxOutput, traitsOf } from '../formats.j
 import type { CodecModule } from '../codec.js'
 import { NativeLifecycle, type NativeHandle } from './native-handle.js'
 import { Status } from '../status.js'
-import { BrotliDecoderEngine, BrotliEncoderEngine, type BrotliStep, NEEDS_MORE_INPUT, RESULT_SUCCESS } from './wasm/brotli-engine.js'
+import { BrotliDecoderEngine, BrotliEncoderEngine, type BrotliStep, NEEDS_MORE_INPUT, OPERATION_FLUSH, RESULT_SUCCESS } from './wasm/brotli-engine.js'
 
 const FORMAT = 'brotli'
+const EMPTY = new Uint8Array(0)
 
 /**
  * The two engines, each instantiated on first use by `loadBrotli()`: decoding never
- * loads the 1 MB encoder build, encoding never loads the decoder.
+ * loads the encoder build, encoding never loads the decoder.
  */
 let decoderEngine: BrotliDecoderEngine | undefined
 let encoderEngine: BrotliEncoderEngine | undefined
@@ -30,8 +31,6 @@ const STEP = 256 * 1024
 /** RFC 7932 §9.1: WINDOW_BITS from 10 to 24. */
 const MIN_LGWIN = 10
 const MAX_LGWIN = 24
-/** The window `brotli-wasm`'s streaming encoder always uses (the Rust encoder's default). */
-const ENGINE_LGWIN = 22
 
 /** Native state shared with the finalizer (must not reference the codec). */
 interface NativeState {
@@ -194,7 +193,7 @@ class BrotliDecoder implements Decoder {
 export interface BrotliEncoderOptions {
   /** Quality 0..11, default 5. */
   level?: number
-  /** Window bits, 10..24 (RFC 7932 §9.1); the wasm engine supports only 22. */
+  /** Window bits, 10..24 (RFC 7932 §9.1), default 22. */
   lgwin?: number
 }
 
@@ -205,6 +204,7 @@ class BrotliEncoder implements Encoder {
   failure: Failure | null = null
 
   private readonly quality: number
+  private readonly lgwin: number | undefined
   private phase = Phase.Open
   private inputTotal = 0
   private readonly handle: NativeHandle<NativeState>
@@ -212,10 +212,7 @@ class BrotliEncoder implements Encoder {
 
   constructor(options: Record<string, unknown>) {
     this.quality = checkLevel(FORMAT, options.level)
-    const lgwin = checkInteger(FORMAT, 'lgwin', options.lgwin, MIN_LGWIN, MAX_LGWIN, ENGINE_LGWIN)
-    if (lgwin !== ENGINE_LGWIN) {
-      throw new CodecError('INVALID_OPTION', FORMAT, `lgwin ${lgwin} is not available: the wasm engine's streaming encoder (brotli-wasm) always uses lgwin ${ENGINE_LGWIN}`)
-    }
+    this.lgwin = checkInteger(FORMAT, 'lgwin', options.lgwin, MIN_LGWIN, MAX_LGWIN)
     this.handle = lifecycle.attach(this, FORMAT, 'encoder', { stream: 0, decoder: false })
   }
 
@@ -243,7 +240,12 @@ class BrotliEncoder implements Encoder {
   private encode(src: Uint8Array, dst: Uint8Array, final: boolean): Status {
     const state = this.handle.state
     if (state.stream === 0) {
-      state.stream = encoderEngine!.create(this.quality)
+      // The size hint is the input of this first call, which is what brotli derives
+      // itself when handed that input in one call (encode.c UpdateSizeHint); our calls
+      // pass at most STEP bytes, so without it a one-shot encode would be tuned as if
+      // the input were 256 KiB (smaller tables, another match finder: at quality 5 on
+      // 16 MiB of text half the ratio node:zlib gets).
+      state.stream = encoderEngine!.create(this.quality, { lgwin: this.lgwin, sizeHint: src.length })
       if (state.stream === 0) return this.fail('LIMIT_EXCEEDED', 'wasm memory exhausted allocating the brotli encoder')
     }
     const step = this.step
@@ -278,17 +280,29 @@ class BrotliEncoder implements Encoder {
   }
 
   /**
-   * Not available: `brotli-wasm`'s streaming encoder exposes PROCESS and FINISH but not
-   * BROTLI_OPERATION_FLUSH, so no sync point can be made mid-stream. Fails rather than
-   * pretending to have flushed.
+   * BROTLI_OPERATION_FLUSH: everything given so far is written out, ending on a byte
+   * boundary a decoder can decode up to. `DestinationTooSmall` while output is pending.
    */
-  flush(_dst: Uint8Array): Status {
+  flush(dst: Uint8Array): Status {
     this.handle.check()
     this.consumed = 0
     this.written = 0
     if (this.phase === Phase.Failed) return Status.InvalidData
     if (this.phase === Phase.Done) return Status.Done
-    return this.fail('UNSUPPORTED', 'flush() is not supported by the wasm brotli encoder (brotli-wasm has no BROTLI_OPERATION_FLUSH)')
+    const state = this.handle.state
+    if (state.stream === 0) return Status.Done // nothing encoded yet: nothing to flush
+    const step = this.step
+    let stalls = 0
+    for (;;) {
+      if (this.written === dst.length) return Status.DestinationTooSmall
+      const room = Math.min(STEP, dst.length - this.written)
+      encoderEngine!.step(state.stream, EMPTY, 0, 0, dst, this.written, room, step, OPERATION_FLUSH)
+      if (step.code === 0) return this.fail('INVALID_DATA', `brotli engine: ${step.error}`)
+      this.written += step.produced
+      if (step.code === RESULT_SUCCESS) return Status.Done
+      if (step.produced !== 0) stalls = 0
+      else if (++stalls > 2) return this.fail('INVALID_DATA', 'brotli engine made no progress')
+    }
   }
 
   reset(): void {

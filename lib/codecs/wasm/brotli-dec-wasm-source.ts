@@ -1,5 +1,6 @@
 /**
- * Where the brotli-dec engine's wasm comes from: brotli-dec-wasm 2.3: Rust brotli-decompressor via wasm-bindgen.
+ * Where the brotli-dec engine's wasm comes from: lib/codecs/wasm/brotli-dec.wasm, brotli 1.1.0's decoder built
+ * by scripts/build-engines.mjs (recorded in engines.json).
  *
  * Portable default: the bytes embedded as base64 by `node scripts/extract-wasm.mjs`
  * (lib/codecs/wasm/gen/brotli-dec.b64.ts). A runtime build replaces this module, e.g. for

@@ -1,26 +1,41 @@
 /**
- * The brotli engines, chosen by measurement (bench/zstd-brotli-micro.ts):
+ * The brotli engines: Google's brotli 1.1.0 compiled to wasm32 by
+ * `scripts/build-engines.mjs` (clang, wasi-libc; sources, flags and hashes in
+ * `engines.json`), as two modules so that decoding never loads the encoder:
  *
- * - decoder: `brotli-dec-wasm` (Rust `brotli-decompressor`, 208 kB), the faster and
- *   smaller of the two streaming decoders;
- * - encoder: `brotli-wasm` (Rust `brotli`, 1 MB), the only streaming brotli encoder in wasm
- *   of the set.
+ * - `brotli-dec.wasm`: the decoder and `native/brotli-dec.c`, our small C API over it;
+ * - `brotli-enc.wasm`: the encoder and `native/brotli-enc.c`.
  *
- * Both are wasm-bindgen builds. Their generated JS glue is not used (it allocates a JS
- * object and a fresh output array per call and fetches its wasm itself); this module
- * calls the raw exports with its own minimal glue. The Rust side still allocates per
- * call inside the wasm heap (it takes ownership of the input copy, and returns its output
- * as a fresh `Vec`): that is the engines' ABI and cannot be avoided without rebuilding
- * them. Each call's input is bounded by the caller (`STEP` below), so that memory is too.
+ * Neither imports anything. Each instance has one staging area (input, output, and two
+ * result words) that every call goes through: calls are synchronous, so codecs sharing
+ * the instance never overlap. Each call's input and output are bounded by the staging
+ * size, so the engine's per-call memory is too.
  */
 import { brotliDecoderWasm } from './brotli-dec-wasm-source.js'
-import { brotliFullWasm } from './brotli-full-wasm-source.js'
+import { brotliEncoderWasm } from './brotli-enc-wasm-source.js'
 import { instantiate } from './instantiate.js'
 
-/** `BrotliStreamResultCode` of both packages. */
+/** Step results (`BrotliDecoderResult` values; the encoder shim reports the same). */
 export const RESULT_SUCCESS = 1
 export const NEEDS_MORE_INPUT = 2
 export const NEEDS_MORE_OUTPUT = 3
+
+/** `BrotliEncoderOperation` values (encode.h). */
+export const OPERATION_PROCESS = 0
+export const OPERATION_FLUSH = 1
+export const OPERATION_FINISH = 2
+
+/** `BrotliSharedDictionaryType` values (shared_dictionary.h). */
+export const DICTIONARY_RAW = 0
+export const DICTIONARY_SERIALIZED = 1
+
+/** `BrotliEncoderParameter` values used (encode.h). */
+const PARAM_QUALITY = 1
+const PARAM_LGWIN = 2
+const PARAM_SIZE_HINT = 5
+const PARAM_LARGE_WINDOW = 6
+/** `BrotliDecoderParameter` value (decode.h). */
+const DECODER_PARAM_LARGE_WINDOW = 1
 
 /** What one engine call did; one reused object per codec. */
 export interface BrotliStep {
@@ -30,44 +45,97 @@ export interface BrotliStep {
   inputUsed: number
   /** Bytes written to dst. */
   produced: number
-  /** The engine's error message when `code` is 0. */
+  /**
+   * The error when `code` is 0. For the decoder `Error code -N` with N the
+   * `BrotliDecoderErrorCode` (decode.h), the form lib/codecs/brotli.ts names.
+   */
   error: string
 }
 
-const utf8 = /* @__PURE__ */ new TextDecoder()
+/** Most bytes of input, and of output, per call. */
+const STAGE = 256 * 1024
 
-/** wasm-bindgen suffixes import names with a hash; match on the stable part. */
-function baseName(name: string): string {
-  return name.replace(/_[0-9a-f]{16}$/, '')
+interface CommonExports {
+  memory: WebAssembly.Memory
+  _initialize(): void
+  malloc(size: number): number
+  free(pointer: number): void
+}
+
+/** The staging area of one instance: [io words (8 bytes)][input STAGE][output STAGE]. */
+class Staging {
+  readonly io: number
+  readonly input: number
+  readonly output: number
+  private bytes = new Uint8Array(0)
+  private words = new Uint32Array(0)
+
+  constructor(private readonly x: CommonExports) {
+    const base = x.malloc(8 + 2 * STAGE)
+    if (base === 0) throw new Error('brotli engine: no memory for the staging area')
+    this.io = base
+    this.input = base + 8
+    this.output = base + 8 + STAGE
+  }
+
+  /** Bytes of the memory; call again after any engine call (memory may have grown). */
+  heap(): Uint8Array {
+    if (this.bytes.buffer !== this.x.memory.buffer) {
+      this.bytes = new Uint8Array(this.x.memory.buffer)
+      this.words = new Uint32Array(this.x.memory.buffer)
+    }
+    return this.bytes
+  }
+
+  consumed(): number {
+    this.heap()
+    return this.words[this.io >>> 2]!
+  }
+
+  produced(): number {
+    this.heap()
+    return this.words[(this.io >>> 2) + 1]!
+  }
+
+  /** Copies `bytes` into a new block of the memory; 0 when it cannot grow. */
+  copyIn(bytes: Uint8Array): number {
+    const pointer = this.x.malloc(Math.max(1, bytes.length))
+    if (pointer !== 0) this.heap().set(bytes, pointer)
+    return pointer
+  }
+}
+
+async function load<T extends CommonExports>(source: ReturnType<typeof brotliDecoderWasm>): Promise<T> {
+  const instance = await instantiate(source, {})
+  const x = instance.exports as unknown as T
+  x._initialize() // wasi-libc's reactor start-up
+  return x
 }
 
 // ---------------------------------------------------------------------------------------
-// Decoder: brotli-dec-wasm (wasm-bindgen with reference types and multi-value returns).
 
-interface DecoderExports {
-  memory: WebAssembly.Memory
-  __wbindgen_malloc(size: number, align: number): number
-  __wbindgen_free(pointer: number, size: number, align: number): void
-  __wbindgen_externrefs: WebAssembly.Table
-  __externref_table_dealloc(index: number): void
-  __wbindgen_start(): void
-  brotlidecstream_new(): number
-  __wbg_brotlidecstream_free(pointer: number, owned: number): void
-  brotlidecstream_dec(stream: number, input: number, inputLength: number, outputSize: number): [number, number, number]
-  __wbg_get_brotlistreamresult_code(result: number): number
-  __wbg_get_brotlistreamresult_input_offset(result: number): number
-  __wbg_get_brotlistreamresult_buf(result: number): [number, number]
-  __wbg_brotlistreamresult_free(result: number, owned: number): void
+interface DecoderExports extends CommonExports {
+  sb_dec_create(): number
+  sb_dec_free(state: number): void
+  sb_dec_set(state: number, param: number, value: number): number
+  sb_dec_attach(state: number, type: number, size: number, data: number): number
+  sb_dec_step(state: number, input: number, inputLength: number, output: number, outputLength: number, io: number): number
+}
+
+export interface BrotliDecoderSetup {
+  /** Accept windows up to 2^30 (the "large window" brotli variant, not RFC 7932). */
+  largeWindow?: boolean
+  /** Raw content the stream was encoded against (a prefix it may refer back into). */
+  dictionary?: Uint8Array
 }
 
 export class BrotliDecoderEngine {
-  private bytes = new Uint8Array(0)
+  private readonly stage: Staging
+  /** Dictionary copies in the memory, by decoder state; freed with the state. */
+  private readonly dictionaries = new Map<number, number>()
 
-  constructor(private readonly x: DecoderExports) {}
-
-  private heap(): Uint8Array {
-    if (this.bytes.buffer !== this.x.memory.buffer) this.bytes = new Uint8Array(this.x.memory.buffer)
-    return this.bytes
+  constructor(private readonly x: DecoderExports) {
+    this.stage = new Staging(x)
   }
 
   /** Bytes of the engine's wasm memory (it grows, never shrinks). */
@@ -75,234 +143,197 @@ export class BrotliDecoderEngine {
     return this.x.memory.buffer.byteLength
   }
 
-  create(): number {
-    return this.x.brotlidecstream_new()
+  /** A new decoder state; 0 when the memory cannot grow or a setting is refused. */
+  create(setup?: BrotliDecoderSetup): number {
+    const x = this.x
+    const state = x.sb_dec_create()
+    if (state === 0 || setup === undefined) return state
+    if (setup.largeWindow && !x.sb_dec_set(state, DECODER_PARAM_LARGE_WINDOW, 1)) return this.refuse(state)
+    if (setup.dictionary !== undefined) {
+      const copy = this.stage.copyIn(setup.dictionary)
+      if (copy === 0) return this.refuse(state)
+      this.dictionaries.set(state, copy)
+      if (!x.sb_dec_attach(state, DICTIONARY_RAW, setup.dictionary.length, copy)) return this.refuse(state)
+    }
+    return state
   }
 
-  free(stream: number): void {
-    this.x.__wbg_brotlidecstream_free(stream, 0)
+  private refuse(state: number): number {
+    this.free(state)
+    return 0
+  }
+
+  free(state: number): void {
+    this.x.sb_dec_free(state)
+    const dictionary = this.dictionaries.get(state)
+    if (dictionary !== undefined) {
+      this.x.free(dictionary)
+      this.dictionaries.delete(state)
+    }
   }
 
   /** Decodes `src[srcStart, srcEnd)` into `dst[dstStart, dstStart + room)`. */
-  step(stream: number, src: Uint8Array, srcStart: number, srcEnd: number, dst: Uint8Array, dstStart: number, room: number, out: BrotliStep): void {
+  step(state: number, src: Uint8Array, srcStart: number, srcEnd: number, dst: Uint8Array, dstStart: number, room: number, out: BrotliStep): void {
+    const stage = this.stage
+    const length = Math.min(STAGE, srcEnd - srcStart)
+    const capacity = Math.min(STAGE, room)
+    if (length > 0) stage.heap().set(src.subarray(srcStart, srcStart + length), stage.input)
+    const result = this.x.sb_dec_step(state, stage.input, length, stage.output, capacity, stage.io)
+    const produced = stage.produced()
+    if (produced > 0) dst.set(stage.heap().subarray(stage.output, stage.output + produced), dstStart)
+    out.inputUsed = stage.consumed()
+    out.produced = produced
+    if (result < 0) {
+      out.code = 0
+      out.error = `Error code ${result}`
+    } else {
+      out.code = result
+      out.error = ''
+    }
+  }
+
+  static async load(): Promise<BrotliDecoderEngine> {
+    return new BrotliDecoderEngine(await load<DecoderExports>(brotliDecoderWasm()))
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+
+interface EncoderExports extends CommonExports {
+  sb_enc_create(): number
+  sb_enc_free(state: number): void
+  sb_enc_set(state: number, param: number, value: number): number
+  sb_enc_prepare(type: number, size: number, data: number, quality: number): number
+  sb_enc_prepared_free(prepared: number): void
+  sb_enc_attach(state: number, prepared: number): number
+  sb_enc_step(state: number, op: number, input: number, inputLength: number, output: number, outputLength: number, io: number): number
+}
+
+/** A dictionary prepared once inside the encoder engine, for any number of encoders. */
+export interface BrotliPreparedDictionary {
+  /** The prepared dictionary (0 once freed). */
+  prepared: number
+  /** The copy of its bytes it refers to. */
+  data: number
+}
+
+export interface BrotliEncoderSetup {
+  /** Window bits, 10..24 (RFC 7932 §9.1), or up to 30 with `largeWindow`. */
+  lgwin?: number
+  /** Emit the "large window" brotli variant (not RFC 7932; decoders must opt in). */
+  largeWindow?: boolean
+  /** Expected input size, lets the encoder size its tables (BROTLI_PARAM_SIZE_HINT). */
+  sizeHint?: number
+  /** From `prepareDictionary()`; must outlive the encoder. */
+  dictionary?: BrotliPreparedDictionary
+}
+
+export class BrotliEncoderEngine {
+  private readonly stage: Staging
+
+  constructor(private readonly x: EncoderExports) {
+    this.stage = new Staging(x)
+  }
+
+  /** Bytes of the engine's wasm memory (it grows, never shrinks). */
+  memorySize(): number {
+    return this.x.memory.buffer.byteLength
+  }
+
+  /**
+   * A streaming encoder at `quality` 0..11 (lgwin 22 unless `setup` says otherwise); 0
+   * when out of memory or a setting is out of range (brotli itself would clamp it
+   * silently: BrotliEncoderSetParameter stores any value).
+   */
+  create(quality: number, setup?: BrotliEncoderSetup): number {
     const x = this.x
-    const length = srcEnd - srcStart
-    // The Rust side takes ownership of this copy and frees it (`&[u8]` argument).
-    const input = x.__wbindgen_malloc(length, 1)
-    this.heap().set(src.subarray(srcStart, srcEnd), input)
-    const [result, errorIndex, failed] = x.brotlidecstream_dec(stream, input, length, room)
-    if (failed) {
-      const error = x.__wbindgen_externrefs.get(errorIndex) as unknown
-      x.__externref_table_dealloc(errorIndex)
+    const lgwin = setup?.lgwin ?? 22
+    const maxLgwin = setup?.largeWindow ? 30 : 24
+    if (!Number.isInteger(quality) || quality < 0 || quality > 11 || !Number.isInteger(lgwin) || lgwin < 10 || lgwin > maxLgwin) return 0
+    const state = x.sb_enc_create()
+    if (state === 0) return 0
+    let ok = x.sb_enc_set(state, PARAM_QUALITY, quality) === 1
+    if (setup?.largeWindow) ok &&= x.sb_enc_set(state, PARAM_LARGE_WINDOW, 1) === 1
+    if (setup?.lgwin !== undefined) ok &&= x.sb_enc_set(state, PARAM_LGWIN, setup.lgwin) === 1
+    if (setup?.sizeHint !== undefined) ok &&= x.sb_enc_set(state, PARAM_SIZE_HINT, Math.min(setup.sizeHint, 2 ** 30)) === 1
+    if (setup?.dictionary !== undefined) ok &&= x.sb_enc_attach(state, setup.dictionary.prepared) === 1
+    if (!ok) {
+      x.sb_enc_free(state)
+      return 0
+    }
+    return state
+  }
+
+  free(state: number): void {
+    this.x.sb_enc_free(state)
+  }
+
+  /**
+   * Prepares raw content as a dictionary for encoders of quality up to `quality`
+   * (BrotliEncoderPrepareDictionary); null when out of memory. Brotli 1.1.0's encoder
+   * refers into raw dictionaries from quality 5 up (below, the stream is as without).
+   */
+  prepareDictionary(content: Uint8Array, quality: number): BrotliPreparedDictionary | null {
+    const data = this.stage.copyIn(content)
+    if (data === 0) return null
+    const prepared = this.x.sb_enc_prepare(DICTIONARY_RAW, content.length, data, quality)
+    if (prepared === 0) {
+      this.x.free(data)
+      return null
+    }
+    return { prepared, data }
+  }
+
+  /** Frees a prepared dictionary once no encoder uses it any more. */
+  freeDictionary(dictionary: BrotliPreparedDictionary): void {
+    if (dictionary.prepared === 0) return
+    this.x.sb_enc_prepared_free(dictionary.prepared)
+    this.x.free(dictionary.data)
+    dictionary.prepared = 0
+    dictionary.data = 0
+  }
+
+  /**
+   * Encodes `src[srcStart, srcEnd)` with `operation`, writing at most `room` bytes to
+   * dst: by default BROTLI_OPERATION_PROCESS, or BROTLI_OPERATION_FINISH when `src` is
+   * null; BROTLI_OPERATION_FLUSH makes everything so far decodable. `code` is
+   * RESULT_SUCCESS once the operation is complete, NEEDS_MORE_OUTPUT while output is
+   * pending.
+   */
+  step(
+    state: number,
+    src: Uint8Array | null,
+    srcStart: number,
+    srcEnd: number,
+    dst: Uint8Array,
+    dstStart: number,
+    room: number,
+    out: BrotliStep,
+    operation: number = src === null ? OPERATION_FINISH : OPERATION_PROCESS,
+  ): void {
+    const stage = this.stage
+    const length = src === null ? 0 : Math.min(STAGE, srcEnd - srcStart)
+    const capacity = Math.min(STAGE, room)
+    if (length > 0) stage.heap().set(src!.subarray(srcStart, srcStart + length), stage.input)
+    const result = this.x.sb_enc_step(state, operation, stage.input, length, stage.output, capacity, stage.io)
+    if (result === 0) {
       out.code = 0
       out.inputUsed = 0
       out.produced = 0
-      out.error = error instanceof Error ? error.message : String(error)
+      out.error = 'the encoder failed (out of memory or invalid state)'
       return
     }
-    out.code = x.__wbg_get_brotlistreamresult_code(result)
-    out.inputUsed = x.__wbg_get_brotlistreamresult_input_offset(result) >>> 0
-    const [pointer, produced] = x.__wbg_get_brotlistreamresult_buf(result) // a copy, ours to free
-    dst.set(this.heap().subarray(pointer, pointer + produced), dstStart)
-    x.__wbindgen_free(pointer, produced, 1)
-    x.__wbg_brotlistreamresult_free(result, 0)
+    const produced = stage.produced()
+    if (produced > 0) dst.set(stage.heap().subarray(stage.output, stage.output + produced), dstStart)
+    out.code = result
+    out.inputUsed = stage.consumed()
     out.produced = produced
     out.error = ''
   }
 
-  static async load(): Promise<BrotliDecoderEngine> {
-    let x: DecoderExports | null = null
-    const text = (pointer: number, length: number): string => utf8.decode(new Uint8Array(x!.memory.buffer, pointer, length))
-    const writeString = (retptr: number, value: string): void => {
-      const encoded = new TextEncoder().encode(value)
-      const pointer = x!.__wbindgen_malloc(encoded.length, 1)
-      new Uint8Array(x!.memory.buffer).set(encoded, pointer)
-      const view = new DataView(x!.memory.buffer)
-      view.setInt32(retptr, pointer, true)
-      view.setInt32(retptr + 4, encoded.length, true)
-    }
-    const known: Record<string, (...args: never[]) => unknown> = {
-      __wbg_new: () => new Error(),
-      __wbg_Error: (pointer: number, length: number) => new Error(text(pointer, length)),
-      __wbg_stack: (retptr: number, error: Error) => writeString(retptr, String(error.stack ?? '')),
-      // Panic messages: freed, not printed (lib/ does no I/O); the panic itself throws.
-      __wbg_error: (pointer: number, length: number) => x!.__wbindgen_free(pointer, length, 1),
-      __wbg___wbindgen_throw: (pointer: number, length: number) => {
-        throw new Error(text(pointer, length))
-      },
-      __wbindgen_init_externref_table: () => {
-        const table = x!.__wbindgen_externrefs
-        const base = table.grow(4)
-        table.set(0, undefined)
-        table.set(base, undefined)
-        table.set(base + 1, null)
-        table.set(base + 2, true)
-        table.set(base + 3, false)
-      },
-    }
-    const instance = await instantiate(brotliDecoderWasm(), (module) => imports(module, known))
-    x = instance.exports as unknown as DecoderExports
-    x.__wbindgen_start()
-    return new BrotliDecoderEngine(x)
-  }
-}
-
-// ---------------------------------------------------------------------------------------
-// Encoder: brotli-wasm (older wasm-bindgen: results through a return area on the shadow
-// stack, JS objects in a slab indexed from 32).
-
-interface EncoderExports {
-  memory: WebAssembly.Memory
-  __wbindgen_malloc(size: number): number
-  __wbindgen_realloc(pointer: number, oldSize: number, newSize: number): number
-  __wbindgen_free(pointer: number, size: number): void
-  __wbindgen_add_to_stack_pointer(delta: number): number
-  compressstream_new(hasQuality: number, quality: number): number
-  __wbg_compressstream_free(stream: number): void
-  compressstream_compress(retptr: number, stream: number, input: number, inputLength: number, outputSize: number): void
-  __wbg_get_brotlistreamresult_code(result: number): number
-  __wbg_get_brotlistreamresult_input_offset(result: number): number
-  __wbg_get_brotlistreamresult_buf(retptr: number, result: number): void
-  __wbg_brotlistreamresult_free(result: number): void
-}
-
-export class BrotliEncoderEngine {
-  private bytes = new Uint8Array(0)
-  private words = new Int32Array(0)
-
-  constructor(
-    private readonly x: EncoderExports,
-    private readonly takeObject: (index: number) => unknown,
-  ) {}
-
-  private refresh(): void {
-    if (this.bytes.buffer !== this.x.memory.buffer) {
-      this.bytes = new Uint8Array(this.x.memory.buffer)
-      this.words = new Int32Array(this.x.memory.buffer)
-    }
-  }
-
-  /** Bytes of the engine's wasm memory (it grows, never shrinks). */
-  memorySize(): number {
-    return this.x.memory.buffer.byteLength
-  }
-
-  /** A streaming encoder at `quality` (its window is the engine's fixed lgwin 22). */
-  create(quality: number): number {
-    return this.x.compressstream_new(1, quality)
-  }
-
-  free(stream: number): void {
-    this.x.__wbg_compressstream_free(stream)
-  }
-
-  /**
-   * Encodes `src[srcStart, srcEnd)` (BROTLI_OPERATION_PROCESS), or finishes the stream
-   * when `src` is null (BROTLI_OPERATION_FINISH), writing at most `room` bytes to dst.
-   */
-  step(stream: number, src: Uint8Array | null, srcStart: number, srcEnd: number, dst: Uint8Array, dstStart: number, room: number, out: BrotliStep): void {
-    const x = this.x
-    const retptr = x.__wbindgen_add_to_stack_pointer(-16)
-    try {
-      let input = 0
-      let length = 0
-      if (src !== null) {
-        length = srcEnd - srcStart
-        // Owned by the Rust side (`Option<Box<[u8]>>`), which frees it.
-        input = x.__wbindgen_malloc(length)
-        this.refresh()
-        this.bytes.set(src.subarray(srcStart, srcEnd), input)
-      }
-      x.compressstream_compress(retptr, stream, input, length, room)
-      this.refresh()
-      const result = this.words[retptr >>> 2]!
-      const errorIndex = this.words[(retptr >>> 2) + 1]!
-      if (this.words[(retptr >>> 2) + 2]) {
-        const error = this.takeObject(errorIndex)
-        out.code = 0
-        out.inputUsed = 0
-        out.produced = 0
-        out.error = error instanceof Error ? error.message : String(error)
-        return
-      }
-      out.code = x.__wbg_get_brotlistreamresult_code(result) >>> 0
-      out.inputUsed = x.__wbg_get_brotlistreamresult_input_offset(result) >>> 0
-      x.__wbg_get_brotlistreamresult_buf(retptr, result) // a copy, ours to free
-      this.refresh()
-      const pointer = this.words[retptr >>> 2]!
-      const produced = this.words[(retptr >>> 2) + 1]!
-      dst.set(this.bytes.subarray(pointer, pointer + produced), dstStart)
-      x.__wbindgen_free(pointer, produced)
-      x.__wbg_brotlistreamresult_free(result)
-      out.produced = produced
-      out.error = ''
-    } finally {
-      x.__wbindgen_add_to_stack_pointer(16)
-    }
-  }
-
   static async load(): Promise<BrotliEncoderEngine> {
-    let x: EncoderExports | null = null
-    // wasm-bindgen's object slab: 32 slots for borrowed values, then the constants
-    // undefined, null, true, false at 32..35, then free-listed entries.
-    const slab: unknown[] = new Array(32).fill(undefined)
-    slab.push(undefined, null, true, false)
-    let next = slab.length
-    const add = (value: unknown): number => {
-      if (next === slab.length) slab.push(slab.length + 1)
-      const index = next
-      next = slab[index] as number
-      slab[index] = value
-      return index
-    }
-    const drop = (index: number): void => {
-      if (index < 36) return
-      slab[index] = next
-      next = index
-    }
-    const take = (index: number): unknown => {
-      const value = slab[index]
-      drop(index)
-      return value
-    }
-    const text = (pointer: number, length: number): string => utf8.decode(new Uint8Array(x!.memory.buffer, pointer, length))
-    const writeString = (retptr: number, value: string): void => {
-      const encoded = new TextEncoder().encode(value)
-      const pointer = x!.__wbindgen_malloc(encoded.length)
-      new Uint8Array(x!.memory.buffer).set(encoded, pointer)
-      const view = new DataView(x!.memory.buffer)
-      view.setInt32(retptr, pointer, true)
-      view.setInt32(retptr + 4, encoded.length, true)
-    }
-    const known: Record<string, (...args: never[]) => unknown> = {
-      __wbindgen_is_undefined: (index: number) => slab[index] === undefined,
-      __wbindgen_is_object: (index: number) => typeof slab[index] === 'object' && slab[index] !== null,
-      __wbindgen_string_new: (pointer: number, length: number) => add(text(pointer, length)),
-      __wbindgen_error_new: (pointer: number, length: number) => add(new Error(text(pointer, length))),
-      __wbindgen_json_serialize: (retptr: number, index: number) => writeString(retptr, JSON.stringify(slab[index] ?? null)),
-      __wbg_new: () => add(new Error()),
-      __wbg_stack: (retptr: number, index: number) => writeString(retptr, String((slab[index] as Error).stack ?? '')),
-      __wbg_error: (pointer: number, length: number) => x!.__wbindgen_free(pointer, length),
-      __wbindgen_object_drop_ref: (index: number) => drop(index),
-      __wbindgen_throw: (pointer: number, length: number) => {
-        throw new Error(text(pointer, length))
-      },
-    }
-    const instance = await instantiate(brotliFullWasm(), (module) => imports(module, known))
-    x = instance.exports as unknown as EncoderExports
-    return new BrotliEncoderEngine(x, take)
+    return new BrotliEncoderEngine(await load<EncoderExports>(brotliEncoderWasm()))
   }
-}
-
-/** Builds the import object a module asks for from `known` (by name without hash). */
-function imports(module: WebAssembly.Module, known: Record<string, (...args: never[]) => unknown>): WebAssembly.Imports {
-  const result: Record<string, Record<string, unknown>> = {}
-  for (const entry of WebAssembly.Module.imports(module)) {
-    const fn = known[baseName(entry.name)]
-    if (entry.kind !== 'function' || !fn) throw new Error(`brotli engine: unexpected import ${entry.module}.${entry.name}`)
-    ;(result[entry.module] ??= {})[entry.name] = fn
-  }
-  return result as WebAssembly.Imports
 }
 
 let loading: Promise<[BrotliDecoderEngine, BrotliEncoderEngine]> | null = null

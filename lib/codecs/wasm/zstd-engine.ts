@@ -1,27 +1,22 @@
 /**
- * The zstd engine: libzstd compiled to wasm32 by emscripten, as shipped by
- * `@oneidentity/zstd-js` (its `wasm` build; the package's JS glue is not used, only the
- * module, see `zstd-full-wasm-source.ts`). Chosen by measurement over the other wasm
- * builds (bench/zstd-brotli-micro.ts): it is the only one that exports the streaming
- * compressor (`ZSTD_compressStream2_simpleArgs`, `ZSTD_CCtx_setParameter`) and also the
- * fastest streaming decoder of the set. Its libzstd is a 1.4.x: `ZSTD_CCtx_setParameter`
- * accepts the experimental parameters up to `ZSTD_c_validateSequences` (1009) and refuses
- * those that 1.5.0 added (1010 and up).
+ * The zstd engine: libzstd 1.5.7 compiled to wasm32 by `scripts/build-engines.mjs`
+ * (clang, wasi-libc; sources, flags and hashes in `engines.json`), no imports. It exports
+ * libzstd's own functions (the streaming API with `_simpleArgs`, parameters, prefixes and
+ * dictionaries) plus `malloc`/`free`; see `zstd-wasm-source.ts` for where the bytes come
+ * from.
  *
- * Where the time goes (`bench/zstd-brotli-micro.ts 16 zstd-split`): called raw on data
- * already in wasm memory, this build and @foxglove/wasm-zstd's decode and encode within
- * a few per cent of each other, so the build is not what separates us from the one-shot
- * packages. Streaming decode adds two copies of the output (libzstd's window buffer to
- * our staging, staging to the caller), 10-25% of the raw decode time; the one-shot
- * packages pay about as much to copy the whole input in and the whole output out. Our
- * driving (staging sizes, calls, status) costs under 5% on top of raw streaming calls.
+ * Where the time goes (`node --import tsx bench/engines.ts`): called raw, this build
+ * decodes and encodes at about the speed of @foxglove/wasm-zstd's emscripten build.
+ * Streaming decode adds two copies of the output (libzstd's window buffer to our
+ * staging, staging to the caller); the one-shot packages pay about as much to copy the
+ * whole input in and the whole output out.
  *
  * One instance serves every zstd encoder and decoder; each codec owns its context and
  * staging buffers inside the instance's memory.
  */
-import { emscriptenImports, WasmHeap } from './emscripten.js'
+import { WasmHeap } from './emscripten.js'
 import { instantiate } from './instantiate.js'
-import { zstdFullWasm } from './zstd-full-wasm-source.js'
+import { zstdWasm } from './zstd-wasm-source.js'
 
 /** The raw exports used (wasm32: pointers and size_t are i32; size_t results can be negative as i32). */
 export interface ZstdExports {
@@ -40,6 +35,35 @@ export interface ZstdExports {
   ZSTD_initCStream(cctx: number, level: number): number
   ZSTD_CCtx_setParameter(cctx: number, parameter: number, value: number): number
   ZSTD_compressStream2_simpleArgs(cctx: number, dst: number, dstCapacity: number, dstPosPointer: number, src: number, srcSize: number, srcPosPointer: number, endOp: number): number
+  ZSTD_versionNumber(): number
+  /** The frame's content size; ZSTD_CONTENTSIZE_UNKNOWN (-1n) or _ERROR (-2n) as i64. */
+  ZSTD_getFrameContentSize(src: number, srcSize: number): bigint
+  /** The dictionary ID of a trained dictionary (magic 37 A4 30 EC), 0 for raw content. */
+  ZSTD_getDictID_fromDict(dict: number, dictSize: number): number
+  ZSTD_getDictID_fromFrame(src: number, srcSize: number): number
+  /** `reset` is a ZSTD_ResetDirective: 1 session only, 2 parameters, 3 both. */
+  ZSTD_DCtx_reset(dctx: number, reset: number): number
+  ZSTD_DCtx_setParameter(dctx: number, parameter: number, value: number): number
+  /**
+   * Decodes the next frame with `prefix` as raw content before it (the bytes must stay
+   * in place until the frame is decoded; cleared at the frame's end).
+   */
+  ZSTD_DCtx_refPrefix(dctx: number, prefix: number, prefixSize: number): number
+  /**
+   * Copies a dictionary into the context for every following frame: a trained one
+   * (magic 37 A4 30 EC: entropy tables, ID, content) or raw content; size 0 clears it.
+   */
+  ZSTD_DCtx_loadDictionary(dctx: number, dict: number, dictSize: number): number
+  ZSTD_decompressDCtx(dctx: number, dst: number, dstCapacity: number, src: number, srcSize: number): number
+  ZSTD_CCtx_reset(cctx: number, reset: number): number
+  /** The size of the next frame, written into its header and checked at its end. */
+  ZSTD_CCtx_setPledgedSrcSize(cctx: number, size: bigint): number
+  /** The encoder-side ZSTD_DCtx_refPrefix: for the next frame only. */
+  ZSTD_CCtx_refPrefix(cctx: number, prefix: number, prefixSize: number): number
+  /** The encoder-side ZSTD_DCtx_loadDictionary (copied; trained or raw content). */
+  ZSTD_CCtx_loadDictionary(cctx: number, dict: number, dictSize: number): number
+  ZSTD_compress2(cctx: number, dst: number, dstCapacity: number, src: number, srcSize: number): number
+  ZSTD_compressBound(srcSize: number): number
 }
 
 export interface ZstdEngine {
@@ -47,8 +71,14 @@ export interface ZstdEngine {
   readonly heap: WasmHeap
 }
 
+/** `ZSTD_ResetDirective` values (zstd.h). */
+export const ZSTD_reset_session_only = 1
+export const ZSTD_reset_parameters = 2
+/** `ZSTD_dParameter` values (zstd.h). */
+export const ZSTD_d_windowLogMax = 100
 /** `ZSTD_cParameter` values (zstd.h, stable API since 1.4.0). */
 export const ZSTD_c_compressionLevel = 100
+export const ZSTD_c_windowLog = 101
 export const ZSTD_c_contentSizeFlag = 200
 export const ZSTD_c_checksumFlag = 201
 /** `ZSTD_EndDirective` values (zstd.h). */
@@ -103,12 +133,10 @@ let loading: Promise<ZstdEngine> | null = null
 export function loadZstdEngine(): Promise<ZstdEngine> {
   loading ??= (async () => {
     const heap = new WasmHeap()
-    const instance = await instantiate(zstdFullWasm(), emscriptenImports(heap))
-    const raw = instance.exports as unknown as ZstdExports & { emscripten_stack_init?: () => void; __wasm_call_ctors?: () => void }
+    const instance = await instantiate(zstdWasm(), {})
+    const raw = instance.exports as unknown as ZstdExports & { _initialize(): void }
     heap.attach(raw.memory)
-    // emscripten's start-up: set the stack limits, then run static constructors.
-    raw.emscripten_stack_init?.()
-    raw.__wasm_call_ctors?.()
+    raw._initialize() // wasi-libc's reactor start-up (static constructors)
     return { exports: raw, heap }
   })()
   loading.catch(() => (loading = null))

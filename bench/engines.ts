@@ -1,0 +1,298 @@
+// The raw wasm engines against the issue's targets, in one process: our builds of
+// libzstd 1.5.7 and brotli 1.1.0 (lib/codecs/wasm/*.wasm, scripts/build-engines.mjs),
+// the third-party builds sluice shipped before them (@oneidentity/zstd-js, brotli-dec-wasm,
+// brotli-wasm, called through their packages), and the peers (@foxglove/wasm-zstd,
+// zstd-napi, node:zlib). Every job copies its input into the engine and its output out
+// to a fresh JS array, as a caller's one-shot call must. CPU time of this process, best
+// of N interleaved rounds after an untimed run whose output is checked.
+//
+// Targets (ratios in one run): zstd decode one-shot / @foxglove >= 1.0, zstd streaming
+// decode / our one-shot >= 0.9, zstd encode level 3 / zstd-napi >= 0.6, brotli decode /
+// node:zlib >= 0.7, brotli encode q5 / node:zlib >= 0.6.
+//
+// Usage: node --import tsx bench/engines.ts [MiB] [rounds]   (text corpus; BENCH_BINARY=1 for the node binary)
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import zlib from 'node:zlib'
+import { BrotliDecoderEngine, BrotliEncoderEngine, type BrotliStep, RESULT_SUCCESS } from '../lib/codecs/wasm/brotli-engine.js'
+import { emscriptenImports, WasmHeap } from '../lib/codecs/wasm/emscripten.js'
+import { instantiate } from '../lib/codecs/wasm/instantiate.js'
+import { loadZstdEngine, ZSTD_c_compressionLevel, ZSTD_e_end, type ZstdExports } from '../lib/codecs/wasm/zstd-engine.js'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+const require = createRequire(import.meta.url)
+const MiB = 2 ** 20
+const size = Number(process.argv[2] ?? 16) * MiB
+const rounds = Number(process.argv[3] ?? 5)
+
+function textCorpus(limit: number): Uint8Array {
+  const parts: Buffer[] = []
+  let total = 0
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(dir).sort()) {
+      if (total >= limit) return
+      const p = join(dir, name)
+      const st = statSync(p)
+      if (st.isDirectory()) walk(p)
+      else if (/\.(js|d\.ts)$/.test(name) && st.size < 4 * MiB) {
+        const b = readFileSync(p)
+        parts.push(b)
+        total += b.length
+      }
+    }
+  }
+  walk(join(root, 'node_modules'))
+  return new Uint8Array(Buffer.concat(parts).subarray(0, limit))
+}
+
+const data = process.env.BENCH_BINARY ? new Uint8Array(readFileSync(process.execPath).subarray(0, size)) : textCorpus(size)
+const same = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && Buffer.compare(a, b) === 0
+
+interface Job {
+  name: string
+  fn: () => Uint8Array
+  mbps: number
+}
+const jobs: Job[] = []
+function job(name: string, fn: () => Uint8Array, check: (out: Uint8Array) => boolean): Job {
+  const out = fn()
+  if (!check(out)) throw new Error(`${name}: wrong output`)
+  const j = { name, fn, mbps: 0 }
+  jobs.push(j)
+  return j
+}
+function timeAll(): void {
+  for (let round = 0; round < rounds; round++) {
+    for (const j of jobs) {
+      const t0 = process.cpuUsage()
+      j.fn()
+      const used = process.cpuUsage(t0)
+      j.mbps = Math.max(j.mbps, data.length / (used.user + used.system))
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// zstd
+
+/** One-shot and streaming calls over a libzstd wasm that exports the streaming API. */
+function zstdJobs(label: string, x: ZstdExports, heap: WasmHeap, frame: Uint8Array, level: number, oneShot: boolean): { dec?: Job; stream: Job; enc?: Job } {
+  const ok = (out: Uint8Array): boolean => same(out, data)
+  const dctx = x.ZSTD_createDStream()
+  const cctx = x.ZSTD_createCStream()
+  let dec: Job | undefined
+  let enc: Job | undefined
+  if (oneShot) {
+    dec = job(`${label} one-shot decode`, () => {
+      const src = x.malloc(frame.length)
+      const dst = x.malloc(data.length)
+      heap.refresh()
+      heap.bytes.set(frame, src)
+      const n = x.ZSTD_decompressDCtx(dctx, dst, data.length, src, frame.length)
+      heap.refresh()
+      const out = heap.bytes.slice(dst, dst + n)
+      x.free(src)
+      x.free(dst)
+      return out
+    }, ok)
+    enc = job(`${label} one-shot encode L${level}`, () => {
+      const bound = x.ZSTD_compressBound(data.length)
+      const src = x.malloc(data.length)
+      const dst = x.malloc(bound)
+      heap.refresh()
+      heap.bytes.set(data, src)
+      x.ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, level)
+      const n = x.ZSTD_compress2(cctx, dst, bound, src, data.length)
+      heap.refresh()
+      const out = heap.bytes.slice(dst, dst + n)
+      x.free(src)
+      x.free(dst)
+      return out
+    }, (out) => same(new Uint8Array(napi.decompress(out)), data))
+  }
+  const IN = 131075
+  const OUT = 256 * 1024
+  const base = x.malloc(16 + IN + OUT)
+  const stream = job(`${label} streaming decode`, () => {
+    x.ZSTD_initDStream(dctx)
+    const out = new Uint8Array(data.length)
+    const inPos = base
+    const outPos = base + 4
+    const inB = base + 16
+    const outB = inB + IN
+    let ip = 0
+    let op = 0
+    let staged = 0
+    let pos = 0
+    for (;;) {
+      heap.refresh()
+      if (pos === staged) {
+        staged = Math.min(IN, frame.length - ip)
+        heap.bytes.set(frame.subarray(ip, ip + staged), inB)
+        pos = 0
+      }
+      heap.words[inPos >>> 2] = pos
+      heap.words[outPos >>> 2] = 0
+      const r = x.ZSTD_decompressStream_simpleArgs(dctx, outB, OUT, outPos, inB, staged, inPos)
+      heap.refresh()
+      const np = heap.words[inPos >>> 2]!
+      ip += np - pos
+      pos = np
+      const wo = heap.words[outPos >>> 2]!
+      out.set(heap.bytes.subarray(outB, outB + wo), op)
+      op += wo
+      if (r < 0 && r > -120) throw new Error(`zstd error ${-r}`)
+      if (r === 0) break
+    }
+    return out.subarray(0, op)
+  }, ok)
+  return { dec, stream, enc }
+}
+
+const napi = require('zstd-napi') as typeof import('zstd-napi')
+
+async function previousZstd(): Promise<{ x: ZstdExports; heap: WasmHeap }> {
+  const text = readFileSync(join(root, 'node_modules/@oneidentity/zstd-js/wasm/index.js'), 'utf8')
+  const m = /base64,([A-Za-z0-9+/=]{1000,})/.exec(text)!
+  const heap = new WasmHeap()
+  const instance = await instantiate(Buffer.from(m[1]!, 'base64'), emscriptenImports(heap))
+  const x = instance.exports as unknown as ZstdExports & { emscripten_stack_init?: () => void; __wasm_call_ctors?: () => void }
+  heap.attach(x.memory)
+  x.emscripten_stack_init?.()
+  x.__wasm_call_ctors?.()
+  return { x, heap }
+}
+
+async function benchZstd(): Promise<void> {
+  const level = 3
+  const frame = new Uint8Array(napi.compress(data, { compressionLevel: level }))
+  const ours = await loadZstdEngine()
+  const o = zstdJobs('ours (libzstd 1.5.7)', ours.exports, ours.heap, frame, level, true)
+  const prev = await previousZstd()
+  const p = zstdJobs('before (@oneidentity/zstd-js)', prev.x, prev.heap, frame, level, false)
+  const fox = require('@foxglove/wasm-zstd') as { isLoaded: Promise<void>; compress(b: Uint8Array, l: number): Uint8Array; decompress(b: Uint8Array, n: number): Uint8Array }
+  await fox.isLoaded
+  const foxDec = job('@foxglove/wasm-zstd decompress', () => new Uint8Array(fox.decompress(frame, data.length)), (out) => same(out, data))
+  const foxEnc = job(`@foxglove/wasm-zstd compress L${level}`, () => new Uint8Array(fox.compress(data, level)), (out) => same(new Uint8Array(napi.decompress(out)), data))
+  const napiDec = job('zstd-napi decompress', () => new Uint8Array(napi.decompress(frame)), (out) => same(out, data))
+  const napiEnc = job(`zstd-napi compress L${level}`, () => new Uint8Array(napi.compress(data, { compressionLevel: level })), (out) => same(new Uint8Array(napi.decompress(out)), data))
+  timeAll()
+  print('zstd')
+  const r = (a: Job, b: Job): string => (a.mbps / b.mbps).toFixed(2)
+  console.log(`zstd decode one-shot: ours / @foxglove = ${r(o.dec!, foxDec)} (target >= 1.0); streaming / ours one-shot = ${r(o.stream, o.dec!)} (target >= 0.9); streaming ours / before = ${r(o.stream, p.stream)}; ours / zstd-napi = ${r(o.dec!, napiDec)}`)
+  console.log(`zstd encode L${level}: ours / zstd-napi = ${r(o.enc!, napiEnc)} (target >= 0.6); ours / @foxglove = ${r(o.enc!, foxEnc)}`)
+  jobs.length = 0
+}
+
+// ---------------------------------------------------------------------------------------
+// brotli
+
+type BindgenResult = { buf: Uint8Array; code: number; input_offset: number; free(): void }
+type BindgenStream = { decompress?(i: Uint8Array, n: number): BindgenResult; compress?(i: Uint8Array | undefined, n: number): BindgenResult; free(): void }
+
+function driveBindgen(s: BindgenStream, input: Uint8Array): Uint8Array {
+  const out = new Uint8Array(data.length)
+  let ip = 0
+  let op = 0
+  for (;;) {
+    const r = s.decompress!(input.subarray(ip, ip + 256 * 1024), 256 * 1024)
+    ip += r.input_offset
+    out.set(r.buf, op)
+    op += r.buf.length
+    const code = r.code
+    r.free()
+    if (code === 1) break
+  }
+  s.free()
+  return out.subarray(0, op)
+}
+
+async function benchBrotli(): Promise<void> {
+  const quality = 5
+  const stream = new Uint8Array(zlib.brotliCompressSync(data, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: quality } }))
+  const ok = (out: Uint8Array): boolean => same(out, data)
+  const roundtrips = (out: Uint8Array): boolean => same(new Uint8Array(zlib.brotliDecompressSync(out)), data)
+  const step: BrotliStep = { code: 0, inputUsed: 0, produced: 0, error: '' }
+  const STEP = 256 * 1024
+
+  const decoder = await BrotliDecoderEngine.load()
+  const oursDec = job('ours (brotli 1.1.0) decode', () => {
+    const state = decoder.create()
+    const out = new Uint8Array(data.length)
+    let ip = 0
+    let op = 0
+    for (;;) {
+      decoder.step(state, stream, ip, Math.min(stream.length, ip + STEP), out, op, Math.min(STEP, out.length - op), step)
+      if (step.code === 0) throw new Error(step.error)
+      ip += step.inputUsed
+      op += step.produced
+      if (step.code === RESULT_SUCCESS) break
+    }
+    decoder.free(state)
+    return out.subarray(0, op)
+  }, ok)
+  const encoder = await BrotliEncoderEngine.load()
+  const oursEnc = job(`ours (brotli 1.1.0) encode q${quality}`, () => {
+    // node:zlib's one-shot call hands brotli the whole input at once, from which brotli
+    // derives its size hint (encode.c UpdateSizeHint); ours feeds 256 KiB steps, so it
+    // passes the hint itself, as lib/codecs/brotli.ts does. Both then write the same bytes.
+    const state = encoder.create(quality, { sizeHint: data.length })
+    const out = new Uint8Array(data.length + 1024)
+    let ip = 0
+    let op = 0
+    while (ip < data.length) {
+      encoder.step(state, data, ip, Math.min(data.length, ip + STEP), out, op, STEP, step)
+      ip += step.inputUsed
+      op += step.produced
+    }
+    do {
+      encoder.step(state, null, 0, 0, out, op, STEP, step)
+      op += step.produced
+    } while (step.code !== RESULT_SUCCESS)
+    encoder.free(state)
+    return out.slice(0, op)
+  }, (out) => roundtrips(out) && out.length === zlib.brotliCompressSync(data, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: quality } }).length)
+
+  const dec = (await import('brotli-dec-wasm/web')) as unknown as { initSync(m: { module: BufferSource }): void; BrotliDecStream: new () => BindgenStream }
+  dec.initSync({ module: readFileSync(join(root, 'node_modules/brotli-dec-wasm/pkg/brotli_dec_wasm_bg.wasm')) })
+  const prevDec = job('before (brotli-dec-wasm) decode', () => driveBindgen(new dec.BrotliDecStream(), stream), ok)
+  const bw = require('brotli-wasm') as { CompressStream: new (q: number) => BindgenStream }
+  const prevEnc = job(`before (brotli-wasm) encode q${quality}`, () => {
+    const s = new bw.CompressStream(quality)
+    const parts: Uint8Array[] = []
+    for (let ip = 0; ip < data.length; ) {
+      const r = s.compress!(data.subarray(ip, ip + STEP), STEP)
+      ip += r.input_offset
+      parts.push(r.buf)
+      r.free()
+    }
+    for (;;) {
+      const r = s.compress!(undefined, STEP)
+      parts.push(r.buf)
+      const code = r.code
+      r.free()
+      if (code === 1) break
+    }
+    s.free()
+    return new Uint8Array(Buffer.concat(parts))
+  }, roundtrips)
+  const nodeDec = job('node:zlib brotliDecompressSync', () => new Uint8Array(zlib.brotliDecompressSync(stream)), ok)
+  const nodeEnc = job(`node:zlib brotliCompressSync q${quality}`, () => new Uint8Array(zlib.brotliCompressSync(data, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: quality } })), roundtrips)
+  timeAll()
+  print('brotli')
+  const r = (a: Job, b: Job): string => (a.mbps / b.mbps).toFixed(2)
+  console.log(`brotli decode: ours / node:zlib = ${r(oursDec, nodeDec)} (target >= 0.7); before / node:zlib = ${r(prevDec, nodeDec)}`)
+  console.log(`brotli encode q${quality}: ours / node:zlib = ${r(oursEnc, nodeEnc)} (target >= 0.6); before / node:zlib = ${r(prevEnc, nodeEnc)}`)
+  jobs.length = 0
+}
+
+function print(title: string): void {
+  console.log(`\n## ${title}, ${(data.length / MiB).toFixed(1)} MiB ${process.env.BENCH_BINARY ? 'binary' : 'text'}, best of ${rounds}`)
+  for (const j of jobs) console.log(`${j.name.padEnd(44)} ${j.mbps.toFixed(0).padStart(6)} MB/s`)
+}
+
+const which = process.argv[4] ?? 'all'
+if (which !== 'brotli') await benchZstd()
+if (which !== 'zstd') await benchBrotli()
