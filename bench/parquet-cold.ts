@@ -23,10 +23,12 @@
  * on the sources), warmed up, then `--rounds` interleaved samples (default 15) of about
  * 10 ms of back-to-back decodes of the same footer; CPU ms per decode, medians.
  *
- * Run: npm run -s build && node --import tsx bench/parquet-cold.ts [--runs=N] [--rounds=N] [--verbose]
+ * Run: npm run -s build && node --import tsx bench/parquet-cold.ts [--runs=N] [--rounds=N] [--sample-ms=N] [--verbose]
+ *   --runs=0: the warm figures only; --sample-ms: the length of a warm sample (default 10)
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, statSync } from 'node:fs'
+import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import { Decoder, fmt, footerLength, generate, median } from './_parquet.js'
 
@@ -36,6 +38,7 @@ const arg = (name: string, fallback: number) => {
 }
 const RUNS = arg('runs', 20)
 const ROUNDS = arg('rounds', 15)
+const SAMPLE_MS = arg('sample-ms', 10)
 const verbose = process.argv.includes('--verbose')
 
 const root = join(import.meta.dirname, '..')
@@ -57,6 +60,8 @@ interface Run {
   columns: number
 }
 
+const load = () => loadavg().map((x) => x.toFixed(1)).join(' ')
+console.log(`# node ${process.version}; ${path.slice(root.length + 1)}: 300 columns, footer ${footerLength(path).toLocaleString('en')} bytes; load average ${load()}`)
 const KINDS = ['baseline', 'ours', 'hyparquet'] as const
 const runs: Record<(typeof KINDS)[number], Run[]> = { baseline: [], ours: [], hyparquet: [] }
 for (let round = 0; round < RUNS; round++) {
@@ -70,28 +75,29 @@ for (let round = 0; round < RUNS; round++) {
   }
 }
 
-const m = (kind: keyof typeof runs, key: keyof Run) => median(runs[kind].map((r) => r[key]))
-const base = m('baseline', 'total')
-console.log(`# node ${process.version}; ${path.slice(root.length + 1)}: 300 columns, footer ${footerLength(path).toLocaleString('en')} bytes`)
-console.log(`# fresh process: ${RUNS} rounds of one child each (baseline, ours, hyparquet; order rotated), medians; baseline (start Node, read the file) ${fmt(base)} ms wall`)
-console.log('| fresh process | start to decoded, wall ms | less baseline | import, wall ms | first decode, wall ms | import + decode, CPU ms |')
-console.log('|---|---|---|---|---|---|')
-for (const kind of ['ours', 'hyparquet'] as const) {
-  console.log(`| ${kind} | ${fmt(m(kind, 'total'))} | ${fmt(m(kind, 'total') - base)} | ${fmt(m(kind, 'import'))} | ${fmt(m(kind, 'decode'))} | ${fmt(m(kind, 'cpuWork'))} |`)
-}
-const ratio = (key: keyof Run) => (m('hyparquet', key) / m('ours', key)).toFixed(2)
-console.log(
-  `| hyparquet / ours | ${ratio('total')} | ${((m('hyparquet', 'total') - base) / (m('ours', 'total') - base)).toFixed(2)} | ${ratio('import')} | ${ratio('decode')} | ${ratio('cpuWork')} |`,
-)
-if (verbose) {
-  for (const kind of KINDS) console.log(`# ${kind}: ${runs[kind].map((r) => `${fmt(r.total)}/${fmt(r.cpuWork)}`).join(' ')}`)
+if (RUNS > 0) {
+  const m = (kind: keyof typeof runs, key: keyof Run) => median(runs[kind].map((r) => r[key]))
+  const base = m('baseline', 'total')
+    console.log(`# fresh process: ${RUNS} rounds of one child each (baseline, ours, hyparquet; order rotated), medians; baseline (start Node, read the file) ${fmt(base)} ms wall`)
+  console.log('| fresh process | start to decoded, wall ms | less baseline | import, wall ms | first decode, wall ms | import + decode, CPU ms |')
+  console.log('|---|---|---|---|---|---|')
+  for (const kind of ['ours', 'hyparquet'] as const) {
+    console.log(`| ${kind} | ${fmt(m(kind, 'total'))} | ${fmt(m(kind, 'total') - base)} | ${fmt(m(kind, 'import'))} | ${fmt(m(kind, 'decode'))} | ${fmt(m(kind, 'cpuWork'))} |`)
+  }
+  const ratio = (key: keyof Run) => (m('hyparquet', key) / m('ours', key)).toFixed(2)
+  console.log(
+    `| hyparquet / ours | ${ratio('total')} | ${((m('hyparquet', 'total') - base) / (m('ours', 'total') - base)).toFixed(2)} | ${ratio('import')} | ${ratio('decode')} | ${ratio('cpuWork')} |`,
+  )
+  if (verbose) {
+    for (const kind of KINDS) console.log(`# ${kind}: ${runs[kind].map((r) => `${fmt(r.total)}/${fmt(r.cpuWork)}`).join(' ')}`)
+  }
 }
 
 // Warm: each decoder in its own process, interleaved samples.
 const decoders = [new Decoder('full'), new Decoder('hyparquet')]
 for (const d of decoders) {
   await d.ask({ load: path, columns: [] })
-  await d.ask({ calibrate: 200, sampleMs: 10 })
+  await d.ask({ calibrate: 200, sampleMs: SAMPLE_MS })
 }
 for (let round = 0; round < ROUNDS; round++) {
   for (let k = 0; k < decoders.length; k++) {
@@ -105,8 +111,9 @@ const [ours, hyp] = decoders.map((d) => {
   if (d.failed !== null) throw new Error(`${d.name} failed: ${d.failed}`)
   return median(d.samples)
 })
-console.log(`# warm: ${ROUNDS} interleaved samples of ~10 ms per decoder, each in its own process; CPU ms per decode, medians`)
+console.log(`# warm: ${ROUNDS} interleaved samples of ~${SAMPLE_MS} ms per decoder, each in its own process; CPU ms per decode, medians`)
 console.log('| warm full decode | ours | hyparquet | hyparquet / ours |')
 console.log('|---|---|---|---|')
 console.log(`| CPU ms per decode | ${fmt(ours!)} | ${fmt(hyp!)} | ${(hyp! / ours!).toFixed(1)} |`)
 if (verbose) for (const d of decoders) console.log(`# ${d.name}: ${d.samples.map(fmt).join(' ')}`)
+console.log(`# load average at the end ${load()}`)
