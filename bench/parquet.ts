@@ -6,7 +6,8 @@
  * reader skipping every value of the footer, allocating nothing.
  *
  * Files are written by real writers, half float64 (DOUBLE), half utf8 (STRING)
- * columns, statistics on, uncompressed, and cached in `.tmp/parquet-bench/`:
+ * columns, statistics on, uncompressed, and cached in `.tmp/parquet-bench/` (the writers
+ * and the cache are in bench/_parquet.ts, shared with bench/parquet-cold.ts):
  * - parquet-wasm's `writeParquet` (parquet-rs), from apache-arrow tables, up to 10,000
  *   columns. It writes the Arrow schema into the footer too (`ARROW:schema`).
  * - hyparquet-writer for 100,000 columns (and 10,000, to compare the two writers on
@@ -34,13 +35,7 @@
  *   --verbose: every sample. DECODER_FLAGS: Node flags for the decoder processes (for
  *   example `--no-allocation-site-pretenuring`, to see what V8's pretenuring costs).
  */
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, writeFileSync } from 'node:fs'
-import { fork, type ChildProcess } from 'node:child_process'
-import { join } from 'node:path'
-import { performance } from 'node:perf_hooks'
-import { Table, Utf8, makeVector, tableToIPC, vectorFromArray } from 'apache-arrow'
-import { parquetWriteBuffer } from 'hyparquet-writer'
-import * as wasm from 'parquet-wasm/node'
+import { Decoder, fmt, footerLength, generate, median, type Spec } from './_parquet.js'
 
 const quick = process.argv.includes('--quick')
 const generateOnly = process.argv.includes('--generate')
@@ -49,18 +44,6 @@ const verbose = process.argv.includes('--verbose')
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',')
 const roundsArg = process.argv.find((a) => a.startsWith('--rounds='))
 const ROUNDS = roundsArg ? Number(roundsArg.slice('--rounds='.length)) : quick ? 7 : 15
-const cacheDir = join(import.meta.dirname, '..', '.tmp', 'parquet-bench')
-mkdirSync(cacheDir, { recursive: true })
-
-type Writer = 'parquet-wasm' | 'hyparquet-writer'
-
-interface Spec {
-  key: string
-  name: string
-  columns: number
-  rowGroups: number
-  writer: Writer
-}
 
 const specs: Spec[] = [
   { key: '100x1', name: '100 cols', columns: 100, rowGroups: 1, writer: 'parquet-wasm' },
@@ -71,121 +54,9 @@ const specs: Spec[] = [
   { key: '100000x1', name: '100,000 cols', columns: 100000, rowGroups: 1, writer: 'hyparquet-writer' },
 ]
 
-/** Rows per file: one per row group with several groups, else 3. */
-function rowCount(spec: Spec): number {
-  return spec.rowGroups > 1 ? spec.rowGroups : 3
-}
-
-/** Column `i`, row `r`: a double in even columns, a string in odd ones. */
-function value(i: number, r: number): number | string {
-  return i % 2 === 0 ? (i + 1) * 0.5 + r : `v${i}-${r}`
-}
-
-function writeWithParquetWasm(spec: Spec): Uint8Array {
-  const rows = rowCount(spec)
-  const vectors: Record<string, ReturnType<typeof makeVector>> = {}
-  for (let i = 0; i < spec.columns; i++) {
-    if (i % 2 === 0) {
-      const values = new Float64Array(rows)
-      for (let r = 0; r < rows; r++) values[r] = value(i, r) as number
-      vectors[`c${i}`] = makeVector(values)
-    } else {
-      const values: string[] = []
-      for (let r = 0; r < rows; r++) values.push(value(i, r) as string)
-      vectors[`c${i}`] = vectorFromArray(values, new Utf8())
-    }
-  }
-  const wasmTable = wasm.Table.fromIPCStream(tableToIPC(new Table(vectors), 'stream'))
-  const props = new wasm.WriterPropertiesBuilder()
-    .setMaxRowGroupSize(spec.rowGroups > 1 ? 1 : rows)
-    .setCompression(wasm.Compression.UNCOMPRESSED)
-    .build()
-  return wasm.writeParquet(wasmTable, props)
-}
-
-function writeWithHyparquetWriter(spec: Spec): Uint8Array {
-  const rows = rowCount(spec)
-  const columnData = []
-  for (let i = 0; i < spec.columns; i++) {
-    const data = Array.from({ length: rows }, (_, r) => value(i, r))
-    columnData.push({ name: `c${i}`, data, type: i % 2 === 0 ? ('DOUBLE' as const) : ('STRING' as const) })
-  }
-  return new Uint8Array(
-    parquetWriteBuffer({ columnData, codec: 'UNCOMPRESSED', statistics: true, rowGroupSize: spec.rowGroups > 1 ? 1 : rows }),
-  )
-}
-
-/** Writes the file of `spec` unless it is in the cache; returns its path. */
-function generate(spec: Spec): string {
-  const suffix = spec.writer === 'parquet-wasm' ? '' : '-hw'
-  const path = join(cacheDir, `wide-${spec.columns}x${spec.rowGroups}${suffix}.parquet`)
-  if (existsSync(path)) return path
-  const t0 = performance.now()
-  const bytes = spec.writer === 'parquet-wasm' ? writeWithParquetWasm(spec) : writeWithHyparquetWriter(spec)
-  writeFileSync(path, bytes)
-  console.log(`# wrote ${path}: ${bytes.length} bytes in ${((performance.now() - t0) / 1000).toFixed(1)} s (${spec.writer})`)
-  return path
-}
-
 /** The decoders, in the order of the table; each runs in its own process (bench/parquet-decoders.ts). */
 const NAMES = ['floor', 'full', 'selective', 'hyparquet', 'parquet-wasm', 'parquetjs']
 const PEERS = new Set(['hyparquet', 'parquet-wasm', 'parquetjs'])
-
-/** A decoder process: one request at a time, answered in order. */
-class Decoder {
-  readonly name: string
-  readonly child: ChildProcess
-  readonly #pending: ((reply: Record<string, unknown>) => void)[] = []
-  /** Why it stopped answering (for the current file), if it did. */
-  failed: string | null = null
-  samples: number[] = []
-
-  constructor(name: string) {
-    this.name = name
-    this.child = fork(join(import.meta.dirname, 'parquet-decoders.ts'), [name], {
-      execArgv: ['--import', 'tsx', '--max-old-space-size=8192', ...(process.env.DECODER_FLAGS ?? '').split(' ').filter(Boolean)],
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    })
-    this.child.on('message', (reply: Record<string, unknown>) => this.#pending.shift()?.(reply))
-    this.child.on('exit', (code, signal) => {
-      this.failed ??= `its process exited (${signal ?? code})`
-      for (const resolve of this.#pending.splice(0)) resolve({ error: this.failed })
-    })
-  }
-
-  async ask(message: object): Promise<Record<string, unknown>> {
-    if (this.failed !== null) return { error: this.failed }
-    const reply = await new Promise<Record<string, unknown>>((resolve) => {
-      this.#pending.push(resolve)
-      this.child.send(message)
-    })
-    if (reply.error !== undefined) this.failed = String(reply.error)
-    return reply
-  }
-}
-
-function median(values: number[]): number {
-  if (values.length === 0) return NaN
-  const sorted = [...values].sort((a, b) => a - b)
-  const mid = sorted.length >> 1
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
-}
-
-function fmt(ms: number): string {
-  return Number.isNaN(ms) ? 'n/a' : ms < 1 ? ms.toFixed(3) : ms < 100 ? ms.toFixed(2) : ms.toFixed(0)
-}
-
-/** The footer length, from the 8-byte trailer of the file at `path`. */
-function footerLength(path: string): number {
-  const fd = openSync(path, 'r')
-  try {
-    const trailer = Buffer.alloc(8)
-    readSync(fd, trailer, 0, 8, fstatSync(fd).size - 8)
-    return trailer.readUInt32LE(0)
-  } finally {
-    closeSync(fd)
-  }
-}
 
 const header =
   '| file (writer; footer bytes) | floor | ours full | ours selective | hyparquet | parquet-wasm | parquetjs | full/floor | sel/floor | hyparquet/ours | wasm/ours | parquetjs/ours |'
