@@ -154,7 +154,7 @@ function zstdJobs(label: string, x: ZstdExports, heap: WasmHeap, frame: Uint8Arr
 const napi = require('zstd-napi') as typeof import('zstd-napi')
 
 async function previousZstd(): Promise<{ x: ZstdExports; heap: WasmHeap }> {
-  const text = readFileSync(join(root, 'node_modules/@oneidentity/zstd-js/wasm/index.js'), 'utf8')
+  const text = readFileSync(join(root, 'bench/node_modules/@oneidentity/zstd-js/wasm/index.js'), 'utf8')
   const m = /base64,([A-Za-z0-9+/=]{1000,})/.exec(text)!
   const heap = new WasmHeap()
   const instance = await instantiate(Buffer.from(m[1]!, 'base64'), emscriptenImports(heap))
@@ -256,7 +256,7 @@ async function benchBrotli(): Promise<void> {
   }, (out) => roundtrips(out) && out.length === zlib.brotliCompressSync(data, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: quality } }).length)
 
   const dec = (await import('brotli-dec-wasm/web')) as unknown as { initSync(m: { module: BufferSource }): void; BrotliDecStream: new () => BindgenStream }
-  dec.initSync({ module: readFileSync(join(root, 'node_modules/brotli-dec-wasm/pkg/brotli_dec_wasm_bg.wasm')) })
+  dec.initSync({ module: readFileSync(join(root, 'bench/node_modules/brotli-dec-wasm/pkg/brotli_dec_wasm_bg.wasm')) })
   const prevDec = job('before (brotli-dec-wasm) decode', () => driveBindgen(new dec.BrotliDecStream(), stream), ok)
   const bw = require('brotli-wasm') as { CompressStream: new (q: number) => BindgenStream }
   const prevEnc = job(`before (brotli-wasm) encode q${quality}`, () => {

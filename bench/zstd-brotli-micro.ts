@@ -316,7 +316,7 @@ async function benchBrotli(): Promise<void> {
     return out.subarray(0, op)
   }
   const dec = (await import('brotli-dec-wasm/web')) as unknown as { initSync(m: { module: BufferSource }): void; BrotliDecStream: new () => Stream }
-  dec.initSync({ module: readFileSync(join(root, 'node_modules/brotli-dec-wasm/pkg/brotli_dec_wasm_bg.wasm')) })
+  dec.initSync({ module: readFileSync(join(root, 'bench/node_modules/brotli-dec-wasm/pkg/brotli_dec_wasm_bg.wasm')) })
   rows.push({ engine: 'brotli-dec-wasm BrotliDecStream (package JS)', decode: measure(2, () => drive(new dec.BrotliDecStream(), stream), ok), note: 'decode only' })
 
   const bw = require('brotli-wasm') as { DecompressStream: new () => Stream; CompressStream: new (q: number) => Stream }

@@ -22,7 +22,6 @@ import { fileURLToPath } from 'node:url'
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const wasmDir = join(root, 'lib', 'codecs', 'wasm')
 const out = join(wasmDir, 'gen')
-const nm = join(root, 'node_modules')
 const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex')
 
 const manifest = JSON.parse(readFileSync(join(wasmDir, 'engines.json'), 'utf8'))
@@ -53,21 +52,23 @@ const engines = Object.entries(manifest.outputs).map(([file, entry]) => {
 
 // zstddec 0.3.x, build "zstddec-stream": libzstd's decoder only, a bench peer; the wasm
 // is a base64 string constant in the JS.
+// It is installed with the bench package (bench/package.json, `npm run bench:install`).
 const zstddec = 'zstddec/dist/zstddec-stream.mjs'
-if (existsSync(join(nm, zstddec))) {
+const benchModules = join(root, 'bench', 'node_modules')
+if (existsSync(join(benchModules, zstddec))) {
   engines.push({
     name: 'zstd-dec',
     from: zstddec,
     package: 'zstddec',
-    version: JSON.parse(readFileSync(join(nm, 'zstddec', 'package.json'), 'utf8')).version,
+    version: JSON.parse(readFileSync(join(benchModules, 'zstddec', 'package.json'), 'utf8')).version,
     bytes: () => {
-      const m = /const wasm = "([A-Za-z0-9+/=]+)"/.exec(readFileSync(join(nm, zstddec), 'utf8'))
+      const m = /const wasm = "([A-Za-z0-9+/=]+)"/.exec(readFileSync(join(benchModules, zstddec), 'utf8'))
       if (!m) throw new Error(`no embedded wasm found in ${zstddec}`)
       return Buffer.from(m[1], 'base64')
     },
     license: 'MIT AND BSD-3-Clause',
     upstream: 'libzstd (Meta Platforms, Inc.; BSD-3-Clause OR GPL-2.0-only), decoder only',
-    licenseTexts: () => [{ file: 'zstddec/LICENSE', text: readFileSync(join(nm, 'zstddec/LICENSE'), 'utf8') }],
+    licenseTexts: () => [{ file: 'zstddec/LICENSE', text: readFileSync(join(benchModules, 'zstddec/LICENSE'), 'utf8') }],
   })
 }
 
