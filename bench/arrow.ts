@@ -26,7 +26,8 @@ import {
   CompressionType, compressionRegistry, RecordBatchStreamWriter, Table, tableFromIPC, Utf8, vectorFromArray,
 } from 'apache-arrow'
 import { arrowDecode, arrowEncode, readArrow, registerArrowCodecs } from '../adapters/arrow/index.js'
-import { bodyEncoderOptions, readInt64 } from '../lib/arrow/body.js'
+import { readInt64 } from '../lib/arrow/body.js'
+import { bodyEncoderOptions } from '../lib/arrow/body-write.js'
 import { IpcFramer } from '../lib/arrow/framing.js'
 import { loadCodec } from '../lib/registry.js'
 import { Status } from '../lib/status.js'

@@ -1,7 +1,7 @@
 import { makeData, type Data, type DataType, type Vector } from 'apache-arrow'
 import { CodecError } from '../../lib/errors.js'
 import { MetadataVersion, TypeTag, type FieldDesc, type RecordBatchDesc } from '../../lib/arrow/metadata.js'
-import { byteWidth } from './types.js'
+import { byteWidth } from './schema.js'
 
 type TypedCtor = {
   new (length: number): ArrayLike<number | bigint> & { buffer: ArrayBufferLike }

@@ -3,7 +3,8 @@ import type { Decoder, Encoder } from '../../lib/codec.js'
 import { CodecError } from '../../lib/errors.js'
 import { checkLevel, DEFAULT_MAX_OUTPUT_BYTES, loadCodec } from '../../lib/registry.js'
 import { Status, statusName } from '../../lib/status.js'
-import { bodyEncoderOptions, decodeUnknownLength, readInt64 } from '../../lib/arrow/body.js'
+import { decodeUnknownLength, readInt64 } from '../../lib/arrow/body.js'
+import { bodyEncoderOptions } from '../../lib/arrow/body-write.js'
 
 /** The shape of apache-arrow's `compressionRegistry` (ipc/compression/registry.ts). */
 export interface ArrowCompressionRegistry {

@@ -5,7 +5,7 @@ import { loadCodec } from '../../lib/registry.js'
 import { decodeBodyBuffers } from '../../lib/arrow/body.js'
 import { HeaderTag, type FieldDesc, type MessageDesc, type SchemaDesc } from '../../lib/arrow/metadata.js'
 import { BatchLoader } from './load.js'
-import { toSchema } from './types.js'
+import { toSchema } from './schema.js'
 
 export interface ArrowReadOptions {
   /**

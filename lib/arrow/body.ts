@@ -1,6 +1,7 @@
 import type { Decoder } from '../codec.js'
 import { CodecError } from '../errors.js'
 import { Status, statusName } from '../status.js'
+import { align8 } from '../bytes.js'
 import type { RecordBatchDesc } from './metadata.js'
 
 /**
@@ -131,17 +132,6 @@ export function decodeBodyBuffers(
   return out
 }
 
-/**
- * Encoder options for body buffers (`compression` 0 LZ4_FRAME, 1 ZSTD). LZ4 frames
- * carry no content checksum, as Arrow C++ writes them (its LZ4 frame codec starts from
- * zeroed `LZ4F_preferences_t`) and as lz4js does: each buffer's length prefix and the
- * frame's block sizes already catch truncation, and the checksum would cost an
- * xxHash32 pass over every buffer on write and again on read.
- */
-export function bodyEncoderOptions(compression: number, level: number | undefined): Record<string, unknown> {
-  return compression === 0 ? { level, contentChecksum: false } : { level }
-}
-
 const EMPTY = new Uint8Array(0)
 
 /** The largest single allocation made for a message body (one typed array). */
@@ -155,12 +145,6 @@ const MAX_ARENA = 2 ** 32 - 1
  */
 function mostDecodedBytes(compression: number, compressed: number): number {
   return compression === 0 ? compressed * 256 + 65_536 : compressed * 32_768 + 131_072
-}
-
-/** Rounds up to a multiple of 8 (arithmetic, not bitwise: sizes may exceed 2^31). */
-function align8(n: number): number {
-  const r = n % 8
-  return r === 0 ? n : n + 8 - r
 }
 
 /**
