@@ -14,17 +14,40 @@ export interface ArrowReadOptions {
    * for it. Default 2 GiB.
    */
   maxMessageBytes?: number
+  /**
+   * How much of each message is checked before it becomes apache-arrow data.
+   * `'default'`: the O(1)-per-buffer checks that keep every buffer access inside its
+   * buffer (lengths against buffer sizes, first and last offsets, dictionary ids,
+   * compressed lengths against frames); a corrupt file then fails or reads without
+   * crashing, but may yield wrong values (README, "Arrow IPC: validation").
+   * `'full'`: also the O(n) checks of every value (offsets non-decreasing, dictionary
+   * indices in range, view bounds, union type ids), so that structural corruption is
+   * always a `CodecError`. Arrow C++ (`Validate` / `ValidateFull`) and arrow-rs
+   * (`validate` / `validate_full`) draw the line in the same place.
+   */
+  validate?: 'default' | 'full'
 }
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 2 ** 31
 
-export function checkReadOptions(options: ArrowReadOptions | undefined): number {
+/** Checked read options: the message size limit, and whether to validate fully. */
+export interface ReadLimits {
+  max: number
+  full: boolean
+}
+
+export function checkReadOptions(options: ArrowReadOptions | undefined): ReadLimits {
+  const validate = options?.validate
+  if (validate !== undefined && validate !== 'default' && validate !== 'full') {
+    throw new CodecError('INVALID_OPTION', 'arrow', `validate must be 'default' or 'full', got ${String(validate)}`)
+  }
+  const full = validate === 'full'
   const v = options?.maxMessageBytes
-  if (v === undefined) return DEFAULT_MAX_MESSAGE_BYTES
+  if (v === undefined) return { max: DEFAULT_MAX_MESSAGE_BYTES, full }
   if (typeof v !== 'number' || !(v > 0) || (Number.isFinite(v) && !Number.isInteger(v))) {
     throw new CodecError('INVALID_OPTION', 'arrow', `maxMessageBytes must be a positive integer or Infinity, got ${String(v)}`)
   }
-  return v
+  return { max: v, full }
 }
 
 /**
@@ -41,9 +64,11 @@ export class ArrowSession {
   readonly dictionaries = new Map<number, Vector>()
   private readonly decoders: (Decoder | null)[] = [null, null]
   private readonly maxBytes: number
+  private readonly full: boolean
 
-  constructor(maxBytes: number) {
-    this.maxBytes = maxBytes
+  constructor(limits: ReadLimits) {
+    this.maxBytes = limits.max
+    this.full = limits.full
   }
 
   /** Whether `message` needs a body decoder that is not loaded yet. */
@@ -101,7 +126,7 @@ export class ArrowSession {
         const entry = this.dictFields.get(message.dictionaryId)
         if (!entry) throw new CodecError('INVALID_DATA', 'arrow', `dictionary batch for id ${message.dictionaryId}, which no field of the schema uses`, bodyOffset)
         const buffers = this.buffers(message, body, bodyOffset, owned)
-        const loader = new BatchLoader(message.batch!, buffers, this.version, this.dictionaries, bodyOffset)
+        const loader = new BatchLoader(message.batch!, buffers, this.version, this.dictionaries, bodyOffset, this.full)
         const data = loader.load(entry.desc, entry.type, true)
         const previous = this.dictionaries.get(message.dictionaryId)
         // Deltas append to the dictionary; a non-delta batch replaces it (Columnar.rst,
@@ -115,7 +140,7 @@ export class ArrowSession {
         if (!this.schemaDesc || !this.schema) throw new CodecError('INVALID_DATA', 'arrow', 'a record batch before the schema', bodyOffset)
         const batch = message.batch!
         const buffers = this.buffers(message, body, bodyOffset, owned)
-        const loader = new BatchLoader(batch, buffers, this.version, this.dictionaries, bodyOffset)
+        const loader = new BatchLoader(batch, buffers, this.version, this.dictionaries, bodyOffset, this.full)
         const fields = this.schema.fields
         const children = this.schemaDesc.fields.map((f, i) => {
           const d = loader.load(f, fields[i]!.type)
