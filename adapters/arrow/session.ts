@@ -6,6 +6,7 @@ import { decodeBodyBuffers } from '../../lib/arrow/body.js'
 import { HeaderTag, type FieldDesc, type MessageDesc, type SchemaDesc } from '../../lib/arrow/metadata.js'
 import { BatchLoader } from './load.js'
 import { toSchema } from './schema.js'
+import { sizeHints } from './sizes.js'
 
 export interface ArrowReadOptions {
   /**
@@ -125,7 +126,7 @@ export class ArrowSession {
         if (!this.schemaDesc) throw new CodecError('INVALID_DATA', 'arrow', 'a dictionary batch before the schema', bodyOffset)
         const entry = this.dictFields.get(message.dictionaryId)
         if (!entry) throw new CodecError('INVALID_DATA', 'arrow', `dictionary batch for id ${message.dictionaryId}, which no field of the schema uses`, bodyOffset)
-        const buffers = this.buffers(message, body, bodyOffset, owned)
+        const buffers = this.buffers(message, body, bodyOffset, owned, [entry.desc])
         const loader = new BatchLoader(message.batch!, buffers, this.version, this.dictionaries, bodyOffset, this.full)
         const data = loader.load(entry.desc, entry.type, true)
         const previous = this.dictionaries.get(message.dictionaryId)
@@ -139,7 +140,7 @@ export class ArrowSession {
       case HeaderTag.RecordBatch: {
         if (!this.schemaDesc || !this.schema) throw new CodecError('INVALID_DATA', 'arrow', 'a record batch before the schema', bodyOffset)
         const batch = message.batch!
-        const buffers = this.buffers(message, body, bodyOffset, owned)
+        const buffers = this.buffers(message, body, bodyOffset, owned, this.schemaDesc.fields)
         const loader = new BatchLoader(batch, buffers, this.version, this.dictionaries, bodyOffset, this.full)
         const fields = this.schema.fields
         const children = this.schemaDesc.fields.map((f, i) => {
@@ -158,7 +159,8 @@ export class ArrowSession {
     }
   }
 
-  private buffers(message: MessageDesc, body: Uint8Array, bodyOffset: number, owned: boolean): Uint8Array[] {
+  /** The body's buffers; `fields` (those the message holds) give sizes the prefixes may lack. */
+  private buffers(message: MessageDesc, body: Uint8Array, bodyOffset: number, owned: boolean, fields: FieldDesc[]): Uint8Array[] {
     const batch = message.batch!
     const compressed = batch.compression >= 0
     // Uncompressed buffers become views of the body: of the caller's memory when it
@@ -166,7 +168,8 @@ export class ArrowSession {
     // buffers stored raw are views only when the body may be aliased (else copied
     // with the decoded ones).
     const source = compressed || owned ? body : body.slice()
-    return decodeBodyBuffers(batch, source, bodyOffset, compressed ? this.decoders[batch.compression]! : null, this.maxBytes, owned)
+    if (!compressed) return decodeBodyBuffers(batch, source, bodyOffset, null, this.maxBytes, owned)
+    return decodeBodyBuffers(batch, source, bodyOffset, this.decoders[batch.compression]!, this.maxBytes, owned, sizeHints(fields, batch, this.version, false))
   }
 
   dispose(): void {

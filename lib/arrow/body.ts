@@ -22,10 +22,14 @@ import type { RecordBatchDesc } from './metadata.js'
  *
  * Two real-world deviations are accepted:
  * - apache-arrow 21.2's writer (arrow-js ipc/writer.ts, fixed upstream after 21.2)
- *   stores the *compressed* length in the prefix. When the prefix equals the payload
- *   length and the frame turns out longer, the buffer is decoded again with its real
- *   length found by decoding (the frame's content size when it has one), bounded by
- *   `maxBytes`.
+ *   stores the *compressed* length in the prefix (and compresses only when that makes
+ *   the buffer smaller, so its frames decode to more than the prefix says). A prefix
+ *   equal to the payload length is therefore not taken as the size: the buffer gets
+ *   no slot in the shared allocation and decodes on its own into the frame's content
+ *   size when the header has one (zstd), else into `sizeHint(i, decoded)` (the size
+ *   the batch's layout implies; see adapters/arrow/sizes.ts), else into growing
+ *   memory; bounded by `maxBytes`. A frame that decodes to less than the prefix is an
+ *   error, as before.
  * - Java writers emit an 8-byte prefix of 0 with no payload for empty buffers.
  */
 export function decodeBodyBuffers(
@@ -35,6 +39,7 @@ export function decodeBodyBuffers(
   decoder: Decoder | null,
   maxBytes: number,
   aliasRaw = false,
+  sizeHint: ((index: number, decoded: Uint8Array[]) => number) | null = null,
 ): Uint8Array[] {
   const count = batch.bufferOffsets.length
   const out: Uint8Array[] = new Array(count)
@@ -84,7 +89,8 @@ export function decodeBodyBuffers(
       throw new CodecError('INVALID_DATA', 'arrow', `compressed buffer ${i} declares ${d} uncompressed bytes; ${len - 8} bytes of ${batch.compression === 0 ? 'LZ4 frame' : 'zstd'} decode to at most ${most}`, bodyOffset + off)
     }
     declared[i] = d
-    arena += align8(d)
+    // apache-arrow 21.2 (see above): the size is found when decoding.
+    if (d !== len - 8) arena += align8(d)
   }
   if (arena > maxBytes || arena > MAX_ARENA) {
     throw new CodecError('LIMIT_EXCEEDED', 'arrow', `decompressed body of ${arena} bytes exceeds the limit ${Math.min(maxBytes, MAX_ARENA)}`, bodyOffset)
@@ -107,6 +113,12 @@ export function decodeBodyBuffers(
       out[i] = dst
       continue
     }
+    if (d === payload.length) {
+      const got = decodeUnknownLength(decoder, payload, i, bodyOffset + off + 8, maxBytes, sizeHint?.(i, out) ?? -1)
+      if (got.length < d) throw new CodecError('INVALID_DATA', 'arrow', `buffer ${i} decodes to ${got.length} bytes, its prefix declares ${d}`, bodyOffset + off)
+      out[i] = got
+      continue
+    }
     const dst = memory.subarray(at, at + d)
     at += align8(d)
     decoder.reset()
@@ -115,11 +127,6 @@ export function decodeBodyBuffers(
     if (status === Status.InvalidData) {
       const f = decoder.failure
       throw new CodecError(f?.code ?? 'INVALID_DATA', 'arrow', `buffer ${i}: ${decoder.format}: ${f?.message ?? 'invalid data'}`, bodyOffset + off + 8 + (f?.offset ?? 0))
-    }
-    if (status === Status.DestinationTooSmall && d === payload.length) {
-      // apache-arrow 21.2 writer bug: the prefix holds the compressed length.
-      out[i] = decodeUnknownLength(decoder, payload, i, bodyOffset + off + 8, maxBytes)
-      continue
     }
     throw new CodecError('INVALID_DATA', 'arrow',
       status === Status.DestinationTooSmall
@@ -149,10 +156,11 @@ function mostDecodedBytes(compression: number, compressed: number): number {
 
 /**
  * Decodes a frame whose size is not known: into the size its header declares when it
- * has one, else into chunks that double, then joined once. Only reached for files of
- * the apache-arrow 21.2 writer bug.
+ * has one, else into `hint` bytes when given (the result is a view of them when the
+ * frame is shorter), else, or when the frame turns out longer, into chunks that
+ * double, then joined once. Only reached for files of the apache-arrow 21.2 writer bug.
  */
-export function decodeUnknownLength(decoder: Decoder, payload: Uint8Array, index: number, offset: number, maxBytes: number): Uint8Array {
+export function decodeUnknownLength(decoder: Decoder, payload: Uint8Array, index: number, offset: number, maxBytes: number, hint = -1): Uint8Array {
   decoder.reset()
   // A 0-byte destination makes the decoder read the frame header first.
   let status = decoder.transform(payload, EMPTY, true)
@@ -166,8 +174,16 @@ export function decodeUnknownLength(decoder: Decoder, payload: Uint8Array, index
   } else if (status !== Status.InvalidData) {
     const chunks: Uint8Array[] = []
     let total = 0
-    let room = Math.max(4096, payload.length * 4)
-    for (;;) {
+    if (hint > 0 && hint <= maxBytes) {
+      const dst = new Uint8Array(hint)
+      status = decoder.transform(payload.subarray(consumed), dst, true)
+      consumed += decoder.consumed
+      total = decoder.written
+      if (status === Status.Done) return total === hint ? dst : dst.subarray(0, total)
+      chunks.push(dst.subarray(0, total))
+    }
+    let room = Math.max(4096, payload.length * 4, total)
+    while (status === Status.DestinationTooSmall || chunks.length === 0) {
       if (total + room > maxBytes) room = maxBytes - total
       if (room <= 0) throw new CodecError('LIMIT_EXCEEDED', 'arrow', `buffer ${index} decodes to more than the limit ${maxBytes}`, offset)
       const dst = new Uint8Array(room)
