@@ -26,13 +26,15 @@ import {
   CompressionType, compressionRegistry, RecordBatchStreamWriter, Table, tableFromIPC, Utf8, vectorFromArray,
 } from 'apache-arrow'
 import { arrowDecode, arrowEncode, readArrow, registerArrowCodecs } from '../adapters/arrow/index.js'
-import { bodyEncoderOptions, readInt64 } from '../lib/arrow/body.js'
+import { readInt64 } from '../lib/arrow/body.js'
+import { bodyEncoderOptions } from '../lib/arrow/body-write.js'
 import { IpcFramer } from '../lib/arrow/framing.js'
 import { loadCodec } from '../lib/registry.js'
 import { Status } from '../lib/status.js'
 import { registerPeerCodecs } from './_arrow-peers.js'
 import { concatBytes as concat } from './_bytes.js'
 import { collect } from './corpus.js'
+import { measure } from './_measure.js'
 
 const gc = (globalThis as { gc?: () => void }).gc
 const rowsList = process.argv.slice(2).map(Number).filter((n) => n > 0)
@@ -86,52 +88,6 @@ function streamOf(chunks: Uint8Array[]): ReadableStream<Uint8Array> {
       else controller.close()
     },
   })
-}
-
-function heldBytes(): number {
-  const m = process.memoryUsage()
-  return m.heapUsed + m.arrayBuffers
-}
-
-function cpuMs(): number {
-  const u = process.cpuUsage()
-  return (u.user + u.system) / 1000
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b)
-  const m = s.length >> 1
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2
-}
-
-/**
- * Median CPU time of `runs` runs of each op (after a warm-up), the ops alternating run
- * by run (A B, B A, ...) so that both see the same machine load. CPU time rather than
- * wall time: the work is single-threaded and the machine is shared. Also the memory one
- * run leaves held (its result and garbage).
- */
-async function measure(ops: (() => unknown)[], runs: number): Promise<{ ms: number; mem: number }[]> {
-  for (const op of ops) await op()
-  const times: number[][] = ops.map(() => [])
-  for (let r = 0; r < runs; r++) {
-    // The order reverses every round, so that no op always runs right after another's
-    // garbage (whose collection would then be billed to it).
-    for (let k = 0; k < ops.length; k++) {
-      const i = r % 2 ? ops.length - 1 - k : k
-      const t0 = cpuMs()
-      await ops[i]!()
-      times[i]!.push(cpuMs() - t0)
-    }
-  }
-  const out: { ms: number; mem: number }[] = []
-  for (let i = 0; i < ops.length; i++) {
-    gc?.()
-    const before = heldBytes()
-    const keep = await ops[i]!()
-    out.push({ ms: median(times[i]!), mem: heldBytes() - before })
-    void keep
-  }
-  return out
 }
 
 /** The compressed body buffers of a stream: each payload (after its prefix) and its declared length. */

@@ -31,3 +31,13 @@ function describe(value: unknown): string {
   if (Array.isArray(value)) return 'an Array'
   return typeof value === 'object' ? (value.constructor?.name ?? 'an object') : typeof value
 }
+
+/**
+ * Rounds up to a multiple of 8, the alignment Arrow IPC gives every buffer and
+ * message body (Columnar.rst, "Buffer Alignment and Padding"). Arithmetic, not bitwise:
+ * sizes may exceed 2^31.
+ */
+export function align8(n: number): number {
+  const r = n % 8
+  return r === 0 ? n : n + 8 - r
+}

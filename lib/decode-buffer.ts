@@ -90,9 +90,11 @@ export function decodeInto(decoder: Decoder, input: Uint8Array, output: Uint8Arr
 /**
  * Decodes all of `input` when the output size is not known: into the size the frame
  * header declares when it has one (one allocation, no copy), else into chunks that
- * double, joined once at the end. At most `maxBytes` are produced (`LIMIT_EXCEEDED`).
+ * double, joined once at the end; the first chunk is `hint` bytes when the caller has a
+ * good guess (a result that fits is a view of it, no copy). At most `maxBytes` are
+ * produced (`LIMIT_EXCEEDED`).
  */
-export function decodeGrowing(decoder: Decoder, input: Uint8Array, maxBytes: number, target: BufferTarget): Uint8Array {
+export function decodeGrowing(decoder: Decoder, input: Uint8Array, maxBytes: number, target: BufferTarget, hint = -1): Uint8Array {
   decoder.reset()
   // A 0-byte destination makes the decoder read the frame header first.
   const status = decoder.transform(input, EMPTY, true)
@@ -106,7 +108,7 @@ export function decodeGrowing(decoder: Decoder, input: Uint8Array, maxBytes: num
   }
   const chunks: Uint8Array[] = []
   let total = 0
-  let room = Math.max(4096, input.length * 4)
+  let room = hint > 0 ? hint : Math.max(4096, input.length * 4)
   let ip = 0
   let frameStart = 0
   decoder.reset()

@@ -108,6 +108,15 @@ export function checkBoolean(format: string, name: string, value: unknown, fallb
   return value
 }
 
+/** One of `choices` (strings). */
+export function checkOneOf<T extends string>(format: string, name: string, value: unknown, choices: readonly T[], fallback: T): T {
+  if (value === undefined) return fallback
+  if (typeof value !== 'string' || !choices.includes(value as T)) {
+    throw new CodecError('INVALID_OPTION', format, `${name} must be ${choices.map((c) => `'${c}'`).join(' or ')}, got ${String(value)}`)
+  }
+  return value as T
+}
+
 /**
  * A byte limit: a non-negative integer or `Infinity`. A limit of 0 is allowed everywhere
  * (it admits only empty output), so that every limit option accepts the same values.

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { Table, Utf8, vectorFromArray, type RecordBatch } from 'apache-arrow'
+import { CompressionType, Dictionary, Int32, RecordBatchStreamWriter, Table, Utf8, vectorFromArray, type RecordBatch } from 'apache-arrow'
 import { CodecError } from '../lib/errors.js'
 import { readMessage } from '../lib/arrow/metadata.js'
 import { arrowDecode, fromBuffer, readArrow } from '../adapters/arrow/read.js'
@@ -144,6 +144,37 @@ async function settled(p: Promise<unknown>): Promise<boolean> {
   for (let i = 0; i < 20; i++) await new Promise((r) => setTimeout(r, 0))
   return done
 }
+
+test('apache-arrow 21.2 buffers (prefix = compressed length) decode once into memory of their exact size', async () => {
+  // The prefix does not give the size: it comes from the frame's header or from the
+  // batch layout (adapters/arrow/sizes.ts), never from chunks joined after decoding.
+  const rows = 5000
+  const table = new Table({
+    id: vectorFromArray(Int32Array.from({ length: rows }, (_, i) => (i * 7919) % 1000)),
+    s: vectorFromArray(Array.from({ length: rows }, (_, i) => `value-${i % 300}`), new Utf8()),
+    d: vectorFromArray(Array.from({ length: rows }, (_, i) => `word-${i % 40}`), new Dictionary(new Utf8(), new Int32())),
+  })
+  let decoded = 0
+  for (const type of [CompressionType.LZ4_FRAME, CompressionType.ZSTD]) {
+    const bytes = RecordBatchStreamWriter.writeAll(table, { compressionType: type } as never).toUint8Array(true)
+    const back = await readArrow(bytes)
+    assert.is(diffTables(back, table), null)
+    const [id, str, dict] = back.batches[0]!.data.children
+    // Each decoded buffer fills its own memory: nothing over-allocated, nothing joined
+    // (a buffer the writer stored raw, as lz4js leaves these offsets, is a view of the input).
+    for (const [what, view, size] of [
+      ['int32 values', id!.values, rows * 4],
+      ['utf8 offsets', str!.valueOffsets, (rows + 1) * 4],
+      ['utf8 data', str!.values, str!.valueOffsets[rows]!],
+      ['dictionary indices', dict!.values, rows * 4],
+    ] as const) {
+      assert.is(view.byteLength, size, `${CompressionType[type]} ${what}`)
+      if (view.buffer !== bytes.buffer) decoded++
+      if (view.buffer !== bytes.buffer) assert.is(view.buffer.byteLength, size, `${CompressionType[type]} ${what}: its memory`)
+    }
+  }
+  assert.ok(decoded >= 6, `${decoded} buffers decoded`)
+})
 
 test('arrowDecode decodes one batch per read: a chunk holding 40 batches is not decoded ahead of the reader', async () => {
   const table = rawAndPacked(40, 2000)

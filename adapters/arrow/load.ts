@@ -1,7 +1,11 @@
 import { makeData, type Data, type DataType, type Vector } from 'apache-arrow'
 import { CodecError } from '../../lib/errors.js'
 import { MetadataVersion, TypeTag, type FieldDesc, type RecordBatchDesc } from '../../lib/arrow/metadata.js'
-import { byteWidth } from './types.js'
+import {
+  indexOutside16, indexOutside32, indexOutside64, indexOutside8, indexOutsideU16, indexOutsideU8, indicesFit16, indicesFit32,
+  indicesFit64, indicesFit8, indicesFitU16, indicesFitU8, offsetDecrease32, offsetDecrease64, viewOutside,
+} from '../../lib/arrow/validate.js'
+import { byteWidth } from './schema.js'
 
 type TypedCtor = {
   new (length: number): ArrayLike<number | bigint> & { buffer: ArrayBufferLike }
@@ -12,9 +16,21 @@ type TypedCtor = {
 /**
  * Builds apache-arrow `Data` from one message's field nodes and body buffers, walking
  * the schema depth-first as Columnar.rst ("Buffer Layout", "Recordbatch body
- * structure") lays them out. Every length is checked against the buffer that must hold
- * it, and every offsets buffer against the data it indexes, so a hostile message fails
- * here with a `CodecError` instead of producing views that read out of range later.
+ * structure") lays them out.
+ *
+ * Validation comes in two levels, as in Arrow C++ (`Validate` / `ValidateFull`) and
+ * arrow-rs (`validate` / `validate_full`):
+ * - always, O(1) per buffer: every buffer holds what its field node's length needs
+ *   (validity bits, values of the type's width, `length + 1` offsets, 16-byte views),
+ *   the first offset is at least 0 and at most the last, the last offset lies within
+ *   the data buffer (or the child's length), child lengths cover their parent, the
+ *   variadic buffer counts and the dictionary ids resolve. So every typed array made
+ *   here lies inside its buffer, and nothing here reads past one.
+ * - `full` adds the O(n) checks: offsets never decrease, every non-null dictionary
+ *   index is inside its dictionary, every non-null view points inside its variadic
+ *   buffer, union type ids name a child and dense union offsets lie inside it.
+ * A failed check is a `CodecError` INVALID_DATA at the offset of the buffer (of the
+ * value, when the buffer is stored uncompressed).
  */
 export class BatchLoader {
   private node = 0
@@ -26,12 +42,23 @@ export class BatchLoader {
     private readonly buffers: Uint8Array[],
     private readonly version: number,
     private readonly dictionaries: Map<number, Vector>,
-    /** Absolute offset of the message (errors only). */
+    /** Absolute offset of the message body (errors only). */
     private readonly at: number,
+    /** Run the O(n) checks too (`validate: 'full'`). */
+    private readonly full = false,
   ) {}
 
-  private fail(message: string): never {
-    throw new CodecError('INVALID_DATA', 'arrow', message, this.at)
+  private fail(message: string, at = this.at): never {
+    throw new CodecError('INVALID_DATA', 'arrow', message, at)
+  }
+
+  /**
+   * Absolute offset of byte `byte` of buffer `i` when the body stores it as is, else
+   * of the buffer's region (a compressed buffer's bytes have no place in the input).
+   */
+  private where(i: number, byte: number): number {
+    const off = this.batch.bufferOffsets[i] ?? 0
+    return this.batch.compression < 0 ? this.at + off + byte : this.at + off
   }
 
   private nextNode(f: FieldDesc): { length: number; nullCount: number } {
@@ -69,33 +96,38 @@ export class BatchLoader {
   }
 
   /**
-   * Offsets of a variable-size layout: `length + 1` values, non-decreasing, the last
-   * within `limit` (the data bytes or the child's length). Returns the typed array.
+   * Offsets of a variable-size layout: `length + 1` values, the first at least 0 and
+   * at most the last, the last within `limit` (the data bytes or the child's length);
+   * with `full`, non-decreasing. Returns the typed array.
    */
   private offsets(f: FieldDesc, length: number, large: boolean, limit: number): Int32Array | BigInt64Array {
+    const index = this.buffer
     const b = this.nextBuffer(f)
     if (length === 0 && b.length === 0) return large ? new BigInt64Array(1) : new Int32Array(1)
+    const name = JSON.stringify(f.name)
     if (large) {
       const o = this.typed<BigInt64Array>(f, BigInt64Array as unknown as TypedCtor, b, length + 1, 'offsets')
-      let prev = o[0]!
-      if (prev < 0n) this.fail(`field ${JSON.stringify(f.name)}: first offset ${prev} is negative`)
-      for (let i = 1; i <= length; i++) {
-        const v = o[i]!
-        if (v < prev) this.fail(`field ${JSON.stringify(f.name)}: offset ${i} (${v}) is below offset ${i - 1} (${prev})`)
-        prev = v
+      const first = o[0]!
+      const last = o[length]!
+      if (first < 0n) this.fail(`field ${name}: first offset ${first} is negative`, this.where(index, 0))
+      if (last < first) this.fail(`field ${name}: last offset ${last} is below the first (${first})`, this.where(index, 8 * length))
+      if (last > BigInt(limit)) this.fail(`field ${name}: last offset ${last} exceeds the ${limit} values available`, this.where(index, 8 * length))
+      if (this.full) {
+        const i = offsetDecrease64(o, length)
+        if (i >= 0) this.fail(`field ${name}: offset ${i} (${o[i]}) is below offset ${i - 1} (${o[i - 1]})`, this.where(index, 8 * i))
       }
-      if (prev > BigInt(limit)) this.fail(`field ${JSON.stringify(f.name)}: last offset ${prev} exceeds the ${limit} values available`)
       return o
     }
     const o = this.typed<Int32Array>(f, Int32Array as unknown as TypedCtor, b, length + 1, 'offsets')
-    let prev = o[0]!
-    if (prev < 0) this.fail(`field ${JSON.stringify(f.name)}: first offset ${prev} is negative`)
-    for (let i = 1; i <= length; i++) {
-      const v = o[i]!
-      if (v < prev) this.fail(`field ${JSON.stringify(f.name)}: offset ${i} (${v}) is below offset ${i - 1} (${prev})`)
-      prev = v
+    const first = o[0]!
+    const last = o[length]!
+    if (first < 0) this.fail(`field ${name}: first offset ${first} is negative`, this.where(index, 0))
+    if (last < first) this.fail(`field ${name}: last offset ${last} is below the first (${first})`, this.where(index, 4 * length))
+    if (last > limit) this.fail(`field ${name}: last offset ${last} exceeds the ${limit} values available`, this.where(index, 4 * length))
+    if (this.full) {
+      const i = offsetDecrease32(o, length)
+      if (i >= 0) this.fail(`field ${name}: offset ${i} (${o[i]}) is below offset ${i - 1} (${o[i - 1]})`, this.where(index, 4 * i))
     }
-    if (prev > limit) this.fail(`field ${JSON.stringify(f.name)}: last offset ${prev} exceeds the ${limit} values available`)
     return o
   }
 
@@ -108,10 +140,17 @@ export class BatchLoader {
       const d = f.dictionary
       const nullBitmap = this.validity(f, length, nullCount)
       const Ctor = (type as unknown as { indices: DataType }).indices.ArrayType as TypedCtor
-      const data = this.typed(f, Ctor, this.nextBuffer(f), length, 'indices')
+      const index = this.buffer
+      const data = this.typed<ArrayBufferView>(f, Ctor, this.nextBuffer(f), length, 'indices')
       const dictionary = this.dictionaries.get(d.id)
       if (!dictionary) this.fail(`field ${name} uses dictionary ${d.id}, which no dictionary batch defined before it`)
-      checkIndices(f, data as ArrayLike<number | bigint>, length, nullBitmap, dictionary.length)
+      if (this.full) {
+        const i = checkIndices(data, length, nullBitmap, dictionary.length)
+        if (i >= 0) {
+          const v = (data as unknown as ArrayLike<number | bigint>)[i]!
+          this.fail(`field ${name}: index ${v} at ${i} is outside its dictionary of ${dictionary.length} values`, this.where(index, i * Ctor.BYTES_PER_ELEMENT))
+        }
+      }
       return makeData({ type: type as never, length, nullCount, nullBitmap, data: data as never, dictionary } as never)
     }
     switch (t.tag) {
@@ -154,9 +193,16 @@ export class BatchLoader {
         if (vi >= this.batch.variadicCounts.length) this.fail(`field ${name}: the message has no variadic buffer count for it`)
         const n = this.batch.variadicCounts[vi]!
         if (n > this.buffers.length - this.buffer) this.fail(`field ${name}: ${n} variadic buffers declared, ${this.buffers.length - this.buffer} left`)
+        const viewsAt = this.buffer - 1
         const variadicBuffers: Uint8Array[] = []
         for (let i = 0; i < n; i++) variadicBuffers.push(this.nextBuffer(f))
-        checkViews(f, views, length, nullBitmap, variadicBuffers)
+        if (this.full) {
+          const i = checkViews(views, length, nullBitmap, variadicBuffers)
+          if (i >= 0) {
+            const dv = new DataView(views.buffer, views.byteOffset + 16 * i, 16)
+            this.fail(`field ${name}: view ${i} points to ${dv.getInt32(0, true)} bytes at ${dv.getInt32(12, true)} of variadic buffer ${dv.getInt32(8, true)} (of ${n})`, this.where(viewsAt, 16 * i))
+          }
+        }
         return makeData({ type: type as never, length, nullCount, nullBitmap, views: views.subarray(0, length * 16), variadicBuffers } as never)
       }
       case TypeTag.List: case TypeTag.LargeList: case TypeTag.Map: {
@@ -196,7 +242,10 @@ export class BatchLoader {
         ids.forEach((id, i) => (childOf[id] = i))
         let valueOffsets: Int32Array | undefined
         if (dense) valueOffsets = this.typed<Int32Array>(f, Int32Array as unknown as TypedCtor, offsetsRaw!, length, 'union offsets')
-        for (let i = 0; i < length; i++) {
+        // Sparse unions need children as long as the union (O(1)); the ids and the dense
+        // offsets are O(n) checks.
+        if (!dense) for (const c of children) if (c.length < length) this.fail(`field ${name}: a child has ${c.length} values, the sparse union ${length}`)
+        for (let i = 0; this.full && i < length; i++) {
           const id = typeIds[i]!
           const c = id >= 0 ? childOf[id]! : -1
           if (c < 0) this.fail(`field ${name}: value ${i} has type id ${id}, not one of ${ids.join(', ')}`)
@@ -210,30 +259,54 @@ export class BatchLoader {
   }
 }
 
-/** Every non-null index must point into the dictionary (Columnar.rst, "Dictionary-encoded Layout"). */
-function checkIndices(f: FieldDesc, indices: ArrayLike<number | bigint>, length: number, validity: Uint8Array | undefined, size: number): void {
-  for (let i = 0; i < length; i++) {
-    if (validity && (validity[i >> 3]! & (1 << (i & 7))) === 0) continue
-    const v = Number(indices[i]!)
-    if (!(v >= 0 && v < size)) {
-      throw new CodecError('INVALID_DATA', 'arrow', `field ${JSON.stringify(f.name)}: index ${v} at ${i} is outside its dictionary of ${size} values`)
-    }
-  }
+/** Whether value `i` is valid (no bitmap: all are). */
+function isValid(validity: Uint8Array | undefined, i: number): boolean {
+  return validity === undefined || (validity[i >> 3]! & (1 << (i & 7))) !== 0
 }
 
-/** Each non-null view longer than 12 bytes must point inside its variadic buffer (Columnar.rst, "Variable-size Binary View Layout"). */
-function checkViews(f: FieldDesc, views: Uint8Array, length: number, validity: Uint8Array | undefined, buffers: Uint8Array[]): void {
-  const dv = new DataView(views.buffer, views.byteOffset, views.byteLength)
-  for (let i = 0; i < length; i++) {
-    if (validity && (validity[i >> 3]! & (1 << (i & 7))) === 0) continue
-    const size = dv.getInt32(i * 16, true)
-    if (size < 0) throw new CodecError('INVALID_DATA', 'arrow', `field ${JSON.stringify(f.name)}: view ${i} has negative size ${size}`)
-    if (size <= 12) continue
-    const index = dv.getInt32(i * 16 + 8, true)
-    const offset = dv.getInt32(i * 16 + 12, true)
-    const b = buffers[index]
-    if (index < 0 || !b || offset < 0 || offset + size > b.length) {
-      throw new CodecError('INVALID_DATA', 'arrow', `field ${JSON.stringify(f.name)}: view ${i} points to ${size} bytes at ${offset} of variadic buffer ${index}`)
-    }
+/**
+ * The first non-null index outside a dictionary of `size` values (Columnar.rst,
+ * "Dictionary-encoded Layout"), or -1. One monomorphic kernel per index width runs
+ * over every slot; a hit in a null slot (any value is allowed there) resumes the scan.
+ */
+function checkIndices(data: ArrayBufferView, length: number, validity: Uint8Array | undefined, size: number): number {
+  let find: (from: number) => number
+  if (data instanceof Int32Array || data instanceof Uint32Array) {
+    const a = data instanceof Int32Array ? data : new Int32Array(data.buffer, data.byteOffset, length)
+    if (indicesFit32(a, length, size)) return -1
+    find = (from) => indexOutside32(a, from, length, size)
+  } else if (data instanceof Int8Array) {
+    if (indicesFit8(data, length, size)) return -1
+    find = (from) => indexOutside8(data, from, length, size)
+  } else if (data instanceof Uint8Array) {
+    if (indicesFitU8(data, length, size)) return -1
+    find = (from) => indexOutsideU8(data, from, length, size)
+  } else if (data instanceof Int16Array) {
+    if (indicesFit16(data, length, size)) return -1
+    find = (from) => indexOutside16(data, from, length, size)
+  } else if (data instanceof Uint16Array) {
+    if (indicesFitU16(data, length, size)) return -1
+    find = (from) => indexOutsideU16(data, from, length, size)
+  } else {
+    const w = new Int32Array(data.buffer, data.byteOffset, 2 * length)
+    if (indicesFit64(w, length, size)) return -1
+    find = (from) => indexOutside64(w, from, length, size)
   }
+  for (let i = find(0); i >= 0; i = find(i + 1)) if (isValid(validity, i)) return i
+  return -1
+}
+
+/**
+ * The first non-null view that is negative-sized or, longer than 12 bytes, points
+ * outside its variadic buffer (Columnar.rst, "Variable-size Binary View Layout"), or -1.
+ */
+function checkViews(views: Uint8Array, length: number, validity: Uint8Array | undefined, buffers: Uint8Array[]): number {
+  // 16-byte views as int32 words; an unaligned buffer is copied (rare: writers align).
+  const words = views.byteOffset % 4 === 0
+    ? new Int32Array(views.buffer, views.byteOffset, 4 * length)
+    : new Int32Array(views.slice(0, 16 * length).buffer)
+  const sizes = new Float64Array(buffers.length)
+  for (let k = 0; k < buffers.length; k++) sizes[k] = buffers[k]!.length
+  for (let i = viewOutside(words, 0, length, sizes); i >= 0; i = viewOutside(words, i + 1, length, sizes)) if (isValid(validity, i)) return i
+  return -1
 }

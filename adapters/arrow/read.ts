@@ -4,7 +4,7 @@ import { Status } from '../../lib/status.js'
 import { IpcFramer } from '../../lib/arrow/framing.js'
 import { HeaderTag, readFooter, readMessage, type MessageDesc } from '../../lib/arrow/metadata.js'
 import { CodecStream, type Pump, type StreamClasses } from '../../streams/codec-stream.js'
-import { ArrowSession, checkReadOptions, type ArrowReadOptions } from './session.js'
+import { ArrowSession, checkReadOptions, type ArrowReadOptions, type ReadLimits } from './session.js'
 
 export type { ArrowReadOptions }
 
@@ -62,10 +62,10 @@ class ArrowPump implements Pump<RecordBatch> {
   private blocks: Iterator<Ready> | null = null
   private fileRead = false
 
-  constructor(max: number) {
-    this.max = max
-    this.framer = new IpcFramer(max)
-    this.session = new ArrowSession(max)
+  constructor(limits: ReadLimits) {
+    this.max = limits.max
+    this.framer = new IpcFramer(limits.max)
+    this.session = new ArrowSession(limits)
   }
 
   get needsInput(): boolean {
@@ -191,11 +191,11 @@ export interface ArrowDecodeStream extends ReadableWritablePair<RecordBatch, Arr
  * chunk itself when it came from `fromBuffer()`.
  */
 export function arrowDecode(options?: ArrowDecodeOptions): ArrowDecodeStream {
-  const max = checkReadOptions(options)
+  const limits = checkReadOptions(options)
   let pump: ArrowPump | null = null
   const stream = new CodecStream<ArrowChunk, RecordBatch>({
     format: 'arrow',
-    open: async (use) => use((pump = new ArrowPump(max))),
+    open: async (use) => use((pump = new ArrowPump(limits))),
     // Nothing to load: open at once, so that chunks are seen as they are (a copy
     // would hide a `fromBuffer()` chunk's identity).
     openAtOnce: true,
@@ -233,9 +233,9 @@ function hasMagic(b: Uint8Array, at: number): boolean {
  * memory.
  */
 export async function readArrow(source: ArrowSource, options?: ArrowReadOptions): Promise<Table> {
-  const max = checkReadOptions(options)
+  const limits = checkReadOptions(options)
   const bytes = await bytesOf(source)
-  const pump = new ArrowPump(max)
+  const pump = new ArrowPump(limits)
   const batches: RecordBatch[] = []
   try {
     pump.push(bytes, true)

@@ -4,7 +4,8 @@ import { CodecError } from '../../lib/errors.js'
 import { checkLevel, checkLimit, DEFAULT_MAX_OUTPUT_BYTES } from '../../lib/formats.js'
 import { loadCodec } from '../../lib/registry.js'
 import { Status, statusName } from '../../lib/status.js'
-import { bodyEncoderOptions, readInt64 } from '../../lib/arrow/body.js'
+import { readInt64 } from '../../lib/arrow/body.js'
+import { bodyEncoderOptions } from '../../lib/arrow/body-write.js'
 import { decodeGrowing, decodeInto } from '../../lib/decode-buffer.js'
 
 /** The shape of apache-arrow's `compressionRegistry` (ipc/compression/registry.ts). */

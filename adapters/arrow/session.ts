@@ -1,12 +1,13 @@
 import { makeData, RecordBatch, Struct, Vector, type DataType, type Schema } from 'apache-arrow'
 import type { Decoder } from '../../lib/codec.js'
 import { CodecError } from '../../lib/errors.js'
-import { checkLimit } from '../../lib/formats.js'
+import { checkLimit, checkOneOf } from '../../lib/formats.js'
 import { loadCodec } from '../../lib/registry.js'
 import { decodeBodyBuffers } from '../../lib/arrow/body.js'
 import { HeaderTag, type FieldDesc, type MessageDesc, type SchemaDesc } from '../../lib/arrow/metadata.js'
 import { BatchLoader } from './load.js'
-import { toSchema } from './types.js'
+import { toSchema } from './schema.js'
+import { sizeHints } from './sizes.js'
 
 export interface ArrowReadOptions {
   /**
@@ -15,12 +16,31 @@ export interface ArrowReadOptions {
    * for it. Default 2 GiB.
    */
   maxMessageBytes?: number
+  /**
+   * How much of each message is checked before it becomes apache-arrow data.
+   * `'default'`: the O(1)-per-buffer checks that keep every buffer access inside its
+   * buffer (lengths against buffer sizes, first and last offsets, dictionary ids,
+   * compressed lengths against frames); a corrupt file then fails or reads without
+   * crashing, but may yield wrong values (README, "Arrow IPC: validation").
+   * `'full'`: also the O(n) checks of every value (offsets non-decreasing, dictionary
+   * indices in range, view bounds, union type ids), so that structural corruption is
+   * always a `CodecError`. Arrow C++ (`Validate` / `ValidateFull`) and arrow-rs
+   * (`validate` / `validate_full`) draw the line in the same place.
+   */
+  validate?: 'default' | 'full'
 }
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 2 ** 31
 
-export function checkReadOptions(options: ArrowReadOptions | undefined): number {
-  return checkLimit('arrow', 'maxMessageBytes', options?.maxMessageBytes, DEFAULT_MAX_MESSAGE_BYTES)
+/** Checked read options: the message size limit, and whether to validate fully. */
+export interface ReadLimits {
+  max: number
+  full: boolean
+}
+
+export function checkReadOptions(options: ArrowReadOptions | undefined): ReadLimits {
+  const full = checkOneOf('arrow', 'validate', options?.validate, ['default', 'full'], 'default') === 'full'
+  return { max: checkLimit('arrow', 'maxMessageBytes', options?.maxMessageBytes, DEFAULT_MAX_MESSAGE_BYTES), full }
 }
 
 /**
@@ -37,9 +57,11 @@ export class ArrowSession {
   readonly dictionaries = new Map<number, Vector>()
   private readonly decoders: (Decoder | null)[] = [null, null]
   private readonly maxBytes: number
+  private readonly full: boolean
 
-  constructor(maxBytes: number) {
-    this.maxBytes = maxBytes
+  constructor(limits: ReadLimits) {
+    this.maxBytes = limits.max
+    this.full = limits.full
   }
 
   /** Whether `message` needs a body decoder that is not loaded yet. */
@@ -96,8 +118,8 @@ export class ArrowSession {
         if (!this.schemaDesc) throw new CodecError('INVALID_DATA', 'arrow', 'a dictionary batch before the schema', bodyOffset)
         const entry = this.dictFields.get(message.dictionaryId)
         if (!entry) throw new CodecError('INVALID_DATA', 'arrow', `dictionary batch for id ${message.dictionaryId}, which no field of the schema uses`, bodyOffset)
-        const buffers = this.buffers(message, body, bodyOffset, owned)
-        const loader = new BatchLoader(message.batch!, buffers, this.version, this.dictionaries, bodyOffset)
+        const buffers = this.buffers(message, body, bodyOffset, owned, [entry.desc])
+        const loader = new BatchLoader(message.batch!, buffers, this.version, this.dictionaries, bodyOffset, this.full)
         const data = loader.load(entry.desc, entry.type, true)
         const previous = this.dictionaries.get(message.dictionaryId)
         // Deltas append to the dictionary; a non-delta batch replaces it (Columnar.rst,
@@ -110,8 +132,8 @@ export class ArrowSession {
       case HeaderTag.RecordBatch: {
         if (!this.schemaDesc || !this.schema) throw new CodecError('INVALID_DATA', 'arrow', 'a record batch before the schema', bodyOffset)
         const batch = message.batch!
-        const buffers = this.buffers(message, body, bodyOffset, owned)
-        const loader = new BatchLoader(batch, buffers, this.version, this.dictionaries, bodyOffset)
+        const buffers = this.buffers(message, body, bodyOffset, owned, this.schemaDesc.fields)
+        const loader = new BatchLoader(batch, buffers, this.version, this.dictionaries, bodyOffset, this.full)
         const fields = this.schema.fields
         const children = this.schemaDesc.fields.map((f, i) => {
           const d = loader.load(f, fields[i]!.type)
@@ -129,7 +151,8 @@ export class ArrowSession {
     }
   }
 
-  private buffers(message: MessageDesc, body: Uint8Array, bodyOffset: number, owned: boolean): Uint8Array[] {
+  /** The body's buffers; `fields` (those the message holds) give sizes the prefixes may lack. */
+  private buffers(message: MessageDesc, body: Uint8Array, bodyOffset: number, owned: boolean, fields: FieldDesc[]): Uint8Array[] {
     const batch = message.batch!
     const compressed = batch.compression >= 0
     // Uncompressed buffers become views of the body: of the caller's memory when it
@@ -137,7 +160,8 @@ export class ArrowSession {
     // buffers stored raw are views only when the body may be aliased (else copied
     // with the decoded ones).
     const source = compressed || owned ? body : body.slice()
-    return decodeBodyBuffers(batch, source, bodyOffset, compressed ? this.decoders[batch.compression]! : null, this.maxBytes, owned)
+    if (!compressed) return decodeBodyBuffers(batch, source, bodyOffset, null, this.maxBytes, owned)
+    return decodeBodyBuffers(batch, source, bodyOffset, this.decoders[batch.compression]!, this.maxBytes, owned, sizeHints(fields, batch, this.version, false))
   }
 
   dispose(): void {

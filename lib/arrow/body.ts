@@ -1,5 +1,6 @@
 import type { Decoder } from '../codec.js'
 import { CodecError } from '../errors.js'
+import { align8 } from '../bytes.js'
 import { decodeGrowing, decodeInto } from '../decode-buffer.js'
 import { mostDecodedBytes } from '../formats.js'
 import type { RecordBatchDesc } from './metadata.js'
@@ -22,10 +23,14 @@ import type { RecordBatchDesc } from './metadata.js'
  *
  * Two real-world deviations are accepted:
  * - apache-arrow 21.2's writer (arrow-js ipc/writer.ts, fixed upstream after 21.2)
- *   stores the *compressed* length in the prefix. When the prefix equals the payload
- *   length and the frame turns out longer, the buffer is decoded again with its real
- *   length found by decoding (the frame's content size when it has one), bounded by
- *   `maxBytes`.
+ *   stores the *compressed* length in the prefix (and compresses only when that makes
+ *   the buffer smaller, so its frames decode to more than the prefix says). A prefix
+ *   equal to the payload length is therefore not taken as the size: the buffer gets
+ *   no slot in the shared allocation and decodes on its own into the frame's content
+ *   size when the header has one (zstd), else into `sizeHint(i, decoded)` (the size
+ *   the batch's layout implies; see adapters/arrow/sizes.ts), else into growing
+ *   memory; bounded by `maxBytes`. A frame that decodes to less than the prefix is an
+ *   error, as before.
  * - Java writers emit an 8-byte prefix of 0 with no payload for empty buffers.
  */
 export function decodeBodyBuffers(
@@ -35,6 +40,7 @@ export function decodeBodyBuffers(
   decoder: Decoder | null,
   maxBytes: number,
   aliasRaw = false,
+  sizeHint: ((index: number, decoded: Uint8Array[]) => number) | null = null,
 ): Uint8Array[] {
   const count = batch.bufferOffsets.length
   const out: Uint8Array[] = new Array(count)
@@ -84,7 +90,8 @@ export function decodeBodyBuffers(
       throw new CodecError('INVALID_DATA', 'arrow', `compressed buffer ${i} declares ${d} uncompressed bytes; ${len - 8} bytes of ${batch.compression === 0 ? 'LZ4 frame' : 'zstd'} decode to at most ${most}`, bodyOffset + off)
     }
     declared[i] = d
-    arena += align8(d)
+    // apache-arrow 21.2 (see above): the size is found when decoding.
+    if (d !== len - 8) arena += align8(d)
   }
   if (arena > maxBytes || arena > MAX_ARENA) {
     throw new CodecError('LIMIT_EXCEEDED', 'arrow', `decompressed body of ${arena} bytes exceeds the limit ${Math.min(maxBytes, MAX_ARENA)}`, bodyOffset)
@@ -107,29 +114,19 @@ export function decodeBodyBuffers(
       out[i] = dst
       continue
     }
+    const target = { ...BUFFER, what: `buffer ${i}`, base: bodyOffset + off + 8 }
+    if (d === payload.length) {
+      const got = decodeGrowing(decoder, payload, maxBytes, target, sizeHint?.(i, out) ?? -1)
+      if (got.length < d) throw new CodecError('INVALID_DATA', 'arrow', `buffer ${i} decodes to ${got.length} bytes, its prefix declares ${d}`, bodyOffset + off)
+      out[i] = got
+      continue
+    }
     const dst = memory.subarray(at, at + d)
     at += align8(d)
-    const target = { ...BUFFER, what: `buffer ${i}`, base: bodyOffset + off + 8 }
-    // apache-arrow 21.2's writer stores the compressed length in the prefix: a frame
-    // longer than a prefix equal to its own length is decoded again to its real length.
-    const suspect = d === payload.length
-    const got = decodeInto(decoder, payload, dst, suspect ? { ...target, size: 'hint' } : target)
-    if (got === d) out[i] = dst
-    else if (got === -1) out[i] = decodeGrowing(decoder, payload, maxBytes, target)
-    else throw new CodecError('INVALID_DATA', 'arrow', `buffer ${i} decodes to ${got} bytes, its prefix declares ${d}`, bodyOffset + off)
+    decodeInto(decoder, payload, dst, target)
+    out[i] = dst
   }
   return out
-}
-
-/**
- * Encoder options for body buffers (`compression` 0 LZ4_FRAME, 1 ZSTD). LZ4 frames
- * carry no content checksum, as Arrow C++ writes them (its LZ4 frame codec starts from
- * zeroed `LZ4F_preferences_t`) and as lz4js does: each buffer's length prefix and the
- * frame's block sizes already catch truncation, and the checksum would cost an
- * xxHash32 pass over every buffer on write and again on read.
- */
-export function bodyEncoderOptions(compression: number, level: number | undefined): Record<string, unknown> {
-  return compression === 0 ? { level, contentChecksum: false } : { level }
 }
 
 const EMPTY = new Uint8Array(0)
@@ -137,12 +134,6 @@ const EMPTY = new Uint8Array(0)
 /** The largest single allocation made for a message body (one typed array). */
 const MAX_ARENA = 2 ** 32 - 1
 
-
-/** Rounds up to a multiple of 8 (arithmetic, not bitwise: sizes may exceed 2^31). */
-function align8(n: number): number {
-  const r = n % 8
-  return r === 0 ? n : n + 8 - r
-}
 
 /** How the body's buffers are described in errors (a buffer is one frame). */
 const BUFFER = { format: 'arrow', declaredBy: 'its prefix', concatenated: false } as const

@@ -1,10 +1,18 @@
 import {
-  Binary, BinaryView, Bool, Date_, Decimal, Dictionary, Duration, Field, FixedSizeBinary, FixedSizeList, Float, Int,
-  Interval, LargeBinary, LargeList, LargeUtf8, List, Map_, Null, Schema, Struct, Time, Timestamp, Union, Utf8, Utf8View,
-  type DataType,
+  Binary, BinaryView, Bool, DataType, Date_, Decimal, Dictionary, Duration, Field, FixedSizeBinary, FixedSizeList, Float,
+  Int, Interval, LargeBinary, LargeList, LargeUtf8, List, Map_, Null, Schema, Struct, Time, Timestamp, Union, Utf8,
+  Utf8View,
 } from 'apache-arrow'
 import { CodecError } from '../../lib/errors.js'
 import { TypeTag, type FieldDesc, type SchemaDesc, type TypeDesc } from '../../lib/arrow/metadata.js'
+
+/**
+ * The type mapping in both directions: the plain descriptions of lib/arrow/metadata.ts
+ * (what the IPC metadata says) to apache-arrow's Schema, Field and DataType classes
+ * (reading), and back (writing).
+ */
+
+// --- plain description -> apache-arrow (reading) ----------------------------------
 
 /** Names of the types apache-arrow 21 has no class for (so they cannot be read into it). */
 const unsupported: Partial<Record<number, string>> = {
@@ -72,4 +80,50 @@ export function byteWidth(t: TypeDesc): number {
     case TypeTag.FixedSizeBinary: return t.width
   }
   return 0
+}
+
+// --- apache-arrow -> plain description (writing) ----------------------------------
+
+function typeDesc(t: DataType): TypeDesc {
+  const d: TypeDesc = { tag: t.typeId as TypeDesc['tag'], bitWidth: 0, signed: false, precision: 0, scale: 0, unit: 0, timezone: null, mode: 0, typeIds: null, width: 0, keysSorted: false }
+  const a = t as unknown as Record<string, unknown>
+  switch (t.typeId) {
+    case TypeTag.Int: d.bitWidth = a.bitWidth as number; d.signed = a.isSigned as boolean; break
+    case TypeTag.FloatingPoint: d.precision = a.precision as number; break
+    case TypeTag.Decimal: d.precision = a.precision as number; d.scale = a.scale as number; d.bitWidth = a.bitWidth as number; break
+    case TypeTag.Date: case TypeTag.Interval: case TypeTag.Duration: d.unit = a.unit as number; break
+    case TypeTag.Time: d.unit = a.unit as number; d.bitWidth = a.bitWidth as number; break
+    case TypeTag.Timestamp: d.unit = a.unit as number; d.timezone = (a.timezone as string | null) ?? null; break
+    case TypeTag.Union: d.mode = a.mode as number; d.typeIds = Array.from(a.typeIds as Int32Array); break
+    case TypeTag.FixedSizeBinary: d.width = a.byteWidth as number; break
+    case TypeTag.FixedSizeList: d.width = a.listSize as number; break
+    case TypeTag.Map: d.keysSorted = Boolean(a.keysSorted); break
+    case TypeTag.Null: case TypeTag.Binary: case TypeTag.Utf8: case TypeTag.Bool: case TypeTag.List: case TypeTag.Struct:
+    case TypeTag.LargeBinary: case TypeTag.LargeUtf8: case TypeTag.LargeList: case TypeTag.BinaryView: case TypeTag.Utf8View:
+      break
+    default:
+      throw new CodecError('UNSUPPORTED', 'arrow', `cannot write type ${String(t)}`)
+  }
+  return d
+}
+
+function fieldDesc(f: Field): FieldDesc {
+  let t = f.type as DataType
+  let dictionary: FieldDesc['dictionary'] = null
+  if (DataType.isDictionary(t)) {
+    dictionary = { id: Number(t.id), indexBitWidth: t.indices.bitWidth, indexSigned: t.indices.isSigned, ordered: Boolean(t.isOrdered) }
+    t = t.dictionary
+  }
+  return {
+    name: f.name,
+    nullable: f.nullable,
+    type: typeDesc(t),
+    children: (t.children ?? []).map(fieldDesc),
+    dictionary,
+    metadata: f.metadata.size > 0 ? f.metadata : null,
+  }
+}
+
+export function schemaDesc(s: Schema): SchemaDesc {
+  return { endianness: 0, fields: s.fields.map(fieldDesc), metadata: s.metadata.size > 0 ? s.metadata : null }
 }
