@@ -97,3 +97,27 @@ export async function collect<T>(stream: ReadableStream<T>): Promise<T[]> {
     out.push(value)
   }
 }
+
+/**
+ * The micro-benchmarks' text: the first `limit` bytes of the `.js` and `.d.ts` files
+ * under node_modules (sorted, recursive; files of 4 MiB and more left out).
+ */
+export function nodeModulesText(limit: number): Uint8Array {
+  const parts: Buffer[] = []
+  let total = 0
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(dir).sort()) {
+      if (total >= limit) return
+      const p = join(dir, name)
+      const st = statSync(p)
+      if (st.isDirectory()) walk(p)
+      else if (/\.(js|d\.ts)$/.test(name) && st.size < 4 * 2 ** 20) {
+        const b = readFileSync(p)
+        parts.push(b)
+        total += b.length
+      }
+    }
+  }
+  walk(join(root, 'node_modules'))
+  return new Uint8Array(Buffer.concat(parts).subarray(0, limit))
+}

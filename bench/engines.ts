@@ -11,7 +11,7 @@
 // node:zlib >= 0.7, brotli encode q5 / node:zlib >= 0.6.
 //
 // Usage: node --import tsx bench/engines.ts [MiB] [rounds]   (text corpus; BENCH_BINARY=1 for the node binary)
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -23,31 +23,13 @@ import { loadZstdEngine, ZSTD_c_compressionLevel, ZSTD_e_end, type ZstdExports }
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const require = createRequire(import.meta.url)
+import { nodeModulesText } from './corpus.js'
 const MiB = 2 ** 20
 const size = Number(process.argv[2] ?? 16) * MiB
 const rounds = Number(process.argv[3] ?? 5)
 
-function textCorpus(limit: number): Uint8Array {
-  const parts: Buffer[] = []
-  let total = 0
-  const walk = (dir: string): void => {
-    for (const name of readdirSync(dir).sort()) {
-      if (total >= limit) return
-      const p = join(dir, name)
-      const st = statSync(p)
-      if (st.isDirectory()) walk(p)
-      else if (/\.(js|d\.ts)$/.test(name) && st.size < 4 * MiB) {
-        const b = readFileSync(p)
-        parts.push(b)
-        total += b.length
-      }
-    }
-  }
-  walk(join(root, 'node_modules'))
-  return new Uint8Array(Buffer.concat(parts).subarray(0, limit))
-}
 
-const data = process.env.BENCH_BINARY ? new Uint8Array(readFileSync(process.execPath).subarray(0, size)) : textCorpus(size)
+const data = process.env.BENCH_BINARY ? new Uint8Array(readFileSync(process.execPath).subarray(0, size)) : nodeModulesText(size)
 const same = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && Buffer.compare(a, b) === 0
 
 interface Job {

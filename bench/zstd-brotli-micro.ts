@@ -14,7 +14,7 @@
 // The binary corpus is the one `npm run bench` uses.
 //
 // Usage: node --import tsx bench/zstd-brotli-micro.ts [MiB] [zstd|brotli|zstd-split]
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { readFileSync, statSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -29,35 +29,16 @@ import { instantiate } from '../lib/codecs/wasm/instantiate.js'
 import { loadZstdEngine, ZSTD_e_continue, ZSTD_e_end } from '../lib/codecs/wasm/zstd-engine.js'
 import { Status } from '../lib/status.js'
 import * as sluice from '../streams/index.js'
-import { binarySlice, chunks as splitChunks, drain, streamOf } from './corpus.js'
+import { binarySlice, chunks as splitChunks, drain, nodeModulesText, streamOf } from './corpus.js'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const require = createRequire(import.meta.url)
 const MiB = 2 ** 20
 const size = Number(process.argv[2] ?? 16) * MiB
 
-function corpus(limit: number): Uint8Array {
-  const parts: Buffer[] = []
-  let total = 0
-  const walk = (dir: string): void => {
-    for (const name of readdirSync(dir).sort()) {
-      if (total >= limit) return
-      const p = join(dir, name)
-      const st = statSync(p)
-      if (st.isDirectory()) walk(p)
-      else if (/\.(js|d\.ts)$/.test(name) && st.size < 4 * MiB) {
-        const b = readFileSync(p)
-        parts.push(b)
-        total += b.length
-      }
-    }
-  }
-  walk(join(root, 'node_modules'))
-  return new Uint8Array(Buffer.concat(parts).subarray(0, limit))
-}
 
 /** The corpus every timed job measures (MB/s divide by its size). */
-let data = corpus(size)
+let data = nodeModulesText(size)
 const same = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && Buffer.compare(a, b) === 0
 
 interface Timing {

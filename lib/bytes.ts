@@ -41,3 +41,14 @@ export function align8(n: number): number {
   const r = n % 8
   return r === 0 ? n : n + 8 - r
 }
+
+/** `parts` joined into one new array of `total` bytes (their summed length). */
+export function joinBytes(parts: readonly Uint8Array[], total: number): Uint8Array {
+  const joined = new Uint8Array(total)
+  let at = 0
+  for (const p of parts) {
+    joined.set(p, at)
+    at += p.length
+  }
+  return joined
+}

@@ -1,3 +1,4 @@
+import { joinBytes } from './bytes.js'
 import type { Decoder } from './codec.js'
 import { CodecError } from './errors.js'
 import { Status, statusName } from './status.js'
@@ -135,14 +136,7 @@ export function decodeGrowing(decoder: Decoder, input: Uint8Array, maxBytes: num
     if (s === Status.NeedMoreData) throw error(target, 'TRUNCATED', `${target.what} ends inside the stream after ${total} bytes`, input.length)
     throw failure(decoder, target, frameStart)
   }
-  if (chunks.length === 1) return chunks[0]!
-  const joined = new Uint8Array(total)
-  let at = 0
-  for (const c of chunks) {
-    joined.set(c, at)
-    at += c.length
-  }
-  return joined
+  return chunks.length === 1 ? chunks[0]! : joinBytes(chunks, total)
 }
 
 function error(target: BufferTarget, code: 'INVALID_DATA' | 'TRAILING_DATA' | 'TRUNCATED' | 'LIMIT_EXCEEDED', message: string, at: number): CodecError {

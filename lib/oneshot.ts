@@ -1,4 +1,4 @@
-import { toBytes, type BinaryInput } from './bytes.js'
+import { joinBytes, toBytes, type BinaryInput } from './bytes.js'
 import type { Format } from './codec.js'
 import type { Machine } from './machine.js'
 import type { Decoder } from './codec.js'
@@ -33,13 +33,7 @@ function run(machine: Machine, data: Uint8Array): Uint8Array {
   // so a small result does not pin a large block.
   const only = parts[0]
   if (parts.length === 1 && only && only.length * 2 >= only.buffer.byteLength) return only
-  const result = new Uint8Array(total)
-  let at = 0
-  for (const p of parts) {
-    result.set(p, at)
-    at += p.length
-  }
-  return result
+  return joinBytes(parts, total)
 }
 
 function blockSizeFor(inputLength: number, factor: number): number {
