@@ -121,3 +121,30 @@ export function nodeModulesText(limit: number): Uint8Array {
   walk(join(root, 'node_modules'))
   return new Uint8Array(Buffer.concat(parts).subarray(0, limit))
 }
+
+/**
+ * Real small documents: the `package.json` files of the packages in `node_modules`
+ * (top level and scoped, sorted by path) whose size is in `[min, max]` bytes. They
+ * share their keys and much of their vocabulary, as the small messages a dictionary is
+ * made for do (bench/dictionary-sizes.ts, test/deflate-dictionary.test.ts).
+ */
+export function packageDocuments(min = 1_000, max = 50_000): Array<{ name: string; bytes: Uint8Array }> {
+  const dir = join(root, 'node_modules')
+  const paths: string[] = []
+  for (const name of readdirSync(dir).sort()) {
+    if (name.startsWith('.')) continue
+    if (name.startsWith('@')) for (const sub of readdirSync(join(dir, name)).sort()) paths.push(join(name, sub))
+    else paths.push(name)
+  }
+  const docs: Array<{ name: string; bytes: Uint8Array }> = []
+  for (const name of paths) {
+    let bytes: Uint8Array
+    try {
+      bytes = readFileSync(join(dir, name, 'package.json'))
+    } catch {
+      continue // not a package folder
+    }
+    if (bytes.length >= min && bytes.length <= max) docs.push({ name, bytes })
+  }
+  return docs
+}

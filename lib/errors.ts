@@ -19,7 +19,7 @@ export type ErrorCode =
   | 'TRAILING_DATA'
   /** A configured limit was reached (`maxOutputBytes`, `maxWindowLog`, ...). */
   | 'LIMIT_EXCEEDED'
-  /** The input uses a feature this library does not implement (e.g. a preset dictionary). */
+  /** The input uses a feature this library does not implement, or needs what was not given (a zlib preset dictionary). */
   | 'UNSUPPORTED'
   /** The operation was aborted through an `AbortSignal` or cancelled. */
   | 'ABORTED'

@@ -1,3 +1,4 @@
+import { toBytes } from './bytes.js'
 import type { Format, FormatTraits } from './codec.js'
 import { CodecError } from './errors.js'
 
@@ -21,6 +22,8 @@ interface FormatFacts {
   /** Inclusive encoder level range and default. */
   readonly levels: readonly [min: number, max: number, fallback: number]
   readonly traits: FormatTraits
+  /** Why the `dictionary` option is refused for this format; absent where it is taken. */
+  readonly noDictionary?: string
 }
 
 const MEMBERS: FormatTraits = Object.freeze({ concatenable: true })
@@ -32,18 +35,27 @@ const facts: Record<Format, FormatFacts> = {
   // streams end with their final block. wasm by default: the inflate kernel decodes
   // about twice as fast as the TypeScript one (bench/inflate-micro.ts); 'js' stays for
   // pages whose Content-Security-Policy forbids WebAssembly.
-  gzip: { defaultEngine: 'wasm', engines: DEFLATE_ENGINES, levels: [0, 9, 6], traits: MEMBERS },
+  // Dictionaries: a zlib stream names its preset dictionary (RFC 1950 section 2.2,
+  // FDICT/DICTID); raw deflate takes one as the window's initial content (RFC 1951
+  // section 3.2: distances may reach back into it). The gzip header has no such field.
+  gzip: {
+    defaultEngine: 'wasm',
+    engines: DEFLATE_ENGINES,
+    levels: [0, 9, 6],
+    traits: MEMBERS,
+    noDictionary: "gzip has no preset dictionary (RFC 1952 defines none); use 'deflate' (zlib, RFC 1950 FDICT) or 'deflate-raw'",
+  },
   deflate: { defaultEngine: 'wasm', engines: DEFLATE_ENGINES, levels: [0, 9, 6], traits: SINGLE },
   'deflate-raw': { defaultEngine: 'wasm', engines: DEFLATE_ENGINES, levels: [0, 9, 6], traits: SINGLE },
   // wasm by default: decode 2.1-3x, encode 1.8-2.2x the TypeScript engine (bench/lz4-micro.ts).
-  lz4: { defaultEngine: 'wasm', engines: ['js', 'wasm'], levels: [1, 12, 1], traits: MEMBERS },
-  'lz4-block': { defaultEngine: 'wasm', engines: ['js', 'wasm'], levels: [1, 12, 1], traits: SINGLE },
+  lz4: { defaultEngine: 'wasm', engines: ['js', 'wasm'], levels: [1, 12, 1], traits: MEMBERS, noDictionary: 'lz4 dictionaries are not supported' },
+  'lz4-block': { defaultEngine: 'wasm', engines: ['js', 'wasm'], levels: [1, 12, 1], traits: SINGLE, noDictionary: 'lz4 dictionaries are not supported' },
   // RFC 8878 section 3.1: a zstd stream is a sequence of frames.
-  zstd: { defaultEngine: 'wasm', engines: ['wasm', 'node'], levels: [1, 19, 3], traits: MEMBERS },
+  zstd: { defaultEngine: 'wasm', engines: ['wasm', 'node'], levels: [1, 19, 3], traits: MEMBERS, noDictionary: 'zstd dictionaries are not supported yet' },
   // The web platform's CompressionStream('brotli') proposal and node:zlib both default to
   // quality 11 for one-shot use; streams favour speed, so 5 here. RFC 7932 defines a
   // single stream: bytes after its end are trailing data.
-  brotli: { defaultEngine: 'wasm', engines: ['wasm', 'node'], levels: [0, 11, 5], traits: SINGLE },
+  brotli: { defaultEngine: 'wasm', engines: ['wasm', 'node'], levels: [0, 11, 5], traits: SINGLE, noDictionary: 'brotli dictionaries are not supported yet' },
 }
 
 export const FORMATS = Object.freeze(Object.keys(facts) as Format[])
@@ -133,6 +145,33 @@ export function checkLimit(format: string, name: string, value: unknown, fallbac
 export function checkLevel(format: string, level: unknown): number {
   const [min, max, fallback] = factsOf(format).levels
   return checkInteger(format, 'level', level, min, max, fallback)
+}
+
+/** Dictionaries `checkDictionary` made: its own copies, passed on without copying again. */
+const checkedDictionaries = /* @__PURE__ */ new WeakSet<Uint8Array>()
+
+/**
+ * Checks a `dictionary` option, the one check every codec and shell uses: any
+ * BufferSource (an ArrayBuffer, a SharedArrayBuffer or a view of one), copied once here
+ * so that later writes to the caller's memory cannot change a stream under way (a copy
+ * this function made passes through as it is). `undefined` gives `undefined`; a format
+ * without dictionaries (gzip) refuses one with `INVALID_OPTION`. An empty dictionary is
+ * allowed and changes no output.
+ */
+export function checkDictionary(format: string, value: unknown): Uint8Array | undefined {
+  if (value === undefined) return undefined
+  const refused = factsOf(format).noDictionary
+  if (refused) throw new CodecError('INVALID_OPTION', format, `dictionary: ${refused}`)
+  if (value instanceof Uint8Array && checkedDictionaries.has(value)) return value
+  let bytes: Uint8Array
+  try {
+    bytes = toBytes(value, true)
+  } catch {
+    throw new CodecError('INVALID_OPTION', format, `dictionary must be an ArrayBuffer or an ArrayBufferView, got ${value === null ? 'null' : Array.isArray(value) ? 'an Array' : typeof value}`)
+  }
+  const copy = bytes.slice()
+  checkedDictionaries.add(copy)
+  return copy
 }
 
 /**

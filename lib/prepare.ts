@@ -1,6 +1,6 @@
 import type { Format } from './codec.js'
 import { DEFAULT_BLOCK_SIZE, FIRST_BLOCK_SIZE, Machine } from './machine.js'
-import { checkBoolean, checkChunkSize, checkLevel, checkMaxOutput, resolveEngine, traitsOf } from './formats.js'
+import { checkBoolean, checkChunkSize, checkDictionary, checkLevel, checkMaxOutput, resolveEngine, traitsOf } from './formats.js'
 import { loadCodec } from './registry.js'
 
 /**
@@ -19,9 +19,13 @@ export type OpenMachine = (use: (machine: Machine) => void) => Promise<void>
 /** Options consumed by the shells (streams, Node duplex); the rest goes to the codec. */
 const SHELL_OPTIONS = new Set(['signal', 'streams', 'chunkSize', 'duplex', 'concatenated', 'maxOutputBytes'])
 
-function codecOptions(options: Record<string, unknown>): Record<string, unknown> {
+function codecOptions(format: Format, options: Record<string, unknown>): Record<string, unknown> {
   const rest: Record<string, unknown> = {}
   for (const key of Object.keys(options)) if (!SHELL_OPTIONS.has(key)) rest[key] = options[key]
+  // Checked (and copied) now, so that a bad one throws here and later writes to the
+  // caller's buffer cannot reach the codec, which is created once the engine loaded.
+  const dictionary = checkDictionary(format, options.dictionary)
+  if (dictionary) rest.dictionary = dictionary
   return rest
 }
 
@@ -40,7 +44,7 @@ export function prepareDecoder(format: Format, options: Record<string, unknown>)
   const maxOutputBytes = checkMaxOutput(format, options.maxOutputBytes)
   const sizes = blockSizes(format, options.chunkSize)
   const concatenated = checkBoolean(format, 'concatenated', options.concatenated, traitsOf(format).concatenable)
-  const pass = codecOptions(options)
+  const pass = codecOptions(format, options)
   // The limit also reaches the codec, which can refuse a frame declaring more early.
   if (options.maxOutputBytes !== undefined) pass.maxOutputBytes = maxOutputBytes
   return async (use) => {
@@ -62,7 +66,7 @@ export function prepareEncoder(format: Format, options: Record<string, unknown>)
   const engine = resolveEngine(format, options.engine)
   checkLevel(format, options.level)
   const sizes = blockSizes(format, options.chunkSize)
-  const pass = codecOptions(options)
+  const pass = codecOptions(format, options)
   return async (use) => {
     const mod = await loadCodec(format, engine, 'encode')
     use(new Machine(mod.createEncoder(pass), { format, mode: 'encode', ...sizes, maxOutputBytes: Infinity, concatenated: false }))

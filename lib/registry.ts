@@ -1,6 +1,6 @@
 import type { CodecModule, Decoder, Encoder, Format, Role } from './codec.js'
 import { CodecError } from './errors.js'
-import { checkFormat, checkLevel, checkMaxOutput, resolveEngine, type Engine } from './formats.js'
+import { checkDictionary, checkFormat, checkLevel, checkMaxOutput, resolveEngine, type Engine } from './formats.js'
 
 export type { CodecModule, Role } from './codec.js'
 export type { Engine } from './formats.js'
@@ -79,14 +79,16 @@ export type CreateOptions = EngineOptions & Record<string, unknown>
 export async function createDecoder(format: Format, options: CreateOptions = {}): Promise<Decoder> {
   const engine = resolveEngine(format, options.engine)
   checkMaxOutput(format, options.maxOutputBytes)
+  const dictionary = checkDictionary(format, options.dictionary)
   const mod = await loadCodec(format, engine, 'decode')
-  return mod.createDecoder(options)
+  return mod.createDecoder(dictionary ? { ...options, dictionary } : options)
 }
 
 /** Creates a span encoder for `format`, loading its engine on first use. */
 export async function createEncoder(format: Format, options: CreateOptions = {}): Promise<Encoder> {
   const engine = resolveEngine(format, options.engine)
   checkLevel(format, options.level)
+  const dictionary = checkDictionary(format, options.dictionary)
   const mod = await loadCodec(format, engine, 'encode')
-  return mod.createEncoder(options)
+  return mod.createEncoder(dictionary ? { ...options, dictionary } : options)
 }

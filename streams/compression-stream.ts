@@ -42,16 +42,29 @@ function asTypeError(error: unknown): unknown {
 
 /**
  * Beyond the standard: an optional second argument with the stream classes to build on
- * (`{ streams: { ReadableStream, WritableStream } }`), for runtimes without global ones.
+ * (`{ streams: { ReadableStream, WritableStream } }`), for runtimes without global ones,
+ * and a preset `dictionary` ('deflate': RFC 1950 FDICT; 'deflate-raw': a preset window;
+ * refused for 'gzip' with a `TypeError` whose `code` is `INVALID_OPTION`).
  */
 export interface CompressionStreamOptions {
   streams?: StreamClasses
+  dictionary?: BinaryInput
+}
+
+/** A bad option throws from the constructor as WebIDL arguments do: a `TypeError`. */
+function construct(build: () => CodecStream): CodecStream {
+  try {
+    return build()
+  } catch (error) {
+    throw asTypeError(error)
+  }
 }
 
 export class CompressionStream {
   readonly #pair: CodecStream
   constructor(format: string, options: CompressionStreamOptions = {}) {
-    this.#pair = encodeStream(checkFormat(format, 'CompressionStream'), { streams: options.streams }, asTypeError, false)
+    const f = checkFormat(format, 'CompressionStream')
+    this.#pair = construct(() => encodeStream(f, { streams: options.streams, dictionary: options.dictionary }, asTypeError, false))
   }
   get readable(): ReadableStream<Uint8Array> {
     return this.#pair.readable
@@ -65,7 +78,9 @@ export class DecompressionStream {
   readonly #pair: CodecStream
   constructor(format: string, options: CompressionStreamOptions = {}) {
     const f = checkFormat(format, 'DecompressionStream')
-    this.#pair = decodeStream(f, { concatenated: f === 'zstd' || f === 'lz4', streams: options.streams }, asTypeError, false)
+    this.#pair = construct(() =>
+      decodeStream(f, { concatenated: f === 'zstd' || f === 'lz4', streams: options.streams, dictionary: options.dictionary }, asTypeError, false),
+    )
   }
   get readable(): ReadableStream<Uint8Array> {
     return this.#pair.readable

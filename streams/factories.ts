@@ -18,6 +18,11 @@ export interface DecodeStreamOptions extends StreamOptions {
    * frame an error, as the web platform's `DecompressionStream('gzip')` does.
    */
   concatenated?: boolean
+  /**
+   * The encoder's preset dictionary: 'deflate' (zlib) checks it against the stream's
+   * DICTID; 'deflate-raw' starts with it as the window. Refused for gzip.
+   */
+  dictionary?: BinaryInput
   /** Format-specific options (e.g. zstd `maxWindowLog`) pass through to the codec. */
   [option: string]: unknown
 }
@@ -26,6 +31,12 @@ export interface EncodeStreamOptions extends StreamOptions {
   engine?: Engine
   /** Compression level; range and default depend on the format. */
   level?: number
+  /**
+   * A preset dictionary: 'deflate' (zlib) writes FDICT and its DICTID (Adler-32);
+   * 'deflate-raw' starts with it as the window (only its last 32 KiB count). The decoder
+   * needs the same bytes. Refused for gzip.
+   */
+  dictionary?: BinaryInput
   /** Format-specific options (e.g. LZ4 `blockSize`, zstd `checksum`) pass through. */
   [option: string]: unknown
 }

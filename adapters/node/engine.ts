@@ -134,33 +134,58 @@ class NativeStep {
 /**
  * A native decompressor as a body: raw deflate under the gzip/zlib parser, or a whole
  * brotli/zstd stream. Finds the end of the stream as the module comment describes.
+ *
+ * A preset dictionary needs a handle made with it: node:zlib sets a raw inflater's
+ * dictionary when the handle is created and again at each `reset()` (src/node_zlib.cc
+ * `SetDictionary`), and has no call to set one later. So a body keeps its plain handle
+ * and, once `preset()` asks, a second one with the dictionary; a zlib stream uses the
+ * second only when its header says FDICT, as the js and wasm engines do.
  */
 class NativeBody implements DeflateBody {
   inPos = 0
   outPos = 0
   failure: Failure | null = null
-  private readonly step: NativeStep
+  /** The handle in use: `plain` or `primed`. */
+  private step: NativeStep
+  private readonly plain: NativeStep
+  /** The handle made with `primedWith` as its dictionary. */
+  private primed: NativeStep | null = null
+  private primedWith: Uint8Array | null = null
   private ended = false
   private bad = false
   private readonly probeOut = new Uint8Array(1)
 
   constructor(
-    format: Format,
-    create: () => unknown,
+    private readonly format: Format,
+    private readonly create: (dictionary?: Uint8Array) => unknown,
     private readonly flags: Flags,
   ) {
-    this.step = new NativeStep(format, create)
+    this.step = this.plain = new NativeStep(format, () => create())
   }
 
   reset(): void {
-    this.step.reset()
+    this.plain.reset()
+    this.primed?.reset()
+    this.step = this.plain
     this.ended = false
     this.bad = false
     this.failure = null
   }
 
+  preset(dictionary: Uint8Array): void {
+    // An empty dictionary primes nothing (and node:zlib ignores one).
+    if (dictionary.length === 0) return
+    if (this.primedWith !== dictionary) {
+      this.primed?.dispose()
+      this.primed = new NativeStep(this.format, () => this.create(dictionary))
+      this.primedWith = dictionary
+    }
+    this.step = this.primed!
+  }
+
   dispose(): void {
-    this.step.dispose()
+    this.plain.dispose()
+    this.primed?.dispose()
   }
 
   run(src: Uint8Array, inStart: number, dst: Uint8Array, outStart: number, inBase: number, _final: boolean): Status {
@@ -427,12 +452,15 @@ export function nodeCodec(format: Format): CodecModule {
     case 'deflate':
     case 'deflate-raw':
       return deflateModule(format, {
-        body: () => new NativeBody(format, () => zlib.createInflateRaw(), ZLIB_FLAGS),
+        body: () => new NativeBody(format, (dictionary) => zlib.createInflateRaw(dictionary ? { dictionary } : {}), ZLIB_FLAGS),
         crc32: () => nativeCrc32,
-        encoder: (_format, level) => {
+        encoder: (_format, level, dictionary) => {
           const wrapper = wrapperOf(format)
+          // zlib's deflateSetDictionary: FDICT and DICTID for zlib, a primed window for
+          // raw deflate (checkDictionary refuses one for gzip).
+          const options = dictionary ? { level, dictionary } : { level }
           const create =
-            wrapper === 'gzip' ? () => zlib.createGzip({ level }) : wrapper === 'zlib' ? () => zlib.createDeflate({ level }) : () => zlib.createDeflateRaw({ level })
+            wrapper === 'gzip' ? () => zlib.createGzip(options) : wrapper === 'zlib' ? () => zlib.createDeflate(options) : () => zlib.createDeflateRaw(options)
           return new NativeEncoder(format, create, ZLIB_FLAGS)
         },
       })

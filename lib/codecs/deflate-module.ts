@@ -7,7 +7,7 @@
  * the TypeScript inflater (test/bundle-size.test.ts measures the gzip-only user).
  */
 import type { CodecModule, Encoder, Format } from '../codec.js'
-import { checkLevel, traitsOf } from '../formats.js'
+import { checkDictionary, checkLevel, traitsOf } from '../formats.js'
 import { DeflateFamilyDecoder, DeflateFamilyEncoder, type Crc32, type DeflateBody } from './deflate.js'
 
 /** What an engine brings to the deflate family's module. */
@@ -16,22 +16,29 @@ export interface DeflateEngineParts<B extends DeflateBody> {
   body(format: Format): B
   /** The CRC-32 a decoder with `body` checks gzip trailers with; default checksum.ts's. */
   crc32?(body: B): Crc32
-  /** A new encoder of `format` at the checked `level`; default deflate.ts's (fflate). */
-  encoder?(format: Format, level: number): Encoder
+  /**
+   * A new encoder of `format` at the checked `level`, with the checked `dictionary` (the
+   * preset dictionary of zlib, the preset window of raw deflate); default deflate.ts's
+   * (fflate).
+   */
+  encoder?(format: Format, level: number, dictionary: Uint8Array | null): Encoder
 }
 
 /** The codec module of `format` (gzip, deflate or deflate-raw) on an engine's parts. */
 export function deflateModule<B extends DeflateBody>(format: Format, parts: DeflateEngineParts<B>): CodecModule {
   return Object.freeze({
     traits: traitsOf(format),
-    // maxOutputBytes is enforced by the stream driver; no decoder option is format-specific.
-    createDecoder: (_options: Record<string, unknown>) => {
+    // maxOutputBytes is enforced by the stream driver; `dictionary` is the one
+    // format-specific decoder option.
+    createDecoder: (options: Record<string, unknown>) => {
+      const dictionary = checkDictionary(format, options.dictionary) ?? null
       const body = parts.body(format)
-      return new DeflateFamilyDecoder(format, body, parts.crc32?.(body))
+      return new DeflateFamilyDecoder(format, body, parts.crc32?.(body), dictionary)
     },
     createEncoder: (options: Record<string, unknown>) => {
       const level = checkLevel(format, options.level)
-      return parts.encoder ? parts.encoder(format, level) : new DeflateFamilyEncoder(format, level)
+      const dictionary = checkDictionary(format, options.dictionary) ?? null
+      return parts.encoder ? parts.encoder(format, level, dictionary) : new DeflateFamilyEncoder(format, level, dictionary)
     },
   })
 }

@@ -4,6 +4,13 @@
  * itself around a raw deflate body decoder (ours, `Inflater`, or node:zlib's in
  * adapters/node/engine.ts), so both engines apply the same header rules and checks.
  * The encoder wraps fflate's streaming `Deflate` and writes headers and trailers itself.
+ *
+ * Dictionaries (the `dictionary` option, checked by formats.ts `checkDictionary`): a
+ * zlib stream with FDICT names its preset dictionary by DICTID, the dictionary's
+ * Adler-32 (RFC 1950 section 2.2); raw deflate takes one as a preset window. Either way
+ * the dictionary's last 32 KiB are the history the first matches may reach back into
+ * (RFC 1951 section 2.2). As zlib's inflate does, a zlib decoder uses its dictionary
+ * only for a stream that asks for one with FDICT.
  */
 import { Deflate as FflateDeflate } from 'fflate'
 import type { Decoder, Encoder, Format } from '../codec.js'
@@ -29,6 +36,12 @@ export interface DeflateBody {
   failure: Failure | null
   run(src: Uint8Array, inStart: number, dst: Uint8Array, outStart: number, inBase: number, final: boolean): Status
   reset(): void
+  /**
+   * Called after `reset()`, before `run()`: the last 32 KiB of `dictionary` become the
+   * history that matches may reach back into, as if they had just been decoded (but
+   * they are not output).
+   */
+  preset(dictionary: Uint8Array): void
   dispose?(): void
 }
 
@@ -38,6 +51,8 @@ export type Crc32 = (data: Uint8Array, crc: number, start: number, end: number) 
 const enum Phase {
   /** The fixed header: 10 bytes (gzip) or 2 bytes (zlib). */
   Header,
+  /** zlib FDICT: DICTID (4 bytes), compared with the dictionary's Adler-32. */
+  DictId,
   /** gzip FEXTRA: XLEN (2 bytes). */
   ExtraLength,
   /** gzip FEXTRA: skipping `skip` bytes. */
@@ -61,8 +76,12 @@ const FEXTRA = 4
 const FNAME = 8
 const FCOMMENT = 16
 const FRESERVED = 0xe0
+// zlib FLG bit (RFC 1950 section 2.2).
+const FDICT = 0x20
 
 const hex = (n: number, width = 2): string => '0x' + n.toString(16).padStart(width, '0')
+/** The big-endian 32-bit value at `b[at..at+4)` (zlib's DICTID and ADLER32). */
+const be32 = (b: Uint8Array, at: number): number => ((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) >>> 0
 
 export class DeflateFamilyDecoder implements Decoder {
   readonly format: Format
@@ -92,12 +111,18 @@ export class DeflateFamilyDecoder implements Decoder {
   private trailerFill = 0
   /** Input consumed since reset (offset base for failures). */
   private total = 0
+  /** The preset dictionary (zlib) or window (raw), checked and copied by the module. */
+  private readonly dictionary: Uint8Array | null
+  /** zlib: the dictionary's Adler-32, its DICTID (RFC 1950 section 2.2). */
+  private readonly dictId: number
 
-  constructor(format: Format, body: DeflateBody, crc: Crc32 = crc32) {
+  constructor(format: Format, body: DeflateBody, crc: Crc32 = crc32, dictionary: Uint8Array | null = null) {
     this.format = format
     this.wrapper = wrapperOf(format)
     this.body = body
     this.crc = crc
+    this.dictionary = dictionary
+    this.dictId = dictionary ? adler32(dictionary) : 0
     this.reset()
   }
 
@@ -115,6 +140,7 @@ export class DeflateFamilyDecoder implements Decoder {
     this.consumed = 0
     this.written = 0
     this.body.reset()
+    if (this.wrapper === 'raw' && this.dictionary) this.body.preset(this.dictionary)
   }
 
   dispose(): void {
@@ -144,7 +170,7 @@ export class DeflateFamilyDecoder implements Decoder {
             this.scratch[this.scratchFill++] = b
             // Check each byte as soon as it arrives: never ask for more input when
             // what is here can no longer become valid.
-            const bad = this.wrapper === 'gzip' ? this.checkGzipByte(k, b, base + i - 1) : this.checkZlibByte(k, b, base + i - 1)
+            const bad = this.wrapper === 'gzip' ? this.checkGzipByte(k, b, base + i - 1) : this.checkZlibByte(k, b, base + i - 1, src, i)
             if (bad) {
               status = Status.InvalidData
               break loop
@@ -153,7 +179,24 @@ export class DeflateFamilyDecoder implements Decoder {
           if (this.wrapper === 'gzip') this.headerCrc = this.crc(src, this.headerCrc, start, i)
           if (this.scratchFill < need) break loop
           this.scratchFill = 0
-          this.phase = this.wrapper === 'gzip' ? this.nextGzipPhase(Phase.Header) : Phase.Body
+          this.phase = this.wrapper === 'gzip' ? this.nextGzipPhase(Phase.Header) : this.scratch[1]! & FDICT ? Phase.DictId : Phase.Body
+          continue
+        }
+        case Phase.DictId: {
+          // Compared byte by byte as it arrives: a wrong dictionary is refused at the
+          // first byte that differs.
+          const id = this.dictId
+          while (this.scratchFill < 4 && i < end) {
+            const k = this.scratchFill++
+            if (src[i++] !== ((id >>> (24 - 8 * k)) & 0xff)) {
+              status = this.dictIdMismatch(k, src, i - 1, base)
+              break loop
+            }
+          }
+          if (this.scratchFill < 4) break loop
+          this.scratchFill = 0
+          this.body.preset(this.dictionary!)
+          this.phase = Phase.Body
           continue
         }
         case Phase.ExtraLength:
@@ -304,8 +347,22 @@ export class DeflateFamilyDecoder implements Decoder {
     return false
   }
 
-  /** RFC 1950 section 2.2: CMF and FLG. */
-  private checkZlibByte(k: number, b: number, offset: number): boolean {
+  /** A DICTID byte differs from the dictionary's Adler-32 (`at`: that byte in `src`). */
+  private dictIdMismatch(k: number, src: Uint8Array, at: number, base: number): Status {
+    const fieldStart = at - k
+    const stored = fieldStart >= 0 && fieldStart + 4 <= src.length ? ` ${hex(be32(src, fieldStart), 8)}` : ''
+    return this.fail(
+      'CHECKSUM_MISMATCH',
+      `zlib preset dictionary ID (DICTID)${stored} does not match the Adler-32 ${hex(this.dictId, 8)} of the dictionary given (${this.dictionary!.length} bytes)`,
+      base + fieldStart,
+    )
+  }
+
+  /**
+   * RFC 1950 section 2.2: CMF and FLG. `src[next..)` is the input after this byte; with
+   * FDICT set and no dictionary given, the DICTID is named if it is there already.
+   */
+  private checkZlibByte(k: number, b: number, offset: number, src: Uint8Array, next: number): boolean {
     if (k === 0) {
       if ((b & 15) !== 8) return this.fail('INVALID_DATA', `zlib compression method ${b & 15} is not deflate (8)`, offset), true
       // CINFO > 7 would mean a window larger than 32 KiB, which deflate cannot use.
@@ -314,7 +371,12 @@ export class DeflateFamilyDecoder implements Decoder {
     }
     const header = (this.scratch[0]! << 8) | b
     if (header % 31 !== 0) return this.fail('INVALID_DATA', `zlib header check fails: ${hex(header, 4)} is not a multiple of 31`, offset), true
-    if (b & 0x20) return this.fail('UNSUPPORTED', 'zlib stream needs a preset dictionary (FDICT), which is not supported', offset), true
+    if (b & FDICT && !this.dictionary) {
+      // The stream cannot be decoded without its dictionary: refused now (no input can
+      // help), with UNSUPPORTED, not INVALID_DATA, as the bytes are not corrupt.
+      const id = next + 4 <= src.length ? `DICTID ${hex(be32(src, next), 8)}` : 'its DICTID follows'
+      return this.fail('UNSUPPORTED', `zlib stream needs a preset dictionary (FDICT; ${id}, the dictionary's Adler-32); pass it as the dictionary option`, offset), true
+    }
     return false
   }
 
@@ -374,6 +436,8 @@ class OutputQueue {
  * Encoder over fflate's streaming `Deflate` (which always takes all input). Its output
  * chunks are queued and copied into the caller's `dst` as room allows; while output is
  * pending no new input is taken, so output stays bounded by one input chunk's worth.
+ * With a dictionary, fflate primes its window with the dictionary's last 32 KiB (its
+ * `dictionary` option, fflate >= 0.8.0); for zlib the header says FDICT and DICTID.
  */
 export class DeflateFamilyEncoder implements Encoder {
   readonly format: Format
@@ -392,16 +456,20 @@ export class DeflateFamilyEncoder implements Encoder {
   private flushing = false
   private check = 0
   private size = 0
+  /** The preset dictionary (zlib) or window (raw), checked and copied by the module. */
+  private readonly dictionary: Uint8Array | undefined
 
-  constructor(format: Format, level: number) {
+  constructor(format: Format, level: number, dictionary: Uint8Array | null = null) {
     this.format = format
     this.wrapper = wrapperOf(format)
     this.level = level
+    // An empty dictionary changes nothing, so no FDICT is written for it (as node:zlib does).
+    this.dictionary = dictionary && dictionary.length > 0 ? dictionary : undefined
     this.reset()
   }
 
   reset(): void {
-    this.deflater = new FflateDeflate({ level: this.level as 0 }, (chunk) => this.queue.push(chunk))
+    this.deflater = new FflateDeflate({ level: this.level as 0, dictionary: this.dictionary }, (chunk) => this.queue.push(chunk))
     this.queue.clear()
     this.started = false
     this.finished = false
@@ -422,12 +490,18 @@ export class DeflateFamilyEncoder implements Encoder {
       const xfl = this.level === 9 ? 2 : this.level === 1 ? 4 : 0
       this.queue.push(new Uint8Array([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, xfl, 255]))
     } else if (this.wrapper === 'zlib') {
-      // RFC 1950 section 2.2: CM 8, CINFO 7 (32 KiB window), FLEVEL from the level, FCHECK.
+      // RFC 1950 section 2.2: CM 8, CINFO 7 (32 KiB window), FLEVEL from the level,
+      // FDICT with the dictionary's Adler-32 (DICTID) after FLG, FCHECK.
       const cmf = 0x78
       const flevel = this.level < 2 ? 0 : this.level < 6 ? 1 : this.level === 6 ? 2 : 3
-      let flg = flevel << 6
+      let flg = (flevel << 6) | (this.dictionary ? FDICT : 0)
       flg |= 31 - (((cmf << 8) | flg) % 31)
-      this.queue.push(new Uint8Array([cmf, flg]))
+      if (this.dictionary) {
+        const id = adler32(this.dictionary)
+        this.queue.push(new Uint8Array([cmf, flg, id >>> 24, id >>> 16, id >>> 8, id]))
+      } else {
+        this.queue.push(new Uint8Array([cmf, flg]))
+      }
     }
   }
 

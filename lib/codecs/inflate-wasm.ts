@@ -198,6 +198,25 @@ class WasmInflater implements DeflateBody {
     if (kernel.owner === this) this.win = this.delivered = this.hist = WIN
   }
 
+  /**
+   * A preset dictionary is the window's initial history: its last 32 KiB go where
+   * decoded output would have been, all of it counted as handed out. Call after `reset()`.
+   */
+  preset(dictionary: Uint8Array): void {
+    const tail = dictionary.subarray(Math.max(0, dictionary.length - HISTORY))
+    const n = tail.length
+    if (kernel.owner === this) {
+      kernel.heap8.set(tail, WIN)
+      this.win = this.delivered = WIN + n
+      this.hist = WIN
+    } else {
+      // Put into memory by acquire() when this decoder runs.
+      if (this.savedWindow === null || this.savedWindow.length < n) this.savedWindow = new Uint8Array(HISTORY + 512)
+      this.savedWindow.set(tail)
+      this.savedLength = this.savedDelivered = n
+    }
+  }
+
   dispose(): void {
     if (kernel.owner === this) kernel.owner = null
     this.savedWindow = this.savedCarry = null

@@ -14,7 +14,7 @@
  *
  * Output goes straight into the caller's `dst`. A 32 KiB ring (`window`) keeps the
  * history of earlier calls, so a match may reach back across calls (RFC 1951 section
- * 2.2: distances up to 32768).
+ * 2.2: distances up to 32768). A preset dictionary is the ring's initial content.
  */
 import type { Failure } from '../errors.js'
 import { Status } from '../status.js'
@@ -145,6 +145,14 @@ export class Inflater {
     this.windowNext = 0
     this.windowFill = 0
     this.failure = null
+  }
+
+  /** The last 32 KiB of `dictionary` become the history (call after `reset()`). */
+  preset(dictionary: Uint8Array): void {
+    const tail = dictionary.subarray(Math.max(0, dictionary.length - WINDOW_SIZE))
+    this.window.set(tail, 0)
+    this.windowNext = tail.length & WINDOW_MASK
+    this.windowFill = tail.length
   }
 
   /** True once the final block has ended. */
