@@ -37,6 +37,12 @@ export interface MachineOptions {
    * `blockSize`. Without it every block is `blockSize`.
    */
   firstBlockSize?: number
+  /**
+   * Encoders: `'write'` ends the output of every pushed chunk with a sync point (the
+   * codec's `flush()`), so that a decoder can produce all input so far without the rest
+   * of the stream. Default `'none'`: sync points only where `requestFlush()` asks.
+   */
+  flush?: 'none' | 'write'
 }
 
 /**
@@ -79,6 +85,12 @@ export class Machine {
   private failedWith: Error | null = null
   /** The whole stream has been produced. */
   finished = false
+  /** A sync point is due once the input offered so far is consumed (encoders). */
+  private flushWanted = false
+  /** The codec's `flush()` returned DestinationTooSmall: call it again with more room. */
+  private flushing = false
+  /** Sync points written so far. */
+  flushes = 0
 
   /** Output block; `block[emitPos..writePos]` is written but not handed out yet. */
   private block: Uint8Array = EMPTY
@@ -103,7 +115,22 @@ export class Machine {
 
   /** Whether the machine has consumed its input and waits for more (or for `end()`). */
   get needsInput(): boolean {
-    return !this.ended && !this.failedWith && (this.starved || (this.inputPos >= this.input.length && !this.owesOutput))
+    return !this.ended && !this.failedWith && !this.flushWanted && (this.starved || (this.inputPos >= this.input.length && !this.owesOutput))
+  }
+
+  /**
+   * Encoders: asks for a sync point once the input offered so far is consumed. The
+   * output up to it comes from the following `next()` calls; `flushWanted` stays true
+   * until the codec has written it. Ignored after `end()` (the end flushes everything).
+   */
+  requestFlush(): void {
+    if (this.options.mode !== 'encode') throw new CodecError('INVALID_OPTION', this.options.format, 'flush is for encoders')
+    if (!this.ended && !this.finished) this.flushWanted = true
+  }
+
+  /** Whether a requested sync point has not been written yet. */
+  get flushPending(): boolean {
+    return this.flushWanted
   }
 
   /**
@@ -114,6 +141,7 @@ export class Machine {
     if (this.ended) throw new CodecError('INVALID_OPTION', this.options.format, 'push() after end()')
     if (chunk.length === 0) return
     this.starved = false
+    if (this.options.flush === 'write') this.flushWanted = true
     const rest = this.input.length - this.inputPos
     if (rest === 0) {
       this.input = chunk
@@ -144,6 +172,9 @@ export class Machine {
   end(): void {
     this.ended = true
     this.starved = false
+    // The end of the stream makes everything decodable; a sync flush already under way
+    // is completed first (its output is part of the stream).
+    if (!this.flushing) this.flushWanted = false
   }
 
   /**
@@ -172,8 +203,13 @@ export class Machine {
     for (;;) {
       if (this.finished) return this.takeOutput()
       const src = this.input.subarray(this.inputPos)
-      if (!this.ended && (this.starved || (src.length === 0 && !this.owesOutput))) {
-        // Everything offered is consumed: hand out what it produced before waiting.
+      if ((!this.ended || this.flushing) && (this.starved || (src.length === 0 && !this.owesOutput))) {
+        // Everything offered is consumed: write the sync point asked for, then hand out
+        // what it produced before waiting.
+        if (this.flushWanted) {
+          if (!this.syncFlush()) return this.takeOutput()
+          continue
+        }
         return this.takeOutput()
       }
       if (decoding && this.memberEnded) {
@@ -250,6 +286,41 @@ export class Machine {
         default:
           throw new CodecError('INVALID_DATA', options.format, `codec returned unknown status ${String(status)}`, this.totalIn)
       }
+    }
+  }
+
+  /**
+   * One call of the codec's `flush()` into the current block. Returns false when the
+   * block is full and must be handed out first.
+   */
+  private syncFlush(): boolean {
+    if (this.block.byteLength === 0 || this.writePos >= this.block.length) {
+      if (this.writePos > this.emitPos && this.block.byteLength !== 0) return false
+      this.newBlock()
+    }
+    const codec = this.codec as SpanCodec & { flush?: (dst: Uint8Array) => Status }
+    if (typeof codec.flush !== 'function') throw new CodecError('UNSUPPORTED', this.options.format, 'this encoder cannot flush')
+    const room = this.block.length - this.writePos
+    const status = codec.flush(this.block.subarray(this.writePos))
+    const written = codec.written
+    this.writePos += written
+    this.totalOut += written
+    switch (status) {
+      case Status.Done:
+        this.flushing = false
+        this.flushWanted = false
+        this.flushes++
+        return true
+      case Status.DestinationTooSmall:
+        if (written === 0) throw new CodecError('INVALID_DATA', this.options.format, `codec made no progress flushing with ${room} bytes of room`, this.totalIn)
+        this.flushing = true
+        return this.writePos < this.block.length
+      case Status.InvalidData: {
+        const f = codec.failure
+        throw new CodecError(f?.code ?? 'INVALID_DATA', this.options.format, f?.message ?? 'flush failed', this.totalIn)
+      }
+      default:
+        throw new CodecError('INVALID_DATA', this.options.format, `codec flush returned status ${String(status)}`, this.totalIn)
     }
   }
 

@@ -46,6 +46,10 @@ export interface Pump<O> {
   readonly finished: boolean
   /** Asynchronous work (e.g. loading a codec) that `next()` waits for, if any. */
   readonly pending?: Promise<void> | null
+  /** Encoders: asks for a sync point after the input pushed so far (see `Machine`). */
+  requestFlush?(): void
+  /** Whether a requested sync point is still to be written. */
+  readonly flushPending?: boolean
   dispose(): void
 }
 
@@ -72,6 +76,11 @@ interface ShellOptions<O> {
   surface?: Surface
   signal?: AbortSignal
   streams?: StreamClasses
+  /**
+   * Why `flush()` cannot be had from this stream (decoders; encoders without sync
+   * points), or null when it can.
+   */
+  unflushable?: Error | null
 }
 
 
@@ -95,6 +104,19 @@ function classes(streams: StreamClasses | undefined, format: string): StreamClas
 export class CodecStream<I = BinaryInput, O = Uint8Array> {
   readonly readable: ReadableStream<O>
   readonly writable: WritableStream<I>
+  readonly #flush: () => Promise<void>
+
+  /**
+   * Encoders: writes a sync point after everything written so far (the chunks whose
+   * `write()` was handed to the stream), so that a decoder can produce all of it
+   * without the rest of the stream. Resolves once the encoder has written the sync
+   * point; like all output, that needs a reader (the stream produces only while the
+   * readable side wants more), so read while awaiting it. After `close()`, at once. Rejects with `UNSUPPORTED` where the encoder cannot flush
+   * (brotli on the wasm engine), leaving the stream as it was.
+   */
+  flush(): Promise<void> {
+    return this.#flush()
+  }
 
   constructor(options: ShellOptions<O>) {
     const { ReadableStream: RS, WritableStream: WS } = classes(options.streams, options.format)
@@ -108,6 +130,15 @@ export class CodecStream<I = BinaryInput, O = Uint8Array> {
     let pendingResolve: (() => void) | null = null
     let pendingReject: ((e: unknown) => void) | null = null
     let done = false
+    /** The error the stream ended with (as the user sees it), if it did not finish. */
+    let failure: { error: unknown } | null = null
+    /** `flush()` calls waiting for their sync point. */
+    let flushWaiters: Array<{ resolve: () => void; reject: (e: unknown) => void }> = []
+    const settleFlushes = (error?: { error: unknown }) => {
+      const waiters = flushWaiters
+      flushWaiters = []
+      for (const w of waiters) error ? w.reject(error.error) : w.resolve()
+    }
 
     const settle = (error?: unknown) => {
       const resolve = pendingResolve
@@ -124,11 +155,21 @@ export class CodecStream<I = BinaryInput, O = Uint8Array> {
       machine?.dispose()
     }
 
+    /** Ends the stream for `reason` (cancel, abort): frees the codec, fails waiting flushes. */
+    const stop = (reason: unknown) => {
+      if (done) return
+      failure = { error: reason }
+      teardown()
+      settleFlushes(failure)
+    }
+
     /** Errors both sides once, with the error as the user sees it. */
     const fail = (error: unknown) => {
       if (done) return
       const shown = surface(error)
+      failure = { error: shown }
       teardown()
+      settleFlushes(failure)
       try { readableController.error(shown) } catch { /* already errored or closed */ }
       try { writableController.error(shown) } catch { /* already errored or closed */ }
       settle(shown)
@@ -140,6 +181,7 @@ export class CodecStream<I = BinaryInput, O = Uint8Array> {
       try {
         while ((readableController.desiredSize ?? 0) > 0) {
           const out = machine.next()
+          if (flushWaiters.length > 0 && !machine.flushPending) settleFlushes()
           if (out !== null) {
             readableController.enqueue(out)
             continue
@@ -148,6 +190,7 @@ export class CodecStream<I = BinaryInput, O = Uint8Array> {
             teardown()
             readableController.close()
             settle()
+            settleFlushes()
             return
           }
           const wait = machine.pending
@@ -187,6 +230,39 @@ export class CodecStream<I = BinaryInput, O = Uint8Array> {
     signal?.addEventListener('abort', onAbort, { once: true })
     if (options.openAtOnce) ready().catch(fail)
 
+    const unflushable = options.unflushable === undefined ? new CodecError('UNSUPPORTED', options.format, 'this stream has no flush') : options.unflushable
+    this.#flush = async () => {
+      if (unflushable !== null) throw surface(unflushable)
+      if (!machine && !done) {
+        try {
+          await ready()
+        } catch (error) {
+          fail(error)
+          throw surface(error)
+        }
+      }
+      if (done) {
+        if (failure) throw failure.error
+        return
+      }
+      const m = machine!
+      if (typeof m.requestFlush !== 'function') throw surface(new CodecError('UNSUPPORTED', options.format, 'this stream has no flush'))
+      return new Promise<void>((resolve, reject) => {
+        try {
+          m.requestFlush!()
+        } catch (error) {
+          reject(surface(error))
+          return
+        }
+        if (!m.flushPending) {
+          resolve()
+          return
+        }
+        flushWaiters.push({ resolve, reject })
+        pump()
+      })
+    }
+
     this.readable = new RS<O>(
       {
         start: (controller) => {
@@ -196,7 +272,7 @@ export class CodecStream<I = BinaryInput, O = Uint8Array> {
           pump()
         },
         cancel: (reason) => {
-          teardown()
+          stop(reason)
           try { writableController.error(reason) } catch { /* already errored */ }
           settle(reason)
         },
@@ -212,7 +288,7 @@ export class CodecStream<I = BinaryInput, O = Uint8Array> {
           // may never come: the controller's signal fires at once, so release it here.
           controller.signal?.addEventListener('abort', () => {
             const reason = controller.signal.reason
-            teardown()
+            stop(reason)
             try { readableController.error(reason) } catch { /* already errored */ }
             settle(reason)
           })
@@ -267,7 +343,7 @@ export class CodecStream<I = BinaryInput, O = Uint8Array> {
           })
         },
         abort: (reason) => {
-          teardown()
+          stop(reason)
           try { readableController.error(reason) } catch { /* already errored */ }
           settle(reason)
         },

@@ -46,12 +46,21 @@ function asTypeError(error: unknown): unknown {
  */
 export interface CompressionStreamOptions {
   streams?: StreamClasses
+  /**
+   * `CompressionStream` only: `'write'` ends every written chunk's output with a sync
+   * point (see `EncodeStreamOptions.flush`). Default `'none'`.
+   */
+  flush?: 'none' | 'write'
 }
 
 export class CompressionStream {
   readonly #pair: CodecStream
   constructor(format: string, options: CompressionStreamOptions = {}) {
-    this.#pair = encodeStream(checkFormat(format, 'CompressionStream'), { streams: options.streams }, asTypeError, false)
+    this.#pair = encodeStream(checkFormat(format, 'CompressionStream'), { streams: options.streams, flush: options.flush }, asTypeError, false)
+  }
+  /** Beyond the standard: a sync point after everything written so far (see `CodecStream.flush`). */
+  flush(): Promise<void> {
+    return this.#pair.flush()
   }
   get readable(): ReadableStream<Uint8Array> {
     return this.#pair.readable
