@@ -31,3 +31,4 @@ export {
 export { CompressionStream, DecompressionStream, type CompressionStreamOptions } from './compression-stream.js'
 export { decompress, type DecompressOptions } from './decompress.js'
 export { decodeResponse, decodeBody, parseContentEncoding, MAX_CONTENT_ENCODINGS, type DecodeResponseOptions } from '../adapters/fetch/index.js'
+export { encodeResponse, isCompressible, negotiate, type EncodeResponseOptions, type ContentCoding } from '../adapters/fetch/index.js'
