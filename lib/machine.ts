@@ -197,6 +197,42 @@ export class Machine {
     }
   }
 
+  /**
+   * Like `next()`, but writes the output straight into `dst` (a BYOB reader's buffer):
+   * output still held from earlier calls first, then the codec's, with `dst` as its
+   * destination. Returns the number of bytes written (0: needs input, has finished,
+   * see `needsInput` and `finished`). The machine keeps no reference to `dst`.
+   */
+  nextInto(dst: Uint8Array): number {
+    const failed = this.failedWith
+    if (failed) throw failed
+    const held = this.writePos - this.emitPos
+    if (held > 0) {
+      const n = Math.min(held, dst.length)
+      dst.set(this.block.subarray(this.emitPos, this.emitPos + n))
+      this.emitPos += n
+      return n
+    }
+    if (dst.length === 0) return 0
+    // The caller's buffer stands in for the block for one step.
+    const block = this.block
+    const at = this.writePos
+    this.block = dst
+    this.emitPos = this.writePos = 0
+    let out: Uint8Array | null = null
+    try {
+      out = this.step()
+    } catch (error) {
+      this.failedWith = error as Error
+      out = this.takeOutput()
+      if (!out) throw error
+    } finally {
+      this.block = block
+      this.emitPos = this.writePos = at
+    }
+    return out === null ? 0 : out.length
+  }
+
   private step(): Uint8Array | null {
     const { codec, options } = this
     const decoding = options.mode === 'decode'

@@ -46,6 +46,8 @@ export interface Pump<O> {
   readonly finished: boolean
   /** Asynchronous work (e.g. loading a codec) that `next()` waits for, if any. */
   readonly pending?: Promise<void> | null
+  /** Writes output straight into `dst` (BYOB reads); returns the bytes written (see `Machine.nextInto`). */
+  nextInto?(dst: Uint8Array): number
   /** Encoders: asks for a sync point after the input pushed so far (see `Machine`). */
   requestFlush?(): void
   /** Whether a requested sync point is still to be written. */
@@ -81,6 +83,21 @@ interface ShellOptions<O> {
    * points), or null when it can.
    */
   unflushable?: Error | null
+  /**
+   * The readable side is a byte stream (`type: 'bytes'`): BYOB readers get the output
+   * written straight into their buffers (the pump needs `nextInto`). Falls back to a
+   * default stream where the stream classes have no byte streams.
+   */
+  bytes?: boolean
+}
+
+/**
+ * A chunk for a byte stream's `enqueue()`, which transfers the chunk's buffer: a chunk
+ * that ends its block is handed over as it is (the machine starts a new block); a chunk
+ * in the middle of a block is copied, so the block goes on serving later output.
+ */
+function own(chunk: Uint8Array): Uint8Array {
+  return chunk.byteOffset + chunk.byteLength === chunk.buffer.byteLength ? chunk : chunk.slice()
 }
 
 
@@ -125,6 +142,8 @@ export class CodecStream<I = BinaryInput, O = Uint8Array> {
 
     let machine: Pump<O> | null = null
     let readableController!: ReadableStreamDefaultController<O>
+    // eslint-disable-next-line prefer-const -- assigned once the readable side is built
+    let bytes: boolean
     let writableController!: WritableStreamDefaultController
     /** Settles the pending write (or close) once its input is consumed (or finished). */
     let pendingResolve: (() => void) | null = null
@@ -179,16 +198,31 @@ export class CodecStream<I = BinaryInput, O = Uint8Array> {
     const pump = () => {
       if (!machine || done) return
       try {
-        while ((readableController.desiredSize ?? 0) > 0) {
-          const out = machine.next()
-          if (flushWaiters.length > 0 && !machine.flushPending) settleFlushes()
-          if (out !== null) {
-            readableController.enqueue(out)
-            continue
+        for (;;) {
+          // A BYOB read waiting: output goes straight into the reader's buffer.
+          const request = bytes ? ((readableController as unknown as ReadableByteStreamController).byobRequest ?? null) : null
+          if (request === null && !((readableController.desiredSize ?? 0) > 0)) break
+          if (request !== null) {
+            const view = request.view!
+            const n = machine.nextInto!(new Uint8Array(view.buffer, view.byteOffset, view.byteLength))
+            if (flushWaiters.length > 0 && !machine.flushPending) settleFlushes()
+            if (n > 0) {
+              request.respond(n)
+              continue
+            }
+          } else {
+            const out = machine.next()
+            if (flushWaiters.length > 0 && !machine.flushPending) settleFlushes()
+            if (out !== null) {
+              readableController.enqueue((bytes ? own(out as Uint8Array) : out) as O)
+              continue
+            }
           }
           if (machine.finished) {
             teardown()
             readableController.close()
+            // A pending BYOB read is answered with done, its buffer returned.
+            request?.respond(0)
             settle()
             settleFlushes()
             return
@@ -263,22 +297,30 @@ export class CodecStream<I = BinaryInput, O = Uint8Array> {
       })
     }
 
-    this.readable = new RS<O>(
-      {
-        start: (controller) => {
-          readableController = controller
-        },
-        pull: () => {
-          pump()
-        },
-        cancel: (reason) => {
-          stop(reason)
-          try { writableController.error(reason) } catch { /* already errored */ }
-          settle(reason)
-        },
+    const source = {
+      start: (controller: ReadableStreamDefaultController<O>) => {
+        readableController = controller
       },
-      { highWaterMark: 1 },
-    )
+      pull: () => {
+        pump()
+      },
+      cancel: (reason: unknown) => {
+        stop(reason)
+        try { writableController.error(reason) } catch { /* already errored */ }
+        settle(reason)
+      },
+    }
+    bytes = options.bytes === true
+    let readable: ReadableStream<O> | null = null
+    if (bytes) {
+      try {
+        // highWaterMark counts bytes here: 1 keeps one chunk at most queued, as below.
+        readable = new RS({ ...source, type: 'bytes' } as unknown as UnderlyingDefaultSource<O>, { highWaterMark: 1 })
+      } catch {
+        bytes = false
+      }
+    }
+    this.readable = readable ?? new RS<O>(source, { highWaterMark: 1 })
 
     this.writable = new WS<I>(
       {

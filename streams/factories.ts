@@ -43,7 +43,7 @@ export interface EncodeStreamOptions extends StreamOptions {
 /** Builds a decoding stream for `format`; checks options synchronously. */
 export function decodeStream(format: Format, options: DecodeStreamOptions = {}, surface?: Surface, allowShared = true): CodecStream {
   const open = prepareDecoder(format, options)
-  return new CodecStream({ format, allowShared, surface, signal: options.signal, streams: options.streams, open })
+  return new CodecStream({ format, allowShared, surface, signal: options.signal, streams: options.streams, open, bytes: true })
 }
 
 /** Builds an encoding stream for `format`; checks options synchronously. */
@@ -51,7 +51,7 @@ export function encodeStream(format: Format, options: EncodeStreamOptions = {}, 
   const open = prepareEncoder(format, options)
   const engine = resolveEngine(format, options.engine)
   const why = canFlush(format, engine) ? null : unflushable(format, engine)
-  return new CodecStream({ format, allowShared, surface, signal: options.signal, streams: options.streams, open, unflushable: why })
+  return new CodecStream({ format, allowShared, surface, signal: options.signal, streams: options.streams, open, unflushable: why, bytes: true })
 }
 
 type Pair = TransformStream<BinaryInput, Uint8Array>
