@@ -32,6 +32,5 @@ export function checkFlush(format: Format, engine: Engine, value: unknown): Flus
 
 /** The error for a sync point asked of an encoder that cannot write one. */
 export function unflushable(format: Format, engine: Engine): CodecError {
-  const why = format === 'brotli' ? `: the wasm brotli encoder has no BROTLI_OPERATION_FLUSH; use engine 'node'` : ''
-  return new CodecError('UNSUPPORTED', format, `the ${format} encoder on engine '${engine}' cannot flush${why}`)
+  return new CodecError('UNSUPPORTED', format, `cannot flush on engine '${engine}'${format === 'brotli' ? " (no BROTLI_OPERATION_FLUSH in brotli-wasm; engine 'node' has it)" : ''}`)
 }

@@ -1,4 +1,4 @@
-import type { SpanCodec } from './codec.js'
+import type { Encoder, SpanCodec } from './codec.js'
 import { CodecError } from './errors.js'
 import { Status } from './status.js'
 
@@ -125,7 +125,7 @@ export class Machine {
    */
   requestFlush(): void {
     if (this.options.mode !== 'encode') throw new CodecError('INVALID_OPTION', this.options.format, 'flush is for encoders')
-    if (!this.ended && !this.finished) this.flushWanted = true
+    if (!this.ended) this.flushWanted = true
   }
 
   /** Whether a requested sync point has not been written yet. */
@@ -314,11 +314,8 @@ export class Machine {
             throw new CodecError('TRUNCATED', options.format, `input ended before the end of the ${decoding ? 'stream' : 'input'}`, this.totalIn)
           }
           break
-        case Status.InvalidData: {
-          const f = codec.failure
-          const offset = f && f.offset >= 0 ? this.memberStart + f.offset : this.totalIn
-          throw new CodecError(f?.code ?? 'INVALID_DATA', options.format, f?.message ?? 'invalid data', offset)
-        }
+        case Status.InvalidData:
+          throw this.invalid()
         default:
           throw new CodecError('INVALID_DATA', options.format, `codec returned unknown status ${String(status)}`, this.totalIn)
       }
@@ -334,30 +331,27 @@ export class Machine {
       if (this.writePos > this.emitPos && this.block.byteLength !== 0) return false
       this.newBlock()
     }
-    const codec = this.codec as SpanCodec & { flush?: (dst: Uint8Array) => Status }
-    if (typeof codec.flush !== 'function') throw new CodecError('UNSUPPORTED', this.options.format, 'this encoder cannot flush')
-    const room = this.block.length - this.writePos
+    const codec = this.codec as Encoder
     const status = codec.flush(this.block.subarray(this.writePos))
     const written = codec.written
     this.writePos += written
     this.totalOut += written
-    switch (status) {
-      case Status.Done:
-        this.flushing = false
-        this.flushWanted = false
-        this.flushes++
-        return true
-      case Status.DestinationTooSmall:
-        if (written === 0) throw new CodecError('INVALID_DATA', this.options.format, `codec made no progress flushing with ${room} bytes of room`, this.totalIn)
-        this.flushing = true
-        return this.writePos < this.block.length
-      case Status.InvalidData: {
-        const f = codec.failure
-        throw new CodecError(f?.code ?? 'INVALID_DATA', this.options.format, f?.message ?? 'flush failed', this.totalIn)
-      }
-      default:
-        throw new CodecError('INVALID_DATA', this.options.format, `codec flush returned status ${String(status)}`, this.totalIn)
+    if (status === Status.Done) {
+      this.flushing = this.flushWanted = false
+      this.flushes++
+      return true
     }
+    // DestinationTooSmall must make progress (as in step()); anything else is a failure.
+    if (status !== Status.DestinationTooSmall || written === 0) throw this.invalid()
+    this.flushing = true
+    return this.writePos < this.block.length
+  }
+
+  /** The error for a codec that returned InvalidData (or broke the contract). */
+  private invalid(): CodecError {
+    const f = this.codec.failure
+    const offset = f && f.offset >= 0 ? this.memberStart + f.offset : this.totalIn
+    return new CodecError(f?.code ?? 'INVALID_DATA', this.options.format, f?.message ?? 'codec made no progress', offset)
   }
 
   /** Releases the codec; the machine cannot be used afterwards. */
