@@ -38,6 +38,7 @@ export const entries = {
   parquet: 'lib/parquet/index.ts',
   hyparquet: 'adapters/hyparquet/index.ts',
   node: 'adapters/node/index.ts',
+  hono: 'adapters/hono/index.ts',
 }
 /** Entries that only make sense in Node (node:stream, node:fs). */
 const nodeOnly = new Set(['node'])
@@ -53,7 +54,7 @@ export const common = {
   sourcemap: false,
   legalComments: 'none',
   // Peers and runtime modules stay imports; everything else is bundled.
-  external: ['apache-arrow', 'hyparquet', 'node:*'],
+  external: ['apache-arrow', 'hyparquet', 'hono', 'node:*'],
   logLevel: 'warning',
   absWorkingDir: root,
 }

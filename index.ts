@@ -6,3 +6,4 @@
  */
 export * from './streams/index.js'
 export { decodeResponse, decodeBody, parseContentEncoding, MAX_CONTENT_ENCODINGS, type DecodeResponseOptions } from './adapters/fetch/index.js'
+export { encodeResponse, isCompressible, negotiate, type EncodeResponseOptions, type ContentCoding } from './adapters/fetch/index.js'

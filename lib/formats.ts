@@ -223,3 +223,32 @@ export const MAX_CHUNK_SIZE = 2 ** 30
 export function checkChunkSize(format: string, value: unknown): number | undefined {
   return checkInteger(format, 'chunkSize', value, MIN_CHUNK_SIZE, MAX_CHUNK_SIZE)
 }
+
+// ---------------------------------------------------------------------------------------
+// Flushing. Every encoder can write a sync point mid-stream (`Encoder.flush()`), known
+// before any engine loads, so that asking for one where it cannot be had fails at once:
+// - deflate family (every engine): sync flush, an empty stored block (RFC 1951 §3.2.4);
+// - zstd (wasm, node): ZSTD_e_flush ends the current block (zstd.h);
+// - LZ4 frame: the current block is ended early (blocks are independent);
+// - brotli (wasm, node): BROTLI_OPERATION_FLUSH (encode.h);
+// - raw LZ4 blocks: one block, nothing to split.
+
+/** `'none'`: sync points only on `flush()`. `'write'`: one after each written chunk. */
+export type FlushMode = 'none' | 'write'
+
+/** Whether `format`'s encoders can write a sync point (on every engine it has). */
+export function canFlush(format: Format, _engine?: Engine): boolean {
+  return format !== 'lz4-block'
+}
+
+/** The error for a sync point asked of an encoder that cannot write one. */
+export function unflushable(format: Format, engine: Engine): CodecError {
+  return new CodecError('UNSUPPORTED', format, `cannot flush on engine '${engine}': a raw LZ4 block has no sync points`)
+}
+
+/** Checks an encoder's `flush` option; returns the mode to use. */
+export function checkFlush(format: Format, value: unknown, engine: Engine = factsOf(format).defaultEngine): FlushMode {
+  const mode = checkOneOf(format, 'flush', value, ['none', 'write'], 'none')
+  if (mode === 'write' && !canFlush(format, engine)) throw unflushable(format, engine)
+  return mode
+}

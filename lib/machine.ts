@@ -1,4 +1,4 @@
-import type { SpanCodec } from './codec.js'
+import type { Encoder, SpanCodec } from './codec.js'
 import { CodecError } from './errors.js'
 import { Status } from './status.js'
 
@@ -39,6 +39,12 @@ export interface MachineOptions {
    * `blockSize`. Without it every block is `blockSize`.
    */
   firstBlockSize?: number
+  /**
+   * Encoders: `'write'` ends the output of every pushed chunk with a sync point (the
+   * codec's `flush()`), so that a decoder can produce all input so far without the rest
+   * of the stream. Default `'none'`: sync points only where `requestFlush()` asks.
+   */
+  flush?: 'none' | 'write'
 }
 
 /**
@@ -81,6 +87,12 @@ export class Machine {
   private failedWith: Error | null = null
   /** The whole stream has been produced. */
   finished = false
+  /** A sync point is due once the input offered so far is consumed (encoders). */
+  private flushWanted = false
+  /** The codec's `flush()` returned DestinationTooSmall: call it again with more room. */
+  private flushing = false
+  /** Sync points written so far. */
+  flushes = 0
 
   /** Output block; `block[emitPos..writePos]` is written but not handed out yet. */
   private block: Uint8Array = EMPTY
@@ -105,7 +117,22 @@ export class Machine {
 
   /** Whether the machine has consumed its input and waits for more (or for `end()`). */
   get needsInput(): boolean {
-    return !this.ended && !this.failedWith && (this.starved || (this.inputPos >= this.input.length && !this.owesOutput))
+    return !this.ended && !this.failedWith && !this.flushWanted && (this.starved || (this.inputPos >= this.input.length && !this.owesOutput))
+  }
+
+  /**
+   * Encoders: asks for a sync point once the input offered so far is consumed. The
+   * output up to it comes from the following `next()` calls; `flushWanted` stays true
+   * until the codec has written it. Ignored after `end()` (the end flushes everything).
+   */
+  requestFlush(): void {
+    if (this.options.mode !== 'encode') throw new CodecError('INVALID_OPTION', this.options.format, 'flush is for encoders')
+    if (!this.ended) this.flushWanted = true
+  }
+
+  /** Whether a requested sync point has not been written yet. */
+  get flushPending(): boolean {
+    return this.flushWanted
   }
 
   /**
@@ -116,6 +143,7 @@ export class Machine {
     if (this.ended) throw new CodecError('INVALID_OPTION', this.options.format, 'push() after end()')
     if (chunk.length === 0) return
     this.starved = false
+    if (this.options.flush === 'write') this.flushWanted = true
     const rest = this.input.length - this.inputPos
     if (rest === 0) {
       this.input = chunk
@@ -146,6 +174,9 @@ export class Machine {
   end(): void {
     this.ended = true
     this.starved = false
+    // The end of the stream makes everything decodable; a sync flush already under way
+    // is completed first (its output is part of the stream).
+    if (!this.flushing) this.flushWanted = false
   }
 
   /**
@@ -168,14 +199,55 @@ export class Machine {
     }
   }
 
+  /**
+   * Like `next()`, but writes the output straight into `dst` (a BYOB reader's buffer):
+   * output still held from earlier calls first, then the codec's, with `dst` as its
+   * destination. Returns the number of bytes written (0: needs input, has finished,
+   * see `needsInput` and `finished`). The machine keeps no reference to `dst`.
+   */
+  nextInto(dst: Uint8Array): number {
+    const failed = this.failedWith
+    if (failed) throw failed
+    const held = this.writePos - this.emitPos
+    if (held > 0) {
+      const n = Math.min(held, dst.length)
+      dst.set(this.block.subarray(this.emitPos, this.emitPos + n))
+      this.emitPos += n
+      return n
+    }
+    if (dst.length === 0) return 0
+    // The caller's buffer stands in for the block for one step.
+    const block = this.block
+    const at = this.writePos
+    this.block = dst
+    this.emitPos = this.writePos = 0
+    let out: Uint8Array | null = null
+    try {
+      out = this.step()
+    } catch (error) {
+      this.failedWith = error as Error
+      out = this.takeOutput()
+      if (!out) throw error
+    } finally {
+      this.block = block
+      this.emitPos = this.writePos = at
+    }
+    return out === null ? 0 : out.length
+  }
+
   private step(): Uint8Array | null {
     const { codec, options } = this
     const decoding = options.mode === 'decode'
     for (;;) {
       if (this.finished) return this.takeOutput()
       const src = this.input.subarray(this.inputPos)
-      if (!this.ended && (this.starved || (src.length === 0 && !this.owesOutput))) {
-        // Everything offered is consumed: hand out what it produced before waiting.
+      if ((!this.ended || this.flushing) && (this.starved || (src.length === 0 && !this.owesOutput))) {
+        // Everything offered is consumed: write the sync point asked for, then hand out
+        // what it produced before waiting.
+        if (this.flushWanted) {
+          if (!this.syncFlush()) return this.takeOutput()
+          continue
+        }
         return this.takeOutput()
       }
       if (decoding && this.memberEnded) {
@@ -244,15 +316,44 @@ export class Machine {
             throw new CodecError('TRUNCATED', options.format, `input ended before the end of the ${decoding ? 'stream' : 'input'}`, this.totalIn)
           }
           break
-        case Status.InvalidData: {
-          const f = codec.failure
-          const offset = f && f.offset >= 0 ? this.memberStart + f.offset : this.totalIn
-          throw new CodecError(f?.code ?? 'INVALID_DATA', options.format, f?.message ?? 'invalid data', offset)
-        }
+        case Status.InvalidData:
+          throw this.invalid()
         default:
           throw new CodecError('INVALID_DATA', options.format, `codec returned unknown status ${String(status)}`, this.totalIn)
       }
     }
+  }
+
+  /**
+   * One call of the codec's `flush()` into the current block. Returns false when the
+   * block is full and must be handed out first.
+   */
+  private syncFlush(): boolean {
+    if (this.block.byteLength === 0 || this.writePos >= this.block.length) {
+      if (this.writePos > this.emitPos && this.block.byteLength !== 0) return false
+      this.newBlock()
+    }
+    const codec = this.codec as Encoder
+    const status = codec.flush(this.block.subarray(this.writePos))
+    const written = codec.written
+    this.writePos += written
+    this.totalOut += written
+    if (status === Status.Done) {
+      this.flushing = this.flushWanted = false
+      this.flushes++
+      return true
+    }
+    // DestinationTooSmall must make progress (as in step()); anything else is a failure.
+    if (status !== Status.DestinationTooSmall || written === 0) throw this.invalid()
+    this.flushing = true
+    return this.writePos < this.block.length
+  }
+
+  /** The error for a codec that returned InvalidData (or broke the contract). */
+  private invalid(): CodecError {
+    const f = this.codec.failure
+    const offset = f && f.offset >= 0 ? this.memberStart + f.offset : this.totalIn
+    return new CodecError(f?.code ?? 'INVALID_DATA', this.options.format, f?.message ?? 'codec made no progress', offset)
   }
 
   /** Releases the codec; the machine cannot be used afterwards. */

@@ -1,6 +1,6 @@
 import type { Format } from './codec.js'
 import { DEFAULT_BLOCK_SIZE, FIRST_BLOCK_SIZE, Machine } from './machine.js'
-import { checkBoolean, checkChunkSize, checkDictionary, checkLevel, checkMaxOutput, resolveEngine, traitsOf } from './formats.js'
+import { checkBoolean, checkChunkSize, checkDictionary, checkFlush, checkLevel, checkMaxOutput, resolveEngine, traitsOf } from './formats.js'
 import { loadCodec } from './registry.js'
 
 /**
@@ -17,7 +17,7 @@ import { loadCodec } from './registry.js'
 export type OpenMachine = (use: (machine: Machine) => void) => Promise<void>
 
 /** Options consumed by the shells (streams, Node duplex); the rest goes to the codec. */
-const SHELL_OPTIONS = new Set(['signal', 'streams', 'chunkSize', 'duplex', 'concatenated', 'maxOutputBytes'])
+const SHELL_OPTIONS = new Set(['signal', 'streams', 'chunkSize', 'duplex', 'concatenated', 'maxOutputBytes', 'flush'])
 
 function codecOptions(format: Format, options: Record<string, unknown>): Record<string, unknown> {
   const rest: Record<string, unknown> = {}
@@ -65,10 +65,11 @@ export function prepareDecoder(format: Format, options: Record<string, unknown>)
 export function prepareEncoder(format: Format, options: Record<string, unknown>): OpenMachine {
   const engine = resolveEngine(format, options.engine)
   checkLevel(format, options.level)
+  const flush = checkFlush(format, options.flush)
   const sizes = blockSizes(format, options.chunkSize)
   const pass = codecOptions(format, options)
   return async (use) => {
     const mod = await loadCodec(format, engine, 'encode')
-    use(new Machine(mod.createEncoder(pass), { format, mode: 'encode', ...sizes, maxOutputBytes: Infinity, concatenated: false }))
+    use(new Machine(mod.createEncoder(pass), { format, mode: 'encode', ...sizes, maxOutputBytes: Infinity, concatenated: false, flush }))
   }
 }

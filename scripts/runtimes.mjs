@@ -370,7 +370,7 @@ const plan = [
 ]
 
 /** The example's checks (examples/cloudflare-worker/test/example.test-worker.ts). */
-const EXAMPLE_CHECKS = 7
+const EXAMPLE_CHECKS = 9
 /** Runtimes not installed: each adds the case list's length (known once a runtime ran) as skipped. */
 let pendingSkips = 0
 const summary = []

@@ -46,6 +46,12 @@ export interface Pump<O> {
   readonly finished: boolean
   /** Asynchronous work (e.g. loading a codec) that `next()` waits for, if any. */
   readonly pending?: Promise<void> | null
+  /** Writes output straight into `dst` (BYOB reads); returns the bytes written (see `Machine.nextInto`). */
+  nextInto?(dst: Uint8Array): number
+  /** Encoders: asks for a sync point after the input pushed so far (see `Machine`). */
+  requestFlush?(): void
+  /** Whether a requested sync point is still to be written. */
+  readonly flushPending?: boolean
   dispose(): void
 }
 
@@ -72,6 +78,26 @@ interface ShellOptions<O> {
   surface?: Surface
   signal?: AbortSignal
   streams?: StreamClasses
+  /**
+   * Why `flush()` cannot be had from this stream (decoders; encoders without sync
+   * points), or null when it can.
+   */
+  unflushable?: Error | null
+  /**
+   * The readable side is a byte stream (`type: 'bytes'`): BYOB readers get the output
+   * written straight into their buffers (the pump needs `nextInto`). Falls back to a
+   * default stream where the stream classes have no byte streams.
+   */
+  bytes?: boolean
+}
+
+/**
+ * A chunk for a byte stream's `enqueue()`, which transfers the chunk's buffer: a chunk
+ * that ends its block is handed over as it is (the machine starts a new block); a chunk
+ * in the middle of a block is copied, so the block goes on serving later output.
+ */
+function own(chunk: Uint8Array): Uint8Array {
+  return chunk.byteOffset + chunk.byteLength === chunk.buffer.byteLength ? chunk : chunk.slice()
 }
 
 
@@ -95,6 +121,19 @@ function classes(streams: StreamClasses | undefined, format: string): StreamClas
 export class CodecStream<I = BinaryInput, O = Uint8Array> {
   readonly readable: ReadableStream<O>
   readonly writable: WritableStream<I>
+  readonly #flush: () => Promise<void>
+
+  /**
+   * Encoders: writes a sync point after everything written so far (the chunks whose
+   * `write()` was handed to the stream), so that a decoder can produce all of it
+   * without the rest of the stream. Resolves once the encoder has written the sync
+   * point; like all output, that needs a reader (the stream produces only while the
+   * readable side wants more), so read while awaiting it. After `close()`, at once. Rejects with `UNSUPPORTED` where the encoder cannot flush
+   * (brotli on the wasm engine), leaving the stream as it was.
+   */
+  flush(): Promise<void> {
+    return this.#flush()
+  }
 
   constructor(options: ShellOptions<O>) {
     const { ReadableStream: RS, WritableStream: WS } = classes(options.streams, options.format)
@@ -103,11 +142,22 @@ export class CodecStream<I = BinaryInput, O = Uint8Array> {
 
     let machine: Pump<O> | null = null
     let readableController!: ReadableStreamDefaultController<O>
+    // eslint-disable-next-line prefer-const -- assigned once the readable side is built
+    let bytes: boolean
     let writableController!: WritableStreamDefaultController
     /** Settles the pending write (or close) once its input is consumed (or finished). */
     let pendingResolve: (() => void) | null = null
     let pendingReject: ((e: unknown) => void) | null = null
     let done = false
+    /** The error the stream ended with (as the user sees it), if it did not finish. */
+    let failure: { error: unknown } | null = null
+    /** `flush()` calls waiting for their sync point. */
+    let flushWaiters: Array<{ resolve: () => void; reject: (e: unknown) => void }> = []
+    const settleFlushes = (error?: { error: unknown }) => {
+      const waiters = flushWaiters
+      flushWaiters = []
+      for (const w of waiters) error ? w.reject(error.error) : w.resolve()
+    }
 
     const settle = (error?: unknown) => {
       const resolve = pendingResolve
@@ -124,11 +174,21 @@ export class CodecStream<I = BinaryInput, O = Uint8Array> {
       machine?.dispose()
     }
 
+    /** Ends the stream for `reason` (cancel, abort): frees the codec, fails waiting flushes. */
+    const stop = (reason: unknown) => {
+      if (done) return
+      failure = { error: reason }
+      teardown()
+      settleFlushes(failure)
+    }
+
     /** Errors both sides once, with the error as the user sees it. */
     const fail = (error: unknown) => {
       if (done) return
       const shown = surface(error)
+      failure = { error: shown }
       teardown()
+      settleFlushes(failure)
       try { readableController.error(shown) } catch { /* already errored or closed */ }
       try { writableController.error(shown) } catch { /* already errored or closed */ }
       settle(shown)
@@ -138,16 +198,33 @@ export class CodecStream<I = BinaryInput, O = Uint8Array> {
     const pump = () => {
       if (!machine || done) return
       try {
-        while ((readableController.desiredSize ?? 0) > 0) {
-          const out = machine.next()
-          if (out !== null) {
-            readableController.enqueue(out)
-            continue
+        for (;;) {
+          // A BYOB read waiting: output goes straight into the reader's buffer.
+          const request = bytes ? ((readableController as unknown as ReadableByteStreamController).byobRequest ?? null) : null
+          if (request === null && !((readableController.desiredSize ?? 0) > 0)) break
+          if (request !== null) {
+            const view = request.view!
+            const n = machine.nextInto!(new Uint8Array(view.buffer, view.byteOffset, view.byteLength))
+            if (flushWaiters.length > 0 && !machine.flushPending) settleFlushes()
+            if (n > 0) {
+              request.respond(n)
+              continue
+            }
+          } else {
+            const out = machine.next()
+            if (flushWaiters.length > 0 && !machine.flushPending) settleFlushes()
+            if (out !== null) {
+              readableController.enqueue((bytes ? own(out as Uint8Array) : out) as O)
+              continue
+            }
           }
           if (machine.finished) {
             teardown()
             readableController.close()
+            // A pending BYOB read is answered with done, its buffer returned.
+            request?.respond(0)
             settle()
+            settleFlushes()
             return
           }
           const wait = machine.pending
@@ -187,22 +264,63 @@ export class CodecStream<I = BinaryInput, O = Uint8Array> {
     signal?.addEventListener('abort', onAbort, { once: true })
     if (options.openAtOnce) ready().catch(fail)
 
-    this.readable = new RS<O>(
-      {
-        start: (controller) => {
-          readableController = controller
-        },
-        pull: () => {
-          pump()
-        },
-        cancel: (reason) => {
-          teardown()
-          try { writableController.error(reason) } catch { /* already errored */ }
-          settle(reason)
-        },
+    const unflushable = options.unflushable === undefined ? new CodecError('UNSUPPORTED', options.format, 'this stream has no flush') : options.unflushable
+    this.#flush = async () => {
+      if (unflushable !== null) throw surface(unflushable)
+      if (!machine && !done) {
+        try {
+          await ready()
+        } catch (error) {
+          fail(error)
+          throw surface(error)
+        }
+      }
+      if (done) {
+        if (failure) throw failure.error
+        return
+      }
+      const m = machine!
+      if (typeof m.requestFlush !== 'function') throw surface(new CodecError('UNSUPPORTED', options.format, 'this stream has no flush'))
+      return new Promise<void>((resolve, reject) => {
+        try {
+          m.requestFlush!()
+        } catch (error) {
+          reject(surface(error))
+          return
+        }
+        if (!m.flushPending) {
+          resolve()
+          return
+        }
+        flushWaiters.push({ resolve, reject })
+        pump()
+      })
+    }
+
+    const source = {
+      start: (controller: ReadableStreamDefaultController<O>) => {
+        readableController = controller
       },
-      { highWaterMark: 1 },
-    )
+      pull: () => {
+        pump()
+      },
+      cancel: (reason: unknown) => {
+        stop(reason)
+        try { writableController.error(reason) } catch { /* already errored */ }
+        settle(reason)
+      },
+    }
+    bytes = options.bytes === true
+    let readable: ReadableStream<O> | null = null
+    if (bytes) {
+      try {
+        // highWaterMark counts bytes here: 1 keeps one chunk at most queued, as below.
+        readable = new RS({ ...source, type: 'bytes' } as unknown as UnderlyingDefaultSource<O>, { highWaterMark: 1 })
+      } catch {
+        bytes = false
+      }
+    }
+    this.readable = readable ?? new RS<O>(source, { highWaterMark: 1 })
 
     this.writable = new WS<I>(
       {
@@ -212,7 +330,7 @@ export class CodecStream<I = BinaryInput, O = Uint8Array> {
           // may never come: the controller's signal fires at once, so release it here.
           controller.signal?.addEventListener('abort', () => {
             const reason = controller.signal.reason
-            teardown()
+            stop(reason)
             try { readableController.error(reason) } catch { /* already errored */ }
             settle(reason)
           })
@@ -267,7 +385,7 @@ export class CodecStream<I = BinaryInput, O = Uint8Array> {
           })
         },
         abort: (reason) => {
-          teardown()
+          stop(reason)
           try { readableController.error(reason) } catch { /* already errored */ }
           settle(reason)
         },

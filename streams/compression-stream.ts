@@ -49,6 +49,11 @@ function asTypeError(error: unknown): unknown {
 export interface CompressionStreamOptions {
   streams?: StreamClasses
   dictionary?: BinaryInput
+  /**
+   * `CompressionStream` only: `'write'` ends every written chunk's output with a sync
+   * point (see `EncodeStreamOptions.flush`). Default `'none'`.
+   */
+  flush?: 'none' | 'write'
 }
 
 /** A bad option throws from the constructor as WebIDL arguments do: a `TypeError`. */
@@ -64,7 +69,11 @@ export class CompressionStream {
   readonly #pair: CodecStream
   constructor(format: string, options: CompressionStreamOptions = {}) {
     const f = checkFormat(format, 'CompressionStream')
-    this.#pair = construct(() => encodeStream(f, { streams: options.streams, dictionary: options.dictionary }, asTypeError, false))
+    this.#pair = construct(() => encodeStream(f, { streams: options.streams, dictionary: options.dictionary, flush: options.flush }, asTypeError, false))
+  }
+  /** Beyond the standard: a sync point after everything written so far (see `CodecStream.flush`). */
+  flush(): Promise<void> {
+    return this.#pair.flush()
   }
   get readable(): ReadableStream<Uint8Array> {
     return this.#pair.readable

@@ -1,7 +1,7 @@
 import type { BinaryInput } from '../lib/bytes.js'
 import type { Format } from '../lib/codec.js'
 import { prepareDecoder, prepareEncoder } from '../lib/prepare.js'
-import type { Engine } from '../lib/registry.js'
+import { canFlush, resolveEngine, unflushable, type Engine, type FlushMode } from '../lib/formats.js'
 import { CodecStream, type StreamOptions, type Surface } from './codec-stream.js'
 
 export interface DecodeStreamOptions extends StreamOptions {
@@ -37,6 +37,14 @@ export interface EncodeStreamOptions extends StreamOptions {
    * needs the same bytes. Refused for gzip.
    */
   dictionary?: BinaryInput
+  /**
+   * `'write'`: end the output of every written chunk with a sync point, so that a
+   * decoder can produce everything written so far without the rest of the stream
+   * (deflate family: sync flush; brotli: BROTLI_OPERATION_FLUSH; zstd: end of block;
+   * LZ4: end of the current block). For live streams (server-sent events, logs); it
+   * costs ratio on small writes. Default `'none'`.
+   */
+  flush?: FlushMode
   /** Format-specific options (e.g. LZ4 `blockSize`, zstd `checksum`) pass through. */
   [option: string]: unknown
 }
@@ -44,13 +52,15 @@ export interface EncodeStreamOptions extends StreamOptions {
 /** Builds a decoding stream for `format`; checks options synchronously. */
 export function decodeStream(format: Format, options: DecodeStreamOptions = {}, surface?: Surface, allowShared = true): CodecStream {
   const open = prepareDecoder(format, options)
-  return new CodecStream({ format, allowShared, surface, signal: options.signal, streams: options.streams, open })
+  return new CodecStream({ format, allowShared, surface, signal: options.signal, streams: options.streams, open, bytes: true })
 }
 
 /** Builds an encoding stream for `format`; checks options synchronously. */
 export function encodeStream(format: Format, options: EncodeStreamOptions = {}, surface?: Surface, allowShared = true): CodecStream {
   const open = prepareEncoder(format, options)
-  return new CodecStream({ format, allowShared, surface, signal: options.signal, streams: options.streams, open })
+  const engine = resolveEngine(format, options.engine)
+  const why = canFlush(format, engine) ? null : unflushable(format, engine)
+  return new CodecStream({ format, allowShared, surface, signal: options.signal, streams: options.streams, open, unflushable: why, bytes: true })
 }
 
 /**
@@ -58,23 +68,25 @@ export function encodeStream(format: Format, options: EncodeStreamOptions = {}, 
  * from the readable side's demand; not a `TransformStream` (see `codec-stream.ts`).
  */
 type Pair = ReadableWritablePair<Uint8Array, BinaryInput>
+/** An encoder pair: `flush()` writes a sync point (see `CodecStream.flush`). */
+export type EncoderPair = Pair & { flush(): Promise<void> }
 
 /** gzip (RFC 1952) decoder; concatenated members are decoded in sequence. */
 export const gzipDecode = (options?: DecodeStreamOptions): Pair => decodeStream('gzip', options)
 /** gzip (RFC 1952) encoder; `level` 0–9, default 6. */
-export const gzipEncode = (options?: EncodeStreamOptions): Pair => encodeStream('gzip', options)
+export const gzipEncode = (options?: EncodeStreamOptions): EncoderPair => encodeStream('gzip', options)
 /** zlib-wrapped deflate (RFC 1950), the web platform's `'deflate'`. */
 export const deflateDecode = (options?: DecodeStreamOptions): Pair => decodeStream('deflate', options)
-export const deflateEncode = (options?: EncodeStreamOptions): Pair => encodeStream('deflate', options)
+export const deflateEncode = (options?: EncodeStreamOptions): EncoderPair => encodeStream('deflate', options)
 /** Raw deflate (RFC 1951), the web platform's `'deflate-raw'`. */
 export const deflateRawDecode = (options?: DecodeStreamOptions): Pair => decodeStream('deflate-raw', options)
-export const deflateRawEncode = (options?: EncodeStreamOptions): Pair => encodeStream('deflate-raw', options)
+export const deflateRawEncode = (options?: EncodeStreamOptions): EncoderPair => encodeStream('deflate-raw', options)
 /** LZ4 frame format; concatenated and skippable frames are handled. */
 export const lz4Decode = (options?: DecodeStreamOptions): Pair => decodeStream('lz4', options)
-export const lz4Encode = (options?: EncodeStreamOptions): Pair => encodeStream('lz4', options)
+export const lz4Encode = (options?: EncodeStreamOptions): EncoderPair => encodeStream('lz4', options)
 /** zstd (RFC 8878); concatenated and skippable frames are handled. */
 export const zstdDecode = (options?: DecodeStreamOptions): Pair => decodeStream('zstd', options)
-export const zstdEncode = (options?: EncodeStreamOptions): Pair => encodeStream('zstd', options)
+export const zstdEncode = (options?: EncodeStreamOptions): EncoderPair => encodeStream('zstd', options)
 /** brotli (RFC 7932). */
 export const brotliDecode = (options?: DecodeStreamOptions): Pair => decodeStream('brotli', options)
-export const brotliEncode = (options?: EncodeStreamOptions): Pair => encodeStream('brotli', options)
+export const brotliEncode = (options?: EncodeStreamOptions): EncoderPair => encodeStream('brotli', options)

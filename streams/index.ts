@@ -28,6 +28,7 @@ export {
   brotliEncode,
   type DecodeStreamOptions,
   type EncodeStreamOptions,
+  type EncoderPair,
 } from './factories.js'
 export { CompressionStream, DecompressionStream, type CompressionStreamOptions } from './compression-stream.js'
 export { decompress, type DecompressOptions } from './decompress.js'

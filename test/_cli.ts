@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
 /** The reference CLIs, each with the Debian package that provides it (as CI installs them). */
-const PACKAGE = { zstd: 'zstd', lz4: 'lz4', brotli: 'brotli', gzip: 'gzip' } as const
+const PACKAGE = { zstd: 'zstd', lz4: 'lz4', brotli: 'brotli', gzip: 'gzip', curl: 'curl' } as const
 export type Cli = keyof typeof PACKAGE
 
 const present = new Map<Cli, boolean>()
@@ -70,4 +70,15 @@ export function tryCli(name: Cli, args: readonly string[], input: Uint8Array, fe
   if (!hasCli(name)) return null
   const r = spawn(name, args, input, feed)
   return r.status === 0 ? new Uint8Array(r.stdout.buffer, r.stdout.byteOffset, r.stdout.byteLength) : null
+}
+
+/**
+ * What the tool wrote to stdout for `input`, whatever its exit status: for decoding a
+ * prefix of a stream, which the tools report as truncated (exit 1) after writing what
+ * they decoded.
+ */
+export function cliOutput(name: Cli, args: readonly string[], input: Uint8Array): Uint8Array {
+  const r = spawn(name, args, input, 'stdin')
+  if (r.error) throw r.error
+  return new Uint8Array(r.stdout.buffer, r.stdout.byteOffset, r.stdout.byteLength)
 }

@@ -265,3 +265,6 @@ export function decodeResponse(response: Response, options: DecodeResponseOption
   headers.delete('content-length')
   return new Response(body, { status: response.status, statusText: response.statusText, headers })
 }
+
+export { encodeResponse, checkEncodeOptions, isCompressible, type EncodeResponseOptions } from './encode-response.js'
+export { negotiate, parseAcceptEncoding, weightOf, CONTENT_CODINGS, type AcceptedCoding, type ContentCoding } from './negotiate.js'

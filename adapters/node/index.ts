@@ -7,3 +7,4 @@
  *     await pipeline(createReadStream('data.zst'), nodeDecode('zstd'), createWriteStream('data'))
  */
 export { CodecDuplex, nodeDecode, nodeEncode, decodeFile, toWebReadable, fromWebReadable, type FileSource, type NodeCodecOptions, type NodeDecodeOptions, type NodeEncodeOptions } from './streams.js'
+export { compression, encodeNodeResponse, sendResponse, toNodeListener, toRequest, type FetchHandler } from './middleware.js'

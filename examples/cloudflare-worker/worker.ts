@@ -1,7 +1,8 @@
 /**
  * An example Cloudflare Worker: a decoding proxy. It fetches a compressed body from an
  * upstream and returns it decoded, streaming (nothing is buffered whole, and
- * `maxOutputBytes` stops decompression bombs):
+ * `maxOutputBytes` stops decompression bombs), and compressed again for the client in
+ * the best coding its `Accept-Encoding` allows (zstd, br, gzip, deflate: `encodeResponse`):
  *
  * - files compressed as files: `*.zst` (zstd) and `*.lz4` (LZ4 frame), e.g. an Arrow
  *   IPC stream `table.arrow.zst` or `data.json.lz4`: decoded by the extension, served
@@ -23,7 +24,7 @@
 // @ts-ignore: resolved through the package's `exports` (`workerd` condition) to dist/
 import { lz4Decode, zstdDecode } from 'sluice'
 // @ts-ignore: resolved through the package's `exports` (`workerd` condition) to dist/
-import { decodeResponse } from 'sluice/fetch'
+import { decodeResponse, encodeResponse } from 'sluice/fetch'
 
 export interface Env {
   /** Base URL the request path is resolved against. */
@@ -42,21 +43,27 @@ const types: Record<string, string> = {
 }
 
 export default {
+  /** Every answer is compressed for the client as its Accept-Encoding allows. */
   async fetch(request: Request, env: Env): Promise<Response> {
-    const url = new URL(request.url)
-    const maxOutputBytes = Number(env.MAX_OUTPUT_BYTES ?? 256 * 1024 * 1024)
-    const upstream = await fetch(new URL(url.pathname.slice(1) + url.search, env.UPSTREAM))
-    if (!upstream.ok || upstream.body === null) return new Response(`upstream answered ${upstream.status}\n`, { status: 502 })
-
-    const suffix = /\.(zst|lz4)$/.exec(url.pathname)?.[1]
-    if (suffix) {
-      const inner = url.pathname.slice(0, -suffix.length - 1)
-      const type = types[/\.(\w+)$/.exec(inner)?.[1] ?? ''] ?? 'application/octet-stream'
-      // A file that is also sent with a Content-Encoding is first decoded from that.
-      const body = decodeResponse(upstream, { maxOutputBytes }).body!
-      const decoder = suffix === 'zst' ? zstdDecode({ maxOutputBytes }) : lz4Decode({ maxOutputBytes })
-      return new Response(body.pipeThrough(decoder), { headers: { 'content-type': type, 'x-decoded-from': suffix } })
-    }
-    return decodeResponse(upstream, { maxOutputBytes })
+    return encodeResponse(request, await proxy(request, env))
   },
+}
+
+/** The decoding proxy: the upstream's body, decoded. */
+async function proxy(request: Request, env: Env): Promise<Response> {
+  const url = new URL(request.url)
+  const maxOutputBytes = Number(env.MAX_OUTPUT_BYTES ?? 256 * 1024 * 1024)
+  const upstream = await fetch(new URL(url.pathname.slice(1) + url.search, env.UPSTREAM))
+  if (!upstream.ok || upstream.body === null) return new Response(`upstream answered ${upstream.status}\n`, { status: 502 })
+
+  const suffix = /\.(zst|lz4)$/.exec(url.pathname)?.[1]
+  if (suffix) {
+    const inner = url.pathname.slice(0, -suffix.length - 1)
+    const type = types[/\.(\w+)$/.exec(inner)?.[1] ?? ''] ?? 'application/octet-stream'
+    // A file that is also sent with a Content-Encoding is first decoded from that.
+    const body = decodeResponse(upstream, { maxOutputBytes }).body!
+    const decoder = suffix === 'zst' ? zstdDecode({ maxOutputBytes }) : lz4Decode({ maxOutputBytes })
+    return new Response(body.pipeThrough(decoder), { headers: { 'content-type': type, 'x-decoded-from': suffix } })
+  }
+  return decodeResponse(upstream, { maxOutputBytes })
 }

@@ -6,7 +6,7 @@
 import { tableFromIPC } from 'apache-arrow'
 
 interface Env {
-  EXAMPLE: { fetch(input: string): Promise<Response> }
+  EXAMPLE: { fetch(input: string, init?: RequestInit): Promise<Response> }
   ARROW_PLAIN: ArrayBuffer
   JSON_PLAIN: ArrayBuffer
 }
@@ -81,6 +81,19 @@ export default {
       }
       if (!failed) throw new Error(`decoded all ${received} bytes`)
       if (received > 1 << 20) throw new Error(`received ${received} bytes past the 1 MiB limit`)
+    })
+    await check('answers are compressed as the client accepts: gzip decodes to the same Arrow stream', async () => {
+      const res = await env.EXAMPLE.fetch('http://example/table.arrow.zst', { headers: { 'Accept-Encoding': 'gzip' } })
+      if (res.headers.get('content-encoding') !== 'gzip') throw new Error(`content-encoding ${res.headers.get('content-encoding')}`)
+      if (!/accept-encoding/i.test(res.headers.get('vary') ?? '')) throw new Error(`vary ${res.headers.get('vary')}`)
+      const decoded = new Uint8Array(await new Response(res.body!.pipeThrough(new DecompressionStream('gzip'))).arrayBuffer())
+      if (!same(decoded, arrow)) throw new Error(`decoded ${decoded.length} bytes differ from the ${arrow.length}-byte IPC stream`)
+    })
+    await check('a browser-like Accept-Encoding gets zstd', async () => {
+      const res = await env.EXAMPLE.fetch('http://example/data.json', { headers: { 'Accept-Encoding': 'gzip, deflate, br, zstd' } })
+      if (res.headers.get('content-encoding') !== 'zstd') throw new Error(`content-encoding ${res.headers.get('content-encoding')}`)
+      const body = new Uint8Array(await res.arrayBuffer())
+      if (body[0] !== 0x28 || body[1] !== 0xb5 || body[2] !== 0x2f || body[3] !== 0xfd) throw new Error('not a zstd frame')
     })
     await check('an upstream 404 becomes a 502', async () => {
       const res = await env.EXAMPLE.fetch('http://example/missing.arrow.zst')

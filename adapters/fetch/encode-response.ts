@@ -1,0 +1,252 @@
+/**
+ * HTTP response compression for fetch-style servers (Deno, Bun, workerd, Node with a
+ * fetch bridge, hono): `Content-Encoding` chosen from the request's
+ * `Accept-Encoding`, the body encoded as a stream.
+ *
+ *     return encodeResponse(request, await handler(request))
+ *
+ * What is left alone (returned as it is, apart from `Vary`):
+ * - responses already encoded (`Content-Encoding`) or marked `Cache-Control:
+ *   no-transform` (RFC 9110 §7.7: a proxy MUST NOT transform such content);
+ * - responses without content: HEAD requests, 204 and 304 (RFC 9110 §15.3.5, §15.4.5);
+ * - partial content: 206 responses and requests with `Range`, whose byte ranges refer
+ *   to the unencoded representation (RFC 9110 §14);
+ * - bodies shorter than `minBytes` when their length is known (`Content-Length`):
+ *   framing and headers cost more than compression saves;
+ * - types that are compressed already (see `isCompressible`).
+ *
+ * The encoded response has `Content-Encoding`, `Vary: Accept-Encoding` (merged with
+ * the existing `Vary`; RFC 9110 §12.5.5), no `Content-Length` (the length is not known
+ * before the end), and its strong `ETag` made weak: the encoded bytes differ from the
+ * ones the strong validator named (RFC 9110 §8.8.1).
+ */
+import type { Format } from '../../lib/codec.js'
+import { CodecError } from '../../lib/errors.js'
+import { canFlush, checkLevel, resolveEngine, type Engine } from '../../lib/formats.js'
+import { encodeStream } from '../../streams/factories.js'
+import { CONTENT_CODINGS, negotiate, type ContentCoding } from './negotiate.js'
+
+export interface EncodeResponseOptions {
+  /**
+   * Codings the server offers, in its order of preference (used when the client weighs
+   * several equally). Default `['zstd', 'br', 'gzip', 'deflate']`.
+   */
+  encodings?: readonly ContentCoding[]
+  /**
+   * Compression level per coding. Defaults are for content made per request, where
+   * speed matters more than the last percent: zstd 3 (its own default), br 4 (quality 4
+   * is about gzip's speed at a better ratio), gzip and deflate 6 (zlib's default).
+   */
+  levels?: Partial<Record<ContentCoding, number>>
+  /** Bodies with a known length below this many bytes are sent as they are. Default 1024. */
+  minBytes?: number
+  /**
+   * Whether a response of this type is worth compressing. Default `isCompressible`
+   * (everything except images other than SVG, audio, video, fonts, compressed archives).
+   */
+  compressible?: (contentType: string | null) => boolean
+  /**
+   * `'write'`: a sync point after every chunk the body's source writes, so that each
+   * reaches the client at once (live feeds, progress, logs). Default: `'write'` for
+   * `text/event-stream` (server-sent events), else `'none'`. When a sync point is
+   * wanted, codings that cannot write one (brotli on the wasm engine) are not offered.
+   */
+  flush?: 'none' | 'write'
+  /**
+   * Engine per coding (e.g. `{ br: 'node' }` for node:zlib's brotli, which can flush).
+   * Default: each format's portable engine.
+   */
+  engines?: Partial<Record<ContentCoding, Engine>>
+}
+
+/** HTTP coding name to the format encoding it (`deflate` is the zlib format, RFC 9110 §8.4.1.2). */
+const FORMAT_OF: Readonly<Record<ContentCoding, Format>> = Object.freeze({ zstd: 'zstd', br: 'brotli', gzip: 'gzip', deflate: 'deflate' })
+
+const DEFAULT_LEVELS: Readonly<Record<ContentCoding, number>> = Object.freeze({ zstd: 3, br: 4, gzip: 6, deflate: 6 })
+
+const HTTP = 'http'
+
+/**
+ * Types whose bodies are compressed already, or nearly incompressible: images (except
+ * SVG, which is XML), audio, video, fonts (WOFF and WOFF2 are compressed; SVG fonts are
+ * `image/svg+xml`), and compressed archives.
+ */
+const INCOMPRESSIBLE_APPLICATION = new Set([
+  'zip',
+  'gzip',
+  'x-gzip',
+  'zstd',
+  'x-bzip2',
+  'x-xz',
+  'x-7z-compressed',
+  'x-rar-compressed',
+  'vnd.rar',
+  'x-lz4',
+  'x-brotli',
+  'x-compress',
+  'java-archive',
+  'epub+zip',
+  'vnd.android.package-archive',
+  'font-woff',
+  'x-font-woff',
+])
+
+/** The default `compressible` predicate; see `INCOMPRESSIBLE_APPLICATION`. */
+export function isCompressible(contentType: string | null): boolean {
+  if (contentType === null) return true
+  const type = contentType.split(';')[0]!.trim().toLowerCase()
+  const slash = type.indexOf('/')
+  const top = slash < 0 ? type : type.slice(0, slash)
+  const sub = slash < 0 ? '' : type.slice(slash + 1)
+  if (top === 'image') return sub === 'svg+xml'
+  if (top === 'audio' || top === 'video' || top === 'font') return false
+  if (top === 'application') return !INCOMPRESSIBLE_APPLICATION.has(sub)
+  return true
+}
+
+/** Whether a comma-separated header value lists `token` (case-insensitive). */
+function listHas(value: string | null, token: string): boolean {
+  if (value === null) return false
+  return value.split(',').some((t) => t.trim().toLowerCase() === token)
+}
+
+/** `Vary` with `Accept-Encoding` added (unless it is there already, or `*`). */
+function varyWith(vary: string | null): string {
+  if (vary === null || vary.trim() === '') return 'Accept-Encoding'
+  if (listHas(vary, '*') || listHas(vary, 'accept-encoding')) return vary
+  return `${vary}, Accept-Encoding`
+}
+
+interface Checked {
+  encodings: readonly ContentCoding[]
+  levels: Record<ContentCoding, number>
+  minBytes: number
+  compressible: (contentType: string | null) => boolean
+  flush: 'none' | 'write' | undefined
+  engines: Record<ContentCoding, Engine>
+}
+
+/** Options that went through `checkEncodeOptions`. */
+const checked = new WeakSet<object>()
+
+/**
+ * Checks the options once; `encodeResponse` takes the result as its options too (the
+ * middlewares check at setup, not per request).
+ */
+export function checkEncodeOptions(options: EncodeResponseOptions = {}): EncodeResponseOptions {
+  if (checked.has(options)) return options
+  return check(options)
+}
+
+function check(options: EncodeResponseOptions): Checked {
+  if (typeof options !== 'object' || options === null) throw new CodecError('INVALID_OPTION', HTTP, 'options must be an object')
+  const encodings = options.encodings ?? CONTENT_CODINGS
+  if (!Array.isArray(encodings) || !encodings.every((e) => (CONTENT_CODINGS as readonly string[]).includes(e))) {
+    throw new CodecError('INVALID_OPTION', HTTP, `encodings must be an array of ${CONTENT_CODINGS.join(', ')}, got ${JSON.stringify(encodings)}`)
+  }
+  const levels = { ...DEFAULT_LEVELS }
+  const engines = {} as Record<ContentCoding, Engine>
+  for (const coding of CONTENT_CODINGS) {
+    const format = FORMAT_OF[coding]
+    const level = options.levels?.[coding]
+    if (level !== undefined) levels[coding] = checkLevel(format, level)
+    engines[coding] = resolveEngine(format, options.engines?.[coding])
+  }
+  const minBytes = options.minBytes ?? 1024
+  if (typeof minBytes !== 'number' || !Number.isInteger(minBytes) || minBytes < 0) {
+    throw new CodecError('INVALID_OPTION', HTTP, `minBytes must be a non-negative integer, got ${String(minBytes)}`)
+  }
+  const compressible = options.compressible ?? isCompressible
+  if (typeof compressible !== 'function') throw new CodecError('INVALID_OPTION', HTTP, 'compressible must be a function')
+  const flush = options.flush
+  if (flush !== undefined && flush !== 'none' && flush !== 'write') throw new CodecError('INVALID_OPTION', HTTP, `flush must be 'none' or 'write', got ${String(flush)}`)
+  const result: Checked = Object.freeze({ encodings: Object.freeze([...encodings]), levels, minBytes, compressible, flush, engines })
+  checked.add(result)
+  return result
+}
+
+/** A header lookup: the value, or null when absent (as `Headers.get`). */
+export type HeaderLookup = (name: string) => string | null
+
+/** What to do with one response: leave it alone (null), add Vary only, or encode it. */
+export interface EncodingPlan {
+  /** The coding chosen, or null: send as it is, with `Vary` added. */
+  coding: ContentCoding | null
+  format: Format
+  level: number
+  engine: Engine
+  flush: 'none' | 'write'
+  /** The response's `Vary` with `Accept-Encoding` merged in. */
+  vary: string
+}
+
+/**
+ * The decision for a response, from the request's method and headers and the
+ * response's status and headers (shared by `encodeResponse` and the Node middleware).
+ * `hasBody`: whether the response has a body at all (false: left alone).
+ */
+export function planEncoding(method: string, requestHeader: HeaderLookup, status: number, responseHeader: HeaderLookup, hasBody: boolean, options: EncodeResponseOptions): EncodingPlan | null {
+  const o = (checked.has(options) ? options : check(options)) as Checked
+  if (method.toUpperCase() === 'HEAD') return null
+  if (!hasBody || status === 204 || status === 304) return null
+  if (status === 206 || requestHeader('range') !== null) return null
+  if (responseHeader('content-encoding') !== null) return null
+  if (listHas(responseHeader('cache-control'), 'no-transform')) return null
+  const length = responseHeader('content-length')
+  if (length !== null && /^\d+$/.test(length.trim()) && Number(length) < o.minBytes) return null
+  const type = responseHeader('content-type')
+  if (!o.compressible(type)) return null
+
+  const live = type !== null && type.split(';')[0]!.trim().toLowerCase() === 'text/event-stream'
+  const flush = o.flush ?? (live ? 'write' : 'none')
+  const offered = flush === 'write' ? o.encodings.filter((c) => canFlush(FORMAT_OF[c], o.engines[c])) : o.encodings
+  const coding = negotiate(requestHeader('accept-encoding'), offered)
+  const vary = varyWith(responseHeader('vary'))
+  const c = coding ?? 'gzip'
+  return { coding, format: FORMAT_OF[c], level: o.levels[c], engine: o.engines[c], flush, vary }
+}
+
+/** A strong ETag made weak (RFC 9110 §8.8.1); weak ones are kept. */
+export function weakETag(etag: string): string {
+  const t = etag.trim()
+  return t.startsWith('W/') ? t : `W/${t}`
+}
+
+/** The same response with new headers (a fetched response's headers are immutable). */
+function withHeaders(response: Response, body: ReadableStream<Uint8Array> | null, headers: Headers): Response {
+  return new Response(body, { status: response.status, statusText: response.statusText, headers })
+}
+
+/**
+ * `response` with its body encoded in the best coding `request` accepts (RFC 9110
+ * §12.5.3; see negotiate.ts), or `response` itself where it is left alone (see the
+ * module comment). A response that is eligible but not encoded (the client accepts no
+ * coding offered) gets `Vary: Accept-Encoding`, since another client would have had an
+ * encoded one.
+ *
+ * The body stays a stream: nothing is buffered beyond the encoder's window, and the
+ * upstream is read only as fast as the client takes the output. An upstream that errors
+ * midway errors the encoded body (the client sees an aborted transfer, never a short
+ * body that looks complete); a client that goes away cancels the upstream and frees
+ * the encoder.
+ */
+export function encodeResponse(request: Request, response: Response, options: EncodeResponseOptions = {}): Response {
+  if (typeof request?.headers?.get !== 'function') throw new CodecError('INVALID_OPTION', HTTP, 'expected a Request')
+  if (typeof response?.headers?.get !== 'function') throw new CodecError('INVALID_OPTION', HTTP, 'expected a Response')
+  const rh = response.headers
+  const plan = planEncoding(request.method, (n) => request.headers.get(n), response.status, (n) => rh.get(n), response.body !== null, options)
+  if (plan === null) return response
+  if (response.bodyUsed || response.body!.locked) throw new CodecError('INVALID_OPTION', HTTP, 'the response body has already been read or is locked to a reader')
+
+  const headers = new Headers(rh)
+  headers.set('vary', plan.vary)
+  if (plan.coding === null) return withHeaders(response, response.body, headers)
+
+  const encoder = encodeStream(plan.format, { level: plan.level, engine: plan.engine, flush: plan.flush })
+  const body = response.body!.pipeThrough(encoder as unknown as ReadableWritablePair<Uint8Array, Uint8Array>)
+  headers.set('content-encoding', plan.coding)
+  headers.delete('content-length')
+  const etag = headers.get('etag')
+  if (etag !== null) headers.set('etag', weakETag(etag))
+  return withHeaders(response, body, headers)
+}

@@ -1,0 +1,57 @@
+/**
+ * `sluice/hono`: response compression middleware for hono, a drop-in for
+ * `hono/compress` that also speaks zstd and brotli, negotiates q-values (RFC 9110
+ * §12.5.3) and flushes server-sent events per event.
+ *
+ *     import { compress } from 'sluice/hono'
+ *     app.use(compress())                       // zstd, br, gzip, deflate
+ *     app.use(compress({ encoding: 'gzip' }))   // hono/compress's options work as there
+ *
+ * The rules and headers are `encodeResponse`'s (adapters/fetch/encode-response.ts).
+ */
+import type { MiddlewareHandler } from 'hono'
+import { checkEncodeOptions, encodeResponse, isCompressible, type EncodeResponseOptions } from '../fetch/encode-response.js'
+import type { ContentCoding } from '../fetch/negotiate.js'
+
+export interface CompressOptions extends EncodeResponseOptions {
+  /** As in `hono/compress`: the one coding to use (`encodings: [encoding]`). */
+  encoding?: ContentCoding
+  /** As in `hono/compress`: the smallest known length to compress (`minBytes`). Default 1024. */
+  threshold?: number
+  /**
+   * As in `hono/compress`: which `Content-Type`s to compress, a RegExp or a predicate.
+   * Default: `isCompressible` (all but images other than SVG, audio, video, fonts and
+   * compressed archives); responses without a type are not compressed when a filter
+   * is given, as there.
+   */
+  contentTypeFilter?: RegExp | ((contentType: string) => boolean)
+}
+
+export function compress(options: CompressOptions = {}): MiddlewareHandler {
+  const { encoding, threshold, contentTypeFilter, ...rest } = options
+  const filter = contentTypeFilter
+  const compressible =
+    filter === undefined
+      ? (rest.compressible ?? isCompressible)
+      : (type: string | null) => type !== null && (typeof filter === 'function' ? filter(type) : filter.test(type))
+  const checked = checkEncodeOptions({
+    ...rest,
+    encodings: encoding !== undefined ? [encoding] : rest.encodings,
+    minBytes: threshold ?? rest.minBytes,
+    compressible,
+  })
+  return async function compress(c, next) {
+    await next()
+    const before = c.res
+    const after = encodeResponse(c.req.raw, before, checked)
+    if (after === before) return
+    c.res = after
+    // hono's `c.res` setter copies the previous response's headers onto the new one:
+    // put back the encoded response's own (no Content-Length, weak ETag, merged Vary).
+    const headers = c.res.headers
+    if (!after.headers.has('content-length')) headers.delete('content-length')
+    for (const [name, value] of after.headers) if (name !== 'set-cookie') headers.set(name, value)
+  }
+}
+
+export { encodeResponse, isCompressible, type EncodeResponseOptions } from '../fetch/encode-response.js'

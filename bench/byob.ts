@@ -1,0 +1,65 @@
+// BYOB vs default reads of a decoder's output, in one run: MB/s of decoded output over
+// CPU time (median of the timed runs), for gzip, zstd and LZ4 of the text corpus.
+//
+//   node --import tsx --expose-gc bench/byob.ts      (corpus of BENCH_MB MB, default 16)
+//
+// default: getReader(), one chunk per read (chunks of the machine's blocks);
+// byob:    getReader({ mode: 'byob' }) into one reused 64 KiB buffer.
+import type { Format } from '../lib/codec.js'
+import { decodeStream, encode } from '../streams/index.js'
+import { chunks, corpus } from './corpus.js'
+
+const gc = (globalThis as { gc?: () => void }).gc
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!
+
+async function run(format: Format, packed: Uint8Array[], byob: boolean): Promise<number> {
+  const d = decodeStream(format)
+  const writer = d.writable.getWriter()
+  const fed = (async () => {
+    for (const p of packed) await writer.write(p)
+    await writer.close()
+  })()
+  let total = 0
+  if (byob) {
+    const reader = d.readable.getReader({ mode: 'byob' })
+    let buffer = new ArrayBuffer(64 * 1024)
+    for (;;) {
+      const { done, value } = await reader.read(new Uint8Array(buffer))
+      if (done) break
+      total += value!.byteLength
+      buffer = value!.buffer
+    }
+  } else {
+    const reader = d.readable.getReader()
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done) break
+      total += value.byteLength
+    }
+  }
+  await fed
+  return total
+}
+
+const raw = corpus('text')
+console.log(`text: ${(raw.length / 1e6).toFixed(1)} MB decoded`)
+console.log('row'.padEnd(22) + 'MB/s'.padStart(8) + '  byob vs default')
+for (const format of ['gzip', 'zstd', 'lz4'] as Format[]) {
+  const packed = chunks(await encode(format, raw))
+  let base = 0
+  for (const byob of [false, true]) {
+    await run(format, packed, byob)
+    const cpu: number[] = []
+    const start = performance.now()
+    while (cpu.length < 3 || (performance.now() - start < 1500 && cpu.length < 20)) {
+      gc?.()
+      const c0 = process.cpuUsage()
+      await run(format, packed, byob)
+      const c = process.cpuUsage(c0)
+      cpu.push((c.user + c.system) / 1000)
+    }
+    const mbps = raw.length / 1e6 / (median(cpu) / 1000)
+    if (!byob) base = mbps
+    console.log(`${format} ${byob ? 'byob' : 'default'}`.padEnd(22) + mbps.toFixed(1).padStart(8) + (byob ? `  ${(mbps / base).toFixed(2)}x` : ''))
+  }
+}
