@@ -98,10 +98,10 @@ export const groups: Group[] = [
     reference: 'DecompressionStream (native)',
     rows: [
       streamRow('sluice gzipDecode stream', gz, () => sluice.gzipDecode()),
-      streamRow('sluice gzipDecode stream, engine wasm', gz, () => sluice.gzipDecode({ engine: 'wasm' })),
+      streamRow('sluice gzipDecode stream, engine js', gz, () => sluice.gzipDecode({ engine: 'js' })),
       streamRow('sluice gzipDecode stream, engine node', gz, () => sluice.gzipDecode({ engine: 'node' })),
       oneShot('sluice decode() one-shot', gz, (p) => sluice.decode('gzip', p)),
-      oneShot('sluice decode() one-shot, engine wasm', gz, (p) => sluice.decode('gzip', p, { engine: 'wasm' })),
+      oneShot('sluice decode() one-shot, engine js', gz, (p) => sluice.decode('gzip', p, { engine: 'js' })),
       streamRow('DecompressionStream (native)', gz, () => new DecompressionStream('gzip')),
       oneShot('node:zlib gunzipSync', gz, (p) => zlib.gunzipSync(p)),
       oneShot('fflate gunzipSync', gz, (p) => require('fflate').gunzipSync(p)),
