@@ -1,6 +1,9 @@
 import { toBytes } from './bytes.js'
 import type { Format, FormatTraits } from './codec.js'
 import { CodecError } from './errors.js'
+import { checkInteger, checkLimit, checkOneOf } from './options.js'
+
+export { checkBoolean, checkInteger, checkLimit, checkOneOf } from './options.js'
 
 /**
  * Per-format facts and every option check, in one leaf module: the registry, the codecs,
@@ -26,9 +29,9 @@ interface FormatFacts {
   readonly noDictionary?: string
 }
 
-const MEMBERS: FormatTraits = Object.freeze({ concatenable: true })
-const SINGLE: FormatTraits = Object.freeze({ concatenable: false })
-const DEFLATE_ENGINES: readonly Engine[] = Object.freeze(['js', 'wasm', 'node'] as const)
+const MEMBERS: FormatTraits = /* @__PURE__ */ Object.freeze({ concatenable: true })
+const SINGLE: FormatTraits = /* @__PURE__ */ Object.freeze({ concatenable: false })
+const DEFLATE_ENGINES: readonly Engine[] = /* @__PURE__ */ Object.freeze(['js', 'wasm', 'node'] as const)
 
 const facts: Record<Format, FormatFacts> = {
   // gzip members may follow each other (RFC 1952 section 2.2); zlib and raw deflate
@@ -58,7 +61,7 @@ const facts: Record<Format, FormatFacts> = {
   brotli: { defaultEngine: 'wasm', engines: ['wasm', 'node'], levels: [0, 11, 5], traits: SINGLE, noDictionary: 'brotli dictionaries are not supported yet' },
 }
 
-export const FORMATS = Object.freeze(Object.keys(facts) as Format[])
+export const FORMATS = /* @__PURE__ */ Object.freeze(Object.keys(facts) as Format[])
 
 export function isFormat(name: unknown): name is Format {
   return typeof name === 'string' && Object.prototype.hasOwnProperty.call(facts, name)
@@ -93,53 +96,9 @@ export function resolveEngine(format: string, engine: unknown): Engine {
 }
 
 // ---------------------------------------------------------------------------------------
-// Option checks. Each throws `CodecError('INVALID_OPTION')` naming the option, the range
-// and the value; `undefined` gives the default.
-
-/** An integer in `[min, max]`. */
-export function checkInteger(format: string, name: string, value: unknown, min: number, max: number, fallback: number): number
-export function checkInteger(format: string, name: string, value: unknown, min: number, max: number, fallback?: number): number | undefined
-export function checkInteger(format: string, name: string, value: unknown, min: number, max: number, fallback?: number): number | undefined {
-  if (value === undefined) return fallback
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw new CodecError('INVALID_OPTION', format, `${name} must be an integer from ${rangeText(min)} to ${rangeText(max)}, got ${String(value)}`)
-  }
-  return value
-}
-
-function rangeText(n: number): string {
-  return n >= 1024 && Number.isInteger(Math.log2(n)) ? `2^${Math.log2(n)}` : String(n)
-}
-
-/** A boolean. */
-export function checkBoolean(format: string, name: string, value: unknown, fallback: boolean): boolean
-export function checkBoolean(format: string, name: string, value: unknown, fallback?: boolean): boolean | undefined
-export function checkBoolean(format: string, name: string, value: unknown, fallback?: boolean): boolean | undefined {
-  if (value === undefined) return fallback
-  if (typeof value !== 'boolean') throw new CodecError('INVALID_OPTION', format, `${name} must be a boolean, got ${String(value)}`)
-  return value
-}
-
-/** One of `choices` (strings). */
-export function checkOneOf<T extends string>(format: string, name: string, value: unknown, choices: readonly T[], fallback: T): T {
-  if (value === undefined) return fallback
-  if (typeof value !== 'string' || !choices.includes(value as T)) {
-    throw new CodecError('INVALID_OPTION', format, `${name} must be ${choices.map((c) => `'${c}'`).join(' or ')}, got ${String(value)}`)
-  }
-  return value as T
-}
-
-/**
- * A byte limit: a non-negative integer or `Infinity`. A limit of 0 is allowed everywhere
- * (it admits only empty output), so that every limit option accepts the same values.
- */
-export function checkLimit(format: string, name: string, value: unknown, fallback: number): number {
-  if (value === undefined) return fallback
-  if (typeof value !== 'number' || !(value >= 0) || (Number.isFinite(value) && !Number.isInteger(value))) {
-    throw new CodecError('INVALID_OPTION', format, `${name} must be a non-negative integer or Infinity, got ${String(value)}`)
-  }
-  return value
-}
+// Option checks of the codecs (the generic ones are options.ts's, re-exported here). Each
+// throws `CodecError('INVALID_OPTION')` naming the option, the range and the value;
+// `undefined` gives the default.
 
 /** Checks an encoder's `level`; returns the level to use. */
 export function checkLevel(format: string, level: unknown): number {

@@ -8,6 +8,7 @@
  * fits takes that one read, a larger one exactly one more for the bytes before it.
  */
 import { CodecError } from '../errors.js'
+import { checkInteger } from '../options.js'
 import { decodeFileMetaData } from './metadata.js'
 import type { FileMetaData, MetadataSource, RangeSource, SourceOptions } from './types.js'
 
@@ -66,23 +67,10 @@ export function parquetMetadataSync(file: Uint8Array | ArrayBuffer, options?: So
 }
 
 function sourceOptions(options: SourceOptions | undefined): { tailSize: number; maxFooterBytes: number } {
-  let tailSize = DEFAULT_TAIL_SIZE
-  let maxFooterBytes = DEFAULT_MAX_FOOTER_BYTES
-  if (options !== undefined && options !== null) {
-    if (options.tailSize !== undefined) {
-      if (!Number.isSafeInteger(options.tailSize) || options.tailSize < 0) {
-        throw new CodecError('INVALID_OPTION', FORMAT, `tailSize ${String(options.tailSize)} is not a non-negative integer`)
-      }
-      tailSize = options.tailSize
-    }
-    if (options.maxFooterBytes !== undefined) {
-      if (!Number.isSafeInteger(options.maxFooterBytes) || options.maxFooterBytes < 0) {
-        throw new CodecError('INVALID_OPTION', FORMAT, `maxFooterBytes ${String(options.maxFooterBytes)} is not a non-negative integer`)
-      }
-      maxFooterBytes = options.maxFooterBytes
-    }
+  return {
+    tailSize: checkInteger(FORMAT, 'tailSize', options?.tailSize, 0, Number.MAX_SAFE_INTEGER, DEFAULT_TAIL_SIZE),
+    maxFooterBytes: checkInteger(FORMAT, 'maxFooterBytes', options?.maxFooterBytes, 0, Number.MAX_SAFE_INTEGER, DEFAULT_MAX_FOOTER_BYTES),
   }
-  return { tailSize, maxFooterBytes }
 }
 
 function tooSmall(size: number): never {
