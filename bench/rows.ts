@@ -1,5 +1,6 @@
 // The benchmark rows: ours and the peers, grouped by operation. Each row prepares its
 // input outside the timed region and returns one operation over the whole corpus.
+import { spawnSync } from 'node:child_process'
 import * as zlib from 'node:zlib'
 import { createRequire } from 'node:module'
 import type { Decoder } from '../lib/codec.js'
@@ -48,6 +49,12 @@ const oneShot = (name: string, pack: (raw: Uint8Array) => Uint8Array | Promise<U
 const identity = (raw: Uint8Array) => raw
 const gz = (raw: Uint8Array) => new Uint8Array(zlib.gzipSync(raw, { level: 6 }))
 const lz4pack = (raw: Uint8Array) => sluice.encode('lz4', raw)
+/** A frame as the `lz4` CLI writes it from a pipe (4 MiB blocks, content checksum, no content size). */
+const lz4cli = (raw: Uint8Array) => {
+  const r = spawnSync('lz4', ['-c', '-q'], { input: raw, maxBuffer: 1 << 30 })
+  if (r.status !== 0) throw new Error('the lz4 CLI is needed for this row (apt-get install -y lz4)')
+  return new Uint8Array(r.stdout)
+}
 /** zstd level 3 frames with content size and checksum, as the CLI writes them. */
 const zpack = (raw: Uint8Array) => new Uint8Array(require('zstd-napi').compress(raw, { compressionLevel: 3, checksumFlag: true }))
 const brpack = (raw: Uint8Array) => new Uint8Array(zlib.brotliCompressSync(raw, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } }))
@@ -143,6 +150,8 @@ export const groups: Group[] = [
       // lz4js verifies no checksum: on frames without one, both sides do the same work.
       oneShot('sluice decode() one-shot, frames without content checksum', (raw) => sluice.encode('lz4', raw, { contentChecksum: false }), (p) => sluice.decode('lz4', p)),
       oneShot('lz4js decompress', (raw) => new Uint8Array(require('lz4js').compress(raw)), (p) => require('lz4js').decompress(p)),
+      oneShot('sluice decode() one-shot, lz4 CLI frame', lz4cli, (p) => sluice.decode('lz4', p)),
+      oneShot('lz4js decompress, lz4 CLI frame', lz4cli, (p) => require('lz4js').decompress(p)),
       oneShot('lz4-napi decompressFrameSync (native)', (raw) => new Uint8Array(require('lz4-napi').compressFrameSync(Buffer.from(raw))), (p) => require('lz4-napi').decompressFrameSync(Buffer.from(p.buffer, p.byteOffset, p.length))),
     ],
   },
