@@ -219,6 +219,20 @@ test("the Node duplex takes flush: 'write' too", async () => {
   await pipeline(duplex, new Writable({ write: (_c, _e, cb) => cb() }))
 })
 
+test('the Node duplex: flush() is ordered after the writes before it, and what they wrote then decodes', async () => {
+  const duplex = nodeEncode('gzip')
+  const got: Buffer[] = []
+  duplex.on('data', (chunk: Buffer) => got.push(chunk))
+  duplex.write(Buffer.from('one, '))
+  duplex.write(Buffer.from('two'))
+  await new Promise<void>((resolve) => duplex.flush(() => resolve()))
+  await new Promise((resolve) => setImmediate(resolve))
+  assert.is(zlib.gunzipSync(Buffer.concat(got), { finishFlush: zlib.constants.Z_SYNC_FLUSH }).toString(), 'one, two')
+  duplex.end(Buffer.from(', three'))
+  await pipeline(duplex, new Writable({ write: (_c, _e, cb) => cb() }))
+  assert.is(zlib.gunzipSync(Buffer.concat(got)).toString(), 'one, two, three')
+})
+
 test('the machine: requestFlush() on a decoder is a caller mistake; flushes are counted once each', async () => {
   const mod = await loadCodec('deflate-raw', 'js')
   const decoding = new Machine(mod.createDecoder({}), { format: 'deflate-raw', mode: 'decode', blockSize: 1024, maxOutputBytes: Infinity, concatenated: false })

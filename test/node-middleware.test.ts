@@ -71,6 +71,46 @@ test('SSE written with res.write(): each event decodes before the next is writte
   }
 })
 
+test('res.flush() on a response that is not an event stream: what was written decodes before the rest is written', async () => {
+  const first = 'first part of a long page\n'.repeat(50)
+  let seenFirst: () => void = () => {}
+  const seen = new Promise<void>((resolve) => (seenFirst = resolve))
+  const mw = compression()
+  const s = await listen((req, res) =>
+    mw(req, res, async () => {
+      res.writeHead(200, { 'Content-Type': 'text/html' })
+      res.write(first)
+      ;(res as ServerResponse & { flush(): void }).flush()
+      let timer: NodeJS.Timeout | undefined
+      const late = new Promise<'late'>((r) => (timer = setTimeout(() => r('late'), 30_000)))
+      const got = await Promise.race([seen.then(() => 'seen' as const), late])
+      clearTimeout(timer)
+      res.end(got === 'seen' ? 'the rest' : 'flush did not reach the client')
+    }),
+  )
+  try {
+    const all = await new Promise<string>((resolve, reject) => {
+      const req = httpRequest(`${s.url}/`, { headers: { 'accept-encoding': 'gzip' } }, (res) => {
+        assert.is(res.headers['content-encoding'], 'gzip')
+        const gunzip = zlib.createGunzip()
+        let got = ''
+        gunzip.on('data', (c: Buffer) => {
+          got += c.toString()
+          if (got.startsWith(first)) seenFirst()
+        })
+        gunzip.on('end', () => resolve(got))
+        gunzip.on('error', reject)
+        res.pipe(gunzip)
+      })
+      req.on('error', reject)
+      req.end()
+    })
+    assert.is(all, first + 'the rest')
+  } finally {
+    await s.close()
+  }
+})
+
 test('writeHead() headers decide; HEAD, 304, no-transform and Content-Encoding are left alone', async () => {
   const mw = compression()
   const s = await listen((req: IncomingMessage, res: ServerResponse) =>

@@ -46,7 +46,8 @@ function toBuffer(chunk: unknown, encoding?: BufferEncoding): Buffer {
  *
  * Backpressure is kept: `res.write()` returns false while the encoder is full and
  * `'drain'` follows. A client that goes away destroys the encoder.
- * `text/event-stream` responses are flushed after every `res.write()`.
+ * `text/event-stream` responses are flushed after every `res.write()`; elsewhere
+ * `res.flush()` writes a sync point on demand (as with the `compression` package).
  */
 export function compression(options: EncodeResponseOptions = {}): (req: IncomingMessage, res: ServerResponse, next?: Next) => void {
   const checked = checkEncodeOptions(options)
@@ -131,6 +132,12 @@ export function encodeNodeResponse(req: IncomingMessage, res: ServerResponse, op
     }
     return encoder.write(toBuffer(chunk, encoding as BufferEncoding | undefined), callback as WriteCallback | undefined)
   } as ServerResponse['write']
+
+  // A sync point after what was written so far; nothing to do while unencoded.
+  ;(res as ServerResponse & { flush(): void }).flush = () => {
+    decide()
+    ;(encoder as CodecDuplex | null)?.flush()
+  }
 
   res.end = function (this: ServerResponse, chunk?: unknown, encoding?: unknown, callback?: unknown): ServerResponse {
     if (typeof chunk === 'function') {

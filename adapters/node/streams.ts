@@ -40,6 +40,9 @@ export interface NodeEncodeOptions extends NodeCodecOptions {
 }
 
 /** A Node `Duplex` around one codec; see the module comment. */
+/** The write that stands for `flush()` in the write queue (compared by identity). */
+const FLUSH = Buffer.alloc(0)
+
 export class CodecDuplex extends Duplex {
   /** The machine, once the engine has loaded (`_construct` delays reads and writes until then). */
   #machine: Machine | null = null
@@ -63,8 +66,24 @@ export class CodecDuplex extends Duplex {
     )
   }
 
+  /**
+   * Encoders: a sync point after everything written before this call (as node:zlib
+   * streams' `flush()`): the output up to it can be decoded without the rest of the
+   * stream. It travels through the write queue, so it is ordered with the writes;
+   * `callback` runs once it has been queued for the codec.
+   */
+  flush(callback?: () => void): void {
+    this.write(FLUSH, callback)
+  }
+
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
     try {
+      if (chunk === FLUSH) {
+        this.#machine!.requestFlush()
+        this.#pendingWrite = callback
+        this.#pump()
+        return
+      }
       this.#machine!.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength))
     } catch (error) {
       callback(error as Error)
