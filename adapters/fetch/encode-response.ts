@@ -48,12 +48,13 @@ export interface EncodeResponseOptions {
   /**
    * `'write'`: a sync point after every chunk the body's source writes, so that each
    * reaches the client at once (live feeds, progress, logs). Default: `'write'` for
-   * `text/event-stream` (server-sent events), else `'none'`. When a sync point is
-   * wanted, codings that cannot write one (brotli on the wasm engine) are not offered.
+   * `text/event-stream` (server-sent events), else `'none'`. Every coding offered can
+   * write one (deflate sync flush, BROTLI_OPERATION_FLUSH, zstd end of block).
    */
   flush?: 'none' | 'write'
   /**
-   * Engine per coding (e.g. `{ br: 'node' }` for node:zlib's brotli, which can flush).
+   * Engine per coding (e.g. `{ gzip: 'node' }` for node:zlib's deflate, twice as fast as
+   * the portable one when encoding).
    * Default: each format's portable engine.
    */
   engines?: Partial<Record<ContentCoding, Engine>>
