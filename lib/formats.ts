@@ -51,7 +51,9 @@ const facts: Record<Format, FormatFacts> = {
   lz4: { defaultEngine: 'wasm', engines: ['js', 'wasm'], levels: [1, 12, 1], traits: MEMBERS, noDictionary: 'lz4 dictionaries are not supported' },
   'lz4-block': { defaultEngine: 'wasm', engines: ['js', 'wasm'], levels: [1, 12, 1], traits: SINGLE, noDictionary: 'lz4 dictionaries are not supported' },
   // RFC 8878 section 3.1: a zstd stream is a sequence of frames.
-  zstd: { defaultEngine: 'wasm', engines: ['wasm', 'node'], levels: [1, 19, 3], traits: MEMBERS, noDictionary: 'zstd dictionaries are not supported yet' },
+  // Dictionaries: a trained one (RFC 8878 section 5, magic 37 A4 30 EC, named by its ID in
+  // the frame header) or raw content (a prefix the first matches may reach back into).
+  zstd: { defaultEngine: 'wasm', engines: ['wasm', 'node'], levels: [1, 19, 3], traits: MEMBERS },
   // The web platform's CompressionStream('brotli') proposal and node:zlib both default to
   // quality 11 for one-shot use; streams favour speed, so 5 here. RFC 7932 defines a
   // single stream: bytes after its end are trailing data.
