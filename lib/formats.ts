@@ -57,7 +57,8 @@ const facts: Record<Format, FormatFacts> = {
   // The web platform's CompressionStream('brotli') proposal and node:zlib both default to
   // quality 11 for one-shot use; streams favour speed, so 5 here. RFC 7932 defines a
   // single stream: bytes after its end are trailing data.
-  brotli: { defaultEngine: 'wasm', engines: ['wasm', 'node'], levels: [0, 11, 5], traits: SINGLE, noDictionary: 'brotli dictionaries are not supported yet' },
+  // Dictionaries: raw content (a prefix, brotli's BROTLI_SHARED_DICTIONARY_RAW).
+  brotli: { defaultEngine: 'wasm', engines: ['wasm', 'node'], levels: [0, 11, 5], traits: SINGLE },
 }
 
 export const FORMATS = Object.freeze(Object.keys(facts) as Format[])
