@@ -24,7 +24,7 @@
  */
 import type { Decoder, Encoder } from '../codec.js'
 import { CodecError, type ErrorCode, type Failure } from '../errors.js'
-import { checkBoolean, checkDictionary, checkInteger, checkLevel, checkMaxOutput, traitsOf } from '../formats.js'
+import { checkBoolean, checkDictionary, checkInteger, checkOneOf, checkLevel, checkMaxOutput, traitsOf } from '../formats.js'
 import type { CodecModule } from '../codec.js'
 import { NativeLifecycle, type NativeHandle } from './native-handle.js'
 import { Status } from '../status.js'
@@ -35,6 +35,7 @@ import {
   ZSTD_c_checksumFlag,
   ZSTD_c_compressionLevel,
   ZSTD_c_contentSizeFlag,
+  ZSTD_c_windowLog,
   ZSTD_e_continue,
   ZSTD_e_end,
   ZSTD_e_flush,
@@ -124,10 +125,15 @@ interface ZstdDictionary {
 /** Trained dictionaries (checked copies) that libzstd loaded once without complaint. */
 const loadable = /* @__PURE__ */ new WeakSet<Uint8Array>()
 
-function dictionaryOf(value: unknown): ZstdDictionary | null {
+/**
+ * The `dictionary` option; `dictionaryType: 'raw'` takes it as raw content even when it
+ * starts with the magic (RFC 9842's 'dcz' does), 'auto' (the default) by the magic.
+ */
+function dictionaryOf(value: unknown, type: unknown): ZstdDictionary | null {
+  const raw = checkOneOf(FORMAT, 'dictionaryType', type, ['auto', 'raw'], 'auto') === 'raw'
   const bytes = checkDictionary(FORMAT, value)
   if (bytes === undefined || bytes.length === 0) return null
-  const trained = bytes.length >= 8 && readU32LE(bytes, 0) === DICTIONARY_MAGIC
+  const trained = !raw && bytes.length >= 8 && readU32LE(bytes, 0) === DICTIONARY_MAGIC
   const id = trained ? readU32LE(bytes, 4) : 0
   if (trained && !loadable.has(bytes)) {
     // A caller mistake, so it throws now (STYLE.md: bad options throw), rather than
@@ -224,6 +230,11 @@ export interface ZstdDecoderOptions {
   maxOutputBytes?: number
   /** Largest accepted Window_Log (RFC 8878 §3.1.1.1.2), 10..27; default 27. */
   maxWindowLog?: number
+  /**
+   * Largest accepted Window_Size in bytes, when a limit is not a power of two (RFC 9842
+   * section 2.2's max(8 MiB, 1.25 x dictionary) for 'dcz'); the smaller limit applies.
+   */
+  maxWindowBytes?: number
   /** A trained dictionary (magic 37 A4 30 EC) or raw content the frames were encoded with. */
   dictionary?: BufferSource
 }
@@ -240,6 +251,8 @@ class ZstdDecoder implements Decoder {
   private readonly maxOutput: number
   /** Windows larger than 2^maxWindowLog are refused before libzstd allocates them. */
   private readonly maxWindowLog: number
+  /** The window limit in bytes: 2^maxWindowLog, or `maxWindowBytes` when smaller. */
+  private readonly maxWindow: number
   private readonly dictionary: ZstdDictionary | null
   private phase = Phase.Header
   /** Bytes of a skippable frame's payload not consumed yet. */
@@ -254,7 +267,9 @@ class ZstdDecoder implements Decoder {
     this.maxOutput = checkMaxOutput(FORMAT, options.maxOutputBytes)
     // MAX_WINDOW_LOG is also the wasm engine's hard limit (see above).
     this.maxWindowLog = checkInteger(FORMAT, 'maxWindowLog', options.maxWindowLog, MIN_WINDOW_LOG, MAX_WINDOW_LOG, MAX_WINDOW_LOG)
-    this.dictionary = dictionaryOf(options.dictionary)
+    const windowBytes = checkInteger(FORMAT, 'maxWindowBytes', options.maxWindowBytes, 2 ** MIN_WINDOW_LOG, 2 ** MAX_WINDOW_LOG, 2 ** MAX_WINDOW_LOG)
+    this.maxWindow = Math.min(windowBytes, 2 ** this.maxWindowLog)
+    this.dictionary = dictionaryOf(options.dictionary, options.dictionaryType)
     this.handle = lifecycle.attach(this, FORMAT, 'decoder', { context: 0, stage: 0, dictionary: 0, decoder: true })
   }
 
@@ -339,8 +354,9 @@ class ZstdDecoder implements Decoder {
         return this.fail('INVALID_DATA', `frame needs the zstd dictionary with ID ${header.dictionaryId}; ${given}`, idAt)
       }
     }
-    if (header.windowSize > 2 ** this.maxWindowLog) {
-      return this.fail('LIMIT_EXCEEDED', `frame window ${header.windowSize} bytes exceeds the limit 2^${this.maxWindowLog} = ${2 ** this.maxWindowLog} (maxWindowLog)`, at + 5)
+    if (header.windowSize > this.maxWindow) {
+      const limit = this.maxWindow === 2 ** this.maxWindowLog ? `2^${this.maxWindowLog} = ${this.maxWindow} (maxWindowLog)` : `${this.maxWindow} (maxWindowBytes)`
+      return this.fail('LIMIT_EXCEEDED', `frame window ${header.windowSize} bytes exceeds the limit ${limit}`, at + 5)
     }
     if (size > this.maxOutput - this.outputTotal) {
       const sizeAt = at + 5 + header.windowBytes + header.dictionaryBytes
@@ -468,6 +484,8 @@ export interface ZstdEncoderOptions {
   contentSize?: number
   /** A trained dictionary (its ID goes into the frame header) or raw content (a prefix). */
   dictionary?: BufferSource
+  /** Window_Log of the frames, 10..27 (ZSTD_c_windowLog); default: the level's. */
+  windowLog?: number
 }
 
 /** Largest Frame_Content_Size we accept as a number (2^53 - 1). */
@@ -507,6 +525,8 @@ class ZstdEncoder implements Encoder {
   /** `contentSize` option, or -1. */
   private readonly pledged: number
   private readonly dictionary: ZstdDictionary | null
+  /** `windowLog` option, or 0 for the level's own. */
+  private readonly windowLog: number
   private phase = EncodePhase.Open
   /** Whether anything reached libzstd since the last reset. */
   private started = false
@@ -525,7 +545,8 @@ class ZstdEncoder implements Encoder {
     this.level = checkLevel(FORMAT, options.level)
     this.checksum = checkBoolean(FORMAT, 'checksum', options.checksum, true)
     this.pledged = checkInteger(FORMAT, 'contentSize', options.contentSize, 0, MAX_CONTENT_SIZE, -1)
-    this.dictionary = dictionaryOf(options.dictionary)
+    this.windowLog = checkInteger(FORMAT, 'windowLog', options.windowLog, MIN_WINDOW_LOG, MAX_WINDOW_LOG, 0)
+    this.dictionary = dictionaryOf(options.dictionary, options.dictionaryType)
     this.handle = lifecycle.attach(this, FORMAT, 'encoder', { context: 0, stage: 0, dictionary: 0, decoder: false })
   }
 
@@ -554,6 +575,7 @@ class ZstdEncoder implements Encoder {
     native.ZSTD_CCtx_setParameter(ctx, ZSTD_c_compressionLevel, this.level)
     native.ZSTD_CCtx_setParameter(ctx, ZSTD_c_checksumFlag, this.checksum ? 1 : 0)
     native.ZSTD_CCtx_setParameter(ctx, ZSTD_c_contentSizeFlag, 1)
+    if (this.windowLog !== 0) native.ZSTD_CCtx_setParameter(ctx, ZSTD_c_windowLog, this.windowLog)
     // After ZSTD_initCStream, which clears any dictionary of the previous frame.
     if (this.dictionary !== null) {
       const refused = applyDictionary(state, this.dictionary)
