@@ -1,7 +1,7 @@
 import type { CodecModule, Decoder, Encoder, Format, Role } from './codec.js'
 import { CodecError } from './errors.js'
 import { checkDictionary, checkFormat, checkLevel, checkMaxOutput, resolveEngine, type Engine } from './formats.js'
-import { addDictionaryDigest } from './dictionary-digest.js'
+import { addDictionaryDigest, isDictionaryTransport } from './dictionary-digest.js'
 
 export type { CodecModule, Role } from './codec.js'
 export type { Engine } from './formats.js'
@@ -87,7 +87,7 @@ export async function createDecoder(format: Format, options: CreateOptions = {})
   checkMaxOutput(format, options.maxOutputBytes)
   const dictionary = checkDictionary(format, options.dictionary)
   const pass = dictionary ? { ...options, dictionary } : options
-  await addDictionaryDigest(format, pass)
+  if (isDictionaryTransport(format)) await addDictionaryDigest(format, pass)
   const mod = await loadCodec(format, engine, 'decode')
   return mod.createDecoder(pass)
 }
@@ -98,7 +98,7 @@ export async function createEncoder(format: Format, options: CreateOptions = {})
   checkLevel(format, options.level)
   const dictionary = checkDictionary(format, options.dictionary)
   const pass = dictionary ? { ...options, dictionary } : options
-  await addDictionaryDigest(format, pass)
+  if (isDictionaryTransport(format)) await addDictionaryDigest(format, pass)
   const mod = await loadCodec(format, engine, 'encode')
   return mod.createEncoder(pass)
 }
