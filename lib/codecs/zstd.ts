@@ -237,6 +237,8 @@ export interface ZstdDecoderOptions {
   maxWindowBytes?: number
   /** A trained dictionary (magic 37 A4 30 EC) or raw content the frames were encoded with. */
   dictionary?: BufferSource
+  /** 'auto' (default): trained when it starts with the magic; 'raw': always raw content (RFC 9842 'dcz'). */
+  dictionaryType?: 'auto' | 'raw'
 }
 
 class ZstdDecoder implements Decoder {
@@ -484,6 +486,8 @@ export interface ZstdEncoderOptions {
   contentSize?: number
   /** A trained dictionary (its ID goes into the frame header) or raw content (a prefix). */
   dictionary?: BufferSource
+  /** As the decoder's. */
+  dictionaryType?: 'auto' | 'raw'
   /** Window_Log of the frames, 10..27 (ZSTD_c_windowLog); default: the level's. */
   windowLog?: number
 }
