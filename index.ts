@@ -5,5 +5,5 @@
  * only (adapters -> streams -> lib).
  */
 export * from './streams/index.js'
-export { decodeResponse, decodeBody, parseContentEncoding, MAX_CONTENT_ENCODINGS, type DecodeResponseOptions } from './adapters/fetch/index.js'
+export { decodeResponse, decodeBody, parseContentEncoding, MAX_CONTENT_ENCODINGS, type DecodeResponseOptions, type DictionariesOption, type DictionaryLookup } from './adapters/fetch/index.js'
 export { encodeResponse, isCompressible, negotiate, type EncodeResponseOptions, type ContentCoding } from './adapters/fetch/index.js'

@@ -63,7 +63,7 @@ export interface Encoder extends SpanCodec {
 }
 
 /** Formats of the compression codecs. */
-export type Format = 'gzip' | 'deflate' | 'deflate-raw' | 'lz4' | 'lz4-block' | 'zstd' | 'brotli'
+export type Format = 'gzip' | 'deflate' | 'deflate-raw' | 'lz4' | 'lz4-block' | 'zstd' | 'brotli' | 'dcz' | 'dcb'
 
 /** Options every decoder accepts. */
 export interface DecoderOptions {

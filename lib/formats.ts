@@ -27,6 +27,8 @@ interface FormatFacts {
   readonly traits: FormatTraits
   /** Why the `dictionary` option is refused for this format; absent where it is taken. */
   readonly noDictionary?: string
+  /** Why the `dictionary` option is required (the format is a dictionary transport). */
+  readonly needsDictionary?: string
 }
 
 const MEMBERS: FormatTraits = /* @__PURE__ */ Object.freeze({ concatenable: true })
@@ -54,11 +56,19 @@ const facts: Record<Format, FormatFacts> = {
   lz4: { defaultEngine: 'wasm', engines: ['js', 'wasm'], levels: [1, 12, 1], traits: MEMBERS, noDictionary: 'lz4 dictionaries are not supported' },
   'lz4-block': { defaultEngine: 'wasm', engines: ['js', 'wasm'], levels: [1, 12, 1], traits: SINGLE, noDictionary: 'lz4 dictionaries are not supported' },
   // RFC 8878 section 3.1: a zstd stream is a sequence of frames.
-  zstd: { defaultEngine: 'wasm', engines: ['wasm', 'node'], levels: [1, 19, 3], traits: MEMBERS, noDictionary: 'zstd dictionaries are not supported yet' },
+  // Dictionaries: a trained one (RFC 8878 section 5, magic 37 A4 30 EC, named by its ID in
+  // the frame header) or raw content (a prefix the first matches may reach back into).
+  zstd: { defaultEngine: 'wasm', engines: ['wasm', 'node'], levels: [1, 19, 3], traits: MEMBERS },
   // The web platform's CompressionStream('brotli') proposal and node:zlib both default to
   // quality 11 for one-shot use; streams favour speed, so 5 here. RFC 7932 defines a
   // single stream: bytes after its end are trailing data.
-  brotli: { defaultEngine: 'wasm', engines: ['wasm', 'node'], levels: [0, 11, 5], traits: SINGLE, noDictionary: 'brotli dictionaries are not supported yet' },
+  // Dictionaries: raw content (a prefix, brotli's BROTLI_SHARED_DICTIONARY_RAW).
+  brotli: { defaultEngine: 'wasm', engines: ['wasm', 'node'], levels: [0, 11, 5], traits: SINGLE },
+  // RFC 9842 (Compression Dictionary Transport) sections 4 and 5: a header with the
+  // dictionary's SHA-256, then one zstd frame or one brotli stream using it as raw
+  // content. Levels as the inner formats'. One stream: bytes after it are trailing data.
+  dcz: { defaultEngine: 'wasm', engines: ['wasm'], levels: [1, 19, 3], traits: SINGLE, needsDictionary: "'dcz' is zstd with a dictionary (RFC 9842 section 4)" },
+  dcb: { defaultEngine: 'wasm', engines: ['wasm'], levels: [0, 11, 5], traits: SINGLE, needsDictionary: "'dcb' is brotli with a dictionary (RFC 9842 section 5)" },
 }
 
 export const FORMATS = /* @__PURE__ */ Object.freeze(Object.keys(facts) as Format[])
@@ -115,10 +125,14 @@ const checkedDictionaries = /* @__PURE__ */ new WeakSet<Uint8Array>()
  * so that later writes to the caller's memory cannot change a stream under way (a copy
  * this function made passes through as it is). `undefined` gives `undefined`; a format
  * without dictionaries (gzip) refuses one with `INVALID_OPTION`. An empty dictionary is
- * allowed and changes no output.
+ * allowed and changes no output. The dictionary transports ('dcz', 'dcb') require one.
  */
 export function checkDictionary(format: string, value: unknown): Uint8Array | undefined {
-  if (value === undefined) return undefined
+  if (value === undefined) {
+    const needed = factsOf(format).needsDictionary
+    if (needed) throw new CodecError('INVALID_OPTION', format, `the dictionary option is required: ${needed}`)
+    return undefined
+  }
   const refused = factsOf(format).noDictionary
   if (refused) throw new CodecError('INVALID_OPTION', format, `dictionary: ${refused}`)
   if (value instanceof Uint8Array && checkedDictionaries.has(value)) return value
@@ -154,11 +168,13 @@ export function mostDecodedBytes(format: Format, n: number): number {
     case 'deflate-raw':
       return n * 1032 + 1032
     case 'zstd':
+    case 'dcz':
       return n * 32_768 + 131_072
     case 'lz4':
     case 'lz4-block':
       return n * 256 + 65_536
     case 'brotli':
+    case 'dcb':
       return Infinity
   }
 }

@@ -2,6 +2,7 @@ import type { Format } from './codec.js'
 import { DEFAULT_BLOCK_SIZE, FIRST_BLOCK_SIZE, Machine } from './machine.js'
 import { checkBoolean, checkChunkSize, checkDictionary, checkFlush, checkLevel, checkMaxOutput, resolveEngine, traitsOf } from './formats.js'
 import { loadCodec } from './registry.js'
+import { addDictionaryDigest, isDictionaryTransport } from './dictionary-digest.js'
 
 /**
  * The one place where a codec's options are checked and its machine is built, shared by
@@ -48,6 +49,7 @@ export function prepareDecoder(format: Format, options: Record<string, unknown>)
   // The limit also reaches the codec, which can refuse a frame declaring more early.
   if (options.maxOutputBytes !== undefined) pass.maxOutputBytes = maxOutputBytes
   return async (use) => {
+    if (isDictionaryTransport(format)) await addDictionaryDigest(format, pass)
     const mod = await loadCodec(format, engine, 'decode')
     use(
       new Machine(mod.createDecoder(pass), {
@@ -69,6 +71,7 @@ export function prepareEncoder(format: Format, options: Record<string, unknown>)
   const sizes = blockSizes(format, options.chunkSize)
   const pass = codecOptions(format, options)
   return async (use) => {
+    if (isDictionaryTransport(format)) await addDictionaryDigest(format, pass)
     const mod = await loadCodec(format, engine, 'encode')
     use(new Machine(mod.createEncoder(pass), { format, mode: 'encode', ...sizes, maxOutputBytes: Infinity, concatenated: false, flush }))
   }

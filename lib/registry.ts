@@ -1,6 +1,7 @@
 import type { CodecModule, Decoder, Encoder, Format, Role } from './codec.js'
 import { CodecError } from './errors.js'
 import { checkDictionary, checkFormat, checkLevel, checkMaxOutput, resolveEngine, type Engine } from './formats.js'
+import { addDictionaryDigest, isDictionaryTransport } from './dictionary-digest.js'
 
 export type { CodecModule, Role } from './codec.js'
 export type { Engine } from './formats.js'
@@ -45,6 +46,11 @@ const loaders: Record<Format, Partial<Record<Engine, Loader>>> = {
   'lz4-block': { js: () => import('./codecs/lz4.js').then((m) => m.lz4Block), wasm: () => lz4Wasm().then((m) => m.lz4Block) },
   zstd: { wasm: () => import('./codecs/zstd.js').then((m) => m.loadZstd()), node: nodeEngine('zstd') },
   brotli: { wasm: (role) => import('./codecs/brotli.js').then((m) => m.loadBrotli(role)), node: nodeEngine('brotli') },
+  // RFC 9842: a header, then zstd / brotli with the dictionary as raw content.
+  dcz: { wasm: () => Promise.all([import('./codecs/dictionary-transport.js'), import('./codecs/zstd.js').then((m) => m.loadZstd())]).then(([t, inner]) => t.transportModule('dcz', inner)) },
+  dcb: {
+    wasm: (role) => Promise.all([import('./codecs/dictionary-transport.js'), import('./codecs/brotli.js').then((m) => m.loadBrotli(role))]).then(([t, inner]) => t.transportModule('dcb', inner)),
+  },
 }
 
 const loaded = new Map<string, Promise<CodecModule>>()
@@ -80,8 +86,10 @@ export async function createDecoder(format: Format, options: CreateOptions = {})
   const engine = resolveEngine(format, options.engine)
   checkMaxOutput(format, options.maxOutputBytes)
   const dictionary = checkDictionary(format, options.dictionary)
+  const pass = dictionary ? { ...options, dictionary } : options
+  if (isDictionaryTransport(format)) await addDictionaryDigest(format, pass)
   const mod = await loadCodec(format, engine, 'decode')
-  return mod.createDecoder(dictionary ? { ...options, dictionary } : options)
+  return mod.createDecoder(pass)
 }
 
 /** Creates a span encoder for `format`, loading its engine on first use. */
@@ -89,6 +97,8 @@ export async function createEncoder(format: Format, options: CreateOptions = {})
   const engine = resolveEngine(format, options.engine)
   checkLevel(format, options.level)
   const dictionary = checkDictionary(format, options.dictionary)
+  const pass = dictionary ? { ...options, dictionary } : options
+  if (isDictionaryTransport(format)) await addDictionaryDigest(format, pass)
   const mod = await loadCodec(format, engine, 'encode')
-  return mod.createEncoder(dictionary ? { ...options, dictionary } : options)
+  return mod.createEncoder(pass)
 }

@@ -20,7 +20,7 @@ import type { CodecStream, StreamClasses } from './codec-stream.js'
  * since it adopted the same rule (nodejs/node#58247). zstd and LZ4 streams are
  * sequences of frames by their own specifications, so further frames are decoded.
  */
-const FORMATS: readonly Format[] = ['gzip', 'deflate', 'deflate-raw', 'brotli', 'zstd', 'lz4']
+const FORMATS: readonly Format[] = ['gzip', 'deflate', 'deflate-raw', 'brotli', 'zstd', 'lz4', 'dcz', 'dcb']
 
 function checkFormat(format: unknown, what: string): Format {
   const name = String(format)
@@ -44,7 +44,8 @@ function asTypeError(error: unknown): unknown {
  * Beyond the standard: an optional second argument with the stream classes to build on
  * (`{ streams: { ReadableStream, WritableStream } }`), for runtimes without global ones,
  * and a preset `dictionary` ('deflate': RFC 1950 FDICT; 'deflate-raw': a preset window;
- * refused for 'gzip' with a `TypeError` whose `code` is `INVALID_OPTION`).
+ * 'zstd', 'brotli'; required for RFC 9842's 'dcz' and 'dcb'; refused for 'gzip' with a
+ * `TypeError` whose `code` is `INVALID_OPTION`).
  */
 export interface CompressionStreamOptions {
   streams?: StreamClasses

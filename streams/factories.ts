@@ -90,3 +90,9 @@ export const zstdEncode = (options?: EncodeStreamOptions): EncoderPair => encode
 /** brotli (RFC 7932). */
 export const brotliDecode = (options?: DecodeStreamOptions): Pair => decodeStream('brotli', options)
 export const brotliEncode = (options?: EncodeStreamOptions): EncoderPair => encodeStream('brotli', options)
+/** RFC 9842 dictionary-compressed zstd ('dcz'): `dictionary` is required. */
+export const dczDecode = (options: DecodeStreamOptions): Pair => decodeStream('dcz', options)
+export const dczEncode = (options: EncodeStreamOptions): EncoderPair => encodeStream('dcz', options)
+/** RFC 9842 dictionary-compressed brotli ('dcb'): `dictionary` is required. */
+export const dcbDecode = (options: DecodeStreamOptions): Pair => decodeStream('dcb', options)
+export const dcbEncode = (options: EncodeStreamOptions): EncoderPair => encodeStream('dcb', options)

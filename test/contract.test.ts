@@ -11,6 +11,7 @@ import { Status, statusName } from '../lib/status.js'
 import { samples } from './_corpus.js'
 import { concatBytes } from './_bytes.js'
 import { decodeSpans, encodeStream, step } from './_span.js'
+import { addDictionaryDigest } from '../lib/dictionary-digest.js'
 
 interface Case {
   format: Format
@@ -19,7 +20,13 @@ interface Case {
   goodPrefix: number[]
   /** Engines to run the contract on besides the format's default one. */
   alsoEngines?: Engine[]
+  /** Options every codec of the case is created with (the dictionary transports need one). */
+  options?: Record<string, unknown>
 }
+
+/** A dictionary for 'dcz'/'dcb', with the digest the registry would compute when opening. */
+const transport = { dictionary: concatBytes(samples().map(([, d]) => d.subarray(0, 300))) } as Record<string, unknown>
+await addDictionaryDigest('dcz', transport)
 
 const cases: Case[] = [
   { format: 'gzip', badHeader: [0x1f, 0x8c], goodPrefix: [0x1f, 0x8b], alsoEngines: ['wasm'] },
@@ -29,7 +36,20 @@ const cases: Case[] = [
   { format: 'lz4', badHeader: [0x04, 0x22, 0x4d, 0x17], goodPrefix: [0x04, 0x22, 0x4d], alsoEngines: ['wasm'] },
   { format: 'zstd', badHeader: [0x28, 0xb5, 0x2f, 0xfe], goodPrefix: [0x28, 0xb5, 0x2f] },
   { format: 'brotli', goodPrefix: [] },
+  // RFC 9842: a wrong byte of the magic, then of the dictionary's hash.
+  { format: 'dcz', badHeader: [0x5e, 0x2a, 0x4d, 0x19], goodPrefix: [0x5e, 0x2a, 0x4d, 0x18, 0x20], options: transport },
+  { format: 'dcb', badHeader: [0xff, 0x44, 0x43, 0x42, (transport.dictionaryDigest as Uint8Array)[0]! ^ 1], goodPrefix: [0xff, 0x44, 0x43, 0x42], options: transport },
 ]
+
+/** `mod` with `options` added to every codec it creates. */
+function withOptions(mod: CodecModule, options: Record<string, unknown> | undefined): CodecModule {
+  if (!options) return mod
+  return {
+    traits: mod.traits,
+    createDecoder: (o) => mod.createDecoder({ ...options, ...o }),
+    createEncoder: (o) => mod.createEncoder({ ...options, ...o }),
+  }
+}
 
 function bytesEqual(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
   if (a.length !== b.length) return false
@@ -62,7 +82,7 @@ for (const { c, engine, label } of runs) {
     test.skip(`${label}: contract`, () => {})
     continue
   }
-  const m = mod
+  const m = withOptions(mod, c.options)
 
   test(`${label}: encode then decode with exact-fit destinations`, async () => {
     for (const [name, data] of samples()) {

@@ -10,8 +10,11 @@ import { decodeStream, encodeStream } from '../streams/index.js'
 import { filesCorpus, randomBytes } from './_corpus.js'
 import { root } from './_fixtures.js'
 
-/** Levels per format: the fastest, the default, the strongest (capped where very slow). */
-const levels: Record<Exclude<Format, 'lz4-block'>, number[]> = {
+/**
+ * Levels per format: the fastest, the default, the strongest (capped where very slow).
+ * The dictionary transports need a dictionary: test/dictionary-transport.test.ts.
+ */
+const levels: Record<Exclude<Format, 'lz4-block' | 'dcz' | 'dcb'>, number[]> = {
   gzip: [0, 1, 6, 9],
   deflate: [1, 6, 9],
   'deflate-raw': [1, 6, 9],

@@ -20,6 +20,9 @@
  *   deflate (RFC 1951), and browsers accept both. So do we: a zlib header (RFC 1950
  *   §2.2) means zlib; otherwise the first bytes are tried as raw deflate, and if they
  *   do not decode as such, the body is taken as already decoded by the runtime.
+ * - `dcz` and `dcb` (RFC 9842) need the dictionary their header names by SHA-256: the
+ *   `dictionaries` option provides it. A body without their magic was decoded by the
+ *   runtime (browsers that sent `Available-Dictionary` do so) and is passed through.
  */
 import type { Format } from '../../lib/codec.js'
 import type { Decoder } from '../../lib/codec.js'
@@ -27,6 +30,7 @@ import { CodecError } from '../../lib/errors.js'
 import { checkMaxOutput } from '../../lib/formats.js'
 import { createDecoder } from '../../lib/registry.js'
 import { Status } from '../../lib/status.js'
+import { DictionaryFinder, type DictionariesOption } from './dictionaries.js'
 import { gzipHeaderAt, sniffingStream, zlibHeaderAt, zstdHeaderAt, type Decide, type Decision } from '../../streams/decompress.js'
 
 export interface DecodeResponseOptions {
@@ -50,7 +54,15 @@ export interface DecodeResponseOptions {
    * memory is allocated.
    */
   maxWindowLog?: number
+  /**
+   * Dictionaries for `Content-Encoding: dcz` / `dcb` (RFC 9842): an array, or a lookup
+   * from the SHA-256 in the body's header to the dictionary (or undefined). A body
+   * naming a dictionary not provided errors with `UNSUPPORTED`, naming the hash.
+   */
+  dictionaries?: DictionariesOption
 }
+
+export type { DictionariesOption, DictionaryLookup } from './dictionaries.js'
 
 /**
  * At most 5 codings per response. Unbounded chains let a small response make the
@@ -60,7 +72,7 @@ export interface DecodeResponseOptions {
  */
 export const MAX_CONTENT_ENCODINGS = 5
 
-type Coding = 'gzip' | 'deflate' | 'br' | 'zstd'
+type Coding = 'gzip' | 'deflate' | 'br' | 'zstd' | 'dcz' | 'dcb'
 
 /** Content-coding names (RFC 9110 §8.4.1, IANA registry) to what decodes them. */
 const CODINGS: Readonly<Record<string, Coding | 'identity'>> = Object.freeze({
@@ -69,6 +81,8 @@ const CODINGS: Readonly<Record<string, Coding | 'identity'>> = Object.freeze({
   deflate: 'deflate',
   br: 'br',
   zstd: 'zstd',
+  dcz: 'dcz', // RFC 9842 section 4
+  dcb: 'dcb', // RFC 9842 section 5
   identity: 'identity',
 })
 
@@ -99,7 +113,7 @@ function planLayers(codings: string[], skip: ReadonlySet<string>): Coding[] {
     if (skip.has(name)) continue
     const coding = Object.prototype.hasOwnProperty.call(CODINGS, name) ? CODINGS[name] : undefined
     if (coding === undefined) {
-      throw new CodecError('UNSUPPORTED', FORMAT, `unknown content coding '${name}' in Content-Encoding '${codings.join(', ')}'; supported: gzip, x-gzip, deflate, br, zstd, identity`)
+      throw new CodecError('UNSUPPORTED', FORMAT, `unknown content coding '${name}' in Content-Encoding '${codings.join(', ')}'; supported: gzip, x-gzip, deflate, br, zstd, dcz, dcb, identity`)
     }
     if (coding !== 'identity') layers.push(coding)
   }
@@ -126,6 +140,21 @@ function checkResponse(response: Response): void {
 /** Shared by the layers of one body: set once a layer finds its coding already undone. */
 interface Chain {
   decoded: boolean
+  /** The dictionaries for dcz/dcb layers. */
+  dictionaries: DictionaryFinder
+}
+
+/** RFC 9842 headers: the magic before the 32-byte SHA-256. */
+const TRANSPORT_MAGIC: Record<'dcz' | 'dcb', readonly number[]> = {
+  dcz: [0x5e, 0x2a, 0x4d, 0x18, 0x20, 0x00, 0x00, 0x00],
+  dcb: [0xff, 0x44, 0x43, 0x42],
+}
+
+/** 'match' when `head` starts with the whole header (magic and hash), 'partial' while it may. */
+function transportHeaderAt(coding: 'dcz' | 'dcb', head: Uint8Array): 'match' | 'partial' | 'no' {
+  const magic = TRANSPORT_MAGIC[coding]
+  for (let i = 0; i < Math.min(magic.length, head.length); i++) if (head[i] !== magic[i]) return 'no'
+  return head.length >= magic.length + 32 ? 'match' : 'partial'
 }
 
 const PASS: Decision = Object.freeze({ kind: 'pass' })
@@ -209,6 +238,17 @@ function layerStream(coding: Coding, chain: Chain, options: DecodeResponseOption
         return byMagic(zstdHeaderAt(head), ended, { kind: 'decode', format: 'zstd', options: { maxWindowLog: options.maxWindowLog ?? 23 } })
       case 'br':
         return { kind: 'decode', format: 'brotli' }
+      case 'dcz':
+      case 'dcb': {
+        const match = transportHeaderAt(coding, head)
+        if (match === 'partial' && ended) {
+          throw new CodecError('TRUNCATED', FORMAT, `${coding} body of ${head.length} bytes ends inside its ${TRANSPORT_MAGIC[coding].length + 32}-byte header (RFC 9842)`, head.length)
+        }
+        if (match !== 'match') return byMagic(match, ended, PASS)
+        const at = TRANSPORT_MAGIC[coding].length
+        const dictionary = await chain.dictionaries.find(coding, head.subarray(at, at + 32))
+        return { kind: 'decode', format: coding, options: { dictionary } }
+      }
       case 'deflate': {
         const zlib = zlibHeaderAt(head)
         if (zlib === 'match') return { kind: 'decode', format: 'deflate' }
@@ -241,7 +281,7 @@ export function decodeBody(response: Response, options: DecodeResponseOptions = 
   if (body === null) {
     return new ReadableStream<Uint8Array>({ start: (controller) => controller.close() })
   }
-  const chain: Chain = { decoded: false }
+  const chain: Chain = { decoded: false, dictionaries: new DictionaryFinder(options.dictionaries) }
   let stream: ReadableStream<Uint8Array> = body
   for (const coding of layers) stream = stream.pipeThrough(layerStream(coding, chain, options) as ReadableWritablePair<Uint8Array, Uint8Array>)
   return stream

@@ -55,7 +55,10 @@ export interface ParquetCompressorsOptions {
 const ALL_CODECS: readonly ParquetCodec[] = Object.freeze(['GZIP', 'ZSTD', 'BROTLI', 'LZ4', 'LZ4_RAW'])
 
 /** Which registry formats each Parquet codec decodes through. */
-const FORMATS_OF: Record<ParquetCodec, readonly Format[]> = {
+/** The registry formats Parquet's codecs map to (never a dictionary transport). */
+type ParquetFormat = Exclude<Format, 'dcz' | 'dcb'>
+
+const FORMATS_OF: Record<ParquetCodec, readonly ParquetFormat[]> = {
   // Parquet says GZIP is RFC 1952 gzip; Arrow C++ inflates with windowBits | 32 (gzip or
   // zlib autodetect) and hyparquet-compressors reads a stream without the gzip magic
   // as raw deflate, so all three wrappers are accepted (see `decodeGzipFamily`).
@@ -66,8 +69,8 @@ const FORMATS_OF: Record<ParquetCodec, readonly Format[]> = {
   LZ4_RAW: ['lz4-block'],
 }
 
-/** The engine option key of each registry format. */
-const FAMILY: Record<Format, keyof NonNullable<ParquetCompressorsOptions['engines']>> = {
+/** The engine option key of each registry format Parquet uses (no dictionary transports). */
+const FAMILY: Record<ParquetFormat, keyof NonNullable<ParquetCompressorsOptions['engines']>> = {
   gzip: 'gzip',
   deflate: 'gzip',
   'deflate-raw': 'gzip',
@@ -252,7 +255,7 @@ function buildCompressors(set: CodecSet): ParquetCompressors {
 
 async function load(set: CodecSet, options: ParquetCompressorsOptions, codecs: readonly ParquetCodec[]): Promise<void> {
   const engines = options.engines ?? {}
-  const formats = new Set<Format>()
+  const formats = new Set<ParquetFormat>()
   for (const codec of codecs) for (const f of FORMATS_OF[codec]) formats.add(f)
   // Resolve all engines first, so a bad option throws before anything loads.
   const jobs = [...formats].map((format) => [format, resolveEngine(format, engines[FAMILY[format]])] as const)

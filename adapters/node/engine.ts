@@ -31,7 +31,7 @@
 import zlib from 'node:zlib'
 import type { Decoder, Encoder, Format } from '../../lib/codec.js'
 import { CodecError, type Failure } from '../../lib/errors.js'
-import { checkInteger, checkLevel, traitsOf } from '../../lib/formats.js'
+import { checkDictionary, checkInteger, checkLevel, traitsOf } from '../../lib/formats.js'
 import type { CodecModule } from '../../lib/codec.js'
 import { Status } from '../../lib/status.js'
 import { crc32 as jsCrc32 } from '../../lib/codecs/checksum.js'
@@ -287,9 +287,9 @@ class NativeZstdDecoder implements Decoder {
   private ended = false
   private bad = false
 
-  constructor(windowLogMax: number | undefined) {
+  constructor(windowLogMax: number | undefined, dictionary: Uint8Array | undefined) {
     const params = windowLogMax === undefined ? {} : { [C.ZSTD_d_windowLogMax ?? 100]: windowLogMax }
-    this.step = new NativeStep('zstd', () => z.createZstdDecompress!({ params }))
+    this.step = new NativeStep('zstd', () => z.createZstdDecompress!(dictionary ? { params, dictionary } : { params }))
   }
 
   transform(src: Uint8Array, dst: Uint8Array, _final: boolean): Status {
@@ -431,6 +431,63 @@ class NativeEncoder implements Encoder {
   }
 }
 
+type OneShot = (data: Uint8Array, options?: object) => Uint8Array
+
+/**
+ * Whether the running Node's `compress`/`decompress` honour a `dictionary` option. Node
+ * 20 takes `{ dictionary }` for brotli without error and ignores it (the output decodes
+ * without the dictionary), so support is probed, once per format, not assumed from the
+ * version: 512 bytes that do not compress are encoded against themselves as the
+ * dictionary; an engine that used the dictionary wrote a stream that cannot be decoded
+ * without it.
+ */
+const honoursDictionary = new Map<string, boolean>()
+
+function probeDictionary(name: string, compress: OneShot | undefined, decompress: OneShot | undefined): boolean {
+  let known = honoursDictionary.get(name)
+  if (known === undefined) {
+    known = false
+    if (compress && decompress) {
+      const sample = new Uint8Array(512)
+      let seed = 0x9e3779b9
+      for (let i = 0; i < sample.length; i++) {
+        seed = (Math.imul(seed, 1103515245) + 12345) >>> 0
+        sample[i] = seed >>> 24
+      }
+      try {
+        const encoded = compress(sample, { dictionary: sample })
+        let alone: Uint8Array | null = null
+        try {
+          alone = decompress(encoded)
+        } catch {
+          alone = null
+        }
+        const withIt = decompress(encoded, { dictionary: sample })
+        known = Buffer.compare(withIt, sample) === 0 && (alone === null || Buffer.compare(alone, sample) !== 0)
+      } catch {
+        known = false
+      }
+    }
+    honoursDictionary.set(name, known)
+  }
+  return known
+}
+
+/**
+ * The checked `dictionary` option for a native codec, or undefined; refuses one (never
+ * ignores it) where the running Node's zlib does not honour it.
+ */
+function nativeDictionary(format: 'brotli' | 'zstd', value: unknown): Uint8Array | undefined {
+  const dictionary = checkDictionary(format, value)
+  if (dictionary === undefined || dictionary.length === 0) return undefined
+  const zz = zlib as unknown as Record<string, OneShot | undefined>
+  const ok = format === 'brotli' ? probeDictionary(format, zz.brotliCompressSync, zz.brotliDecompressSync) : probeDictionary(format, zz.zstdCompressSync, zz.zstdDecompressSync)
+  if (!ok) {
+    throw new CodecError('UNSUPPORTED', format, `engine 'node': this Node's zlib (${process.versions.node}) does not honour a ${format} dictionary; use engine 'wasm'`)
+  }
+  return dictionary
+}
+
 /**
  * Ranges of the native parameters: zstd `maxWindowLog` (ZSTD_d_windowLogMax: 10 to 31,
  * what libzstd accepts on 64-bit builds) and brotli `lgwin` (10 to 24, RFC 7932 section
@@ -467,13 +524,18 @@ export function nodeCodec(format: Format): CodecModule {
     case 'brotli':
       return Object.freeze({
         traits: traitsOf(format),
-        createDecoder: () => new NativeDecoder(format, new NativeBody(format, () => zlib.createBrotliDecompress(), BROTLI_FLAGS)),
+        createDecoder: (options: Record<string, unknown>) => {
+          const dictionary = nativeDictionary(format, options.dictionary)
+          const create = () => zlib.createBrotliDecompress(dictionary ? ({ dictionary } as object) : {})
+          return new NativeDecoder(format, new NativeBody(format, create, BROTLI_FLAGS))
+        },
         createEncoder: (options: Record<string, unknown>) => {
+          const dictionary = nativeDictionary(format, options.dictionary)
           const quality = checkLevel(format, options.level)
           const params: Record<number, number> = { [C.BROTLI_PARAM_QUALITY!]: quality }
           const lgwin = checkInteger(format, 'lgwin', options.lgwin, ...BROTLI_LGWIN)
           if (lgwin !== undefined) params[C.BROTLI_PARAM_LGWIN!] = lgwin
-          const create = () => zlib.createBrotliCompress({ params })
+          const create = () => zlib.createBrotliCompress(dictionary ? ({ params, dictionary } as object) : { params })
           return new NativeEncoder(format, create, BROTLI_FLAGS)
         },
       })
@@ -483,11 +545,13 @@ export function nodeCodec(format: Format): CodecModule {
         traits: traitsOf(format),
         // Unset, libzstd's default window limit (2^27 bytes) applies.
         createDecoder: (options: Record<string, unknown>) =>
-          new NativeZstdDecoder(checkInteger(format, 'maxWindowLog', options.maxWindowLog, ...ZSTD_WINDOW_LOG)),
+          new NativeZstdDecoder(checkInteger(format, 'maxWindowLog', options.maxWindowLog, ...ZSTD_WINDOW_LOG), nativeDictionary(format, options.dictionary)),
         createEncoder: (options: Record<string, unknown>) => {
           const level = checkLevel(format, options.level)
+          const dictionary = nativeDictionary(format, options.dictionary)
           const param = C.ZSTD_c_compressionLevel ?? 100
-          return new NativeEncoder(format, () => z.createZstdCompress!({ params: { [param]: level } }), ZSTD_FLAGS)
+          const params = { [param]: level }
+          return new NativeEncoder(format, () => z.createZstdCompress!(dictionary ? { params, dictionary } : { params }), ZSTD_FLAGS)
         },
       })
     }

@@ -6,14 +6,22 @@
  * bytes of output, so the engine's per-call buffers stay bounded whatever the caller
  * passes; the engine's own state is bounded by the window (2^lgwin, at most 16 MiB,
  * RFC 7932 §9.1).
+ *
+ * Dictionaries (the `dictionary` option, checked and copied by formats.ts
+ * `checkDictionary`): raw content the stream may refer back into as if it preceded the
+ * input (brotli's shared-dictionary "raw" prefix, BROTLI_SHARED_DICTIONARY_RAW, as
+ * node:zlib's `dictionary` option takes it). The encoder prepares it once per stream
+ * (BrotliEncoderPrepareDictionary); brotli 1.1.0 refers into it from quality 5 up only
+ * (encode.c), so below that the stream is the same as without one and decodes with or
+ * without it. The decoder attaches it to each new stream.
  */
 import type { Decoder, Encoder } from '../codec.js'
 import { CodecError, type ErrorCode, type Failure } from '../errors.js'
-import { checkInteger, checkLevel, checkMaxOutput, traitsOf } from '../formats.js'
+import { checkDictionary, checkInteger, checkLevel, checkMaxOutput, traitsOf } from '../formats.js'
 import type { CodecModule } from '../codec.js'
 import { NativeLifecycle, type NativeHandle } from './native-handle.js'
 import { Status } from '../status.js'
-import { BrotliDecoderEngine, BrotliEncoderEngine, type BrotliStep, NEEDS_MORE_INPUT, OPERATION_FLUSH, RESULT_SUCCESS } from './wasm/brotli-engine.js'
+import { BrotliDecoderEngine, BrotliEncoderEngine, type BrotliPreparedDictionary, type BrotliStep, NEEDS_MORE_INPUT, OPERATION_FLUSH, RESULT_SUCCESS } from './wasm/brotli-engine.js'
 
 const FORMAT = 'brotli'
 const EMPTY = new Uint8Array(0)
@@ -37,13 +45,26 @@ interface NativeState {
   /** Engine stream pointer, 0 when not allocated. */
   stream: number
   decoder: boolean
+  /** Encoder: the dictionary prepared for `stream`, freed after it; null when none. */
+  prepared: BrotliPreparedDictionary | null
 }
 
 function releaseNative(state: NativeState): void {
-  if (state.stream === 0) return
-  if (state.decoder) decoderEngine!.free(state.stream)
-  else encoderEngine!.free(state.stream)
-  state.stream = 0
+  if (state.stream !== 0) {
+    if (state.decoder) decoderEngine!.free(state.stream)
+    else encoderEngine!.free(state.stream)
+    state.stream = 0
+  }
+  if (state.prepared !== null) {
+    encoderEngine!.freeDictionary(state.prepared)
+    state.prepared = null
+  }
+}
+
+/** The checked `dictionary` option; an empty one is no dictionary. */
+function dictionaryOf(value: unknown): Uint8Array | undefined {
+  const dictionary = checkDictionary(FORMAT, value)
+  return dictionary !== undefined && dictionary.length > 0 ? dictionary : undefined
 }
 
 /** Frees wasm memory on `dispose()`, and of codecs dropped without it. */
@@ -104,6 +125,8 @@ class BrotliDecoder implements Decoder {
   readonly contentSize = -1
 
   private readonly maxOutput: number
+  /** Raw content the stream was encoded against, or undefined. */
+  private readonly dictionary: Uint8Array | undefined
   private phase = Phase.Open
   private inputTotal = 0
   private outputTotal = 0
@@ -112,7 +135,8 @@ class BrotliDecoder implements Decoder {
 
   constructor(options: Record<string, unknown>) {
     this.maxOutput = checkMaxOutput(FORMAT, options.maxOutputBytes)
-    this.handle = lifecycle.attach(this, FORMAT, 'decoder', { stream: 0, decoder: true })
+    this.dictionary = dictionaryOf(options.dictionary)
+    this.handle = lifecycle.attach(this, FORMAT, 'decoder', { stream: 0, decoder: true, prepared: null })
   }
 
   private fail(code: ErrorCode, message: string): Status {
@@ -136,7 +160,7 @@ class BrotliDecoder implements Decoder {
   private decode(src: Uint8Array, dst: Uint8Array): Status {
     const state = this.handle.state
     if (state.stream === 0) {
-      state.stream = decoderEngine!.create()
+      state.stream = decoderEngine!.create(this.dictionary ? { dictionary: this.dictionary } : undefined)
       if (state.stream === 0) return this.fail('LIMIT_EXCEEDED', 'wasm memory exhausted allocating the brotli decoder')
     }
     const step = this.step
@@ -195,6 +219,8 @@ export interface BrotliEncoderOptions {
   level?: number
   /** Window bits, 10..24 (RFC 7932 §9.1), default 22. */
   lgwin?: number
+  /** Raw content to refer back into (used from quality 5 up). */
+  dictionary?: BufferSource
 }
 
 class BrotliEncoder implements Encoder {
@@ -205,6 +231,7 @@ class BrotliEncoder implements Encoder {
 
   private readonly quality: number
   private readonly lgwin: number | undefined
+  private readonly dictionary: Uint8Array | undefined
   private phase = Phase.Open
   private inputTotal = 0
   private readonly handle: NativeHandle<NativeState>
@@ -213,7 +240,8 @@ class BrotliEncoder implements Encoder {
   constructor(options: Record<string, unknown>) {
     this.quality = checkLevel(FORMAT, options.level)
     this.lgwin = checkInteger(FORMAT, 'lgwin', options.lgwin, MIN_LGWIN, MAX_LGWIN)
-    this.handle = lifecycle.attach(this, FORMAT, 'encoder', { stream: 0, decoder: false })
+    this.dictionary = dictionaryOf(options.dictionary)
+    this.handle = lifecycle.attach(this, FORMAT, 'encoder', { stream: 0, decoder: false, prepared: null })
   }
 
   private fail(code: ErrorCode, message: string): Status {
@@ -245,7 +273,11 @@ class BrotliEncoder implements Encoder {
       // pass at most STEP bytes, so without it a one-shot encode would be tuned as if
       // the input were 256 KiB (smaller tables, another match finder: at quality 5 on
       // 16 MiB of text half the ratio node:zlib gets).
-      state.stream = encoderEngine!.create(this.quality, { lgwin: this.lgwin, sizeHint: src.length })
+      if (this.dictionary && state.prepared === null) {
+        state.prepared = encoderEngine!.prepareDictionary(this.dictionary, this.quality)
+        if (state.prepared === null) return this.fail('LIMIT_EXCEEDED', 'wasm memory exhausted preparing the brotli dictionary')
+      }
+      state.stream = encoderEngine!.create(this.quality, { lgwin: this.lgwin, sizeHint: src.length, dictionary: state.prepared ?? undefined })
       if (state.stream === 0) return this.fail('LIMIT_EXCEEDED', 'wasm memory exhausted allocating the brotli encoder')
     }
     const step = this.step

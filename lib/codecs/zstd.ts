@@ -3,7 +3,7 @@
  * `wasm/zstd-engine.ts` for which build and why).
  *
  * The decoder reads each frame header itself (to expose `contentSize`, to enforce
- * `maxWindowLog` before libzstd allocates the window, to refuse dictionaries) and
+ * `maxWindowLog` before libzstd allocates the window, to check the dictionary ID) and
  * skips skippable frames itself; the frame body goes through `ZSTD_decompressStream`,
  * whose memory is bounded by the frame's window (at most 2^27 bytes by default).
  * The encoder is `ZSTD_compressStream2`: one frame per stream, true streaming.
@@ -11,10 +11,20 @@
  * Input and output are staged through two fixed buffers in the wasm memory, allocated
  * when a frame starts and freed when it ends (or on `dispose()`): the caller's arrays
  * are only read or written during a call.
+ *
+ * Dictionaries (the `dictionary` option, checked and copied by formats.ts
+ * `checkDictionary`): bytes that start with the magic 37 A4 30 EC are a trained
+ * dictionary (RFC 8878 §5: entropy tables, an ID, content), loaded with
+ * `ZSTD_*Ctx_loadDictionary`; anything else is raw content, referenced as a prefix with
+ * `ZSTD_*Ctx_refPrefix`. Both are applied again at each frame: libzstd forgets a prefix
+ * at the end of the frame and clears dictionaries when a session is re-initialised
+ * (`ZSTD_initDStream`/`ZSTD_initCStream`, zstd.h). An encoder with a trained dictionary
+ * writes its ID into the frame header (Dictionary_ID, RFC 8878 §3.1.1.1.3); a decoder
+ * refuses a frame that names another ID before decoding any of it.
  */
 import type { Decoder, Encoder } from '../codec.js'
 import { CodecError, type ErrorCode, type Failure } from '../errors.js'
-import { checkBoolean, checkInteger, checkLevel, checkMaxOutput, traitsOf } from '../formats.js'
+import { checkBoolean, checkDictionary, checkInteger, checkOneOf, checkLevel, checkMaxOutput, traitsOf } from '../formats.js'
 import type { CodecModule } from '../codec.js'
 import { NativeLifecycle, type NativeHandle } from './native-handle.js'
 import { Status } from '../status.js'
@@ -25,6 +35,7 @@ import {
   ZSTD_c_checksumFlag,
   ZSTD_c_compressionLevel,
   ZSTD_c_contentSizeFlag,
+  ZSTD_c_windowLog,
   ZSTD_e_continue,
   ZSTD_e_end,
   ZSTD_e_flush,
@@ -67,6 +78,8 @@ interface NativeState {
   context: number
   /** Staging block (layout above), 0 when not allocated. */
   stage: number
+  /** Copy of the dictionary in the wasm memory (a prefix must stay in place), 0 when none. */
+  dictionary: number
   decoder: boolean
 }
 
@@ -80,6 +93,10 @@ function releaseNative(state: NativeState): void {
     native.free(state.stage)
     state.stage = 0
   }
+  if (state.dictionary !== 0) {
+    native.free(state.dictionary)
+    state.dictionary = 0
+  }
 }
 
 /** Frees wasm memory on `dispose()`, and of codecs that were dropped without it. */
@@ -91,6 +108,79 @@ function allocateNative(state: NativeState): boolean {
   if (state.context === 0) state.context = state.decoder ? native.ZSTD_createDStream() : native.ZSTD_createCStream()
   heap.refresh()
   return state.stage !== 0 && state.context !== 0
+}
+
+/** Magic number of a trained dictionary (RFC 8878 §5, little-endian 37 A4 30 EC). */
+const DICTIONARY_MAGIC = 0xec30a437
+
+/** A `dictionary` option as the codecs use it: its bytes and, if trained, its ID. */
+interface ZstdDictionary {
+  readonly bytes: Uint8Array
+  /** Whether the bytes are a trained dictionary (magic); raw content otherwise. */
+  readonly trained: boolean
+  /** Dictionary_ID of a trained dictionary (RFC 8878 §5), 0 for raw content. */
+  readonly id: number
+}
+
+/** Trained dictionaries (checked copies) that libzstd loaded once without complaint. */
+const loadable = /* @__PURE__ */ new WeakSet<Uint8Array>()
+
+/**
+ * The `dictionary` option; `dictionaryType: 'raw'` takes it as raw content even when it
+ * starts with the magic (RFC 9842's 'dcz' does), 'auto' (the default) by the magic.
+ */
+function dictionaryOf(value: unknown, type: unknown): ZstdDictionary | null {
+  const raw = checkOneOf(FORMAT, 'dictionaryType', type, ['auto', 'raw'], 'auto') === 'raw'
+  const bytes = checkDictionary(FORMAT, value)
+  if (bytes === undefined || bytes.length === 0) return null
+  const trained = !raw && bytes.length >= 8 && readU32LE(bytes, 0) === DICTIONARY_MAGIC
+  const id = trained ? readU32LE(bytes, 4) : 0
+  if (trained && !loadable.has(bytes)) {
+    // A caller mistake, so it throws now (STYLE.md: bad options throw), rather than
+    // failing the first transform: the encoder loads its dictionary lazily, and libzstd
+    // reports broken entropy tables as memory_allocation (ZSTD_createDDict returns NULL).
+    const dctx = native.ZSTD_createDStream()
+    const copy = native.malloc(bytes.length)
+    let error = dctx === 0 || copy === 0 ? 64 : 0
+    if (error === 0) {
+      heap.refresh()
+      heap.bytes.set(bytes, copy)
+      error = zstdErrorCode(native.ZSTD_DCtx_loadDictionary(dctx, copy, bytes.length))
+    }
+    if (copy !== 0) native.free(copy)
+    if (dctx !== 0) native.ZSTD_freeDStream(dctx)
+    heap.refresh()
+    if (error !== 0) {
+      throw new CodecError('INVALID_OPTION', FORMAT, `dictionary: the trained dictionary (magic 37 A4 30 EC, ID ${id}, ${bytes.length} bytes) cannot be loaded: ${zstdErrorName(error)}; its entropy tables are corrupt or the wasm memory is exhausted`)
+    }
+    loadable.add(bytes)
+  }
+  return { bytes, trained, id }
+}
+
+/**
+ * Applies `dictionary` to the context of `state` for the next frame (a copy in the wasm
+ * memory is made once per allocation). Returns a failure message, or '' when it took.
+ */
+function applyDictionary(state: NativeState, dictionary: ZstdDictionary): string {
+  const size = dictionary.bytes.length
+  if (state.dictionary === 0) {
+    state.dictionary = native.malloc(size)
+    if (state.dictionary === 0) return 'wasm memory exhausted copying the dictionary'
+    heap.refresh()
+    heap.bytes.set(dictionary.bytes, state.dictionary)
+  }
+  const ctx = state.context
+  const result = dictionary.trained
+    ? state.decoder
+      ? native.ZSTD_DCtx_loadDictionary(ctx, state.dictionary, size)
+      : native.ZSTD_CCtx_loadDictionary(ctx, state.dictionary, size)
+    : state.decoder
+      ? native.ZSTD_DCtx_refPrefix(ctx, state.dictionary, size)
+      : native.ZSTD_CCtx_refPrefix(ctx, state.dictionary, size)
+  heap.refresh()
+  const error = zstdErrorCode(result)
+  return error === 0 ? '' : `the ${dictionary.trained ? `trained dictionary (ID ${dictionary.id})` : 'dictionary'} was refused: ${zstdErrorName(error)}`
 }
 
 /** Copies `length` bytes of `src` from `offset` into the input staging area. */
@@ -140,6 +230,15 @@ export interface ZstdDecoderOptions {
   maxOutputBytes?: number
   /** Largest accepted Window_Log (RFC 8878 §3.1.1.1.2), 10..27; default 27. */
   maxWindowLog?: number
+  /**
+   * Largest accepted Window_Size in bytes, when a limit is not a power of two (RFC 9842
+   * section 2.2's max(8 MiB, 1.25 x dictionary) for 'dcz'); the smaller limit applies.
+   */
+  maxWindowBytes?: number
+  /** A trained dictionary (magic 37 A4 30 EC) or raw content the frames were encoded with. */
+  dictionary?: BufferSource
+  /** 'auto' (default): trained when it starts with the magic; 'raw': always raw content (RFC 9842 'dcz'). */
+  dictionaryType?: 'auto' | 'raw'
 }
 
 class ZstdDecoder implements Decoder {
@@ -154,6 +253,9 @@ class ZstdDecoder implements Decoder {
   private readonly maxOutput: number
   /** Windows larger than 2^maxWindowLog are refused before libzstd allocates them. */
   private readonly maxWindowLog: number
+  /** The window limit in bytes: 2^maxWindowLog, or `maxWindowBytes` when smaller. */
+  private readonly maxWindow: number
+  private readonly dictionary: ZstdDictionary | null
   private phase = Phase.Header
   /** Bytes of a skippable frame's payload not consumed yet. */
   private skipRemaining = 0
@@ -167,7 +269,10 @@ class ZstdDecoder implements Decoder {
     this.maxOutput = checkMaxOutput(FORMAT, options.maxOutputBytes)
     // MAX_WINDOW_LOG is also the wasm engine's hard limit (see above).
     this.maxWindowLog = checkInteger(FORMAT, 'maxWindowLog', options.maxWindowLog, MIN_WINDOW_LOG, MAX_WINDOW_LOG, MAX_WINDOW_LOG)
-    this.handle = lifecycle.attach(this, FORMAT, 'decoder', { context: 0, stage: 0, decoder: true })
+    const windowBytes = checkInteger(FORMAT, 'maxWindowBytes', options.maxWindowBytes, 2 ** MIN_WINDOW_LOG, 2 ** MAX_WINDOW_LOG, 2 ** MAX_WINDOW_LOG)
+    this.maxWindow = Math.min(windowBytes, 2 ** this.maxWindowLog)
+    this.dictionary = dictionaryOf(options.dictionary, options.dictionaryType)
+    this.handle = lifecycle.attach(this, FORMAT, 'decoder', { context: 0, stage: 0, dictionary: 0, decoder: true })
   }
 
   transform(src: Uint8Array, dst: Uint8Array, _final: boolean): Status {
@@ -237,10 +342,23 @@ class ZstdDecoder implements Decoder {
     const header = parseFrameHeader(src, 4)
     const size = header.contentSize
     if (header.dictionaryId !== 0) {
-      return this.fail('UNSUPPORTED', `frame needs dictionary ${header.dictionaryId}; dictionaries are not supported`, at + 5 + header.windowBytes)
+      const dictionary = this.dictionary
+      const idAt = at + 5 + header.windowBytes
+      // Like the deflate family's FDICT without a dictionary: nothing in the input can
+      // make the frame decodable, the caller has to supply the dictionary.
+      if (dictionary === null) {
+        return this.fail('UNSUPPORTED', `frame needs the zstd dictionary with ID ${header.dictionaryId}; pass it as the dictionary option`, idAt)
+      }
+      // INVALID_DATA, not CHECKSUM_MISMATCH: a Dictionary_ID is a label chosen when the
+      // dictionary was trained (RFC 8878 §5), not a checksum of its bytes.
+      if (header.dictionaryId !== dictionary.id) {
+        const given = dictionary.trained ? `the trained dictionary given has ID ${dictionary.id}` : `the dictionary given is raw content (${dictionary.bytes.length} bytes, no ID)`
+        return this.fail('INVALID_DATA', `frame needs the zstd dictionary with ID ${header.dictionaryId}; ${given}`, idAt)
+      }
     }
-    if (header.windowSize > 2 ** this.maxWindowLog) {
-      return this.fail('LIMIT_EXCEEDED', `frame window ${header.windowSize} bytes exceeds the limit 2^${this.maxWindowLog} = ${2 ** this.maxWindowLog} (maxWindowLog)`, at + 5)
+    if (header.windowSize > this.maxWindow) {
+      const limit = this.maxWindow === 2 ** this.maxWindowLog ? `2^${this.maxWindowLog} = ${this.maxWindow} (maxWindowLog)` : `${this.maxWindow} (maxWindowBytes)`
+      return this.fail('LIMIT_EXCEEDED', `frame window ${header.windowSize} bytes exceeds the limit ${limit}`, at + 5)
     }
     if (size > this.maxOutput - this.outputTotal) {
       const sizeAt = at + 5 + header.windowBytes + header.dictionaryBytes
@@ -248,6 +366,10 @@ class ZstdDecoder implements Decoder {
     }
     this.contentSize = size
     if (!allocateNative(this.handle.state)) return this.fail('LIMIT_EXCEEDED', 'wasm memory exhausted allocating the zstd decoder', at)
+    if (this.dictionary !== null) {
+      const refused = applyDictionary(this.handle.state, this.dictionary)
+      if (refused) return this.fail('INVALID_OPTION', refused, at)
+    }
     this.phase = Phase.Frame
     return Status.Done
   }
@@ -362,6 +484,12 @@ export interface ZstdEncoderOptions {
    * (Frame_Content_Size). The encoder fails if the input turns out longer or shorter.
    */
   contentSize?: number
+  /** A trained dictionary (its ID goes into the frame header) or raw content (a prefix). */
+  dictionary?: BufferSource
+  /** As the decoder's. */
+  dictionaryType?: 'auto' | 'raw'
+  /** Window_Log of the frames, 10..27 (ZSTD_c_windowLog); default: the level's. */
+  windowLog?: number
 }
 
 /** Largest Frame_Content_Size we accept as a number (2^53 - 1). */
@@ -400,6 +528,9 @@ class ZstdEncoder implements Encoder {
   private readonly checksum: boolean
   /** `contentSize` option, or -1. */
   private readonly pledged: number
+  private readonly dictionary: ZstdDictionary | null
+  /** `windowLog` option, or 0 for the level's own. */
+  private readonly windowLog: number
   private phase = EncodePhase.Open
   /** Whether anything reached libzstd since the last reset. */
   private started = false
@@ -418,7 +549,9 @@ class ZstdEncoder implements Encoder {
     this.level = checkLevel(FORMAT, options.level)
     this.checksum = checkBoolean(FORMAT, 'checksum', options.checksum, true)
     this.pledged = checkInteger(FORMAT, 'contentSize', options.contentSize, 0, MAX_CONTENT_SIZE, -1)
-    this.handle = lifecycle.attach(this, FORMAT, 'encoder', { context: 0, stage: 0, decoder: false })
+    this.windowLog = checkInteger(FORMAT, 'windowLog', options.windowLog, MIN_WINDOW_LOG, MAX_WINDOW_LOG, 0)
+    this.dictionary = dictionaryOf(options.dictionary, options.dictionaryType)
+    this.handle = lifecycle.attach(this, FORMAT, 'encoder', { context: 0, stage: 0, dictionary: 0, decoder: false })
   }
 
   transform(src: Uint8Array, dst: Uint8Array, final: boolean): Status {
@@ -437,15 +570,21 @@ class ZstdEncoder implements Encoder {
   }
 
   /** Begins the frame: parameters, and how the content size gets into the header. */
-  private start(src: Uint8Array, endOp: number): boolean {
+  private start(src: Uint8Array, endOp: number): Status | null {
     this.started = true
     const state = this.handle.state
-    if (!allocateNative(state)) return false
+    if (!allocateNative(state)) return this.fail('LIMIT_EXCEEDED', 'wasm memory exhausted allocating the zstd encoder')
     const ctx = state.context
     native.ZSTD_initCStream(ctx, this.level)
     native.ZSTD_CCtx_setParameter(ctx, ZSTD_c_compressionLevel, this.level)
     native.ZSTD_CCtx_setParameter(ctx, ZSTD_c_checksumFlag, this.checksum ? 1 : 0)
     native.ZSTD_CCtx_setParameter(ctx, ZSTD_c_contentSizeFlag, 1)
+    if (this.windowLog !== 0) native.ZSTD_CCtx_setParameter(ctx, ZSTD_c_windowLog, this.windowLog)
+    // After ZSTD_initCStream, which clears any dictionary of the previous frame.
+    if (this.dictionary !== null) {
+      const refused = applyDictionary(state, this.dictionary)
+      if (refused) return this.fail('INVALID_OPTION', refused)
+    }
     const whole = endOp === ZSTD_e_end && src.length <= STAGE
     if (whole) {
       // A first call with ZSTD_e_end and all the input lets libzstd size the frame
@@ -457,7 +596,7 @@ class ZstdEncoder implements Encoder {
       this.patch = HeaderPatch.Collecting
       this.headerLength = 0
     }
-    return true
+    return null
   }
 
   private run(src: Uint8Array, dst: Uint8Array, endOp: number): Status {
@@ -475,7 +614,10 @@ class ZstdEncoder implements Encoder {
         return this.fail('INVALID_OPTION', `input of ${endOp === ZSTD_e_end ? '' : 'at least '}${total} bytes does not match contentSize ${this.pledged}`)
       }
     }
-    if (!this.started && !this.start(src, endOp)) return this.fail('LIMIT_EXCEEDED', 'wasm memory exhausted allocating the zstd encoder')
+    if (!this.started) {
+      const failed = this.start(src, endOp)
+      if (failed !== null) return failed
+    }
     const status = this.step(src, dst, endOp)
     this.inputTotal += this.consumed
     return status

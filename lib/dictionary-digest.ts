@@ -1,0 +1,24 @@
+/**
+ * The SHA-256 that names a dictionary in the RFC 9842 transports ('dcz', 'dcb'),
+ * through WebCrypto (`crypto.subtle`, in every target runtime). It is asynchronous and
+ * codecs are created synchronously, so the registry and prepare.ts compute it when a
+ * codec is opened and pass it to the codec as `dictionaryDigest`. Kept apart from the
+ * transport codecs so that opening a gzip stream does not load them.
+ */
+
+/** Whether `format` is one of the transports, whose codecs need `dictionaryDigest`. */
+export function isDictionaryTransport(format: string): format is 'dcz' | 'dcb' {
+  return format === 'dcz' || format === 'dcb'
+}
+
+/**
+ * Sets `options.dictionaryDigest` to the SHA-256 of `options.dictionary` (already
+ * checked) for a transport format; nothing for other formats. Resolves with nothing, so
+ * that no `then` lookup runs on an object the caller can reach.
+ */
+export async function addDictionaryDigest(format: string, options: Record<string, unknown>): Promise<void> {
+  if (!isDictionaryTransport(format)) return
+  // checkDictionary's copy: a fresh ArrayBuffer, never shared memory.
+  const dictionary = options.dictionary as Uint8Array<ArrayBuffer>
+  options.dictionaryDigest = new Uint8Array(await crypto.subtle.digest('SHA-256', dictionary))
+}

@@ -1,0 +1,238 @@
+// The zstd `dictionary` option on every surface (span codecs, encode/decode, the stream
+// factories, CompressionStream/DecompressionStream, the Node adapter), with the `zstd`
+// CLI as the peer both ways: raw content (`zstd -D` on any file) and a trained
+// dictionary (`zstd --train` on real small documents, bench/corpus.ts
+// packageDocuments), the dictionary ID written and checked, wrong and missing
+// dictionaries refused.
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { spawnSync } from 'node:child_process'
+import { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import { CodecError } from '../lib/errors.js'
+import { createDecoder, createEncoder } from '../lib/registry.js'
+import { Status } from '../lib/status.js'
+import { parseFrameHeader } from '../lib/codecs/zstd-frame.js'
+import { nodeDecode, nodeEncode } from '../adapters/node/index.js'
+import { decode as oneShotDecode, encode as oneShotEncode } from '../lib/oneshot.js'
+import { CompressionStream, DecompressionStream, zstdDecode, zstdEncode } from '../streams/index.js'
+import { packageDocuments } from '../bench/corpus.js'
+import { concatBytes } from './_bytes.js'
+import { decodeSpans, encodeSpans } from './_span.js'
+import { rejection } from './_caught.js'
+import { requireCli } from './_cli.js'
+
+const hasZstd = requireCli('zstd', 'zstd CLI dictionary cases')
+const cliTest = hasZstd ? test : test.skip
+
+const docs = packageDocuments(200)
+// Every 10th document makes the raw dictionary (and the training set's held-out inputs
+// are the others), so that no input is inside the dictionary it is encoded with.
+const rawDictionary = concatBytes(docs.filter((_, k) => k % 10 === 0).map((d) => d.bytes))
+const inputs = docs.filter((_, k) => k % 10 !== 0).map((d) => d.bytes)
+const some = inputs.filter((_, k) => k % 9 === 0)
+const otherRaw = concatBytes(inputs.slice(0, 6))
+
+const scratch = mkdtempSync(join(tmpdir(), 'sluice-zstd-dict-option-'))
+process.on('exit', () => rmSync(scratch, { recursive: true, force: true }))
+let files = 0
+const file = (bytes: Uint8Array): string => {
+  const path = join(scratch, `f${files++}`)
+  writeFileSync(path, bytes)
+  return path
+}
+function zstdCli(args: string[], input: Uint8Array): { status: number; out: Uint8Array; err: string } {
+  const r = spawnSync('zstd', ['-q', '-c', ...args], { input, maxBuffer: 1 << 30 })
+  return { status: r.status ?? -1, out: new Uint8Array(r.stdout), err: r.stderr.toString() }
+}
+
+/** A dictionary trained by the CLI on the documents (RFC 8878 section 5 format), or null. */
+function train(samples: Uint8Array[], id?: number): Uint8Array | null {
+  if (!hasZstd) return null
+  const dir = mkdtempSync(join(scratch, 'train-'))
+  const paths = samples.map((s, k) => {
+    const p = join(dir, `${k}.json`)
+    writeFileSync(p, s)
+    return p
+  })
+  const out = join(dir, 'dict')
+  const r = spawnSync('zstd', ['-q', '--train', ...paths, '-o', out, '--maxdict=16384', ...(id === undefined ? [] : [`--dictID=${id}`])])
+  return r.status === 0 ? new Uint8Array(readFileSync(out)) : null
+}
+const trained = train(docs.map((d) => d.bytes))
+const otherTrained = train(docs.map((d) => d.bytes), 4242)
+
+const same = (a: Uint8Array, b: Uint8Array): boolean => Buffer.compare(a, b) === 0
+const idOf = (frame: Uint8Array): number => parseFrameHeader(frame, 4).dictionaryId
+const readU32 = (b: Uint8Array, at: number): number => (b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24)) >>> 0
+const read = async (readable: ReadableStream<Uint8Array>) => new Uint8Array(await new Response(readable).arrayBuffer())
+const chunked = (data: Uint8Array, n: number) =>
+  new ReadableStream<Uint8Array>({
+    start(c) {
+      for (let i = 0; i < data.length; i += n) c.enqueue(data.slice(i, i + n))
+      c.close()
+    },
+  })
+async function nodeRun(duplex: NodeJS.ReadWriteStream, input: Uint8Array): Promise<Uint8Array> {
+  const parts: Buffer[] = []
+  await pipeline(Readable.from([Buffer.from(input)]), duplex, async function* (source) {
+    for await (const c of source) parts.push(c as Buffer)
+  })
+  return new Uint8Array(Buffer.concat(parts))
+}
+
+test('the documents are real and the trained dictionary is one', () => {
+  assert.ok(inputs.length >= 60, `${inputs.length} package.json files`)
+  assert.ok(rawDictionary.length > 4_000, `raw dictionary ${rawDictionary.length} bytes`)
+  if (trained) {
+    assert.is(readU32(trained, 0), 0xec30a437, 'magic 37 A4 30 EC')
+    assert.is.not(readU32(trained, 4), 0, 'a trained dictionary has an ID')
+    assert.is(readU32(otherTrained!, 4), 4242)
+  }
+})
+
+cliTest('CLI -> ours: raw and trained dictionaries, span splits, one-shot, streams, Node adapter', async () => {
+  for (const [kind, dictionary] of [['raw', rawDictionary], ['trained', trained!]] as const) {
+    const dictFile = file(dictionary)
+    for (const bytes of some) {
+      const peer = zstdCli(['-D', dictFile], bytes).out
+      if (kind === 'trained') assert.is(idOf(peer), readU32(dictionary, 4), 'the CLI wrote the ID')
+      else assert.is(idOf(peer), 0, 'raw content has no ID')
+      const span = await createDecoder('zstd', { dictionary })
+      for (const split of [1, 7, 4096]) {
+        span.reset()
+        const got = decodeSpans(span, peer, { split, room: 333 })
+        assert.is(got.status, Status.Done, `${kind} split ${split}`)
+        assert.ok(same(got.out, bytes), `${kind} split ${split}`)
+      }
+      span.dispose()
+      assert.ok(same(await oneShotDecode('zstd', peer, { dictionary }), bytes), `${kind}: decode()`)
+      assert.ok(same(await read(chunked(peer, 100).pipeThrough(zstdDecode({ dictionary, chunkSize: 64 }))), bytes), `${kind}: zstdDecode`)
+      assert.ok(same(await read(chunked(peer, 50).pipeThrough(new DecompressionStream('zstd', { dictionary }))), bytes), `${kind}: DecompressionStream`)
+      assert.ok(same(await nodeRun(nodeDecode('zstd', { dictionary }), peer), bytes), `${kind}: nodeDecode`)
+    }
+  }
+})
+
+cliTest('ours -> CLI: raw and trained dictionaries, the ID written, smaller than without', async () => {
+  for (const [kind, dictionary] of [['raw', rawDictionary], ['trained', trained!]] as const) {
+    const dictFile = file(dictionary)
+    let withTotal = 0
+    let withoutTotal = 0
+    for (const bytes of some) {
+      const outputs: Array<[string, Uint8Array]> = [
+        ['encode()', await oneShotEncode('zstd', bytes, { dictionary })],
+        ['zstdEncode', await read(chunked(bytes, 333).pipeThrough(zstdEncode({ dictionary, chunkSize: 64 })))],
+        ['CompressionStream', await read(chunked(bytes, 1000).pipeThrough(new CompressionStream('zstd', { dictionary })))],
+        ['nodeEncode', await nodeRun(nodeEncode('zstd', { dictionary }), bytes)],
+      ]
+      const span = await createEncoder('zstd', { dictionary, level: 9 })
+      outputs.push(['span level 9', encodeSpans(span, bytes, { split: 100, room: 77 })])
+      span.dispose()
+      for (const [what, frame] of outputs) {
+        assert.is(idOf(frame), kind === 'trained' ? readU32(dictionary, 4) : 0, `${kind} ${what}: Dictionary_ID`)
+        const back = zstdCli(['-d', '-D', dictFile], frame)
+        assert.is(back.status, 0, `${kind} ${what}: ${back.err}`)
+        assert.ok(same(back.out, bytes), `${kind} ${what}`)
+      }
+      withTotal += outputs[0]![1].length
+      withoutTotal += (await oneShotEncode('zstd', bytes)).length
+    }
+    assert.ok(withTotal < withoutTotal * 0.9, `${kind}: ${withTotal} bytes with the dictionary, ${withoutTotal} without`)
+  }
+})
+
+test('round trips over reset: the dictionary is applied again for every frame', async () => {
+  for (const dictionary of [rawDictionary, ...(trained ? [trained] : [])]) {
+    const encoder = await createEncoder('zstd', { dictionary })
+    const decoder = await createDecoder('zstd', { dictionary })
+    for (const bytes of some.slice(0, 4)) {
+      encoder.reset()
+      const frame = encodeSpans(encoder, bytes, { split: 500 })
+      decoder.reset()
+      const got = decodeSpans(decoder, frame)
+      assert.is(got.status, Status.Done)
+      assert.ok(same(got.out, bytes))
+    }
+    // Two frames in one stream, each needing the dictionary.
+    const a = await oneShotEncode('zstd', some[0]!, { dictionary })
+    const b = await oneShotEncode('zstd', some[1]!, { dictionary })
+    assert.ok(same(await oneShotDecode('zstd', concatBytes([a, b]), { dictionary }), concatBytes([some[0]!, some[1]!])))
+    encoder.dispose()
+    decoder.dispose()
+  }
+})
+
+test('an empty dictionary changes no output', async () => {
+  const bytes = some[0]!
+  assert.ok(same(await oneShotEncode('zstd', bytes, { dictionary: new Uint8Array(0) }), await oneShotEncode('zstd', bytes)))
+})
+
+cliTest('a frame naming another dictionary ID is INVALID_DATA at the ID, before any output', async () => {
+  const frame = zstdCli(['-D', file(trained!)], some[0]!).out
+  const idAt = 5 + parseFrameHeader(frame, 4).windowBytes
+  for (const dictionary of [otherTrained!, rawDictionary]) {
+    const span = await createDecoder('zstd', { dictionary })
+    const got = decodeSpans(span, frame)
+    assert.is(got.status, Status.InvalidData)
+    assert.is(got.out.length, 0, 'no output')
+    assert.is(got.failure!.code, 'INVALID_DATA')
+    assert.is(got.failure!.offset, idAt)
+    assert.match(got.failure!.message, new RegExp(`dictionary with ID ${readU32(trained!, 4)}`))
+    span.dispose()
+    const e = (await rejection(oneShotDecode('zstd', frame, { dictionary }))) as CodecError
+    assert.instance(e, CodecError)
+    assert.is(e.code, 'INVALID_DATA')
+  }
+})
+
+cliTest('a frame needing a dictionary when none was given is UNSUPPORTED, naming the ID', async () => {
+  const frame = zstdCli(['-D', file(trained!)], some[0]!).out
+  const e = (await rejection(oneShotDecode('zstd', frame))) as CodecError
+  assert.is(e.code, 'UNSUPPORTED')
+  assert.match(e.message, new RegExp(`ID ${readU32(trained!, 4)}.*dictionary option`))
+  const t = await rejection(read(chunked(frame, 10).pipeThrough(new DecompressionStream('zstd'))))
+  assert.instance(t, TypeError)
+})
+
+test('raw content encoded with one dictionary does not decode to the input with another', async () => {
+  const bytes = some[2]!
+  const frame = await oneShotEncode('zstd', bytes, { dictionary: rawDictionary })
+  // Without an ID nothing names the dictionary: libzstd finds references it cannot
+  // resolve (INVALID_DATA), or the content checksum differs.
+  for (const dictionary of [otherRaw, undefined]) {
+    const e = (await rejection(oneShotDecode('zstd', frame, dictionary ? { dictionary } : {}))) as CodecError
+    assert.instance(e, CodecError)
+    assert.ok(['INVALID_DATA', 'CHECKSUM_MISMATCH'].includes(e.code), e.code)
+  }
+})
+
+test('a corrupt trained dictionary is refused as INVALID_OPTION, encoder and decoder', async () => {
+  const bad = new Uint8Array(64)
+  bad.set([0x37, 0xa4, 0x30, 0xec, 1, 0, 0, 0])
+  for (const e of [await rejection(oneShotEncode('zstd', some[0]!, { dictionary: bad })), await rejection(createDecoder('zstd', { dictionary: bad }))] as CodecError[]) {
+    assert.is(e.code, 'INVALID_OPTION')
+    assert.match(e.message, /trained dictionary .*ID 1/)
+  }
+})
+
+test("engine 'node': a dictionary is passed on or refused, never ignored", async () => {
+  const bytes = some[0]!
+  let frame: Uint8Array
+  try {
+    frame = await oneShotEncode('zstd', bytes, { engine: 'node', dictionary: rawDictionary })
+  } catch (e) {
+    // Node < 22.15 has no zstd; a Node whose zstd ignores `dictionary` is refused.
+    assert.instance(e, CodecError)
+    assert.ok(['ENGINE_UNAVAILABLE', 'UNSUPPORTED'].includes((e as CodecError).code), (e as CodecError).code)
+    return
+  }
+  assert.ok(same(await oneShotDecode('zstd', frame, { dictionary: rawDictionary }), bytes), 'node encode, wasm decode')
+  const ours = await oneShotEncode('zstd', bytes, { dictionary: rawDictionary })
+  assert.ok(same(await oneShotDecode('zstd', ours, { engine: 'node', dictionary: rawDictionary }), bytes), 'wasm encode, node decode')
+})
+
+test.run()
