@@ -5,8 +5,6 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import zlib from 'node:zlib'
-import { Readable } from 'node:stream'
-import { pipeline } from 'node:stream/promises'
 import { CodecError } from '../lib/errors.js'
 import { createDecoder, createEncoder } from '../lib/registry.js'
 import { Status } from '../lib/status.js'
@@ -14,6 +12,7 @@ import { nodeDecode, nodeEncode } from '../adapters/node/index.js'
 import { decode as oneShotDecode, encode as oneShotEncode } from '../lib/oneshot.js'
 import { brotliDecode, brotliEncode, CompressionStream, DecompressionStream } from '../streams/index.js'
 import { packageDocuments } from '../bench/corpus.js'
+import { chunked, nodeRun, read } from './_streams.js'
 import { concatBytes } from './_bytes.js'
 import { decodeSpans, encodeSpans } from './_span.js'
 import { rejection } from './_caught.js'
@@ -25,21 +24,6 @@ const some = inputs.filter((_, k) => k % 11 === 0)
 const otherDictionary = concatBytes(inputs.slice(0, 6))
 
 const same = (a: Uint8Array, b: Uint8Array): boolean => Buffer.compare(a, b) === 0
-const read = async (readable: ReadableStream<Uint8Array>) => new Uint8Array(await new Response(readable).arrayBuffer())
-const chunked = (data: Uint8Array, n: number) =>
-  new ReadableStream<Uint8Array>({
-    start(c) {
-      for (let i = 0; i < data.length; i += n) c.enqueue(data.slice(i, i + n))
-      c.close()
-    },
-  })
-async function nodeRun(duplex: NodeJS.ReadWriteStream, input: Uint8Array): Promise<Uint8Array> {
-  const parts: Buffer[] = []
-  await pipeline(Readable.from([Buffer.from(input)]), duplex, async function* (source) {
-    for await (const c of source) parts.push(c as Buffer)
-  })
-  return new Uint8Array(Buffer.concat(parts))
-}
 
 /**
  * Whether node:zlib uses a brotli `dictionary`: Node 20 accepts the option and ignores

@@ -10,8 +10,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { spawnSync } from 'node:child_process'
-import { Readable } from 'node:stream'
-import { pipeline } from 'node:stream/promises'
 import { CodecError } from '../lib/errors.js'
 import { createDecoder, createEncoder } from '../lib/registry.js'
 import { Status } from '../lib/status.js'
@@ -21,6 +19,7 @@ import { nodeDecode, nodeEncode } from '../adapters/node/index.js'
 import { decode as oneShotDecode, encode as oneShotEncode } from '../lib/oneshot.js'
 import { CompressionStream, DecompressionStream, dcbDecode, dcbEncode, dczDecode, dczEncode } from '../streams/index.js'
 import { packageDocuments } from '../bench/corpus.js'
+import { chunked, nodeRun, read } from './_streams.js'
 import { concatBytes } from './_bytes.js'
 import { decodeSpans, encodeSpans, step } from './_span.js'
 import { rejection, thrown } from './_caught.js'
@@ -40,21 +39,6 @@ const formats = ['dcz', 'dcb'] as const
 const headerLength = (f: 'dcz' | 'dcb'): number => MAGIC[f].length + 32
 
 const same = (a: Uint8Array, b: Uint8Array): boolean => Buffer.compare(a, b) === 0
-const read = async (readable: ReadableStream<Uint8Array>) => new Uint8Array(await new Response(readable).arrayBuffer())
-const chunked = (data: Uint8Array, n: number) =>
-  new ReadableStream<Uint8Array>({
-    start(c) {
-      for (let i = 0; i < data.length; i += n) c.enqueue(data.slice(i, i + n))
-      c.close()
-    },
-  })
-async function nodeRun(duplex: NodeJS.ReadWriteStream, input: Uint8Array): Promise<Uint8Array> {
-  const parts: Buffer[] = []
-  await pipeline(Readable.from([Buffer.from(input)]), duplex, async function* (source) {
-    for await (const c of source) parts.push(c as Buffer)
-  })
-  return new Uint8Array(Buffer.concat(parts))
-}
 const scratch = mkdtempSync(join(tmpdir(), 'sluice-dcz-'))
 process.on('exit', () => rmSync(scratch, { recursive: true, force: true }))
 const dictFile = join(scratch, 'dict')

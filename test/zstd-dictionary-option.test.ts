@@ -10,8 +10,6 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { spawnSync } from 'node:child_process'
-import { Readable } from 'node:stream'
-import { pipeline } from 'node:stream/promises'
 import { CodecError } from '../lib/errors.js'
 import { createDecoder, createEncoder } from '../lib/registry.js'
 import { Status } from '../lib/status.js'
@@ -20,6 +18,7 @@ import { nodeDecode, nodeEncode } from '../adapters/node/index.js'
 import { decode as oneShotDecode, encode as oneShotEncode } from '../lib/oneshot.js'
 import { CompressionStream, DecompressionStream, zstdDecode, zstdEncode } from '../streams/index.js'
 import { packageDocuments } from '../bench/corpus.js'
+import { chunked, nodeRun, read } from './_streams.js'
 import { concatBytes } from './_bytes.js'
 import { decodeSpans, encodeSpans } from './_span.js'
 import { rejection } from './_caught.js'
@@ -68,21 +67,6 @@ const otherTrained = train(docs.map((d) => d.bytes), 4242)
 const same = (a: Uint8Array, b: Uint8Array): boolean => Buffer.compare(a, b) === 0
 const idOf = (frame: Uint8Array): number => parseFrameHeader(frame, 4).dictionaryId
 const readU32 = (b: Uint8Array, at: number): number => (b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24)) >>> 0
-const read = async (readable: ReadableStream<Uint8Array>) => new Uint8Array(await new Response(readable).arrayBuffer())
-const chunked = (data: Uint8Array, n: number) =>
-  new ReadableStream<Uint8Array>({
-    start(c) {
-      for (let i = 0; i < data.length; i += n) c.enqueue(data.slice(i, i + n))
-      c.close()
-    },
-  })
-async function nodeRun(duplex: NodeJS.ReadWriteStream, input: Uint8Array): Promise<Uint8Array> {
-  const parts: Buffer[] = []
-  await pipeline(Readable.from([Buffer.from(input)]), duplex, async function* (source) {
-    for await (const c of source) parts.push(c as Buffer)
-  })
-  return new Uint8Array(Buffer.concat(parts))
-}
 
 test('the documents are real and the trained dictionary is one', () => {
   assert.ok(inputs.length >= 60, `${inputs.length} package.json files`)
