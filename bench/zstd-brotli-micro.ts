@@ -24,7 +24,8 @@ import { loadBrotli } from '../lib/codecs/brotli.js'
 const brotli = await loadBrotli()
 import { loadZstd } from '../lib/codecs/zstd.js'
 const zstd = await loadZstd()
-import { emscriptenImports, WasmHeap } from '../lib/codecs/wasm/emscripten.js'
+import { emscriptenImports } from './_emscripten.js'
+import { WasmHeap } from '../lib/codecs/wasm/wasm-heap.js'
 import { instantiate } from '../lib/codecs/wasm/instantiate.js'
 import { loadZstdEngine, ZSTD_e_continue, ZSTD_e_end } from '../lib/codecs/wasm/zstd-engine.js'
 import { Status } from '../lib/status.js'

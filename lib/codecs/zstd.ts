@@ -43,7 +43,7 @@ import {
   zstdErrorName,
   type ZstdExports,
 } from './wasm/zstd-engine.js'
-import type { WasmHeap } from './wasm/emscripten.js'
+import type { WasmHeap } from './wasm/wasm-heap.js'
 
 const FORMAT = 'zstd'
 

@@ -14,7 +14,7 @@
  * One instance serves every zstd encoder and decoder; each codec owns its context and
  * staging buffers inside the instance's memory.
  */
-import { WasmHeap } from './emscripten.js'
+import { WasmHeap } from './wasm-heap.js'
 import { instantiate } from './instantiate.js'
 import { zstdWasm } from './zstd-wasm-source.js'
 

@@ -1,35 +1,10 @@
 /**
- * The few imports that standalone emscripten builds of libzstd ask for, and a view of
- * their linear memory that follows `memory.grow()`.
- *
- * The packages' own JS glue is not used: it decodes its wasm from an embedded base64
- * string and instantiates it itself (no way to pass a precompiled `WebAssembly.Module`
- * for workerd), prints through `console`, and aborts by throwing from deep inside.
+ * The few imports that standalone emscripten builds of libzstd ask for: the benches run
+ * the third-party builds sluice shipped before its own (bench/engines.ts,
+ * bench/zstd-brotli-micro.ts). The packages' own JS glue is not used: it decodes its
+ * wasm from an embedded base64 string and instantiates it itself.
  */
-
-/** A wasm linear memory with byte and 32-bit views that are refreshed after growth. */
-export class WasmHeap {
-  /** The instance's memory, set once the instance exists. */
-  memory: WebAssembly.Memory | null = null
-  /** Bytes of the memory; replaced when the memory grows (growth detaches the old buffer). */
-  bytes = new Uint8Array(0)
-  /** Little-endian 32-bit words of the memory (wasm32 pointers and size_t). */
-  words = new Uint32Array(0)
-
-  attach(memory: WebAssembly.Memory): void {
-    this.memory = memory
-    this.refresh()
-  }
-
-  /** Re-creates the views when the memory grew; cheap identity check otherwise. */
-  refresh(): void {
-    const buffer = this.memory!.buffer
-    if (this.bytes.buffer !== buffer) {
-      this.bytes = new Uint8Array(buffer)
-      this.words = new Uint32Array(buffer)
-    }
-  }
-}
+import type { WasmHeap } from '../lib/codecs/wasm/wasm-heap.js'
 
 /** 2 GiB: the wasm32 limit emscripten builds are linked with (`MAXIMUM_MEMORY`). */
 const MAX_HEAP = 2 ** 31
