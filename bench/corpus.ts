@@ -123,12 +123,13 @@ export function nodeModulesText(limit: number): Uint8Array {
 }
 
 /**
- * Real small documents: the `package.json` files of the packages in `node_modules`
- * (top level and scoped, sorted by path) whose size is in `[min, max]` bytes. They
- * share their keys and much of their vocabulary, as the small messages a dictionary is
- * made for do (bench/dictionary-sizes.ts, test/deflate-dictionary.test.ts).
+ * Real small documents: the `package.json` files (or another file each package has,
+ * such as `README.md`) of the packages in `node_modules` (top level and scoped, sorted
+ * by path) whose size is in `[min, max]` bytes. They share their keys and much of their
+ * vocabulary, as the small messages a dictionary is made for do
+ * (bench/dictionary-sizes.ts, test/deflate-dictionary.test.ts).
  */
-export function packageDocuments(min = 1_000, max = 50_000): Array<{ name: string; bytes: Uint8Array }> {
+export function packageDocuments(min = 1_000, max = 50_000, file = 'package.json'): Array<{ name: string; bytes: Uint8Array }> {
   const dir = join(root, 'node_modules')
   const paths: string[] = []
   for (const name of readdirSync(dir).sort()) {
@@ -140,10 +141,25 @@ export function packageDocuments(min = 1_000, max = 50_000): Array<{ name: strin
   for (const name of paths) {
     let bytes: Uint8Array
     try {
-      bytes = readFileSync(join(dir, name, 'package.json'))
+      bytes = readFileSync(join(dir, name, file))
     } catch {
-      continue // not a package folder
+      continue // not a package folder, or one without that file
     }
+    if (bytes.length >= min && bytes.length <= max) docs.push({ name, bytes })
+  }
+  return docs
+}
+
+/**
+ * Sibling files: those in `dir` itself (not below it, sorted by name) whose name matches
+ * and whose size is in `[min, max]` bytes, e.g. the `.d.ts` files of one package.
+ */
+export function siblingDocuments(dir: string, match: RegExp, min = 1_000, max = 50_000): Array<{ name: string; bytes: Uint8Array }> {
+  const docs: Array<{ name: string; bytes: Uint8Array }> = []
+  for (const name of readdirSync(dir).sort()) {
+    const path = join(dir, name)
+    if (!match.test(name) || !statSync(path).isFile()) continue
+    const bytes = readFileSync(path)
     if (bytes.length >= min && bytes.length <= max) docs.push({ name, bytes })
   }
   return docs
