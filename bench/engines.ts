@@ -8,15 +8,17 @@
 //
 // Targets (ratios in one run): zstd decode one-shot / @foxglove >= 1.0, zstd streaming
 // decode / our one-shot >= 0.9, zstd encode level 3 / zstd-napi >= 0.6, brotli decode /
-// node:zlib >= 0.7, brotli encode q5 / node:zlib >= 0.6.
+// node:zlib >= 0.7, brotli encode q5 / node:zlib >= 0.6; wasm bytes per role not larger
+// than the build each role used before.
 //
-// Usage: node --import tsx bench/engines.ts [MiB] [rounds]   (text corpus; BENCH_BINARY=1 for the node binary)
+// Usage: node --import tsx bench/engines.ts [MiB] [rounds] [all|zstd|brotli|sizes]
+// (text corpus; BENCH_BINARY=1 for the node binary)
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import zlib from 'node:zlib'
-import { BrotliDecoderEngine, BrotliEncoderEngine, type BrotliStep, RESULT_SUCCESS } from '../lib/codecs/wasm/brotli-engine.js'
+import { BrotliDecoderEngine, BrotliEncoderEngine, type BrotliStep, OPERATION_FINISH, OPERATION_PROCESS, RESULT_SUCCESS } from '../lib/codecs/wasm/brotli-engine.js'
 import { emscriptenImports } from './_emscripten.js'
 import { WasmHeap } from '../lib/codecs/wasm/wasm-heap.js'
 import { instantiate } from '../lib/codecs/wasm/instantiate.js'
@@ -225,15 +227,17 @@ async function benchBrotli(): Promise<void> {
     const out = new Uint8Array(data.length + 1024)
     let ip = 0
     let op = 0
-    while (ip < data.length) {
-      encoder.step(state, data, ip, Math.min(data.length, ip + STEP), out, op, STEP, step)
+    // The last piece goes in with FINISH, as node:zlib's one-shot call hands its input:
+    // finishing after it with no input adds an empty last meta-block (one byte) when the
+    // input ends where a meta-block does (16 MiB of this corpus does).
+    for (;;) {
+      const end = Math.min(data.length, ip + STEP)
+      encoder.step(state, data, ip, end, out, op, STEP, step, end === data.length ? OPERATION_FINISH : OPERATION_PROCESS)
+      if (step.code === 0) throw new Error(step.error)
       ip += step.inputUsed
       op += step.produced
+      if (end === data.length && ip === data.length && step.code === RESULT_SUCCESS) break
     }
-    do {
-      encoder.step(state, null, 0, 0, out, op, STEP, step)
-      op += step.produced
-    } while (step.code !== RESULT_SUCCESS)
     encoder.free(state)
     return out.slice(0, op)
   }, (out) => roundtrips(out) && out.length === zlib.brotliCompressSync(data, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: quality } }).length)
@@ -276,6 +280,39 @@ function print(title: string): void {
   for (const j of jobs) console.log(`${j.name.padEnd(44)} ${j.mbps.toFixed(0).padStart(6)} MB/s`)
 }
 
+// ---------------------------------------------------------------------------------------
+// wasm bytes per role
+
+/** A wasm module embedded in a JS file as a base64 string. */
+function embedded(file: string, pattern: RegExp): number {
+  const m = pattern.exec(readFileSync(join(root, 'bench/node_modules', file), 'utf8'))
+  if (!m) throw new Error(`no embedded wasm in ${file}`)
+  return Buffer.from(m[1]!, 'base64').length
+}
+const fileBytes = (path: string): number => readFileSync(join(root, path)).length
+
+/**
+ * The module each role loads, ours and the third-party build sluice used for it before
+ * (@oneidentity/zstd-js for both zstd roles, brotli-dec-wasm, brotli-wasm).
+ */
+function wasmSizes(): void {
+  const ours = { zstd: fileBytes('lib/codecs/wasm/zstd.wasm'), brDec: fileBytes('lib/codecs/wasm/brotli-dec.wasm'), brEnc: fileBytes('lib/codecs/wasm/brotli-enc.wasm') }
+  const zstdJs = embedded('@oneidentity/zstd-js/wasm/index.js', /base64,([A-Za-z0-9+/=]{1000,})/)
+  const roles: Array<[string, number, string, number]> = [
+    ['zstd decode', ours.zstd, '@oneidentity/zstd-js, both roles', zstdJs],
+    ['zstd encode', ours.zstd, '@oneidentity/zstd-js, both roles', zstdJs],
+    ['brotli decode', ours.brDec, 'brotli-dec-wasm', fileBytes('bench/node_modules/brotli-dec-wasm/pkg/brotli_dec_wasm_bg.wasm')],
+    ['brotli encode', ours.brEnc, 'brotli-wasm (encoder and decoder)', fileBytes('bench/node_modules/brotli-wasm/pkg.web/brotli_wasm_bg.wasm')],
+  ]
+  console.log('\n## wasm bytes per role (target: not larger than before)')
+  for (const [role, mine, name, before] of roles) {
+    console.log(`${role.padEnd(14)} ours ${String(mine).padStart(8)} B, before ${String(before).padStart(8)} B (${name}): ours / before = ${(mine / before).toFixed(2)}`)
+  }
+  // Not a build sluice used, for scale: what a zstd module holding the decoder alone weighs.
+  console.log(`(a decoder-only libzstd build, zstddec's zstddec-stream: ${embedded('zstddec/dist/zstddec-stream.mjs', /const wasm = "([A-Za-z0-9+/=]+)"/)} B)`)
+}
+
 const which = process.argv[4] ?? 'all'
-if (which !== 'brotli') await benchZstd()
-if (which !== 'zstd') await benchBrotli()
+if (which === 'all' || which === 'sizes') wasmSizes()
+if (which === 'all' || which === 'zstd') await benchZstd()
+if (which === 'all' || which === 'brotli') await benchBrotli()
