@@ -7,3 +7,4 @@
 export * from './streams/index.js'
 export { decodeResponse, decodeBody, parseContentEncoding, MAX_CONTENT_ENCODINGS, type DecodeResponseOptions, type DictionariesOption, type DictionaryLookup } from './adapters/fetch/index.js'
 export { encodeResponse, isCompressible, negotiate, type EncodeResponseOptions, type ContentCoding } from './adapters/fetch/index.js'
+export { useAsDictionary, availableDictionary, parseAvailableDictionary, parseDictionaryId, type UseAsDictionaryOptions } from './adapters/fetch/index.js'

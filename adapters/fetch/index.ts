@@ -308,3 +308,4 @@ export function decodeResponse(response: Response, options: DecodeResponseOption
 
 export { encodeResponse, checkEncodeOptions, isCompressible, type EncodeResponseOptions } from './encode-response.js'
 export { negotiate, parseAcceptEncoding, weightOf, CONTENT_CODINGS, type AcceptedCoding, type ContentCoding } from './negotiate.js'
+export { useAsDictionary, availableDictionary, parseAvailableDictionary, parseDictionaryId, type UseAsDictionaryOptions } from './dictionary-headers.js'
