@@ -9,6 +9,11 @@
  * The choice is made while the response's headers are, synchronously, and WebCrypto's
  * SHA-256 is asynchronous: so dictionaries are hashed once, ahead, by
  * `prepareDictionary`, never per request.
+ *
+ * An array is searched by hash alone: the hash names the bytes the client has, while
+ * the id "MUST NOT be relied upon by the server to guarantee the contents of the
+ * dictionary" (RFC 9842 section 2.1.3). `Dictionary-ID` is passed to a lookup function,
+ * for servers that key their dictionaries by it.
  */
 import { toBytes, type BinaryInput } from '../../lib/bytes.js'
 import { CodecError } from '../../lib/errors.js'
