@@ -6,4 +6,5 @@
  */
 export * from './streams/index.js'
 export { decodeResponse, decodeBody, parseContentEncoding, MAX_CONTENT_ENCODINGS, type DecodeResponseOptions, type DictionariesOption, type DictionaryLookup } from './adapters/fetch/index.js'
-export { encodeResponse, isCompressible, negotiate, type EncodeResponseOptions, type ContentCoding } from './adapters/fetch/index.js'
+export { encodeResponse, isCompressible, negotiate, type EncodeResponseOptions, type ContentCoding, type DictionaryCoding } from './adapters/fetch/index.js'
+export { prepareDictionary, useAsDictionary, availableDictionary, parseAvailableDictionary, parseDictionaryId, type DictionarySource, type ServerDictionary, type ServerDictionaryLookup, type ServerDictionariesOption, type UseAsDictionaryOptions } from './adapters/fetch/index.js'

@@ -31,3 +31,27 @@ export function samples(): Array<[string, Uint8Array]> {
     ['zeros 1 MB', new Uint8Array(1 << 20)],
   ]
 }
+
+/** Two releases of one real file: the older one serves as the dictionary for the newer. */
+export interface ReleasePair {
+  name: string
+  /** The older release (TypeScript 5.6's, a dependency of a dev tool). */
+  dictionary: Uint8Array<ArrayBuffer>
+  /** The newer release (the project's own TypeScript). */
+  body: Uint8Array<ArrayBuffer>
+}
+
+const OLDER_TYPESCRIPT = join(root, 'node_modules/@arethetypeswrong/core/node_modules/typescript/lib')
+const NEWER_TYPESCRIPT = join(root, 'node_modules/typescript/lib')
+
+/**
+ * `file` (e.g. `lib.es5.d.ts`) of the two TypeScript releases in node_modules, or null
+ * when the older one is not installed (it comes with @arethetypeswrong/cli).
+ */
+export function releasePair(file: string): ReleasePair | null {
+  try {
+    return { name: file, dictionary: new Uint8Array(readFileSync(join(OLDER_TYPESCRIPT, file))), body: new Uint8Array(readFileSync(join(NEWER_TYPESCRIPT, file))) }
+  } catch {
+    return null
+  }
+}

@@ -4,7 +4,7 @@
 import { execFile } from 'node:child_process'
 import { hasCli, runCli } from './_cli.js'
 import { createHash } from 'node:crypto'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer, type RequestListener, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -74,6 +74,31 @@ export function curl(url: string, accept?: string): Promise<Fetched> {
 }
 
 /**
+ * `curl` without `--compressed`: the body exactly as the server sent it, for codings
+ * curl cannot decode (dcz, dcb). `headers` are sent as given.
+ */
+export function curlRaw(url: string, headers: Record<string, string>): Promise<Fetched> {
+  const dir = mkdtempSync(join(tmpdir(), 'sluice-curl-'))
+  const args = ['-s', '-S', '--max-time', '60', '-D', join(dir, 'h'), '-o', join(dir, 'b'), '-w', '%{http_code}']
+  for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}: ${value}`)
+  args.push(url)
+  return new Promise((resolve, reject) => {
+    execFile('curl', args, { maxBuffer: 1 << 20 }, (error, stdout, stderr) => {
+      try {
+        if (error) throw new Error(`curl ${url} failed: ${stderr || error.message}`)
+        const head = readFileSync(join(dir, 'h'), 'latin1')
+        const encoding = /^content-encoding:\s*(.+?)\s*$/im.exec(head)?.[1]?.toLowerCase() ?? null
+        resolve({ status: Number(stdout), encoding, body: new Uint8Array(readFileSync(join(dir, 'b'))) })
+      } catch (e) {
+        reject(e)
+      } finally {
+        rmSync(dir, { recursive: true, force: true })
+      }
+    })
+  })
+}
+
+/**
  * Node's own fetch. Node 20's undici decodes gzip, deflate and br; a zstd body stays
  * encoded there and is decoded with the reference CLI.
  */
@@ -102,6 +127,36 @@ export interface BrowserResult {
  * bodies' lengths and SHA-256.
  */
 export async function chromiumFetch(base: string, pagePath: string, paths: string[]): Promise<BrowserResult[]> {
+  return chromiumEvaluate<BrowserResult[]>(
+    base,
+    pagePath,
+    `(async (list) => {
+      ${PAGE_FETCH}
+      const out = []
+      for (const path of list) out.push(await fetched(path))
+      return out
+    })(${JSON.stringify(paths)})`,
+  )
+}
+
+/**
+ * Page-side source text: `fetched(path, init)` fetches (`cache: 'no-store'` unless
+ * `init` says otherwise) and describes the decoded body as a `BrowserResult`.
+ */
+export const PAGE_FETCH = `
+  const hex = (b) => [...new Uint8Array(b)].map((x) => x.toString(16).padStart(2, '0')).join('')
+  const fetched = async (path, init = { cache: 'no-store' }) => {
+    const r = await fetch(path, init)
+    const body = await r.arrayBuffer()
+    return { path, status: r.status, encoding: r.headers.get('content-encoding'), length: body.byteLength, sha256: hex(await crypto.subtle.digest('SHA-256', body)) }
+  }`
+
+/**
+ * Opens `pagePath` of `base` in a fresh headless Chromium profile and returns what
+ * `script` (page-side source text: the test runner's transpiler adds helpers to
+ * functions it compiles, which do not exist in the page) evaluates to.
+ */
+export async function chromiumEvaluate<T>(base: string, pagePath: string, script: string): Promise<T> {
   const { chromium } = await import('playwright-core')
   const userDataDir = mkdtempSync(join(tmpdir(), 'sluice-chromium-'))
   const args = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage']
@@ -109,19 +164,7 @@ export async function chromiumFetch(base: string, pagePath: string, paths: strin
   try {
     const page = await context.newPage()
     await page.goto(new URL(pagePath, base).href)
-    // As source text: the test runner's transpiler adds helpers to functions it compiles,
-    // which do not exist in the page.
-    const script = `(async (list) => {
-      const hex = (b) => [...new Uint8Array(b)].map((x) => x.toString(16).padStart(2, '0')).join('')
-      const out = []
-      for (const path of list) {
-        const r = await fetch(path, { cache: 'no-store' })
-        const body = await r.arrayBuffer()
-        out.push({ path, status: r.status, encoding: r.headers.get('content-encoding'), length: body.byteLength, sha256: hex(await crypto.subtle.digest('SHA-256', body)) })
-      }
-      return out
-    })(${JSON.stringify(paths)})`
-    return (await page.evaluate(script)) as BrowserResult[]
+    return (await page.evaluate(script)) as T
   } finally {
     await context.close()
     rmSync(userDataDir, { recursive: true, force: true })

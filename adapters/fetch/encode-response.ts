@@ -19,25 +19,40 @@
  * the existing `Vary`; RFC 9110 §12.5.5), no `Content-Length` (the length is not known
  * before the end), and its strong `ETag` made weak: the encoded bytes differ from the
  * ones the strong validator named (RFC 9110 §8.8.1).
+ *
+ * Dictionaries (RFC 9842): with the `dictionaries` option, a request whose
+ * `Available-Dictionary` names one of them and whose `Accept-Encoding` allows `dcz` or
+ * `dcb` may get a delta against it (section 6). Every eligible response then varies on
+ * `Available-Dictionary` too (section 6.2), whichever coding it got. A malformed
+ * `Available-Dictionary` or an unknown hash means no dictionary: the other codings are
+ * negotiated as usual.
  */
 import type { Format } from '../../lib/codec.js'
 import { CodecError } from '../../lib/errors.js'
 import { canFlush, checkLevel, resolveEngine, type Engine } from '../../lib/formats.js'
 import { encodeStream } from '../../streams/factories.js'
-import { CONTENT_CODINGS, negotiate, type ContentCoding } from './negotiate.js'
+import { CONTENT_CODINGS, DICTIONARY_CODINGS, negotiate, type ContentCoding, type DictionaryCoding } from './negotiate.js'
+import { dictionaryChooser, type DictionaryChooser, type ServerDictionariesOption } from './server-dictionaries.js'
+
+/** Every coding `encodeResponse` can produce. */
+type Coding = ContentCoding | DictionaryCoding
 
 export interface EncodeResponseOptions {
   /**
    * Codings the server offers, in its order of preference (used when the client weighs
-   * several equally). Default `['zstd', 'br', 'gzip', 'deflate']`.
+   * several equally). Default `['zstd', 'br', 'gzip', 'deflate']`, and with
+   * `dictionaries` `['dcz', 'dcb', 'zstd', 'br', 'gzip', 'deflate']`. `dcz` and `dcb`
+   * need `dictionaries`, and are offered only to requests naming one of them.
    */
-  encodings?: readonly ContentCoding[]
+  encodings?: readonly Coding[]
   /**
    * Compression level per coding. Defaults are for content made per request, where
-   * speed matters more than the last percent: zstd 3 (its own default), br 4 (quality 4
-   * is about gzip's speed at a better ratio), gzip and deflate 6 (zlib's default).
+   * speed matters more than the last percent: zstd and dcz 3 (zstd's own default), br 4
+   * (quality 4 is about gzip's speed at a better ratio), dcb 5 (brotli's encoder uses a
+   * dictionary from quality 5 only: below, dcb is no smaller than br), gzip and deflate
+   * 6 (zlib's default).
    */
-  levels?: Partial<Record<ContentCoding, number>>
+  levels?: Partial<Record<Coding, number>>
   /** Bodies with a known length below this many bytes are sent as they are. Default 1024. */
   minBytes?: number
   /**
@@ -57,13 +72,26 @@ export interface EncodeResponseOptions {
    * the portable one when encoding).
    * Default: each format's portable engine.
    */
-  engines?: Partial<Record<ContentCoding, Engine>>
+  engines?: Partial<Record<Coding, Engine>>
+  /**
+   * The dictionaries the server can encode `dcz` and `dcb` deltas against (RFC 9842),
+   * each made once by `await prepareDictionary(bytes)` (which hashes it: the choice is
+   * made synchronously, while the headers are): an array, or a lookup from the hash the
+   * request names (and its `Dictionary-ID`) to one. Serve each dictionary itself with a
+   * `Use-As-Dictionary` header (see `useAsDictionary`) and a lifetime clients may cache
+   * it for.
+   */
+  dictionaries?: ServerDictionariesOption
 }
 
 /** HTTP coding name to the format encoding it (`deflate` is the zlib format, RFC 9110 §8.4.1.2). */
-const FORMAT_OF: Readonly<Record<ContentCoding, Format>> = Object.freeze({ zstd: 'zstd', br: 'brotli', gzip: 'gzip', deflate: 'deflate' })
+const FORMAT_OF: Readonly<Record<Coding, Format>> = Object.freeze({ zstd: 'zstd', br: 'brotli', gzip: 'gzip', deflate: 'deflate', dcz: 'dcz', dcb: 'dcb' })
 
-const DEFAULT_LEVELS: Readonly<Record<ContentCoding, number>> = Object.freeze({ zstd: 3, br: 4, gzip: 6, deflate: 6 })
+const DEFAULT_LEVELS: Readonly<Record<Coding, number>> = Object.freeze({ zstd: 3, br: 4, gzip: 6, deflate: 6, dcz: 3, dcb: 5 })
+
+const ALL_CODINGS: readonly Coding[] = Object.freeze([...DICTIONARY_CODINGS, ...CONTENT_CODINGS])
+
+const isDictionaryCoding = (c: Coding): c is DictionaryCoding => c === 'dcz' || c === 'dcb'
 
 const HTTP = 'http'
 
@@ -111,20 +139,27 @@ function listHas(value: string | null, token: string): boolean {
   return value.split(',').some((t) => t.trim().toLowerCase() === token)
 }
 
-/** `Vary` with `Accept-Encoding` added (unless it is there already, or `*`). */
-function varyWith(vary: string | null): string {
-  if (vary === null || vary.trim() === '') return 'Accept-Encoding'
-  if (listHas(vary, '*') || listHas(vary, 'accept-encoding')) return vary
-  return `${vary}, Accept-Encoding`
+/** `Vary` with `fields` added (those not there already; nothing when it is `*`). */
+function varyWith(vary: string | null, fields: readonly string[]): string {
+  if (listHas(vary, '*')) return vary!
+  const have = vary === null || vary.trim() === '' ? [] : [vary]
+  for (const field of fields) if (!listHas(vary, field.toLowerCase())) have.push(field)
+  return have.join(', ')
 }
 
+const VARY = Object.freeze(['Accept-Encoding'])
+/** RFC 9842 section 6.2: "Vary: accept-encoding, available-dictionary". */
+const VARY_DICTIONARY = Object.freeze(['Accept-Encoding', 'Available-Dictionary'])
+
 interface Checked {
-  encodings: readonly ContentCoding[]
-  levels: Record<ContentCoding, number>
+  encodings: readonly Coding[]
+  levels: Record<Coding, number>
   minBytes: number
   compressible: (contentType: string | null) => boolean
   flush: 'none' | 'write' | undefined
-  engines: Record<ContentCoding, Engine>
+  engines: Record<Coding, Engine>
+  /** Null without the `dictionaries` option. */
+  dictionary: DictionaryChooser | null
 }
 
 /** Options that went through `checkEncodeOptions`. */
@@ -141,13 +176,21 @@ export function checkEncodeOptions(options: EncodeResponseOptions = {}): EncodeR
 
 function check(options: EncodeResponseOptions): Checked {
   if (typeof options !== 'object' || options === null) throw new CodecError('INVALID_OPTION', HTTP, 'options must be an object')
-  const encodings = options.encodings ?? CONTENT_CODINGS
-  if (!Array.isArray(encodings) || !encodings.every((e) => (CONTENT_CODINGS as readonly string[]).includes(e))) {
-    throw new CodecError('INVALID_OPTION', HTTP, `encodings must be an array of ${CONTENT_CODINGS.join(', ')}, got ${JSON.stringify(encodings)}`)
+  const dictionary = options.dictionaries === undefined ? null : dictionaryChooser(options.dictionaries)
+  const encodings = options.encodings ?? (dictionary === null ? CONTENT_CODINGS : ALL_CODINGS)
+  if (!Array.isArray(encodings) || !encodings.every((e) => (ALL_CODINGS as readonly string[]).includes(e))) {
+    throw new CodecError('INVALID_OPTION', HTTP, `encodings must be an array of ${ALL_CODINGS.join(', ')}, got ${JSON.stringify(encodings)}`)
+  }
+  const dictionaryCodings = encodings.filter(isDictionaryCoding)
+  if (dictionary === null && dictionaryCodings.length > 0) {
+    throw new CodecError('INVALID_OPTION', HTTP, `encodings lists ${dictionaryCodings.join(' and ')}, which need the dictionaries option (RFC 9842: a delta against a dictionary the client has)`)
+  }
+  if (dictionary !== null && dictionaryCodings.length === 0) {
+    throw new CodecError('INVALID_OPTION', HTTP, `dictionaries are given but encodings lists neither dcz nor dcb, the codings that use them: ${JSON.stringify(encodings)}`)
   }
   const levels = { ...DEFAULT_LEVELS }
-  const engines = {} as Record<ContentCoding, Engine>
-  for (const coding of CONTENT_CODINGS) {
+  const engines = {} as Record<Coding, Engine>
+  for (const coding of ALL_CODINGS) {
     const format = FORMAT_OF[coding]
     const level = options.levels?.[coding]
     if (level !== undefined) levels[coding] = checkLevel(format, level)
@@ -161,7 +204,7 @@ function check(options: EncodeResponseOptions): Checked {
   if (typeof compressible !== 'function') throw new CodecError('INVALID_OPTION', HTTP, 'compressible must be a function')
   const flush = options.flush
   if (flush !== undefined && flush !== 'none' && flush !== 'write') throw new CodecError('INVALID_OPTION', HTTP, `flush must be 'none' or 'write', got ${String(flush)}`)
-  const result: Checked = Object.freeze({ encodings: Object.freeze([...encodings]), levels, minBytes, compressible, flush, engines })
+  const result: Checked = Object.freeze({ encodings: Object.freeze([...encodings]), levels, minBytes, compressible, flush, engines, dictionary })
   checked.add(result)
   return result
 }
@@ -172,13 +215,15 @@ export type HeaderLookup = (name: string) => string | null
 /** What to do with one response: leave it alone (null), add Vary only, or encode it. */
 export interface EncodingPlan {
   /** The coding chosen, or null: send as it is, with `Vary` added. */
-  coding: ContentCoding | null
+  coding: Coding | null
   format: Format
   level: number
   engine: Engine
   flush: 'none' | 'write'
-  /** The response's `Vary` with `Accept-Encoding` merged in. */
+  /** The response's `Vary` with `Accept-Encoding` (and `Available-Dictionary`) merged in. */
   vary: string
+  /** The dictionary of a `dcz` or `dcb` coding. */
+  dictionary?: Uint8Array
 }
 
 /**
@@ -200,11 +245,15 @@ export function planEncoding(method: string, requestHeader: HeaderLookup, status
 
   const live = type !== null && type.split(';')[0]!.trim().toLowerCase() === 'text/event-stream'
   const flush = o.flush ?? (live ? 'write' : 'none')
-  const offered = flush === 'write' ? o.encodings.filter((c) => canFlush(FORMAT_OF[c], o.engines[c])) : o.encodings
+  // The dictionary the request names, if the server has it; without one, no dcz/dcb.
+  const dictionary = o.dictionary?.(requestHeader)
+  const offered = o.encodings.filter((c) => (dictionary !== undefined || !isDictionaryCoding(c)) && (flush !== 'write' || canFlush(FORMAT_OF[c], o.engines[c])))
   const coding = negotiate(requestHeader('accept-encoding'), offered)
-  const vary = varyWith(responseHeader('vary'))
+  const vary = varyWith(responseHeader('vary'), o.dictionary === null ? VARY : VARY_DICTIONARY)
   const c = coding ?? 'gzip'
-  return { coding, format: FORMAT_OF[c], level: o.levels[c], engine: o.engines[c], flush, vary }
+  const plan: EncodingPlan = { coding, format: FORMAT_OF[c], level: o.levels[c], engine: o.engines[c], flush, vary }
+  if (coding !== null && isDictionaryCoding(coding)) plan.dictionary = dictionary!.bytes
+  return plan
 }
 
 /** A strong ETag made weak (RFC 9110 §8.8.1); weak ones are kept. */
@@ -243,7 +292,7 @@ export function encodeResponse(request: Request, response: Response, options: En
   headers.set('vary', plan.vary)
   if (plan.coding === null) return withHeaders(response, response.body, headers)
 
-  const encoder = encodeStream(plan.format, { level: plan.level, engine: plan.engine, flush: plan.flush })
+  const encoder = encodeStream(plan.format, { level: plan.level, engine: plan.engine, flush: plan.flush, dictionary: plan.dictionary })
   const body = response.body!.pipeThrough(encoder as unknown as ReadableWritablePair<Uint8Array, Uint8Array>)
   headers.set('content-encoding', plan.coding)
   headers.delete('content-length')

@@ -27,6 +27,14 @@ export type ContentCoding = 'zstd' | 'br' | 'gzip' | 'deflate'
 
 export const CONTENT_CODINGS: readonly ContentCoding[] = Object.freeze(['zstd', 'br', 'gzip', 'deflate'])
 
+/**
+ * The dictionary-compressed codings of RFC 9842 (sections 4 and 5), offered only with a
+ * dictionary the request names in `Available-Dictionary`.
+ */
+export type DictionaryCoding = 'dcz' | 'dcb'
+
+export const DICTIONARY_CODINGS: readonly DictionaryCoding[] = Object.freeze(['dcz', 'dcb'])
+
 /** One element of an `Accept-Encoding` value. */
 export interface AcceptedCoding {
   /** The coding name, lowercased (`x-gzip` is reported as `gzip`). */

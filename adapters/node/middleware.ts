@@ -86,7 +86,7 @@ export function encodeNodeResponse(req: IncomingMessage, res: ServerResponse, op
     res.removeHeader('Content-Length')
     const etag = joined(res.getHeader('etag'))
     if (etag !== null) res.setHeader('ETag', weakETag(etag))
-    const e = nodeEncode(plan.format, { level: plan.level, engine: plan.engine, flush: plan.flush })
+    const e = nodeEncode(plan.format, { level: plan.level, engine: plan.engine, flush: plan.flush, dictionary: plan.dictionary })
     encoder = e
     e.on('data', (chunk: Buffer) => {
       if (!(write as (c: Buffer) => boolean).call(res, chunk)) e.pause()

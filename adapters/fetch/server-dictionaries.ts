@@ -1,0 +1,127 @@
+/**
+ * The dictionaries a server encodes `dcz` and `dcb` responses with (RFC 9842): what
+ * `encodeResponse`'s and `compression()`'s `dictionaries` option holds, and how a
+ * request's `Available-Dictionary` (and `Dictionary-ID`) picks one of them.
+ *
+ *     const v1 = await prepareDictionary({ bytes: await readFile('app.v1.js'), id: 'app-v1' })
+ *     encodeResponse(request, response, { dictionaries: [v1] })
+ *
+ * The choice is made while the response's headers are, synchronously, and WebCrypto's
+ * SHA-256 is asynchronous: so dictionaries are hashed once, ahead, by
+ * `prepareDictionary`, never per request.
+ *
+ * An array is searched by hash alone: the hash names the bytes the client has, while
+ * the id "MUST NOT be relied upon by the server to guarantee the contents of the
+ * dictionary" (RFC 9842 section 2.1.3). `Dictionary-ID` is passed to a lookup function,
+ * for servers that key their dictionaries by it.
+ */
+import { toBytes, type BinaryInput } from '../../lib/bytes.js'
+import { CodecError } from '../../lib/errors.js'
+import { checkDictionary } from '../../lib/formats.js'
+import { DICTIONARY_HASH_BYTES, MAX_DICTIONARY_ID, parseAvailableDictionary, parseDictionaryId, availableDictionary } from './dictionary-headers.js'
+import { serializeString } from './structured-fields.js'
+
+const HTTP = 'http'
+
+/** A dictionary with its SHA-256, as `prepareDictionary` makes it (frozen). */
+export interface ServerDictionary {
+  /** The dictionary's bytes (a copy of what was given). */
+  readonly bytes: Uint8Array
+  /** Its SHA-256, the name clients send in `Available-Dictionary` (RFC 9842 section 2.2). */
+  readonly sha256: Uint8Array
+  /** `Available-Dictionary`'s form of the hash, `:base64:`. */
+  readonly hash: string
+  /** The `id` given to clients in `Use-As-Dictionary` (section 2.1.3); '' for none. */
+  readonly id: string
+}
+
+/** A dictionary's bytes, with the `id` announced for it in `Use-As-Dictionary`. */
+export interface DictionarySource {
+  bytes: BinaryInput
+  id?: string
+}
+
+/**
+ * A lookup for servers with many dictionaries (e.g. every past release of a file):
+ * the dictionary for the hash a request names (and its `Dictionary-ID`, null when
+ * absent or malformed), or undefined. Only a dictionary whose `sha256` is the
+ * requested hash is used (section 2.1.3: "The dictionary hash MUST be validated before
+ * use"). A lookup that answers differently for different ids of one hash should add
+ * `Dictionary-ID` to the response's `Vary` itself.
+ */
+export type ServerDictionaryLookup = (sha256: Uint8Array, id: string | null) => ServerDictionary | undefined
+
+/** `encodeResponse`'s `dictionaries`: prepared dictionaries, or a lookup. */
+export type ServerDictionariesOption = readonly ServerDictionary[] | ServerDictionaryLookup
+
+/**
+ * A dictionary hashed (SHA-256 through WebCrypto) and copied once, for the
+ * `dictionaries` option of `encodeResponse` and `compression()`. Takes the bytes (an
+ * ArrayBuffer or any view) or `{ bytes, id }`; `id` is what the server announces in
+ * `Use-As-Dictionary` (up to 1024 printable ASCII characters).
+ */
+export async function prepareDictionary(source: BinaryInput | DictionarySource): Promise<ServerDictionary> {
+  const isSource = typeof source === 'object' && source !== null && !(source instanceof ArrayBuffer) && !ArrayBuffer.isView(source) && 'bytes' in source
+  const given = isSource ? (source as DictionarySource).bytes : source
+  const id = isSource ? ((source as DictionarySource).id ?? '') : ''
+  try {
+    toBytes(given, true)
+  } catch {
+    throw new CodecError('INVALID_OPTION', HTTP, 'prepareDictionary takes an ArrayBuffer, an ArrayBufferView or { bytes, id }')
+  }
+  serializeString('id', id)
+  if (id.length > MAX_DICTIONARY_ID) throw new CodecError('INVALID_OPTION', HTTP, `id has ${id.length} characters, more than the ${MAX_DICTIONARY_ID} RFC 9842 section 2.1.3 allows`)
+  // The copy checkDictionary makes is passed to every encoder without another copy.
+  const bytes = checkDictionary('dcz', given)!
+  const sha256 = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>))
+  return Object.freeze({ bytes, sha256, hash: availableDictionary(sha256), id })
+}
+
+function isPrepared(d: unknown): d is ServerDictionary {
+  if (typeof d !== 'object' || d === null) return false
+  const { bytes, sha256, id } = d as Partial<ServerDictionary>
+  return bytes instanceof Uint8Array && sha256 instanceof Uint8Array && sha256.length === DICTIONARY_HASH_BYTES && typeof id === 'string'
+}
+
+function hex(bytes: Uint8Array): string {
+  let s = ''
+  for (let i = 0; i < bytes.length; i++) s += bytes[i]!.toString(16).padStart(2, '0')
+  return s
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}
+
+/** Finds the dictionary of a request, for one checked `dictionaries` option. */
+export type DictionaryChooser = (requestHeader: (name: string) => string | null) => ServerDictionary | undefined
+
+/** Checks the option (once, at setup) and returns the chooser. */
+export function dictionaryChooser(option: unknown): DictionaryChooser {
+  if (typeof option === 'function') {
+    const lookup = option as ServerDictionaryLookup
+    return (header) => {
+      const hash = parseAvailableDictionary(header('available-dictionary'))
+      if (hash === null) return undefined
+      const found: unknown = lookup(hash.slice(), parseDictionaryId(header('dictionary-id')))
+      if (found === undefined) return undefined
+      if (!isPrepared(found)) throw new CodecError('INVALID_OPTION', HTTP, `the dictionaries lookup returned neither a dictionary made by prepareDictionary nor undefined for SHA-256 ${hex(hash)}`)
+      return sameBytes(found.sha256, hash) ? found : undefined
+    }
+  }
+  if (!Array.isArray(option)) throw new CodecError('INVALID_OPTION', HTTP, 'dictionaries must be an array of dictionaries made by prepareDictionary, or a lookup function')
+  const byHash = new Map<string, ServerDictionary>()
+  option.forEach((d: unknown, i) => {
+    if (!isPrepared(d)) {
+      throw new CodecError('INVALID_OPTION', HTTP, `dictionaries[${i}] was not made by prepareDictionary: a server picks the dictionary while it sets the headers, synchronously, so each one is hashed ahead with await prepareDictionary(bytes)`)
+    }
+    // Two entries with the same bytes: the first one's id.
+    if (!byHash.has(hex(d.sha256))) byHash.set(hex(d.sha256), d)
+  })
+  return (header) => {
+    const hash = parseAvailableDictionary(header('available-dictionary'))
+    return hash === null ? undefined : byHash.get(hex(hash))
+  }
+}
