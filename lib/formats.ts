@@ -67,8 +67,8 @@ const facts: Record<Format, FormatFacts> = {
   // RFC 9842 (Compression Dictionary Transport) sections 4 and 5: a header with the
   // dictionary's SHA-256, then one zstd frame or one brotli stream using it as raw
   // content. Levels as the inner formats'. One stream: bytes after it are trailing data.
-  dcz: { defaultEngine: 'wasm', engines: ['wasm'], levels: [1, 19, 3], traits: SINGLE, needsDictionary: "'dcz' is zstd with a dictionary (RFC 9842 section 4)" },
-  dcb: { defaultEngine: 'wasm', engines: ['wasm'], levels: [0, 11, 5], traits: SINGLE, needsDictionary: "'dcb' is brotli with a dictionary (RFC 9842 section 5)" },
+  dcz: { defaultEngine: 'wasm', engines: ['wasm'], levels: [1, 19, 3], traits: SINGLE, needsDictionary: "'dcz' is zstd with a dictionary (RFC 9842 section 5)" },
+  dcb: { defaultEngine: 'wasm', engines: ['wasm'], levels: [0, 11, 5], traits: SINGLE, needsDictionary: "'dcb' is brotli with a dictionary (RFC 9842 section 4)" },
 }
 
 export const FORMATS = /* @__PURE__ */ Object.freeze(Object.keys(facts) as Format[])

@@ -56,9 +56,9 @@ const other = concatBytes(families[0]!.inputs.slice(0, 4))
 
 const same = (a: Uint8Array | undefined, b: Uint8Array): boolean => a !== undefined && Buffer.compare(a, b) === 0
 const sha256 = (bytes: Uint8Array): Uint8Array => new Uint8Array(createHash('sha256').update(bytes).digest())
-/** RFC 9842 section 4: the dcz header, written out here from the RFC, not from our code. */
+/** RFC 9842 section 5: the dcz header, written out here from the RFC, not from our code. */
 const dczHeader = (dictionary: Uint8Array): Uint8Array => concatBytes([Uint8Array.of(0x5e, 0x2a, 0x4d, 0x18, 0x20, 0, 0, 0), sha256(dictionary)])
-/** RFC 9842 section 5: the dcb header. */
+/** RFC 9842 section 4: the dcb header. */
 const dcbHeader = (dictionary: Uint8Array): Uint8Array => concatBytes([Uint8Array.of(0xff, 0x44, 0x43, 0x42), sha256(dictionary)])
 
 /** Runs the jobs in Node 26; every result must be bytes. */

@@ -81,8 +81,8 @@ const CODINGS: Readonly<Record<string, Coding | 'identity'>> = Object.freeze({
   deflate: 'deflate',
   br: 'br',
   zstd: 'zstd',
-  dcz: 'dcz', // RFC 9842 section 4
-  dcb: 'dcb', // RFC 9842 section 5
+  dcz: 'dcz', // RFC 9842 section 5
+  dcb: 'dcb', // RFC 9842 section 4
   identity: 'identity',
 })
 

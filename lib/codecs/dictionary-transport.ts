@@ -3,11 +3,11 @@
  * 'dcb', a fixed header naming the dictionary by its SHA-256, then a zstd frame or a
  * brotli stream that uses the dictionary as raw content (a prefix).
  *
- * - dcz (section 4): 5E 2A 4D 18 20 00 00 00 (a zstd skippable frame of 32 bytes,
+ * - dcz (section 5): 5E 2A 4D 18 20 00 00 00 (a zstd skippable frame of 32 bytes,
  *   RFC 8878 section 3.1.2), the 32-byte SHA-256, then the zstd frame. The window is at
  *   most max(8 MiB, 1.25 x the dictionary's size) and never above 128 MiB (section
  *   2.2); the decoder refuses a larger one with `LIMIT_EXCEEDED` before allocating it.
- * - dcb (section 5): FF 44 43 42, the SHA-256, then the brotli stream; its window is at
+ * - dcb (section 4): FF 44 43 42, the SHA-256, then the brotli stream; its window is at
  *   most 16 MiB, which RFC 7932 section 9.1 already caps (lgwin <= 24).
  *
  * The decoder compares the header byte by byte as it arrives, so a wrong dictionary is
@@ -56,7 +56,7 @@ function digestOf(format: TransportFormat, options: Record<string, unknown>): Ui
 
 /** Options of the inner zstd/brotli codec: the dictionary, the window limits. */
 function innerOptions(format: TransportFormat, options: Record<string, unknown>, dictionary: Uint8Array, decoding: boolean): Record<string, unknown> {
-  // Raw content even if it starts with zstd's trained-dictionary magic (RFC 9842 section 4).
+  // Raw content even if it starts with zstd's trained-dictionary magic (RFC 9842 section 5).
   const inner: Record<string, unknown> = { ...options, dictionary, dictionaryType: 'raw' }
   delete inner.dictionaryDigest
   if (format === 'dcz') {
