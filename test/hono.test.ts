@@ -12,9 +12,9 @@ import { streamSSE } from 'hono/streaming'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { compress } from '../adapters/hono/index.js'
-import type { ContentCoding } from '../adapters/fetch/index.js'
+import { decodeResponse, prepareDictionary, type ContentCoding } from '../adapters/fetch/index.js'
 import { runCli } from './_cli.js'
-import { filesCorpus } from './_corpus.js'
+import { filesCorpus, releasePair } from './_corpus.js'
 import { root } from './_fixtures.js'
 import { BROWSER_ACCEPT, chromiumFetch, curl, HAS_CHROMIUM, HAS_CURL, HAS_ZSTD, listen, nodeFetch, sha256 } from './_http.js'
 
@@ -214,6 +214,36 @@ test('a running hono server: curl --compressed and Node fetch, each coding force
     }
   } finally {
     await s.close()
+  }
+})
+
+const release = releasePair('lib.es5.d.ts')
+if (!release) console.log('# skipped: hono dictionary case: the older TypeScript release (a dependency of @arethetypeswrong/cli) is not in node_modules')
+
+test('compress({ dictionaries }): dcz and dcb deltas for a request naming the dictionary, the usual codings otherwise', async () => {
+  if (!release) return
+  const dictionary = await prepareDictionary(release.dictionary)
+  const a = new Hono()
+  a.use(compress({ dictionaries: [dictionary] }))
+  a.get('/app.js', (c) => c.body(release.body.slice().buffer, 200, { 'Content-Type': 'application/javascript' }))
+  for (const [accept, expected] of [
+    ['gzip, br, zstd, dcb, dcz', 'dcz'],
+    ['gzip, br, dcb', 'dcb'],
+  ] as const) {
+    const res = await a.request('/app.js', { headers: { 'Accept-Encoding': accept, 'Available-Dictionary': dictionary.hash } })
+    assert.is(res.headers.get('content-encoding'), expected, accept)
+    assert.is(res.headers.get('vary'), 'Accept-Encoding, Available-Dictionary')
+    const encoded = new Uint8Array(await res.clone().arrayBuffer())
+    assert.ok(encoded.length * 20 < release.body.length, `${expected}: ${encoded.length} bytes for ${release.body.length}`)
+    const decoded = new Uint8Array(await decodeResponse(res, { dictionaries: [release.dictionary] }).arrayBuffer())
+    assert.ok(Buffer.compare(decoded, release.body) === 0, `${expected} decodes to the body`)
+  }
+  // Another hash, or none: the usual negotiation, still varying on the dictionary header.
+  for (const headers of [{ 'Accept-Encoding': 'br, dcz' } as Record<string, string>, { 'Accept-Encoding': 'br, dcz', 'Available-Dictionary': ':' + Buffer.alloc(32, 7).toString('base64') + ':' }]) {
+    const res = await a.request('/app.js', { headers })
+    assert.is(res.headers.get('content-encoding'), 'br')
+    assert.is(res.headers.get('vary'), 'Accept-Encoding, Available-Dictionary')
+    assert.ok(Buffer.compare(zlib.brotliDecompressSync(new Uint8Array(await res.arrayBuffer())), release.body) === 0)
   }
 })
 
