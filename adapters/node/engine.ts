@@ -38,6 +38,7 @@ import { crc32 as jsCrc32 } from '../../lib/codecs/checksum.js'
 import { wrapperOf, type Crc32, type DeflateBody } from '../../lib/codecs/deflate.js'
 import { deflateModule } from '../../lib/codecs/deflate-module.js'
 import { ZstdFrameScanner } from '../../lib/codecs/zstd-frame.js'
+import { largeWindowRefusal } from '../../lib/codecs/brotli-window.js'
 
 /** The native handle as used here (see the module comment). */
 interface NativeHandle {
@@ -232,13 +233,15 @@ class NativeBody implements DeflateBody {
   }
 }
 
-/** brotli and zstd: the native body is the whole decoder. */
+/** brotli: the native body is the whole decoder. */
 class NativeDecoder implements Decoder {
   consumed = 0
   written = 0
   failure: Failure | null = null
   readonly contentSize = -1
   private total = 0
+  /** A large-window stream, refused at its first byte as the wasm engine refuses it. */
+  private refused: Failure | null = null
 
   constructor(
     readonly format: Format,
@@ -246,6 +249,16 @@ class NativeDecoder implements Decoder {
   ) {}
 
   transform(src: Uint8Array, dst: Uint8Array, final: boolean): Status {
+    if (this.total === 0 && src.length > 0 && this.refused === null) {
+      const why = largeWindowRefusal(src)
+      if (why) this.refused = { code: 'LIMIT_EXCEEDED', message: why, offset: 0 }
+    }
+    if (this.refused) {
+      this.consumed = 0
+      this.written = 0
+      this.failure = this.refused
+      return Status.InvalidData
+    }
     const status = this.body.run(src, 0, dst, 0, this.total, final)
     this.consumed = this.body.inPos
     this.written = this.body.outPos
@@ -260,6 +273,7 @@ class NativeDecoder implements Decoder {
     this.consumed = 0
     this.written = 0
     this.failure = null
+    this.refused = null
   }
 
   dispose(): void {
