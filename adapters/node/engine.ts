@@ -81,22 +81,34 @@ function requireZstd(): void {
 
 /** One native (de)compressor and its synchronous step. */
 class NativeStep {
-  private stream: NativeStream | null
-  private handle: NativeHandle
-  private readonly state: Uint32Array
+  private stream: NativeStream | null = null
+  private handle!: NativeHandle
+  private state!: Uint32Array
   /** The error reported by the last step, if any. */
   error: { message: string; errno: number; code: string } | null = null
   /** Input used and output produced by the last successful step. */
   used = 0
   produced = 0
 
+  /**
+   * `renewOnReset`: `reset()` makes a new native stream instead of resetting the handle.
+   * A node:zlib zstd handle loses the dictionary and the parameters it was created with
+   * on `reset()` (seen on Node 22.23): a decoder then fails with "Data corruption" on the
+   * frames it decoded before, an encoder writes frames without the dictionary at the
+   * default level (test/node-engine.test.ts).
+   */
   constructor(
     private readonly format: Format,
-    create: () => unknown,
+    private readonly create: () => unknown,
+    private readonly renewOnReset = false,
   ) {
-    const stream = create() as NativeStream
+    this.open()
+  }
+
+  private open(): void {
+    const stream = this.create() as NativeStream
     if (!stream._handle || typeof stream._handle.writeSync !== 'function' || !(stream._writeState instanceof Uint32Array)) {
-      throw new CodecError('ENGINE_UNAVAILABLE', format, `this Node (${process.versions.node}) lacks the zlib handle API the node engine uses (_handle.writeSync, _writeState)`)
+      throw new CodecError('ENGINE_UNAVAILABLE', this.format, `this Node (${process.versions.node}) lacks the zlib handle API the node engine uses (_handle.writeSync, _writeState)`)
     }
     this.stream = stream
     this.handle = stream._handle
@@ -121,7 +133,12 @@ class NativeStep {
   reset(): void {
     if (!this.stream) return
     this.error = null
-    this.handle.reset()
+    if (this.renewOnReset) {
+      this.stream.close()
+      this.open()
+    } else {
+      this.handle.reset()
+    }
   }
 
   dispose(): void {
@@ -303,7 +320,7 @@ class NativeZstdDecoder implements Decoder {
 
   constructor(windowLogMax: number | undefined, dictionary: Uint8Array | undefined) {
     const params = windowLogMax === undefined ? {} : { [C.ZSTD_d_windowLogMax ?? 100]: windowLogMax }
-    this.step = new NativeStep('zstd', () => z.createZstdDecompress!(dictionary ? { params, dictionary } : { params }))
+    this.step = new NativeStep('zstd', () => z.createZstdDecompress!(dictionary ? { params, dictionary } : { params }), true)
   }
 
   transform(src: Uint8Array, dst: Uint8Array, _final: boolean): Status {
@@ -369,7 +386,7 @@ class NativeEncoder implements Encoder {
     create: () => unknown,
     private readonly flags: Flags,
   ) {
-    this.step = new NativeStep(format, create)
+    this.step = new NativeStep(format, create, format === 'zstd')
   }
 
   transform(src: Uint8Array, dst: Uint8Array, final: boolean): Status {
