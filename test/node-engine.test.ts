@@ -320,6 +320,20 @@ test('zstd with a dictionary (Node >= 22.15): the dictionary and the level hold 
   check.dispose()
 })
 
+test('zstd encode (Node >= 22.15): the content checksum is written by default, as on the wasm engine; checksum: false leaves it out', () => {
+  if (!nodeHasZstd) {
+    console.log(`# skipped: needs node:zlib zstd (Node >= 22.15; this is ${process.versions.node})`)
+    return
+  }
+  const data = filesCorpus(join(root, 'lib'), 20_000, /\.ts$/)
+  // Frame_Header_Descriptor bit 2: Content_Checksum_flag (RFC 8878 section 3.1.1.1.1).
+  const flag = (frame: Uint8Array) => (frame[4]! >> 2) & 1
+  assert.is(flag(encode(nodeCodec('zstd').createEncoder({}), data)), 1)
+  assert.is(flag(encode(nodeCodec('zstd').createEncoder({ checksum: true }), data)), 1)
+  assert.is(flag(encode(nodeCodec('zstd').createEncoder({ checksum: false }), data)), 0)
+  assert.throws(() => nodeCodec('zstd').createEncoder({ checksum: 'yes' }), (e: unknown) => (e as CodecError).code === 'INVALID_OPTION')
+})
+
 test('zstd decode (Node >= 22.15): bad magic, reserved bits, corrupt checksum are InvalidData', async () => {
   if (!nodeHasZstd) {
     console.log(`# skipped: needs node:zlib zstd (Node >= 22.15; this is ${process.versions.node})`)

@@ -31,7 +31,7 @@
 import zlib from 'node:zlib'
 import type { Decoder, Encoder, Format } from '../../lib/codec.js'
 import { CodecError, type Failure } from '../../lib/errors.js'
-import { checkDictionary, checkInteger, checkLevel, traitsOf } from '../../lib/formats.js'
+import { checkBoolean, checkDictionary, checkInteger, checkLevel, traitsOf } from '../../lib/formats.js'
 import type { CodecModule } from '../../lib/codec.js'
 import { Status } from '../../lib/status.js'
 import { crc32 as jsCrc32 } from '../../lib/codecs/checksum.js'
@@ -579,9 +579,10 @@ export function nodeCodec(format: Format): CodecModule {
           new NativeZstdDecoder(checkInteger(format, 'maxWindowLog', options.maxWindowLog, ...ZSTD_WINDOW_LOG), nativeDictionary(format, options.dictionary)),
         createEncoder: (options: Record<string, unknown>) => {
           const level = checkLevel(format, options.level)
+          // XXH64 of the content, on by default as on the wasm engine (node:zlib's default is off).
+          const checksum = checkBoolean(format, 'checksum', options.checksum, true)
           const dictionary = nativeDictionary(format, options.dictionary)
-          const param = C.ZSTD_c_compressionLevel ?? 100
-          const params = { [param]: level }
+          const params = { [C.ZSTD_c_compressionLevel ?? 100]: level, [C.ZSTD_c_checksumFlag ?? 201]: checksum ? 1 : 0 }
           return new NativeEncoder(format, () => z.createZstdCompress!(dictionary ? { params, dictionary } : { params }), ZSTD_FLAGS)
         },
       })
