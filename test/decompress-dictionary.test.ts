@@ -6,6 +6,8 @@
 // input not in the way; zlib FDICT and zstd dictionary frames decoded with it.
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
+import fc from 'fast-check'
+import { basicMutations } from './_mutations.js'
 import { createHash } from 'node:crypto'
 import * as zlib from 'node:zlib'
 import { CodecError } from '../lib/errors.js'
@@ -143,6 +145,28 @@ test('a dictionary given: gzip and LZ4 input decode without it; zlib FDICT and z
   // Unrelated zlib and zstd streams decode with a dictionary given all the same.
   assert.ok(same(await through(new Uint8Array(zlib.deflateSync(text)), 50, { dictionary }), text), 'zlib without FDICT')
   assert.ok(same(await through(await oneShotEncode('zstd', text), 50, { dictionary }), text), 'zstd without a dictionary')
+})
+
+test('mutated dcz/dcb input through decompress(): the original or a CodecError; never other bytes for dcz (its frame checksum)', async () => {
+  const counts: Record<string, number> = {}
+  await fc.assert(
+    fc.asyncProperty(fc.constantFrom(...transports), fc.oneof(...basicMutations), fc.integer({ min: 1, max: 300 }), fc.boolean(), async (f, mutation, n, byList) => {
+      const bad = mutation.apply(encoded[f])
+      let out: Uint8Array
+      try {
+        out = await through(bad, n, byList ? { dictionaries: [other, dictionary] } : { dictionary })
+      } catch (e) {
+        if (!(e instanceof CodecError)) throw e
+        counts[e.code] = (counts[e.code] ?? 0) + 1
+        return true
+      }
+      const verdict = same(out, text) ? 'intact' : 'different'
+      counts[`${f} ${verdict}`] = (counts[`${f} ${verdict}`] ?? 0) + 1
+      return verdict === 'intact' || f === 'dcb'
+    }),
+    { numRuns: 600, seed: 0xdc2 },
+  )
+  console.log(`# decompress, 600 mutated dcz/dcb inputs: ${Object.entries(counts).map(([k, v]) => `${v} ${k}`).join(', ')}`)
 })
 
 test('bad dictionary options throw at construction', () => {
