@@ -323,6 +323,8 @@ test("engine 'node', zlib FDICT and raw deflate: hostile dictionary cases as on 
         // A wrong dictionary is named at DICTID (bytes 2-5), a missing one at FLG's FDICT bit.
         await expectError(format, stream, { dictionary: dictionary.subarray(1), engine }, 'CHECKSUM_MISMATCH', 2, `${format} on ${engine}, wrong dictionary`)
         await expectError(format, stream, { engine }, 'UNSUPPORTED', 1, `${format} on ${engine}, no dictionary`)
+        // Cut inside the header or DICTID (bytes 0-5): TRUNCATED at the cut.
+        for (let n = 1; n <= 6; n++) await expectError(format, stream.subarray(0, n), { dictionary, engine }, 'TRUNCATED', n, `${format} on ${engine}, cut at ${n}`)
       }
     }
   }
