@@ -5,7 +5,7 @@
 // and dcb. Inputs are real documents (bench/corpus.ts packageDocuments; the dictionary is
 // made of other ones) and generated data, encoded once each with the dictionary.
 //
-// Three properties per codec and engine:
+// Four properties per codec and engine:
 // - mutated streams (bit flips, truncations, insertions, deletions, swapped halves, junk
 //   after the end), decoded through the machine in random splits: the original or a
 //   CodecError; where the stream carries a checksum of the content (zstd's XXH64 when
@@ -13,6 +13,9 @@
 // - the right stream decoded with a wrong dictionary (one byte changed, cut short,
 //   another one, none): a CodecError or the original; never different output where a
 //   check covers it (zlib DICTID, dcz/dcb's SHA-256, zstd's XXH64 or Dictionary_ID);
+// - random bodies behind a valid header (dcz/dcb's with the right hash, a zstd magic, a
+//   zlib header with the right DICTID), so that they reach the engine with the
+//   dictionary in use: a CodecError or bounded output, never another exception;
 // - both at once through one-shot decode() and the WHATWG stream (decodeStream).
 // Formats without any check (raw deflate, brotli, zstd without its checksum) may decode
 // a wrong dictionary to wrong bytes silently: the counts are printed, never asserted 0.
@@ -38,6 +41,7 @@ import { concatBytes } from './_bytes.js'
 import { runMachine } from './_machine.js'
 import { chunked, read } from './_streams.js'
 import { requireCli } from './_cli.js'
+import { adler32 } from '../lib/codecs/checksum.js'
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 10_000)
 const MAX_OUT = 1 << 20
@@ -137,6 +141,33 @@ function decodeWith(mod: CodecModule, c: Case, data: Uint8Array, split: number, 
   return runMachine(m, data, split)
 }
 
+/**
+ * What random bytes follow so that they reach the engine with the dictionary loaded:
+ * dcz/dcb's header (right hash), a zstd frame magic, a zlib header with FDICT and the
+ * dictionary's DICTID (RFC 1950 section 2.2); raw deflate and brotli start at once.
+ */
+function entryFor(c: Case, dict: Uint8Array): Uint8Array {
+  const zstdMagic = Uint8Array.of(0x28, 0xb5, 0x2f, 0xfd)
+  const transport = (magic: number[]) => concatBytes([Uint8Array.from(magic), sha(dict)])
+  switch (c.format) {
+    case 'dcz':
+      return concatBytes([transport([0x5e, 0x2a, 0x4d, 0x18, 0x20, 0, 0, 0]), zstdMagic])
+    case 'dcb':
+      return transport([0xff, 0x44, 0x43, 0x42])
+    case 'zstd':
+      return zstdMagic
+    case 'deflate': {
+      const id = adler32(dict)
+      // CMF 78 (deflate, 32 KiB window); FLG with FDICT, level bits 2, FCHECK making CMF*256+FLG a multiple of 31.
+      let flg = 0x20 | 0x80
+      flg += 31 - ((0x78 * 256 + flg) % 31)
+      return Uint8Array.of(0x78, flg, id >>> 24, (id >>> 16) & 0xff, (id >>> 8) & 0xff, id & 0xff)
+    }
+    default:
+      return new Uint8Array(0)
+  }
+}
+
 /** Wrong dictionaries: one byte changed, the last byte cut, another one, none. */
 const wrongDictionary = fc.oneof(
   fc.tuple(fc.nat(), fc.integer({ min: 1, max: 255 })).map(([at, x]) => ({
@@ -224,6 +255,18 @@ for (const c of cases) {
     )
     console.log(`# fuzz ${c.label}: ${Math.round(RUNS / 4)} wrong dictionaries: ${v.error} CodecError, ${v.intact} intact, ${v.different} different without error${c.dictionaryChecked ? '' : ' (nothing checks the dictionary)'}`)
     assert.ok(v.error > 0)
+  })
+
+  test(`fuzz ${c.label}: ${Math.round(RUNS / 4)} random bodies behind a valid header never crash or hang`, () => {
+    const entry = entryFor(c, dict)
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 512 }), fc.integer({ min: 1, max: 64 }), (body, split) => {
+        const r = decodeWith(m, c, concatBytes([entry, body]), split, dict)
+        count(r)
+        return r instanceof CodecError || r.length <= MAX_OUT
+      }),
+      { numRuns: Math.round(RUNS / 4), seed: 0xe7 + c.label.length },
+    )
   })
 
   test(`fuzz ${c.label}: one-shot decode() and decodeStream agree with the machine`, async () => {
