@@ -1,7 +1,8 @@
 import type { Format } from '../lib/codec.js'
 import { toBytes } from '../lib/bytes.js'
 import { CodecError } from '../lib/errors.js'
-import { checkChunkSize, checkMaxOutput, isFormat } from '../lib/formats.js'
+import { checkChunkSize, checkDictionary, checkMaxOutput, isFormat } from '../lib/formats.js'
+import { DictionaryFinder, hashHex, transportHash, transportHeaderAt, transportHeaderLength, type DictionariesOption, type TransportFormat } from '../lib/dictionary-lookup.js'
 import type { StreamClasses } from './codec-stream.js'
 import { decodeStream, type DecodeStreamOptions } from './factories.js'
 
@@ -25,6 +26,19 @@ export interface DecompressOptions extends DecodeStreamOptions {
    * when `format` is given.
    */
   passthrough?: boolean
+  /**
+   * A dictionary for the detected format, where it takes one: zlib (FDICT, checked by its
+   * DICTID), zstd (trained or raw content), and RFC 9842's dcz and dcb (checked by the
+   * SHA-256 in their header). gzip and LZ4 input, which have none, decode without it.
+   */
+  dictionary?: DecodeStreamOptions['dictionary']
+  /**
+   * Dictionaries for dcz and dcb input, chosen by the SHA-256 its header names: an array
+   * (hashed once) or a lookup `(sha256) => dictionary | undefined` (may be async), as
+   * `decodeResponse()` takes them. Input naming a dictionary neither this nor `dictionary`
+   * provides errors with `UNSUPPORTED`, naming the hash.
+   */
+  dictionaries?: DictionariesOption
 }
 
 /** A readable/writable pair, as the factories return (not a `TransformStream`). */
@@ -50,6 +64,8 @@ export type Decide = (head: Uint8Array, ended: boolean) => Decision | null | Pro
 export const SNIFF_LIMIT = 64 * 1024
 
 const GZIP_MAGIC = [0x1f, 0x8b] // RFC 1952 §2.3.1 ID1 ID2
+// RFC 9842 §4 and §5 (lib/dictionary-lookup.ts): dcz's header, 5E 2A 4D 18 20 00 00 00 and
+// a SHA-256, is a zstd skippable frame of 32 bytes; dcb's starts FF 44 43 42.
 const ZSTD_MAGIC = [0x28, 0xb5, 0x2f, 0xfd] // RFC 8878 §3.1.1: 0xFD2FB528 little-endian
 const LZ4_MAGIC = [0x04, 0x22, 0x4d, 0x18] // LZ4 frame format: 0x184D2204 little-endian
 
@@ -114,13 +130,26 @@ export function hexHead(head: Uint8Array, n = 16): string {
 
 /**
  * Names the format of `head`: a format, `'unknown'`, `'truncated'` (input ended inside
- * what could still have been a magic number, or was empty) or `null` (need more bytes).
+ * what could still have been a magic number or an RFC 9842 header, or was empty) or
+ * `null` (need more bytes).
+ *
+ * dcz and dcb are named once their whole header (magic and hash) is in. dcz's header is
+ * also a valid zstd skippable frame (magic 0x184D2A5E, 32 bytes): a zstd stream starting
+ * with exactly that frame is taken as dcz, as RFC 9842 §4 chose it to be; any other
+ * skippable frame leads to zstd as before (`format: 'zstd'` forces it).
  */
 export function detectFormat(head: Uint8Array, ended: boolean): Format | 'unknown' | 'truncated' | null {
   const gzip = magicAt(head, 0, GZIP_MAGIC)
   if (gzip === 'match') return 'gzip'
   const zlib = zlibHeaderAt(head)
   if (zlib === 'match') return 'deflate'
+  for (const t of ['dcz', 'dcb'] as const) {
+    const match = transportHeaderAt(t, head)
+    if (match === 'match') return t
+    // The whole magic seen, the hash not yet.
+    if (match === 'partial' && head.length >= transportHeaderLength(t) - 32) return ended ? 'truncated' : null
+  }
+  const dcb = transportHeaderAt('dcb', head)
   let pos = 0
   let sawSkippable = false
   for (;;) {
@@ -151,29 +180,87 @@ export function detectFormat(head: Uint8Array, ended: boolean): Format | 'unknow
       if (partial && !ended && head.length < SNIFF_LIMIT) return null
       return 'zstd'
     }
-    if (partial || gzip === 'partial' || zlib === 'partial') return ended ? 'truncated' : null
+    if (partial || gzip === 'partial' || zlib === 'partial' || dcb === 'partial') return ended ? 'truncated' : null
     return 'unknown'
   }
 }
 
-const DETECTED = 'gzip (1f 8b), zlib deflate (RFC 1950 header), zstd (28 b5 2f fd) or LZ4 frame (04 22 4d 18)'
+const DETECTED = 'gzip (1f 8b), zlib deflate (RFC 1950 header), zstd (28 b5 2f fd), LZ4 frame (04 22 4d 18), dcz (5e 2a 4d 18 20 00 00 00) or dcb (ff 44 43 42)'
+
+/** Formats `dictionary` is passed to when detected; gzip and LZ4 have none. */
+const TAKES_DICTIONARY: ReadonlySet<Format> = /* @__PURE__ */ new Set<Format>(['deflate', 'deflate-raw', 'zstd', 'brotli', 'dcz', 'dcb'])
+
+const TRANSPORT_NAMES: Record<TransportFormat, string> = {
+  dcz: 'dictionary-compressed zstd, RFC 9842 §4',
+  dcb: 'dictionary-compressed brotli, RFC 9842 §5',
+}
+
+/** The `dictionary` option checked (and copied once) when decompress() is called. */
+function checkedDictionary(value: unknown): Uint8Array | undefined {
+  if (value === undefined) return undefined
+  try {
+    return checkDictionary('zstd', value)
+  } catch {
+    throw new CodecError('INVALID_OPTION', 'decompress', `dictionary must be an ArrayBuffer or an ArrayBufferView, got ${value === null ? 'null' : typeof value}`)
+  }
+}
 
 /**
- * An auto-detecting decoder: gzip, zlib-wrapped deflate, zstd and LZ4 frame are
- * recognised by their first bytes (zstd/LZ4 also after leading skippable frames).
- * brotli and raw deflate have no magic number: pass `format`. Unknown input errors with
- * `UNSUPPORTED` (the first bytes in hex in the message), empty input with `TRUNCATED`,
- * unless `passthrough: true`, which passes such input through unchanged.
+ * The decision for dcz/dcb input whose header is in `head`: the dictionary its hash
+ * names, from `dictionaries` or else `dictionary` (whose hash the decoder then checks,
+ * `CHECKSUM_MISMATCH` when it differs); `UNSUPPORTED` naming the format and the hash
+ * when neither gives one.
+ */
+async function transportDecision(format: TransportFormat, head: Uint8Array, finder: DictionaryFinder | null, dictionary: Uint8Array | undefined): Promise<Decision> {
+  const hash = transportHash(format, head)
+  const what = `${format} input (${TRANSPORT_NAMES[format]})`
+  if (finder) {
+    try {
+      return { kind: 'decode', format, options: { dictionary: await finder.find(what, hash) } }
+    } catch (error) {
+      if (dictionary === undefined || !(error instanceof CodecError) || error.code !== 'UNSUPPORTED') throw error
+    }
+  }
+  if (dictionary === undefined) {
+    throw new CodecError('UNSUPPORTED', 'decompress', `${what} needs the dictionary with SHA-256 ${hashHex(hash)}: pass it as the dictionary option, or in dictionaries`)
+  }
+  return { kind: 'decode', format, options: { dictionary } }
+}
+
+/**
+ * An auto-detecting decoder: gzip, zlib-wrapped deflate, zstd, LZ4 frame and RFC 9842's
+ * dcz and dcb are recognised by their first bytes (zstd/LZ4 also after leading
+ * skippable frames). brotli and raw deflate have no magic number: pass `format`.
+ * Unknown input errors with `UNSUPPORTED` (the first bytes in hex in the message), empty
+ * input with `TRUNCATED`, unless `passthrough: true`, which passes such input through
+ * unchanged. dcz and dcb decode with the dictionary their header names (`dictionaries`,
+ * `dictionary`); without it they error with `UNSUPPORTED`, naming the format and hash.
  *
  * The other options are those of `decodeStream` (`maxOutputBytes`, `signal`, `streams`,
  * `chunkSize`, `engine`, format-specific ones) and apply to the detected format's
  * stream; `maxOutputBytes` also bounds passed-through output.
  */
 export function decompress(options: DecompressOptions = {}): Pair {
-  const { format, passthrough, ...rest } = options
+  const { format, passthrough, dictionary: given, dictionaries, ...rest } = options
+  const dictionary = checkedDictionary(given)
+  const finder = dictionaries === undefined ? null : new DictionaryFinder(dictionaries, 'decompress')
   if (format !== undefined) {
     if (!isFormat(format)) throw new CodecError('UNKNOWN_FORMAT', String(format), 'unknown format given to decompress()')
-    return decodeStream(format, rest) as Pair
+    if ((format === 'dcz' || format === 'dcb') && finder) {
+      // The dictionary is known once the header is in: sniff that much.
+      const t: TransportFormat = format
+      return sniffingStream(
+        (head, ended) => {
+          const match = transportHeaderAt(t, head)
+          if (match === 'match') return transportDecision(t, head, finder, dictionary)
+          if (match === 'partial' && !ended) return null
+          throw new CodecError(match === 'partial' ? 'TRUNCATED' : 'INVALID_DATA', t, match === 'partial' ? `input ended after ${head.length} bytes, inside the ${transportHeaderLength(t)}-byte header (RFC 9842)` : `not a ${t} stream: first bytes ${hexHead(head)} (RFC 9842)`, match === 'partial' ? head.length : 0)
+        },
+        rest,
+        'decompress',
+      )
+    }
+    return decodeStream(format, dictionary === undefined ? rest : { ...rest, dictionary }) as Pair
   }
   if (passthrough !== undefined && typeof passthrough !== 'boolean') {
     throw new CodecError('INVALID_OPTION', 'decompress', `passthrough must be a boolean, got ${String(passthrough)}`)
@@ -186,9 +273,10 @@ export function decompress(options: DecompressOptions = {}): Pair {
       if (found === 'unknown') {
         throw new CodecError('UNSUPPORTED', 'decompress', `unrecognised input, first bytes ${hexHead(head)}; expected ${DETECTED}; brotli and raw deflate have no magic number: pass { format }`)
       }
-      throw new CodecError('TRUNCATED', 'decompress', head.length === 0 ? 'empty input: no format to detect' : `input ended after ${head.length} bytes (${hexHead(head)}), inside a magic number`)
+      throw new CodecError('TRUNCATED', 'decompress', head.length === 0 ? 'empty input: no format to detect' : `input ended after ${head.length} bytes (${hexHead(head)}), inside a magic number or an RFC 9842 header`, head.length)
     }
-    return { kind: 'decode', format: found }
+    if (found === 'dcz' || found === 'dcb') return transportDecision(found, head, finder, dictionary)
+    return dictionary !== undefined && TAKES_DICTIONARY.has(found) ? { kind: 'decode', format: found, options: { dictionary } } : { kind: 'decode', format: found }
   }
   return sniffingStream(decide, rest, 'decompress')
 }

@@ -36,3 +36,4 @@ export {
 } from './factories.js'
 export { CompressionStream, DecompressionStream, type CompressionStreamOptions } from './compression-stream.js'
 export { decompress, type DecompressOptions } from './decompress.js'
+export type { DictionariesOption, DictionaryLookup } from '../lib/dictionary-lookup.js'

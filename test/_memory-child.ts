@@ -14,6 +14,9 @@ import { concatBytes } from './_bytes.js'
 const [mode, scenario, format, file, limitArg] = process.argv.slice(2) as [string, string, Format, string, string]
 const limit = Number(limitArg)
 const GiB = 1 << 30
+const transport = format === 'dcz' || format === 'dcb'
+/** The dictionary of the dcz/dcb bombs: 4 KiB of fixed bytes (any will do: zeros need none). */
+const dictionary = new Uint8Array(4096).map((_, i) => (i * 2654435761) >>> 24)
 
 /** A zstd frame of `total` zero bytes made of RLE blocks (RFC 8878 3.1.1.2): ~4 bytes per 128 KiB. */
 function zstdZeros(total: number): Uint8Array {
@@ -40,6 +43,11 @@ function zstdZeros(total: number): Uint8Array {
 /** Compresses `total` zero bytes with `format`, streaming, without holding them. */
 async function packZeros(f: Format, total: number): Promise<Uint8Array> {
   if (f === 'zstd') return zstdZeros(total)
+  // RFC 9842 section 4: the header (a skippable frame with the dictionary's SHA-256), then the frame.
+  if (f === 'dcz') {
+    const sha = new Uint8Array(await crypto.subtle.digest('SHA-256', dictionary))
+    return concatBytes([Uint8Array.of(0x5e, 0x2a, 0x4d, 0x18, 0x20, 0, 0, 0), sha, zstdZeros(total)])
+  }
   if (f === 'gzip' || f === 'deflate' || f === 'deflate-raw') {
     const z = f === 'gzip' ? zlib.createGzip({ level: 9 }) : f === 'deflate' ? zlib.createDeflate({ level: 9 }) : zlib.createDeflateRaw({ level: 9 })
     const parts: Buffer[] = []
@@ -49,7 +57,7 @@ async function packZeros(f: Format, total: number): Promise<Uint8Array> {
     await new Promise((r) => z.end(r))
     return new Uint8Array(Buffer.concat(parts))
   }
-  // LZ4 and brotli: through this library's own streaming encoder.
+  // LZ4, brotli and dcb: through this library's own streaming encoder.
   const zero = new Uint8Array(1 << 20)
   let left = total
   const src = new ReadableStream<Uint8Array>({
@@ -60,7 +68,7 @@ async function packZeros(f: Format, total: number): Promise<Uint8Array> {
     },
   })
   const parts: Uint8Array[] = []
-  await src.pipeThrough(encodeStream(f, f === 'brotli' ? { level: 1 } : {})).pipeTo(new WritableStream({ write: (c) => void parts.push(c.slice()) }))
+  await src.pipeThrough(encodeStream(f, f === 'brotli' || f === 'dcb' ? { level: 1, ...(f === 'dcb' ? { dictionary } : {}) } : {})).pipeTo(new WritableStream({ write: (c) => void parts.push(c.slice()) }))
   return concatBytes(parts)
 }
 
@@ -97,7 +105,7 @@ if (mode === 'pack') {
     const decoded =
       scenario === 'chain'
         ? source(packed).pipeThrough(gzipDecode()).pipeThrough(zstdDecode({ maxOutputBytes: limit }))
-        : source(packed).pipeThrough(decodeStream(format, { maxOutputBytes: limit }))
+        : source(packed).pipeThrough(decodeStream(format, { maxOutputBytes: limit, ...(transport ? { dictionary } : {}) }))
     await drainSlowly(decoded)
   } catch (e) {
     code = (e as { code?: string }).code ?? String(e)

@@ -1,6 +1,7 @@
 // Decompression bombs and backpressure, measured in child processes (peak RSS):
-// - bomb: 1 GiB of zeros compressed, decoded with maxOutputBytes 64 MiB -> LIMIT_EXCEEDED,
-//   and the process's peak RSS stays within its baseline + the limit;
+// - bomb: 1 GiB of zeros compressed (also behind a dcz/dcb header, RFC 9842), decoded
+//   with maxOutputBytes 64 MiB -> LIMIT_EXCEEDED, and the process's peak RSS stays within
+//   its baseline + the limit;
 // - backpressure: the same 1 GiB decoded in full through a slow reader, alone and in a
 //   pipeThrough chain of two decoders: memory stays bounded (no read-ahead queueing).
 import { test } from 'uvu'
@@ -35,7 +36,8 @@ function measure(scenario: string, format: string, limit: number) {
 
 const mb = (n: number) => (n / MiB).toFixed(0)
 
-for (const format of ['gzip', 'deflate', 'deflate-raw', 'zstd', 'lz4', 'brotli']) {
+// dcz and dcb: the same bombs behind an RFC 9842 header, decoded with their dictionary.
+for (const format of ['gzip', 'deflate', 'deflate-raw', 'zstd', 'lz4', 'brotli', 'dcz', 'dcb']) {
   test(`bomb ${format}: 1 GiB of zeros, maxOutputBytes 64 MiB -> LIMIT_EXCEEDED, peak RSS bounded`, () => {
     const r = measure('bomb', format, 64 * MiB)
     console.log(`# bomb ${format}: ${r.packed} bytes in, ${mb(r.out)} MiB out before the limit; RSS ${mb(r.baseRss)} -> peak ${mb(r.peakRss)} MiB`)

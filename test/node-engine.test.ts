@@ -280,6 +280,60 @@ test('zstd decode (Node >= 22.15): frames of every shape end exactly where their
   }
 })
 
+test('zstd with a dictionary (Node >= 22.15): the dictionary and the level hold over reset(), decoder and encoder', async () => {
+  if (!nodeHasZstd) {
+    console.log(`# skipped: needs node:zlib zstd (Node >= 22.15; this is ${process.versions.node})`)
+    return
+  }
+  let dec: Decoder
+  try {
+    dec = nodeCodec('zstd').createDecoder({ dictionary: new Uint8Array(64).fill(1) })
+  } catch (e) {
+    console.log(`# skipped: ${(e as Error).message}`)
+    return
+  }
+  dec.dispose()
+  const dictionary = filesCorpus(join(root, 'lib/codecs'), 16_000, /\.ts$/)
+  const data = concat(dictionary.subarray(3000, 5000), dictionary.subarray(9000, 12000))
+  const wasm = await loadCodec('zstd', 'wasm')
+  const frame = encode(wasm.createEncoder({ dictionary }), data)
+  // Decoder: the same frame before and after each reset() (one-shot decode() resets once).
+  dec = nodeCodec('zstd').createDecoder({ dictionary })
+  for (let k = 0; k < 3; k++) {
+    const r = decode(dec, frame)
+    assert.is(r.status, Status.Done, `decode ${k}: ${r.failure?.message}`)
+    assert.ok(same(r.out, data), `decode ${k}`)
+    dec.reset()
+  }
+  dec.dispose()
+  // Encoder: every frame after reset() is as small as the first (dictionary and level kept).
+  const enc = nodeCodec('zstd').createEncoder({ dictionary, level: 19 })
+  const first = encode(enc, data)
+  for (let k = 0; k < 2; k++) {
+    enc.reset()
+    const again = encode(enc, data)
+    assert.ok(same(again, first), `frame ${k + 2}: ${again.length} bytes, the first ${first.length}`)
+  }
+  enc.dispose()
+  const check = wasm.createDecoder({ dictionary })
+  assert.ok(same(decode(check, first).out, data))
+  check.dispose()
+})
+
+test('zstd encode (Node >= 22.15): the content checksum is written by default, as on the wasm engine; checksum: false leaves it out', () => {
+  if (!nodeHasZstd) {
+    console.log(`# skipped: needs node:zlib zstd (Node >= 22.15; this is ${process.versions.node})`)
+    return
+  }
+  const data = filesCorpus(join(root, 'lib'), 20_000, /\.ts$/)
+  // Frame_Header_Descriptor bit 2: Content_Checksum_flag (RFC 8878 section 3.1.1.1.1).
+  const flag = (frame: Uint8Array) => (frame[4]! >> 2) & 1
+  assert.is(flag(encode(nodeCodec('zstd').createEncoder({}), data)), 1)
+  assert.is(flag(encode(nodeCodec('zstd').createEncoder({ checksum: true }), data)), 1)
+  assert.is(flag(encode(nodeCodec('zstd').createEncoder({ checksum: false }), data)), 0)
+  assert.throws(() => nodeCodec('zstd').createEncoder({ checksum: 'yes' }), (e: unknown) => (e as CodecError).code === 'INVALID_OPTION')
+})
+
 test('zstd decode (Node >= 22.15): bad magic, reserved bits, corrupt checksum are InvalidData', async () => {
   if (!nodeHasZstd) {
     console.log(`# skipped: needs node:zlib zstd (Node >= 22.15; this is ${process.versions.node})`)

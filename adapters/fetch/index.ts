@@ -30,7 +30,7 @@ import { CodecError } from '../../lib/errors.js'
 import { checkMaxOutput } from '../../lib/formats.js'
 import { createDecoder } from '../../lib/registry.js'
 import { Status } from '../../lib/status.js'
-import { DictionaryFinder, type DictionariesOption } from './dictionaries.js'
+import { DictionaryFinder, transportHash, transportHeaderAt, transportHeaderLength, type DictionariesOption } from '../../lib/dictionary-lookup.js'
 import { gzipHeaderAt, sniffingStream, zlibHeaderAt, zstdHeaderAt, type Decide, type Decision } from '../../streams/decompress.js'
 
 export interface DecodeResponseOptions {
@@ -62,7 +62,7 @@ export interface DecodeResponseOptions {
   dictionaries?: DictionariesOption
 }
 
-export type { DictionariesOption, DictionaryLookup } from './dictionaries.js'
+export type { DictionariesOption, DictionaryLookup } from '../../lib/dictionary-lookup.js'
 
 /**
  * At most 5 codings per response. Unbounded chains let a small response make the
@@ -142,19 +142,6 @@ interface Chain {
   decoded: boolean
   /** The dictionaries for dcz/dcb layers. */
   dictionaries: DictionaryFinder
-}
-
-/** RFC 9842 headers: the magic before the 32-byte SHA-256. */
-const TRANSPORT_MAGIC: Record<'dcz' | 'dcb', readonly number[]> = {
-  dcz: [0x5e, 0x2a, 0x4d, 0x18, 0x20, 0x00, 0x00, 0x00],
-  dcb: [0xff, 0x44, 0x43, 0x42],
-}
-
-/** 'match' when `head` starts with the whole header (magic and hash), 'partial' while it may. */
-function transportHeaderAt(coding: 'dcz' | 'dcb', head: Uint8Array): 'match' | 'partial' | 'no' {
-  const magic = TRANSPORT_MAGIC[coding]
-  for (let i = 0; i < Math.min(magic.length, head.length); i++) if (head[i] !== magic[i]) return 'no'
-  return head.length >= magic.length + 32 ? 'match' : 'partial'
 }
 
 const PASS: Decision = Object.freeze({ kind: 'pass' })
@@ -242,11 +229,10 @@ function layerStream(coding: Coding, chain: Chain, options: DecodeResponseOption
       case 'dcb': {
         const match = transportHeaderAt(coding, head)
         if (match === 'partial' && ended) {
-          throw new CodecError('TRUNCATED', FORMAT, `${coding} body of ${head.length} bytes ends inside its ${TRANSPORT_MAGIC[coding].length + 32}-byte header (RFC 9842)`, head.length)
+          throw new CodecError('TRUNCATED', FORMAT, `${coding} body of ${head.length} bytes ends inside its ${transportHeaderLength(coding)}-byte header (RFC 9842)`, head.length)
         }
         if (match !== 'match') return byMagic(match, ended, PASS)
-        const at = TRANSPORT_MAGIC[coding].length
-        const dictionary = await chain.dictionaries.find(coding, head.subarray(at, at + 32))
+        const dictionary = await chain.dictionaries.find(`Content-Encoding ${coding}`, transportHash(coding, head))
         return { kind: 'decode', format: coding, options: { dictionary } }
       }
       case 'deflate': {
@@ -281,7 +267,7 @@ export function decodeBody(response: Response, options: DecodeResponseOptions = 
   if (body === null) {
     return new ReadableStream<Uint8Array>({ start: (controller) => controller.close() })
   }
-  const chain: Chain = { decoded: false, dictionaries: new DictionaryFinder(options.dictionaries) }
+  const chain: Chain = { decoded: false, dictionaries: new DictionaryFinder(options.dictionaries, FORMAT) }
   let stream: ReadableStream<Uint8Array> = body
   for (const coding of layers) stream = stream.pipeThrough(layerStream(coding, chain, options) as ReadableWritablePair<Uint8Array, Uint8Array>)
   return stream

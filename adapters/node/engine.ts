@@ -31,13 +31,14 @@
 import zlib from 'node:zlib'
 import type { Decoder, Encoder, Format } from '../../lib/codec.js'
 import { CodecError, type Failure } from '../../lib/errors.js'
-import { checkDictionary, checkInteger, checkLevel, traitsOf } from '../../lib/formats.js'
+import { checkBoolean, checkDictionary, checkInteger, checkLevel, traitsOf } from '../../lib/formats.js'
 import type { CodecModule } from '../../lib/codec.js'
 import { Status } from '../../lib/status.js'
 import { crc32 as jsCrc32 } from '../../lib/codecs/checksum.js'
 import { wrapperOf, type Crc32, type DeflateBody } from '../../lib/codecs/deflate.js'
 import { deflateModule } from '../../lib/codecs/deflate-module.js'
 import { ZstdFrameScanner } from '../../lib/codecs/zstd-frame.js'
+import { largeWindowRefusal } from '../../lib/codecs/brotli-window.js'
 
 /** The native handle as used here (see the module comment). */
 interface NativeHandle {
@@ -80,22 +81,34 @@ function requireZstd(): void {
 
 /** One native (de)compressor and its synchronous step. */
 class NativeStep {
-  private stream: NativeStream | null
-  private handle: NativeHandle
-  private readonly state: Uint32Array
+  private stream: NativeStream | null = null
+  private handle!: NativeHandle
+  private state!: Uint32Array
   /** The error reported by the last step, if any. */
   error: { message: string; errno: number; code: string } | null = null
   /** Input used and output produced by the last successful step. */
   used = 0
   produced = 0
 
+  /**
+   * `renewOnReset`: `reset()` makes a new native stream instead of resetting the handle.
+   * A node:zlib zstd handle loses the dictionary and the parameters it was created with
+   * on `reset()` (seen on Node 22.23): a decoder then fails with "Data corruption" on the
+   * frames it decoded before, an encoder writes frames without the dictionary at the
+   * default level (test/node-engine.test.ts).
+   */
   constructor(
     private readonly format: Format,
-    create: () => unknown,
+    private readonly create: () => unknown,
+    private readonly renewOnReset = false,
   ) {
-    const stream = create() as NativeStream
+    this.open()
+  }
+
+  private open(): void {
+    const stream = this.create() as NativeStream
     if (!stream._handle || typeof stream._handle.writeSync !== 'function' || !(stream._writeState instanceof Uint32Array)) {
-      throw new CodecError('ENGINE_UNAVAILABLE', format, `this Node (${process.versions.node}) lacks the zlib handle API the node engine uses (_handle.writeSync, _writeState)`)
+      throw new CodecError('ENGINE_UNAVAILABLE', this.format, `this Node (${process.versions.node}) lacks the zlib handle API the node engine uses (_handle.writeSync, _writeState)`)
     }
     this.stream = stream
     this.handle = stream._handle
@@ -120,7 +133,12 @@ class NativeStep {
   reset(): void {
     if (!this.stream) return
     this.error = null
-    this.handle.reset()
+    if (this.renewOnReset) {
+      this.stream.close()
+      this.open()
+    } else {
+      this.handle.reset()
+    }
   }
 
   dispose(): void {
@@ -232,13 +250,15 @@ class NativeBody implements DeflateBody {
   }
 }
 
-/** brotli and zstd: the native body is the whole decoder. */
+/** brotli: the native body is the whole decoder. */
 class NativeDecoder implements Decoder {
   consumed = 0
   written = 0
   failure: Failure | null = null
   readonly contentSize = -1
   private total = 0
+  /** A large-window stream, refused at its first byte as the wasm engine refuses it. */
+  private refused: Failure | null = null
 
   constructor(
     readonly format: Format,
@@ -246,6 +266,16 @@ class NativeDecoder implements Decoder {
   ) {}
 
   transform(src: Uint8Array, dst: Uint8Array, final: boolean): Status {
+    if (this.total === 0 && src.length > 0 && this.refused === null) {
+      const why = largeWindowRefusal(src)
+      if (why) this.refused = { code: 'LIMIT_EXCEEDED', message: why, offset: 0 }
+    }
+    if (this.refused) {
+      this.consumed = 0
+      this.written = 0
+      this.failure = this.refused
+      return Status.InvalidData
+    }
     const status = this.body.run(src, 0, dst, 0, this.total, final)
     this.consumed = this.body.inPos
     this.written = this.body.outPos
@@ -260,6 +290,7 @@ class NativeDecoder implements Decoder {
     this.consumed = 0
     this.written = 0
     this.failure = null
+    this.refused = null
   }
 
   dispose(): void {
@@ -289,7 +320,7 @@ class NativeZstdDecoder implements Decoder {
 
   constructor(windowLogMax: number | undefined, dictionary: Uint8Array | undefined) {
     const params = windowLogMax === undefined ? {} : { [C.ZSTD_d_windowLogMax ?? 100]: windowLogMax }
-    this.step = new NativeStep('zstd', () => z.createZstdDecompress!(dictionary ? { params, dictionary } : { params }))
+    this.step = new NativeStep('zstd', () => z.createZstdDecompress!(dictionary ? { params, dictionary } : { params }), true)
   }
 
   transform(src: Uint8Array, dst: Uint8Array, _final: boolean): Status {
@@ -355,7 +386,7 @@ class NativeEncoder implements Encoder {
     create: () => unknown,
     private readonly flags: Flags,
   ) {
-    this.step = new NativeStep(format, create)
+    this.step = new NativeStep(format, create, format === 'zstd')
   }
 
   transform(src: Uint8Array, dst: Uint8Array, final: boolean): Status {
@@ -548,9 +579,10 @@ export function nodeCodec(format: Format): CodecModule {
           new NativeZstdDecoder(checkInteger(format, 'maxWindowLog', options.maxWindowLog, ...ZSTD_WINDOW_LOG), nativeDictionary(format, options.dictionary)),
         createEncoder: (options: Record<string, unknown>) => {
           const level = checkLevel(format, options.level)
+          // XXH64 of the content, on by default as on the wasm engine (node:zlib's default is off).
+          const checksum = checkBoolean(format, 'checksum', options.checksum, true)
           const dictionary = nativeDictionary(format, options.dictionary)
-          const param = C.ZSTD_c_compressionLevel ?? 100
-          const params = { [param]: level }
+          const params = { [C.ZSTD_c_compressionLevel ?? 100]: level, [C.ZSTD_c_checksumFlag ?? 201]: checksum ? 1 : 0 }
           return new NativeEncoder(format, () => z.createZstdCompress!(dictionary ? { params, dictionary } : { params }), ZSTD_FLAGS)
         },
       })

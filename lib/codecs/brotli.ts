@@ -21,6 +21,7 @@ import { checkDictionary, checkInteger, checkLevel, checkMaxOutput, traitsOf } f
 import type { CodecModule } from '../codec.js'
 import { NativeLifecycle, type NativeHandle } from './native-handle.js'
 import { Status } from '../status.js'
+import { largeWindowRefusal } from './brotli-window.js'
 import { BrotliDecoderEngine, BrotliEncoderEngine, type BrotliPreparedDictionary, type BrotliStep, NEEDS_MORE_INPUT, OPERATION_FLUSH, RESULT_SUCCESS } from './wasm/brotli-engine.js'
 
 const FORMAT = 'brotli'
@@ -99,6 +100,7 @@ const decoderErrors: Record<number, string> = {
   14: 'non-zero padding bits',
   15: 'non-zero padding bits',
   16: 'distance beyond the window',
+  18: 'bad reference into the raw dictionary (compound dictionary)',
   19: 'dictionary not set',
   20: 'invalid arguments',
   21: 'allocation failed (context modes)',
@@ -159,6 +161,10 @@ class BrotliDecoder implements Decoder {
 
   private decode(src: Uint8Array, dst: Uint8Array): Status {
     const state = this.handle.state
+    if (this.inputTotal === 0 && src.length > 0) {
+      const refused = largeWindowRefusal(src)
+      if (refused) return this.fail('LIMIT_EXCEEDED', refused)
+    }
     if (state.stream === 0) {
       state.stream = decoderEngine!.create(this.dictionary ? { dictionary: this.dictionary } : undefined)
       if (state.stream === 0) return this.fail('LIMIT_EXCEEDED', 'wasm memory exhausted allocating the brotli decoder')

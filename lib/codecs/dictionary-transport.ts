@@ -22,15 +22,15 @@ import type { CodecModule, Decoder, Encoder } from '../codec.js'
 import { CodecError, type Failure } from '../errors.js'
 import { checkDictionary, traitsOf } from '../formats.js'
 import { Status } from '../status.js'
+import { TRANSPORT_HASH_BYTES as HASH_BYTES, TRANSPORT_MAGIC, type TransportFormat } from '../dictionary-lookup.js'
 
-export type TransportFormat = 'dcz' | 'dcb'
+export type { TransportFormat } from '../dictionary-lookup.js'
 
 /** Header bytes before the hash (RFC 9842 sections 4 and 5). */
 const MAGIC: Record<TransportFormat, Uint8Array> = {
-  dcz: /* @__PURE__ */ Uint8Array.of(0x5e, 0x2a, 0x4d, 0x18, 0x20, 0x00, 0x00, 0x00),
-  dcb: /* @__PURE__ */ Uint8Array.of(0xff, 0x44, 0x43, 0x42),
+  dcz: /* @__PURE__ */ Uint8Array.from(TRANSPORT_MAGIC.dcz),
+  dcb: /* @__PURE__ */ Uint8Array.from(TRANSPORT_MAGIC.dcb),
 }
-const HASH_BYTES = 32
 
 /** RFC 9842 section 2.2: windows up to max(8 MiB, 1.25 x dictionary), at most 128 MiB. */
 export function dczWindowLimit(dictionaryBytes: number): number {

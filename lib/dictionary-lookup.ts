@@ -1,0 +1,110 @@
+/**
+ * Finding the dictionary an RFC 9842 body names. A `dcz` or `dcb` stream starts with a
+ * fixed header: the magic, then the SHA-256 of its dictionary (sections 4 and 5), so a
+ * reader that holds several dictionaries looks the right one up by that hash. Shared by
+ * `decompress()` (streams/decompress.ts) and `decodeResponse()` (adapters/fetch); kept
+ * apart from the transport codecs (codecs/dictionary-transport.ts) so that sniffing does
+ * not load them.
+ */
+import { toBytes } from './bytes.js'
+import { CodecError } from './errors.js'
+
+export type TransportFormat = 'dcz' | 'dcb'
+
+/**
+ * Header bytes before the hash: dcz's is a zstd skippable frame of 32 bytes (magic
+ * 0x184D2A5E, RFC 8878 section 3.1.2), dcb's four bytes of its own (RFC 9842 sections 4, 5).
+ */
+export const TRANSPORT_MAGIC: Readonly<Record<TransportFormat, readonly number[]>> = /* @__PURE__ */ Object.freeze({
+  dcz: Object.freeze([0x5e, 0x2a, 0x4d, 0x18, 0x20, 0x00, 0x00, 0x00]),
+  dcb: Object.freeze([0xff, 0x44, 0x43, 0x42]),
+})
+export const TRANSPORT_HASH_BYTES = 32
+
+/** Bytes of the whole header of `format`: magic and hash. */
+export const transportHeaderLength = (format: TransportFormat): number => TRANSPORT_MAGIC[format].length + TRANSPORT_HASH_BYTES
+
+/**
+ * 'match' when `head` starts with `format`'s whole header (magic and hash), 'partial'
+ * while the bytes so far agree with its magic, 'no' otherwise.
+ */
+export function transportHeaderAt(format: TransportFormat, head: Uint8Array): 'match' | 'partial' | 'no' {
+  const magic = TRANSPORT_MAGIC[format]
+  for (let i = 0; i < Math.min(magic.length, head.length); i++) if (head[i] !== magic[i]) return 'no'
+  return head.length >= transportHeaderLength(format) ? 'match' : 'partial'
+}
+
+/** The SHA-256 in a matched header (a view of `head`). */
+export const transportHash = (format: TransportFormat, head: Uint8Array): Uint8Array =>
+  head.subarray(TRANSPORT_MAGIC[format].length, transportHeaderLength(format))
+
+/** A dictionary for a hash, or undefined when there is none. */
+export type DictionaryLookup = (sha256: Uint8Array) => BufferSource | undefined | Promise<BufferSource | undefined>
+
+/** Dictionaries to choose from by hash: an array, or a lookup. */
+export type DictionariesOption = readonly BufferSource[] | DictionaryLookup
+
+export function hashHex(bytes: Uint8Array): string {
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
+}
+
+async function sha256(bytes: Uint8Array): Promise<Uint8Array> {
+  return new Uint8Array(await crypto.subtle.digest('SHA-256', bytes.slice()))
+}
+
+/**
+ * Finds dictionaries by hash, for one decoded body (an array's digests are computed
+ * once, on the first body that needs one). `label` is the errors' format (`'http'`,
+ * `'decompress'`). The option is checked when the finder is made.
+ */
+export class DictionaryFinder {
+  private hashed: Array<{ hash: string; bytes: Uint8Array }> | null = null
+
+  constructor(
+    private readonly option: DictionariesOption | undefined,
+    private readonly label: string,
+  ) {
+    if (option === undefined || typeof option === 'function') return
+    if (!Array.isArray(option)) throw new CodecError('INVALID_OPTION', label, 'dictionaries must be an array of BufferSources or a lookup function')
+    for (const d of option) {
+      try {
+        toBytes(d, true)
+      } catch {
+        throw new CodecError('INVALID_OPTION', label, 'dictionaries must hold only ArrayBuffers or ArrayBufferViews')
+      }
+    }
+  }
+
+  /**
+   * The dictionary whose SHA-256 is `hash`; a `CodecError` (`UNSUPPORTED`) naming the
+   * hash when none is known: the body cannot be decoded without it. `what` names the
+   * body in that message (`Content-Encoding dcz`, `dcz input`).
+   */
+  async find(what: string, hash: Uint8Array): Promise<Uint8Array> {
+    const name = hashHex(hash)
+    const option = this.option
+    let found: Uint8Array | undefined
+    if (typeof option === 'function') {
+      const given = await option(hash.slice())
+      if (given !== undefined) {
+        try {
+          found = toBytes(given, true)
+        } catch {
+          throw new CodecError('INVALID_OPTION', this.label, `the dictionaries lookup returned neither a BufferSource nor undefined for SHA-256 ${name}`)
+        }
+      }
+    } else if (option !== undefined) {
+      this.hashed ??= await Promise.all(
+        option.map(async (d) => {
+          const bytes = toBytes(d, true)
+          return { hash: hashHex(await sha256(bytes)), bytes }
+        }),
+      )
+      found = this.hashed.find((d) => d.hash === name)?.bytes
+    }
+    if (found === undefined) {
+      throw new CodecError('UNSUPPORTED', this.label, `${what} needs the dictionary with SHA-256 ${name}, which the dictionaries option does not provide`)
+    }
+    return found
+  }
+}
