@@ -19,8 +19,9 @@
  * `ZSTD_*Ctx_refPrefix`. Both are applied again at each frame: libzstd forgets a prefix
  * at the end of the frame and clears dictionaries when a session is re-initialised
  * (`ZSTD_initDStream`/`ZSTD_initCStream`, zstd.h). An encoder with a trained dictionary
- * writes its ID into the frame header (Dictionary_ID, RFC 8878 §3.1.1.1.3); a decoder
- * refuses a frame that names another ID before decoding any of it.
+ * writes its ID into the frame header (Dictionary_ID, RFC 8878 §3.1.1.1.3), beside the
+ * content size when that is known (`ZSTD_CCtx_setPledgedSrcSize`, as `zstd -D` writes
+ * it); a decoder refuses a frame that names another ID before decoding any of it.
  */
 import type { Decoder, Encoder } from '../codec.js'
 import { CodecError, type ErrorCode, type Failure } from '../errors.js'
@@ -497,26 +498,9 @@ const MAX_CONTENT_SIZE = Number.MAX_SAFE_INTEGER
 
 const enum EncodePhase {
   Open,
-  /** libzstd ended the frame; patched header bytes may still be waiting. */
-  Ending,
   Finished,
   Failed,
 }
-
-const enum HeaderPatch {
-  /** libzstd writes the header as it is. */
-  None,
-  /** The first 6 bytes from libzstd are being collected into `header`. */
-  Collecting,
-  /** `header` holds the patched header, partly written. */
-  Draining,
-}
-
-/**
- * Size of the header libzstd writes when it does not know the content size: magic (4),
- * Frame_Header_Descriptor and Window_Descriptor (RFC 8878 §3.1.1.1), no dictionary.
- */
-const PLAIN_HEADER = 6
 
 class ZstdEncoder implements Encoder {
   readonly format = FORMAT
@@ -536,13 +520,6 @@ class ZstdEncoder implements Encoder {
   private started = false
   /** Input consumed since the last reset. */
   private inputTotal = 0
-  /** Content size to patch into the header, when libzstd cannot be told it. */
-  private knownSize = -1
-  private patch = HeaderPatch.None
-  /** The frame header being collected/patched: 6 bytes + up to 8 of Frame_Content_Size. */
-  private readonly header = new Uint8Array(16)
-  private headerLength = 0
-  private headerPos = 0
   private readonly handle: NativeHandle<NativeState>
 
   constructor(options: Record<string, unknown>) {
@@ -569,7 +546,7 @@ class ZstdEncoder implements Encoder {
     return Status.InvalidData
   }
 
-  /** Begins the frame: parameters, and how the content size gets into the header. */
+  /** Begins the frame: parameters, dictionary and, when it is known, the content size. */
   private start(src: Uint8Array, endOp: number): Status | null {
     this.started = true
     const state = this.handle.state
@@ -585,16 +562,15 @@ class ZstdEncoder implements Encoder {
       const refused = applyDictionary(state, this.dictionary)
       if (refused) return this.fail('INVALID_OPTION', refused)
     }
-    const whole = endOp === ZSTD_e_end && src.length <= STAGE
-    if (whole) {
-      // A first call with ZSTD_e_end and all the input lets libzstd size the frame
-      // itself (content size, single segment, smaller window).
-      this.patch = HeaderPatch.None
-    } else if (this.pledged >= 0 || endOp === ZSTD_e_end) {
-      // The engine exports no ZSTD_CCtx_setPledgedSrcSize: patch the size into the header.
-      this.knownSize = this.pledged >= 0 ? this.pledged : src.length
-      this.patch = HeaderPatch.Collecting
-      this.headerLength = 0
+    // The content size, when the option gives it or the first call is the final one
+    // with all the input. libzstd writes it into the header next to the dictionary ID
+    // (Frame_Content_Size, RFC 8878 §3.1.1.1.4), sizes the frame's parameters (window,
+    // single segment) by it, and fails the frame if the input does not match. After
+    // ZSTD_initCStream, which forgets the previous frame's size.
+    const known = this.pledged >= 0 ? this.pledged : endOp === ZSTD_e_end ? src.length : -1
+    if (known >= 0) {
+      const error = zstdErrorCode(native.ZSTD_CCtx_setPledgedSrcSize(ctx, BigInt(known)))
+      if (error !== 0) return this.fail('INVALID_OPTION', `contentSize ${known} was refused: ${zstdErrorName(error)}`)
     }
     return null
   }
@@ -623,47 +599,6 @@ class ZstdEncoder implements Encoder {
     return status
   }
 
-  /** Moves patched header bytes to dst; true when none are left. */
-  private drainHeader(dst: Uint8Array): boolean {
-    const n = Math.min(this.headerLength - this.headerPos, dst.length - this.written)
-    dst.set(this.header.subarray(this.headerPos, this.headerPos + n), this.written)
-    this.headerPos += n
-    this.written += n
-    if (this.headerPos < this.headerLength) return false
-    this.patch = HeaderPatch.None
-    return true
-  }
-
-  /** Rewrites the collected 6-byte header with a Frame_Content_Size field (RFC 8878 §3.1.1.1.4). */
-  private patchHeader(): void {
-    const header = this.header
-    const descriptor = header[4]!
-    // Only a header without size, single segment or dictionary (as libzstd writes it
-    // for an unknown size) is patched; anything else is left as it is.
-    if ((descriptor & 0xe3) !== 0) return
-    const size = this.knownSize
-    let flag: number
-    let bytes: number
-    let value = size
-    if (size >= 256 && size < 65536 + 256) {
-      flag = 1
-      bytes = 2
-      value = size - 256
-    } else if (size < 2 ** 32) {
-      flag = 2 // 4 bytes; also for sizes below 256 (1 byte needs Single_Segment_flag)
-      bytes = 4
-    } else {
-      flag = 3
-      bytes = 8
-    }
-    header[4] = descriptor | (flag << 6)
-    for (let i = 0; i < bytes; i++) {
-      header[PLAIN_HEADER + i] = value % 256
-      value = Math.floor(value / 256)
-    }
-    this.headerLength = PLAIN_HEADER + bytes
-  }
-
   private step(src: Uint8Array, dst: Uint8Array, endOp: number): Status {
     const state = this.handle.state
     const ctx = state.context
@@ -676,12 +611,6 @@ class ZstdEncoder implements Encoder {
     let stagedPos = 0
     let stalls = 0
     for (;;) {
-      if (this.patch === HeaderPatch.Draining && !this.drainHeader(dst)) return Status.DestinationTooSmall
-      if (this.phase === EncodePhase.Ending) {
-        this.phase = EncodePhase.Finished
-        this.handle.release()
-        return Status.Done
-      }
       if (stagedPos === staged) {
         base += staged
         staged = Math.min(STAGE, src.length - base)
@@ -690,8 +619,7 @@ class ZstdEncoder implements Encoder {
       }
       // ZSTD_e_end only once all of src is staged; until then the frame continues.
       const op = endOp === ZSTD_e_end && base + staged < src.length ? ZSTD_e_continue : endOp
-      const collecting = this.patch === HeaderPatch.Collecting
-      const room = collecting ? PLAIN_HEADER - this.headerLength : Math.min(dst.length - this.written, STAGE)
+      const room = Math.min(dst.length - this.written, STAGE)
       const words = heap.words
       words[srcPosPointer >>> 2] = stagedPos
       words[dstPosPointer >>> 2] = 0
@@ -705,30 +633,21 @@ class ZstdEncoder implements Encoder {
       const error = zstdErrorCode(result)
       if (error !== 0) return this.fail(error === 64 ? 'LIMIT_EXCEEDED' : 'INVALID_DATA', `zstd engine: ${zstdErrorName(error)}`)
       if (produced > 0) {
-        const out = heap.bytes.subarray(outPointer, outPointer + produced)
-        if (collecting) {
-          this.header.set(out, this.headerLength)
-          this.headerLength += produced
-          if (this.headerLength === PLAIN_HEADER) {
-            this.patchHeader()
-            this.headerPos = 0
-            this.patch = HeaderPatch.Draining
-          }
-        } else {
-          dst.set(out, this.written)
-          this.written += produced
-        }
+        dst.set(heap.bytes.subarray(outPointer, outPointer + produced), this.written)
+        this.written += produced
       }
       const inputUsed = stagedPos === staged && base + staged === src.length
       if (op === ZSTD_e_continue) {
         if (inputUsed && endOp === ZSTD_e_continue) return Status.Done
       } else if (result === 0) {
         // The frame ended (ZSTD_e_end) or everything was flushed (ZSTD_e_flush).
-        if (op === ZSTD_e_end) this.phase = EncodePhase.Ending
-        else if (this.patch !== HeaderPatch.Draining) return Status.Done
-        continue
+        if (op === ZSTD_e_end) {
+          this.phase = EncodePhase.Finished
+          this.handle.release()
+        }
+        return Status.Done
       }
-      if (this.patch !== HeaderPatch.Collecting && this.written === dst.length) return Status.DestinationTooSmall
+      if (this.written === dst.length) return Status.DestinationTooSmall
       if (progressed) stalls = 0
       else if (++stalls > 2) return this.fail('INVALID_DATA', 'zstd engine made no progress')
     }
@@ -741,10 +660,6 @@ class ZstdEncoder implements Encoder {
     this.started = false
     this.failure = null
     this.inputTotal = 0
-    this.knownSize = -1
-    this.patch = HeaderPatch.None
-    this.headerLength = 0
-    this.headerPos = 0
     this.consumed = 0
     this.written = 0
   }
