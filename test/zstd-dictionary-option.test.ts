@@ -168,6 +168,26 @@ cliTest('a dictionary and a known size: the header carries both (zstd -lv), one-
   }
 })
 
+test('a frame that fails on the single-pass path is decoded again by streaming, with the dictionary applied again', async () => {
+  const bytes = concatBytes(some)
+  for (const dictionary of [rawDictionary, ...(trained ? [trained] : [])]) {
+    const frame = await oneShotEncode('zstd', bytes, { dictionary })
+    // A wrong checksum is found only after the whole content was decoded: streaming
+    // gets there only if the dictionary (a prefix is used up by one attempt) was applied.
+    const bad = frame.slice()
+    bad[bad.length - 1]! ^= 0xff
+    const decoder = await createDecoder('zstd', { dictionary })
+    const out = new Uint8Array(bytes.length)
+    assert.is(decoder.transform(bad, out, true), Status.InvalidData)
+    assert.is(decoder.failure?.code, 'CHECKSUM_MISMATCH', decoder.failure?.message)
+    assert.ok(same(out.subarray(0, decoder.written), bytes.subarray(0, decoder.written)))
+    decoder.reset()
+    assert.is(decoder.transform(frame, out.fill(0), true), Status.Done)
+    assert.ok(same(out, bytes))
+    decoder.dispose()
+  }
+})
+
 test('round trips over reset: the dictionary is applied again for every frame', async () => {
   for (const dictionary of [rawDictionary, ...(trained ? [trained] : [])]) {
     const encoder = await createEncoder('zstd', { dictionary })

@@ -10,7 +10,14 @@
  *
  * Input and output are staged through two fixed buffers in the wasm memory, allocated
  * when a frame starts and freed when it ends (or on `dispose()`): the caller's arrays
- * are only read or written during a call.
+ * are only read or written during a call. A frame that lies whole in one call's input
+ * and whose declared content fits its destination (lib/oneshot.ts decodes so) skips
+ * the staging: frame and content are placed in the wasm memory at once, libzstd decodes
+ * straight into the content, which is copied out once.
+ *
+ * The decoder checks the window itself, before libzstd allocates it, and also gives
+ * libzstd the limit (`ZSTD_d_windowLogMax`, the power of two at or above it); the
+ * encoder tells libzstd the content size when it is known (`ZSTD_CCtx_setPledgedSrcSize`).
  *
  * Dictionaries (the `dictionary` option, checked and copied by formats.ts
  * `checkDictionary`): bytes that start with the magic 37 A4 30 EC are a trained
@@ -30,13 +37,14 @@ import type { CodecModule } from '../codec.js'
 import { NativeLifecycle, type NativeHandle } from './native-handle.js'
 import { Status } from '../status.js'
 import { readU32LE } from '../endian.js'
-import { DESCRIPTOR_RESERVED, frameHeaderLength, MIN_WINDOW_LOG, parseFrameHeader, SKIPPABLE_MAGIC, SKIPPABLE_MASK, ZSTD_MAGIC } from './zstd-frame.js'
+import { DESCRIPTOR_RESERVED, frameHeaderLength, MIN_WINDOW_LOG, parseFrameHeader, SKIPPABLE_MAGIC, SKIPPABLE_MASK, ZSTD_MAGIC, ZstdFrameScanner } from './zstd-frame.js'
 import {
   loadZstdEngine,
   ZSTD_c_checksumFlag,
   ZSTD_c_compressionLevel,
   ZSTD_c_contentSizeFlag,
   ZSTD_c_windowLog,
+  ZSTD_d_windowLogMax,
   ZSTD_e_continue,
   ZSTD_e_end,
   ZSTD_e_flush,
@@ -55,8 +63,8 @@ let heap!: WasmHeap
 /**
  * libzstd's `ZSTD_WINDOWLOG_LIMIT_DEFAULT`: the largest window a decoder accepts unless
  * told otherwise (RFC 8878 §3.1.1.1.2 asks decoders to support at least 8 MiB and lets
- * them refuse more). The engine build exports no `ZSTD_DCtx_setParameter`, so this is
- * also the most it can be raised to.
+ * them refuse more). It is also the most `maxWindowLog` may ask for: a 2^27-byte window
+ * is 128 MiB of wasm memory, which an instance never gives back.
  */
 const MAX_WINDOW_LOG = 27
 
@@ -103,13 +111,19 @@ function releaseNative(state: NativeState): void {
 /** Frees wasm memory on `dispose()`, and of codecs that were dropped without it. */
 const lifecycle = /* @__PURE__ */ new NativeLifecycle<NativeState>(releaseNative)
 
-/** Allocates the context and staging of `state`; false when the wasm heap is exhausted. */
-function allocateNative(state: NativeState): boolean {
-  if (state.stage === 0) state.stage = native.malloc(STAGE_BYTES)
+/**
+ * Allocates the context of `state` and, with `stage`, its staging block; false when the
+ * wasm heap is exhausted.
+ */
+function allocateNative(state: NativeState, stage: boolean): boolean {
+  if (stage && state.stage === 0) state.stage = native.malloc(STAGE_BYTES)
   if (state.context === 0) state.context = state.decoder ? native.ZSTD_createDStream() : native.ZSTD_createCStream()
   heap.refresh()
-  return state.stage !== 0 && state.context !== 0
+  return (!stage || state.stage !== 0) && state.context !== 0
 }
+
+/** Finds where a frame ends from its block headers, for the decoder's whole-frame path. */
+const frameEnd = /* @__PURE__ */ new ZstdFrameScanner()
 
 /** Magic number of a trained dictionary (RFC 8878 §5, little-endian 37 A4 30 EC). */
 const DICTIONARY_MAGIC = 0xec30a437
@@ -260,6 +274,8 @@ class ZstdDecoder implements Decoder {
   private phase = Phase.Header
   /** Bytes of a skippable frame's payload not consumed yet. */
   private skipRemaining = 0
+  /** In a frame of which libzstd has seen nothing yet (its header was read by us). */
+  private fresh = false
   /** Input consumed since the last reset, for failure offsets. */
   private inputTotal = 0
   /** Output produced since the last reset, against `maxOutput`. */
@@ -366,13 +382,21 @@ class ZstdDecoder implements Decoder {
       return this.fail('LIMIT_EXCEEDED', `frame content size ${size} exceeds the remaining output limit ${this.maxOutput - this.outputTotal} (maxOutputBytes ${this.maxOutput})`, sizeAt)
     }
     this.contentSize = size
-    if (!allocateNative(this.handle.state)) return this.fail('LIMIT_EXCEEDED', 'wasm memory exhausted allocating the zstd decoder', at)
-    if (this.dictionary !== null) {
-      const refused = applyDictionary(this.handle.state, this.dictionary)
-      if (refused) return this.fail('INVALID_OPTION', refused, at)
-    }
+    const state = this.handle.state
+    if (!allocateNative(state, false)) return this.fail('LIMIT_EXCEEDED', 'wasm memory exhausted allocating the zstd decoder', at)
+    // libzstd's own window limit too (frameParameter_windowTooLarge), below the check
+    // above: the power of two at or above the limit in bytes.
+    native.ZSTD_DCtx_setParameter(state.context, ZSTD_d_windowLogMax, Math.ceil(Math.log2(this.maxWindow)))
+    const refused = this.startFrame()
+    if (refused) return this.fail('INVALID_OPTION', refused, at)
     this.phase = Phase.Frame
+    this.fresh = true
     return Status.Done
+  }
+
+  /** Applies the dictionary for the frame libzstd is about to start; a failure message or ''. */
+  private startFrame(): string {
+    return this.dictionary === null ? '' : applyDictionary(this.handle.state, this.dictionary)
   }
 
   private skip(src: Uint8Array): Status {
@@ -386,7 +410,21 @@ class ZstdDecoder implements Decoder {
 
   /** Runs libzstd over `src` from `this.consumed` until dst is full, input runs out or the frame ends. */
   private decode(src: Uint8Array, dst: Uint8Array): Status {
+    if (this.fresh) {
+      // Nothing of the frame reached libzstd yet. With no room at all for content the
+      // header promised, a call could only make libzstd allocate its window and decode a
+      // block into it (lib/oneshot.ts asks this way for the header's content size).
+      if (dst.length === 0 && this.contentSize > 0) return Status.DestinationTooSmall
+      if (this.contentSize >= 0 && dst.length >= this.contentSize) {
+        const whole = this.decodeWhole(src, dst)
+        if (whole !== null) return whole
+      }
+      this.fresh = false
+    }
     const state = this.handle.state
+    if (state.stage === 0 && !allocateNative(state, true)) {
+      return this.fail('LIMIT_EXCEEDED', 'wasm memory exhausted allocating the zstd decoder', this.inputTotal + this.consumed)
+    }
     const ctx = state.context
     const srcPosPointer = state.stage
     const dstPosPointer = state.stage + 4
@@ -450,6 +488,52 @@ class ZstdDecoder implements Decoder {
     }
   }
 
+  /**
+   * Decodes a frame that lies whole in `src` and fits `dst` in one call: the frame and its
+   * content are placed in the wasm memory at once, where libzstd decodes straight into
+   * the content (its single-pass path, no window buffer), and the content is copied out
+   * once. Null, with libzstd's session as before, when this does not apply or the frame
+   * does not decode (the streaming path then decodes it, so output, errors and offsets
+   * are the streaming path's in every case).
+   */
+  private decodeWhole(src: Uint8Array, dst: Uint8Array): Status | null {
+    const start = this.consumed
+    frameEnd.reset()
+    const end = frameEnd.scan(src, start, src.length)
+    if (end < 0) return null
+    const size = this.contentSize
+    const frameBytes = end - start
+    // Memory bound: no more than the window the decoder accepts, which streaming may take.
+    if (size + frameBytes > this.maxWindow) return null
+    const block = native.malloc(8 + size + frameBytes)
+    if (block === 0) return null
+    const outPointer = block + 8
+    const inPointer = outPointer + size
+    heap.refresh()
+    heap.bytes.set(src.subarray(start, end), inPointer)
+    const words = heap.words
+    words[block >>> 2] = 0
+    words[(block >>> 2) + 1] = 0
+    const result = native.ZSTD_decompressStream_simpleArgs(this.handle.state.context, outPointer, size, block + 4, inPointer, frameBytes, block)
+    heap.refresh()
+    const done = result === 0 && heap.words[block >>> 2] === frameBytes && heap.words[(block >>> 2) + 1] === size
+    if (done) dst.set(heap.bytes.subarray(outPointer, outPointer + size))
+    native.free(block)
+    if (!done) {
+      // Start the frame again for the streaming path: a fresh session, the dictionary
+      // applied again (ZSTD_initDStream clears it; a prefix is used up by one attempt).
+      native.ZSTD_initDStream(this.handle.state.context)
+      const refused = this.startFrame()
+      return refused ? this.fail('INVALID_OPTION', refused, this.inputTotal + start) : null
+    }
+    this.consumed = end
+    this.written = size
+    this.outputTotal += size
+    this.phase = Phase.Done
+    this.handle.release()
+    return Status.Done
+  }
+
   reset(): void {
     this.handle.check()
     if (this.phase === Phase.Frame && this.handle.state.context !== 0) {
@@ -457,6 +541,7 @@ class ZstdDecoder implements Decoder {
       native.ZSTD_initDStream(this.handle.state.context)
     }
     this.phase = Phase.Header
+    this.fresh = false
     this.failure = null
     this.contentSize = -1
     this.skipRemaining = 0
@@ -550,7 +635,7 @@ class ZstdEncoder implements Encoder {
   private start(src: Uint8Array, endOp: number): Status | null {
     this.started = true
     const state = this.handle.state
-    if (!allocateNative(state)) return this.fail('LIMIT_EXCEEDED', 'wasm memory exhausted allocating the zstd encoder')
+    if (!allocateNative(state, true)) return this.fail('LIMIT_EXCEEDED', 'wasm memory exhausted allocating the zstd encoder')
     const ctx = state.context
     native.ZSTD_initCStream(ctx, this.level)
     native.ZSTD_CCtx_setParameter(ctx, ZSTD_c_compressionLevel, this.level)
