@@ -276,6 +276,8 @@ class ZstdDecoder implements Decoder {
   private skipRemaining = 0
   /** In a frame of which libzstd has seen nothing yet (its header was read by us). */
   private fresh = false
+  /** Whether `startFrame()` readied libzstd for the current frame. */
+  private ready = false
   /** Input consumed since the last reset, for failure offsets. */
   private inputTotal = 0
   /** Output produced since the last reset, against `maxOutput`. */
@@ -382,20 +384,29 @@ class ZstdDecoder implements Decoder {
       return this.fail('LIMIT_EXCEEDED', `frame content size ${size} exceeds the remaining output limit ${this.maxOutput - this.outputTotal} (maxOutputBytes ${this.maxOutput})`, sizeAt)
     }
     this.contentSize = size
-    const state = this.handle.state
-    if (!allocateNative(state, false)) return this.fail('LIMIT_EXCEEDED', 'wasm memory exhausted allocating the zstd decoder', at)
-    // libzstd's own window limit too (frameParameter_windowTooLarge), below the check
-    // above: the power of two at or above the limit in bytes.
-    native.ZSTD_DCtx_setParameter(state.context, ZSTD_d_windowLogMax, Math.ceil(Math.log2(this.maxWindow)))
-    const refused = this.startFrame()
-    if (refused) return this.fail('INVALID_OPTION', refused, at)
     this.phase = Phase.Frame
     this.fresh = true
+    this.ready = false
     return Status.Done
   }
 
+  /**
+   * Readies libzstd for the frame whose header was read: its context, the window limit
+   * and the dictionary. Null when it took, else the failure.
+   */
+  private startFrame(): Status | null {
+    const at = this.inputTotal + this.consumed
+    const state = this.handle.state
+    if (!allocateNative(state, false)) return this.fail('LIMIT_EXCEEDED', 'wasm memory exhausted allocating the zstd decoder', at)
+    // libzstd's own window limit too (frameParameter_windowTooLarge), below the check
+    // in readHeader(): the power of two at or above the limit in bytes.
+    native.ZSTD_DCtx_setParameter(state.context, ZSTD_d_windowLogMax, Math.ceil(Math.log2(this.maxWindow)))
+    const refused = this.applyDictionary()
+    return refused ? this.fail('INVALID_OPTION', refused, at) : null
+  }
+
   /** Applies the dictionary for the frame libzstd is about to start; a failure message or ''. */
-  private startFrame(): string {
+  private applyDictionary(): string {
     return this.dictionary === null ? '' : applyDictionary(this.handle.state, this.dictionary)
   }
 
@@ -413,8 +424,14 @@ class ZstdDecoder implements Decoder {
     if (this.fresh) {
       // Nothing of the frame reached libzstd yet. With no room at all for content the
       // header promised, a call could only make libzstd allocate its window and decode a
-      // block into it (lib/oneshot.ts asks this way for the header's content size).
+      // block into it (lib/oneshot.ts asks this way for the header's content size), so
+      // libzstd is readied only for a call that can produce output.
       if (dst.length === 0 && this.contentSize > 0) return Status.DestinationTooSmall
+      if (!this.ready) {
+        const failed = this.startFrame()
+        if (failed !== null) return failed
+        this.ready = true
+      }
       if (this.contentSize >= 0 && dst.length >= this.contentSize) {
         const whole = this.decodeWhole(src, dst)
         if (whole !== null) return whole
@@ -523,7 +540,7 @@ class ZstdDecoder implements Decoder {
       // Start the frame again for the streaming path: a fresh session, the dictionary
       // applied again (ZSTD_initDStream clears it; a prefix is used up by one attempt).
       native.ZSTD_initDStream(this.handle.state.context)
-      const refused = this.startFrame()
+      const refused = this.applyDictionary()
       return refused ? this.fail('INVALID_OPTION', refused, this.inputTotal + start) : null
     }
     this.consumed = end
@@ -542,6 +559,7 @@ class ZstdDecoder implements Decoder {
     }
     this.phase = Phase.Header
     this.fresh = false
+    this.ready = false
     this.failure = null
     this.contentSize = -1
     this.skipRemaining = 0
