@@ -131,7 +131,7 @@ cliTest('ours -> CLI: raw and trained dictionaries, the ID written, smaller than
   }
 })
 
-cliTest('a dictionary and a known size: the header carries both (zstd -lv), one-shot decode allocates exactly', async () => {
+cliTest('a dictionary and a known size: the header carries both, as zstd -D writes it (zstd -lv), one-shot decode allocates exactly', async () => {
   // 400 kB of node_modules JSON files: more than the encoder's 256 KiB staging, so a final
   // call with all the input is staged in several steps.
   const all = filesCorpus(join(root, 'node_modules'), 400_000, /\.json$/)
@@ -141,6 +141,10 @@ cliTest('a dictionary and a known size: the header carries both (zstd -lv), one-
     const id = kind === 'trained' ? readU32(dictionary, 4) : 0
     for (const bytes of [some[0]!, all]) {
       const outputs: Array<[string, Uint8Array]> = [['encode()', await oneShotEncode('zstd', bytes, { dictionary })]]
+      // The CLI's own frame from a file (it knows the size): the same header fields.
+      const cliFrame = zstdCli(['-D', dictFile, file(bytes)], new Uint8Array(0))
+      assert.is(cliFrame.status, 0, cliFrame.err)
+      outputs.push(['zstd -D', cliFrame.out])
       for (const [split, room] of [[bytes.length, 1 << 20], [1000, 77], [100_000, 1 << 16]] as const) {
         const span = await createEncoder('zstd', { dictionary, contentSize: bytes.length })
         outputs.push([`span contentSize, split ${split}, room ${room}`, encodeSpans(span, bytes, { split, room })])
