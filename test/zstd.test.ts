@@ -322,6 +322,13 @@ cliTest('a whole frame into room for all of it: one call, trailing bytes left; w
       assert.ok(equalBytes(out, data))
     }
   }
+  // Over the 8 MiB the single pass may take: streamed, in the same one call.
+  const bigFrame = cli(['-3', '-c'], large)
+  const bigOut = new Uint8Array(large.length)
+  const big = zstd.createDecoder({})
+  assert.is(statusName(big.transform(bigFrame, bigOut, true)), 'Done')
+  assert.is(big.consumed, bigFrame.length)
+  assert.ok(equalBytes(bigOut, large))
   // An empty frame with no room: Done.
   const empty = cli(['-3', '-c'], new Uint8Array(0))
   const d = zstd.createDecoder({})
