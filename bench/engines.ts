@@ -23,6 +23,9 @@ import { emscriptenImports } from './_emscripten.js'
 import { WasmHeap } from '../lib/codecs/wasm/wasm-heap.js'
 import { instantiate } from '../lib/codecs/wasm/instantiate.js'
 import { loadZstdEngine, ZSTD_c_compressionLevel, ZSTD_e_end, type ZstdExports } from '../lib/codecs/wasm/zstd-engine.js'
+import { loadZstd } from '../lib/codecs/zstd.js'
+import { declaredSizeDecode } from '../lib/oneshot.js'
+import { Status } from '../lib/status.js'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const require = createRequire(import.meta.url)
@@ -155,6 +158,24 @@ async function benchZstd(): Promise<void> {
   const frame = new Uint8Array(napi.compress(data, { compressionLevel: level }))
   const ours = await loadZstdEngine()
   const o = zstdJobs('ours (libzstd 1.5.7)', ours.exports, ours.heap, frame, level, true)
+  // The codec over the same engine, as lib/oneshot.ts drives it (no stream machine):
+  // what the span contract and its checks cost on top of the raw calls.
+  const codec = await loadZstd()
+  const codecDec = job('codec (lib/codecs/zstd.ts) one-shot decode', () => {
+    const decoder = codec.createDecoder({})
+    const out = declaredSizeDecode(decoder, 'zstd', frame, Infinity)
+    decoder.dispose()
+    if (!out) throw new Error('codec: no exact-size decode')
+    return out
+  }, (out) => same(out, data))
+  const codecEnc = job(`codec one-shot encode L${level}, no checksum`, () => {
+    const encoder = codec.createEncoder({ level, checksum: false })
+    const dst = new Uint8Array(ours.exports.ZSTD_compressBound(data.length))
+    if (encoder.transform(data, dst, true) !== Status.Done) throw new Error(`codec: ${encoder.failure?.message}`)
+    const n = encoder.written
+    encoder.dispose()
+    return dst.subarray(0, n)
+  }, (out) => same(new Uint8Array(napi.decompress(out)), data))
   const prev = await previousZstd()
   const p = zstdJobs('before (@oneidentity/zstd-js)', prev.x, prev.heap, frame, level, false)
   const fox = require('@foxglove/wasm-zstd') as { isLoaded: Promise<void>; compress(b: Uint8Array, l: number): Uint8Array; decompress(b: Uint8Array, n: number): Uint8Array }
@@ -168,6 +189,7 @@ async function benchZstd(): Promise<void> {
   const r = (a: Job, b: Job): string => (a.mbps / b.mbps).toFixed(2)
   console.log(`zstd decode one-shot: ours / @foxglove = ${r(o.dec!, foxDec)} (target >= 1.0); streaming / ours one-shot = ${r(o.stream, o.dec!)} (target >= 0.9); streaming ours / before = ${r(o.stream, p.stream)}; ours / zstd-napi = ${r(o.dec!, napiDec)}`)
   console.log(`zstd encode L${level}: ours / zstd-napi = ${r(o.enc!, napiEnc)} (target >= 0.6); ours / @foxglove = ${r(o.enc!, foxEnc)}`)
+  console.log(`zstd codec one-shot / raw one-shot: decode ${r(codecDec, o.dec!)}, encode ${r(codecEnc, o.enc!)}`)
   jobs.length = 0
 }
 

@@ -15,7 +15,7 @@ import { createDecoder, createEncoder } from '../lib/registry.js'
 import { Status } from '../lib/status.js'
 import { parseFrameHeader } from '../lib/codecs/zstd-frame.js'
 import { nodeDecode, nodeEncode } from '../adapters/node/index.js'
-import { decode as oneShotDecode, encode as oneShotEncode } from '../lib/oneshot.js'
+import { declaredSizeDecode, decode as oneShotDecode, encode as oneShotEncode } from '../lib/oneshot.js'
 import { CompressionStream, DecompressionStream, zstdDecode, zstdEncode } from '../streams/index.js'
 import { packageDocuments } from '../bench/corpus.js'
 import { chunked, nodeRun, read } from './_streams.js'
@@ -23,6 +23,8 @@ import { concatBytes } from './_bytes.js'
 import { decodeSpans, encodeSpans } from './_span.js'
 import { rejection } from './_caught.js'
 import { requireCli } from './_cli.js'
+import { filesCorpus } from './_corpus.js'
+import { root } from './_fixtures.js'
 
 const hasZstd = requireCli('zstd', 'zstd CLI dictionary cases')
 const cliTest = hasZstd ? test : test.skip
@@ -126,6 +128,67 @@ cliTest('ours -> CLI: raw and trained dictionaries, the ID written, smaller than
       withoutTotal += (await oneShotEncode('zstd', bytes)).length
     }
     assert.ok(withTotal < withoutTotal * 0.9, `${kind}: ${withTotal} bytes with the dictionary, ${withoutTotal} without`)
+  }
+})
+
+cliTest('a dictionary and a known size: the header carries both, as zstd -D writes it (zstd -lv), one-shot decode allocates exactly', async () => {
+  // 400 kB of node_modules JSON files: more than the encoder's 256 KiB staging, so a final
+  // call with all the input is staged in several steps.
+  const all = filesCorpus(join(root, 'node_modules'), 400_000, /\.json$/)
+  assert.is(all.length, 400_000)
+  for (const [kind, dictionary] of [['raw', rawDictionary], ['trained', trained!]] as const) {
+    const dictFile = file(dictionary)
+    const id = kind === 'trained' ? readU32(dictionary, 4) : 0
+    for (const bytes of [some[0]!, all]) {
+      const outputs: Array<[string, Uint8Array]> = [['encode()', await oneShotEncode('zstd', bytes, { dictionary })]]
+      // The CLI's own frame from a file (it knows the size): the same header fields.
+      const cliFrame = zstdCli(['-D', dictFile, file(bytes)], new Uint8Array(0))
+      assert.is(cliFrame.status, 0, cliFrame.err)
+      outputs.push(['zstd -D', cliFrame.out])
+      for (const [split, room] of [[bytes.length, 1 << 20], [1000, 77], [100_000, 1 << 16]] as const) {
+        const span = await createEncoder('zstd', { dictionary, contentSize: bytes.length })
+        outputs.push([`span contentSize, split ${split}, room ${room}`, encodeSpans(span, bytes, { split, room })])
+        span.dispose()
+      }
+      for (const [what, frame] of outputs) {
+        const where = `${kind}, ${bytes.length} bytes, ${what}`
+        const header = parseFrameHeader(frame, 4)
+        assert.is(header.dictionaryId, id, `${where}: Dictionary_ID`)
+        assert.is(header.contentSize, bytes.length, `${where}: Frame_Content_Size`)
+        const listed = spawnSync('zstd', ['-lv', file(frame)], { encoding: 'utf8' })
+        assert.is(listed.status, 0, listed.stderr)
+        assert.match(listed.stdout, new RegExp(`Decompressed Size: .*\\(${bytes.length} B\\)`), `${where}: zstd -lv ${listed.stdout}`)
+        if (id !== 0) assert.match(listed.stdout, new RegExp(`DictID: ${id}\\b`), `${where}: zstd -lv`)
+        const back = zstdCli(['-d', '-D', dictFile], frame)
+        assert.is(back.status, 0, `${where}: ${back.err}`)
+        assert.ok(same(back.out, bytes), where)
+        // lib/oneshot.ts allocates the declared size once and decodes into it.
+        const decoder = await createDecoder('zstd', { dictionary })
+        const exact = declaredSizeDecode(decoder, 'zstd', frame, Infinity)
+        decoder.dispose()
+        assert.ok(exact !== null && same(exact, bytes), `${where}: exact-size decode`)
+      }
+    }
+  }
+})
+
+test('a frame that fails on the single-pass path is decoded again by streaming, with the dictionary applied again', async () => {
+  const bytes = concatBytes(some)
+  for (const dictionary of [rawDictionary, ...(trained ? [trained] : [])]) {
+    const frame = await oneShotEncode('zstd', bytes, { dictionary })
+    // A wrong checksum is found only after the whole content was decoded: streaming
+    // gets there only if the dictionary (a prefix is used up by one attempt) was applied.
+    const bad = frame.slice()
+    bad[bad.length - 1]! ^= 0xff
+    const decoder = await createDecoder('zstd', { dictionary })
+    const out = new Uint8Array(bytes.length)
+    assert.is(decoder.transform(bad, out, true), Status.InvalidData)
+    assert.is(decoder.failure?.code, 'CHECKSUM_MISMATCH', decoder.failure?.message)
+    assert.ok(same(out.subarray(0, decoder.written), bytes.subarray(0, decoder.written)))
+    decoder.reset()
+    assert.is(decoder.transform(frame, out.fill(0), true), Status.Done)
+    assert.ok(same(out, bytes))
+    decoder.dispose()
   }
 })
 

@@ -278,6 +278,64 @@ cliTest('corruption with a checksum is never silent: every flipped byte gives In
   assert.is(d.transform(frame, new Uint8Array(data.length), true), Status.Done)
 })
 
+cliTest('a whole frame into room for all of it: one call, trailing bytes left; when it does not decode, the same failure as streaming', () => {
+  for (const data of [small, source, binary]) {
+    const frame = cli(['-3', '-c'], data)
+    const size = data.length
+    // Room for the content and the whole frame present (libzstd's single-pass path).
+    const d = zstd.createDecoder({})
+    const all = concat([frame, frame.subarray(0, 7)])
+    assert.is(statusName(d.transform(all, new Uint8Array(size + 10), false)), 'Done')
+    assert.is(d.consumed, frame.length)
+    assert.is(d.written, size)
+    // No room at all: nothing consumed, room asked for; then all of it.
+    d.reset()
+    const dst = new Uint8Array(size)
+    assert.is(statusName(d.transform(frame, new Uint8Array(0), true)), 'DestinationTooSmall')
+    assert.is(d.consumed, 0)
+    assert.is(statusName(d.transform(frame, dst, true)), 'Done')
+    assert.ok(equalBytes(dst, data))
+    // One byte less room, or the frame not all there: the streaming path.
+    d.reset()
+    assert.is(statusName(d.transform(frame, new Uint8Array(size - 1), true)), 'DestinationTooSmall')
+    assert.is(d.written, size - 1)
+    d.reset()
+    assert.is(statusName(d.transform(frame.subarray(0, frame.length >> 1), dst.fill(0), false)), 'NeedMoreData')
+    assert.ok(d.written < size && equalBytes(dst.subarray(0, d.written), data.subarray(0, d.written)))
+    // A wrong checksum, and a corrupt block: the failures streaming with little room gives.
+    const badSum = frame.slice()
+    badSum[badSum.length - 1]! ^= 0xff
+    const badBlock = frame.slice()
+    badBlock[frame.length >> 1]! ^= 0x55
+    for (const [what, bad] of [['checksum', badSum], ['block', badBlock]] as const) {
+      const streamed = decode(zstd.createDecoder({}), bad, bad.length, 1000)
+      assert.is(streamed.status, Status.InvalidData, `${what}: ${streamed.failure?.message}`)
+      const whole = zstd.createDecoder({})
+      const out = new Uint8Array(size)
+      assert.is(whole.transform(bad, out, true), Status.InvalidData, what)
+      assert.is(whole.failure?.code, streamed.failure!.code, `${what}: ${whole.failure?.message}`)
+      // (A corrupt block can decode to wrong bytes that only the checksum catches.)
+      if (what === 'checksum') assert.ok(equalBytes(out.subarray(0, whole.written), data.subarray(0, whole.written)), what)
+      // The decoder is usable again after reset(), on the single-pass path.
+      whole.reset()
+      assert.is(whole.transform(frame, out, true), Status.Done)
+      assert.ok(equalBytes(out, data))
+    }
+  }
+  // Over the 8 MiB the single pass may take: streamed, in the same one call.
+  const bigFrame = cli(['-3', '-c'], large)
+  const bigOut = new Uint8Array(large.length)
+  const big = zstd.createDecoder({})
+  assert.is(statusName(big.transform(bigFrame, bigOut, true)), 'Done')
+  assert.is(big.consumed, bigFrame.length)
+  assert.ok(equalBytes(bigOut, large))
+  // An empty frame with no room: Done.
+  const empty = cli(['-3', '-c'], new Uint8Array(0))
+  const d = zstd.createDecoder({})
+  assert.is(statusName(d.transform(empty, new Uint8Array(0), true)), 'Done')
+  assert.is(d.consumed, empty.length)
+})
+
 test('bytes that cannot start a frame fail at once, not NeedMoreData', () => {
   for (const junk of [[0], [0x28, 0xb5, 0x2f, 0x00], [0x51, 0x2a, 0x4c], [0x28, 0xb5, 0x2f, 0xfd, 0x08]]) {
     const d = zstd.createDecoder({})

@@ -10,7 +10,15 @@
  *
  * Input and output are staged through two fixed buffers in the wasm memory, allocated
  * when a frame starts and freed when it ends (or on `dispose()`): the caller's arrays
- * are only read or written during a call.
+ * are only read or written during a call. A frame that lies whole in one call's input
+ * and whose declared content fits its destination (lib/oneshot.ts decodes so), up to
+ * 8 MiB with the frame, skips
+ * the staging: frame and content are placed in the wasm memory at once, libzstd decodes
+ * straight into the content, which is copied out once.
+ *
+ * The decoder checks the window itself, before libzstd allocates it, and also gives
+ * libzstd the limit (`ZSTD_d_windowLogMax`, the power of two at or above it); the
+ * encoder tells libzstd the content size when it is known (`ZSTD_CCtx_setPledgedSrcSize`).
  *
  * Dictionaries (the `dictionary` option, checked and copied by formats.ts
  * `checkDictionary`): bytes that start with the magic 37 A4 30 EC are a trained
@@ -19,8 +27,9 @@
  * `ZSTD_*Ctx_refPrefix`. Both are applied again at each frame: libzstd forgets a prefix
  * at the end of the frame and clears dictionaries when a session is re-initialised
  * (`ZSTD_initDStream`/`ZSTD_initCStream`, zstd.h). An encoder with a trained dictionary
- * writes its ID into the frame header (Dictionary_ID, RFC 8878 §3.1.1.1.3); a decoder
- * refuses a frame that names another ID before decoding any of it.
+ * writes its ID into the frame header (Dictionary_ID, RFC 8878 §3.1.1.1.3), beside the
+ * content size when that is known (`ZSTD_CCtx_setPledgedSrcSize`, as `zstd -D` writes
+ * it); a decoder refuses a frame that names another ID before decoding any of it.
  */
 import type { Decoder, Encoder } from '../codec.js'
 import { CodecError, type ErrorCode, type Failure } from '../errors.js'
@@ -29,13 +38,14 @@ import type { CodecModule } from '../codec.js'
 import { NativeLifecycle, type NativeHandle } from './native-handle.js'
 import { Status } from '../status.js'
 import { readU32LE } from '../endian.js'
-import { DESCRIPTOR_RESERVED, frameHeaderLength, MIN_WINDOW_LOG, parseFrameHeader, SKIPPABLE_MAGIC, SKIPPABLE_MASK, ZSTD_MAGIC } from './zstd-frame.js'
+import { DESCRIPTOR_RESERVED, frameHeaderLength, MIN_WINDOW_LOG, parseFrameHeader, SKIPPABLE_MAGIC, SKIPPABLE_MASK, ZSTD_MAGIC, ZstdFrameScanner } from './zstd-frame.js'
 import {
   loadZstdEngine,
   ZSTD_c_checksumFlag,
   ZSTD_c_compressionLevel,
   ZSTD_c_contentSizeFlag,
   ZSTD_c_windowLog,
+  ZSTD_d_windowLogMax,
   ZSTD_e_continue,
   ZSTD_e_end,
   ZSTD_e_flush,
@@ -54,8 +64,8 @@ let heap!: WasmHeap
 /**
  * libzstd's `ZSTD_WINDOWLOG_LIMIT_DEFAULT`: the largest window a decoder accepts unless
  * told otherwise (RFC 8878 §3.1.1.1.2 asks decoders to support at least 8 MiB and lets
- * them refuse more). The engine build exports no `ZSTD_DCtx_setParameter`, so this is
- * also the most it can be raised to.
+ * them refuse more). It is also the most `maxWindowLog` may ask for: a 2^27-byte window
+ * is 128 MiB of wasm memory, which an instance never gives back.
  */
 const MAX_WINDOW_LOG = 27
 
@@ -67,6 +77,15 @@ const STAGE = 256 * 1024
  * that are then handed back unconsumed; 64 KiB bounds that waste per call.
  */
 const DECODE_STAGE_STEP = 64 * 1024
+/**
+ * Most wasm memory the whole-frame path takes (frame and content together), and never
+ * more than the decoder's window limit: 8 MiB is the window RFC 8878 §3.1.1.1.2 expects
+ * every decoder to afford, so the path costs no more memory than streaming a typical
+ * frame. Larger contents stream: the memory an instance grows to stays, and at 16 MiB
+ * the single pass measured no faster than streaming (its content is cold by the time it
+ * is copied out; streaming copies window-sized pieces still in cache).
+ */
+const WHOLE_FRAME_MAX = 8 * 1024 * 1024
 /** Staging layout: [srcPos u32][dstPos u32][8 spare][input STAGE][output STAGE]. */
 const STAGE_IN = 16
 const STAGE_OUT = STAGE_IN + STAGE
@@ -102,13 +121,19 @@ function releaseNative(state: NativeState): void {
 /** Frees wasm memory on `dispose()`, and of codecs that were dropped without it. */
 const lifecycle = /* @__PURE__ */ new NativeLifecycle<NativeState>(releaseNative)
 
-/** Allocates the context and staging of `state`; false when the wasm heap is exhausted. */
-function allocateNative(state: NativeState): boolean {
-  if (state.stage === 0) state.stage = native.malloc(STAGE_BYTES)
+/**
+ * Allocates the context of `state` and, with `stage`, its staging block; false when the
+ * wasm heap is exhausted.
+ */
+function allocateNative(state: NativeState, stage: boolean): boolean {
+  if (stage && state.stage === 0) state.stage = native.malloc(STAGE_BYTES)
   if (state.context === 0) state.context = state.decoder ? native.ZSTD_createDStream() : native.ZSTD_createCStream()
   heap.refresh()
-  return state.stage !== 0 && state.context !== 0
+  return (!stage || state.stage !== 0) && state.context !== 0
 }
+
+/** Finds where a frame ends from its block headers, for the decoder's whole-frame path. */
+const frameEnd = /* @__PURE__ */ new ZstdFrameScanner()
 
 /** Magic number of a trained dictionary (RFC 8878 §5, little-endian 37 A4 30 EC). */
 const DICTIONARY_MAGIC = 0xec30a437
@@ -259,6 +284,10 @@ class ZstdDecoder implements Decoder {
   private phase = Phase.Header
   /** Bytes of a skippable frame's payload not consumed yet. */
   private skipRemaining = 0
+  /** In a frame of which libzstd has seen nothing yet (its header was read by us). */
+  private fresh = false
+  /** Whether `startFrame()` readied libzstd for the current frame. */
+  private ready = false
   /** Input consumed since the last reset, for failure offsets. */
   private inputTotal = 0
   /** Output produced since the last reset, against `maxOutput`. */
@@ -365,13 +394,30 @@ class ZstdDecoder implements Decoder {
       return this.fail('LIMIT_EXCEEDED', `frame content size ${size} exceeds the remaining output limit ${this.maxOutput - this.outputTotal} (maxOutputBytes ${this.maxOutput})`, sizeAt)
     }
     this.contentSize = size
-    if (!allocateNative(this.handle.state)) return this.fail('LIMIT_EXCEEDED', 'wasm memory exhausted allocating the zstd decoder', at)
-    if (this.dictionary !== null) {
-      const refused = applyDictionary(this.handle.state, this.dictionary)
-      if (refused) return this.fail('INVALID_OPTION', refused, at)
-    }
     this.phase = Phase.Frame
+    this.fresh = true
+    this.ready = false
     return Status.Done
+  }
+
+  /**
+   * Readies libzstd for the frame whose header was read: its context, the window limit
+   * and the dictionary. Null when it took, else the failure.
+   */
+  private startFrame(): Status | null {
+    const at = this.inputTotal + this.consumed
+    const state = this.handle.state
+    if (!allocateNative(state, false)) return this.fail('LIMIT_EXCEEDED', 'wasm memory exhausted allocating the zstd decoder', at)
+    // libzstd's own window limit too (frameParameter_windowTooLarge), below the check
+    // in readHeader(): the power of two at or above the limit in bytes.
+    native.ZSTD_DCtx_setParameter(state.context, ZSTD_d_windowLogMax, Math.ceil(Math.log2(this.maxWindow)))
+    const refused = this.applyDictionary()
+    return refused ? this.fail('INVALID_OPTION', refused, at) : null
+  }
+
+  /** Applies the dictionary for the frame libzstd is about to start; a failure message or ''. */
+  private applyDictionary(): string {
+    return this.dictionary === null ? '' : applyDictionary(this.handle.state, this.dictionary)
   }
 
   private skip(src: Uint8Array): Status {
@@ -385,7 +431,27 @@ class ZstdDecoder implements Decoder {
 
   /** Runs libzstd over `src` from `this.consumed` until dst is full, input runs out or the frame ends. */
   private decode(src: Uint8Array, dst: Uint8Array): Status {
+    if (this.fresh) {
+      // Nothing of the frame reached libzstd yet. With no room at all for content the
+      // header promised, a call could only make libzstd allocate its window and decode a
+      // block into it (lib/oneshot.ts asks this way for the header's content size), so
+      // libzstd is readied only for a call that can produce output.
+      if (dst.length === 0 && this.contentSize > 0) return Status.DestinationTooSmall
+      if (!this.ready) {
+        const failed = this.startFrame()
+        if (failed !== null) return failed
+        this.ready = true
+      }
+      if (this.contentSize >= 0 && dst.length >= this.contentSize) {
+        const whole = this.decodeWhole(src, dst)
+        if (whole !== null) return whole
+      }
+      this.fresh = false
+    }
     const state = this.handle.state
+    if (state.stage === 0 && !allocateNative(state, true)) {
+      return this.fail('LIMIT_EXCEEDED', 'wasm memory exhausted allocating the zstd decoder', this.inputTotal + this.consumed)
+    }
     const ctx = state.context
     const srcPosPointer = state.stage
     const dstPosPointer = state.stage + 4
@@ -449,6 +515,51 @@ class ZstdDecoder implements Decoder {
     }
   }
 
+  /**
+   * Decodes a frame that lies whole in `src` and fits `dst` in one call: the frame and its
+   * content are placed in the wasm memory at once, where libzstd decodes straight into
+   * the content (its single-pass path, no window buffer), and the content is copied out
+   * once. Null, with libzstd's session as before, when this does not apply or the frame
+   * does not decode (the streaming path then decodes it, so output, errors and offsets
+   * are the streaming path's in every case).
+   */
+  private decodeWhole(src: Uint8Array, dst: Uint8Array): Status | null {
+    const start = this.consumed
+    frameEnd.reset()
+    const end = frameEnd.scan(src, start, src.length)
+    if (end < 0) return null
+    const size = this.contentSize
+    const frameBytes = end - start
+    if (size + frameBytes > Math.min(WHOLE_FRAME_MAX, this.maxWindow)) return null
+    const block = native.malloc(8 + size + frameBytes)
+    if (block === 0) return null
+    const outPointer = block + 8
+    const inPointer = outPointer + size
+    heap.refresh()
+    heap.bytes.set(src.subarray(start, end), inPointer)
+    const words = heap.words
+    words[block >>> 2] = 0
+    words[(block >>> 2) + 1] = 0
+    const result = native.ZSTD_decompressStream_simpleArgs(this.handle.state.context, outPointer, size, block + 4, inPointer, frameBytes, block)
+    heap.refresh()
+    const done = result === 0 && heap.words[block >>> 2] === frameBytes && heap.words[(block >>> 2) + 1] === size
+    if (done) dst.set(heap.bytes.subarray(outPointer, outPointer + size))
+    native.free(block)
+    if (!done) {
+      // Start the frame again for the streaming path: a fresh session, the dictionary
+      // applied again (ZSTD_initDStream clears it; a prefix is used up by one attempt).
+      native.ZSTD_initDStream(this.handle.state.context)
+      const refused = this.applyDictionary()
+      return refused ? this.fail('INVALID_OPTION', refused, this.inputTotal + start) : null
+    }
+    this.consumed = end
+    this.written = size
+    this.outputTotal += size
+    this.phase = Phase.Done
+    this.handle.release()
+    return Status.Done
+  }
+
   reset(): void {
     this.handle.check()
     if (this.phase === Phase.Frame && this.handle.state.context !== 0) {
@@ -456,6 +567,8 @@ class ZstdDecoder implements Decoder {
       native.ZSTD_initDStream(this.handle.state.context)
     }
     this.phase = Phase.Header
+    this.fresh = false
+    this.ready = false
     this.failure = null
     this.contentSize = -1
     this.skipRemaining = 0
@@ -497,26 +610,9 @@ const MAX_CONTENT_SIZE = Number.MAX_SAFE_INTEGER
 
 const enum EncodePhase {
   Open,
-  /** libzstd ended the frame; patched header bytes may still be waiting. */
-  Ending,
   Finished,
   Failed,
 }
-
-const enum HeaderPatch {
-  /** libzstd writes the header as it is. */
-  None,
-  /** The first 6 bytes from libzstd are being collected into `header`. */
-  Collecting,
-  /** `header` holds the patched header, partly written. */
-  Draining,
-}
-
-/**
- * Size of the header libzstd writes when it does not know the content size: magic (4),
- * Frame_Header_Descriptor and Window_Descriptor (RFC 8878 §3.1.1.1), no dictionary.
- */
-const PLAIN_HEADER = 6
 
 class ZstdEncoder implements Encoder {
   readonly format = FORMAT
@@ -536,13 +632,6 @@ class ZstdEncoder implements Encoder {
   private started = false
   /** Input consumed since the last reset. */
   private inputTotal = 0
-  /** Content size to patch into the header, when libzstd cannot be told it. */
-  private knownSize = -1
-  private patch = HeaderPatch.None
-  /** The frame header being collected/patched: 6 bytes + up to 8 of Frame_Content_Size. */
-  private readonly header = new Uint8Array(16)
-  private headerLength = 0
-  private headerPos = 0
   private readonly handle: NativeHandle<NativeState>
 
   constructor(options: Record<string, unknown>) {
@@ -569,11 +658,11 @@ class ZstdEncoder implements Encoder {
     return Status.InvalidData
   }
 
-  /** Begins the frame: parameters, and how the content size gets into the header. */
+  /** Begins the frame: parameters, dictionary and, when it is known, the content size. */
   private start(src: Uint8Array, endOp: number): Status | null {
     this.started = true
     const state = this.handle.state
-    if (!allocateNative(state)) return this.fail('LIMIT_EXCEEDED', 'wasm memory exhausted allocating the zstd encoder')
+    if (!allocateNative(state, true)) return this.fail('LIMIT_EXCEEDED', 'wasm memory exhausted allocating the zstd encoder')
     const ctx = state.context
     native.ZSTD_initCStream(ctx, this.level)
     native.ZSTD_CCtx_setParameter(ctx, ZSTD_c_compressionLevel, this.level)
@@ -585,16 +674,15 @@ class ZstdEncoder implements Encoder {
       const refused = applyDictionary(state, this.dictionary)
       if (refused) return this.fail('INVALID_OPTION', refused)
     }
-    const whole = endOp === ZSTD_e_end && src.length <= STAGE
-    if (whole) {
-      // A first call with ZSTD_e_end and all the input lets libzstd size the frame
-      // itself (content size, single segment, smaller window).
-      this.patch = HeaderPatch.None
-    } else if (this.pledged >= 0 || endOp === ZSTD_e_end) {
-      // The engine exports no ZSTD_CCtx_setPledgedSrcSize: patch the size into the header.
-      this.knownSize = this.pledged >= 0 ? this.pledged : src.length
-      this.patch = HeaderPatch.Collecting
-      this.headerLength = 0
+    // The content size, when the option gives it or the first call is the final one
+    // with all the input. libzstd writes it into the header next to the dictionary ID
+    // (Frame_Content_Size, RFC 8878 §3.1.1.1.4), sizes the frame's parameters (window,
+    // single segment) by it, and fails the frame if the input does not match. After
+    // ZSTD_initCStream, which forgets the previous frame's size.
+    const known = this.pledged >= 0 ? this.pledged : endOp === ZSTD_e_end ? src.length : -1
+    if (known >= 0) {
+      const error = zstdErrorCode(native.ZSTD_CCtx_setPledgedSrcSize(ctx, BigInt(known)))
+      if (error !== 0) return this.fail('INVALID_OPTION', `contentSize ${known} was refused: ${zstdErrorName(error)}`)
     }
     return null
   }
@@ -623,47 +711,6 @@ class ZstdEncoder implements Encoder {
     return status
   }
 
-  /** Moves patched header bytes to dst; true when none are left. */
-  private drainHeader(dst: Uint8Array): boolean {
-    const n = Math.min(this.headerLength - this.headerPos, dst.length - this.written)
-    dst.set(this.header.subarray(this.headerPos, this.headerPos + n), this.written)
-    this.headerPos += n
-    this.written += n
-    if (this.headerPos < this.headerLength) return false
-    this.patch = HeaderPatch.None
-    return true
-  }
-
-  /** Rewrites the collected 6-byte header with a Frame_Content_Size field (RFC 8878 §3.1.1.1.4). */
-  private patchHeader(): void {
-    const header = this.header
-    const descriptor = header[4]!
-    // Only a header without size, single segment or dictionary (as libzstd writes it
-    // for an unknown size) is patched; anything else is left as it is.
-    if ((descriptor & 0xe3) !== 0) return
-    const size = this.knownSize
-    let flag: number
-    let bytes: number
-    let value = size
-    if (size >= 256 && size < 65536 + 256) {
-      flag = 1
-      bytes = 2
-      value = size - 256
-    } else if (size < 2 ** 32) {
-      flag = 2 // 4 bytes; also for sizes below 256 (1 byte needs Single_Segment_flag)
-      bytes = 4
-    } else {
-      flag = 3
-      bytes = 8
-    }
-    header[4] = descriptor | (flag << 6)
-    for (let i = 0; i < bytes; i++) {
-      header[PLAIN_HEADER + i] = value % 256
-      value = Math.floor(value / 256)
-    }
-    this.headerLength = PLAIN_HEADER + bytes
-  }
-
   private step(src: Uint8Array, dst: Uint8Array, endOp: number): Status {
     const state = this.handle.state
     const ctx = state.context
@@ -676,12 +723,6 @@ class ZstdEncoder implements Encoder {
     let stagedPos = 0
     let stalls = 0
     for (;;) {
-      if (this.patch === HeaderPatch.Draining && !this.drainHeader(dst)) return Status.DestinationTooSmall
-      if (this.phase === EncodePhase.Ending) {
-        this.phase = EncodePhase.Finished
-        this.handle.release()
-        return Status.Done
-      }
       if (stagedPos === staged) {
         base += staged
         staged = Math.min(STAGE, src.length - base)
@@ -690,8 +731,7 @@ class ZstdEncoder implements Encoder {
       }
       // ZSTD_e_end only once all of src is staged; until then the frame continues.
       const op = endOp === ZSTD_e_end && base + staged < src.length ? ZSTD_e_continue : endOp
-      const collecting = this.patch === HeaderPatch.Collecting
-      const room = collecting ? PLAIN_HEADER - this.headerLength : Math.min(dst.length - this.written, STAGE)
+      const room = Math.min(dst.length - this.written, STAGE)
       const words = heap.words
       words[srcPosPointer >>> 2] = stagedPos
       words[dstPosPointer >>> 2] = 0
@@ -705,30 +745,21 @@ class ZstdEncoder implements Encoder {
       const error = zstdErrorCode(result)
       if (error !== 0) return this.fail(error === 64 ? 'LIMIT_EXCEEDED' : 'INVALID_DATA', `zstd engine: ${zstdErrorName(error)}`)
       if (produced > 0) {
-        const out = heap.bytes.subarray(outPointer, outPointer + produced)
-        if (collecting) {
-          this.header.set(out, this.headerLength)
-          this.headerLength += produced
-          if (this.headerLength === PLAIN_HEADER) {
-            this.patchHeader()
-            this.headerPos = 0
-            this.patch = HeaderPatch.Draining
-          }
-        } else {
-          dst.set(out, this.written)
-          this.written += produced
-        }
+        dst.set(heap.bytes.subarray(outPointer, outPointer + produced), this.written)
+        this.written += produced
       }
       const inputUsed = stagedPos === staged && base + staged === src.length
       if (op === ZSTD_e_continue) {
         if (inputUsed && endOp === ZSTD_e_continue) return Status.Done
       } else if (result === 0) {
         // The frame ended (ZSTD_e_end) or everything was flushed (ZSTD_e_flush).
-        if (op === ZSTD_e_end) this.phase = EncodePhase.Ending
-        else if (this.patch !== HeaderPatch.Draining) return Status.Done
-        continue
+        if (op === ZSTD_e_end) {
+          this.phase = EncodePhase.Finished
+          this.handle.release()
+        }
+        return Status.Done
       }
-      if (this.patch !== HeaderPatch.Collecting && this.written === dst.length) return Status.DestinationTooSmall
+      if (this.written === dst.length) return Status.DestinationTooSmall
       if (progressed) stalls = 0
       else if (++stalls > 2) return this.fail('INVALID_DATA', 'zstd engine made no progress')
     }
@@ -741,10 +772,6 @@ class ZstdEncoder implements Encoder {
     this.started = false
     this.failure = null
     this.inputTotal = 0
-    this.knownSize = -1
-    this.patch = HeaderPatch.None
-    this.headerLength = 0
-    this.headerPos = 0
     this.consumed = 0
     this.written = 0
   }

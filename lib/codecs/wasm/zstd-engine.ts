@@ -8,8 +8,9 @@
  * Where the time goes (`node --import tsx bench/engines.ts`): called raw, this build
  * decodes and encodes at about the speed of @foxglove/wasm-zstd's emscripten build.
  * Streaming decode adds two copies of the output (libzstd's window buffer to our
- * staging, staging to the caller); the one-shot packages pay about as much to copy the
- * whole input in and the whole output out.
+ * staging, staging to the caller); the one-shot packages, and our decoder when a whole
+ * frame fits its destination, pay one copy of the whole input in and one of the whole
+ * output out.
  *
  * One instance serves every zstd encoder and decoder; each codec owns its context and
  * staging buffers inside the instance's memory.
