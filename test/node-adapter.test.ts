@@ -14,6 +14,8 @@ import * as assert from 'uvu/assert'
 import { decodeFile, fromWebReadable, nodeDecode, nodeEncode, toWebReadable } from '../adapters/node/index.js'
 import { CodecError } from '../lib/errors.js'
 import { gzipDecode } from '../streams/index.js'
+import { decode, encode } from '../lib/oneshot.js'
+import { releasePair } from './_corpus.js'
 import { root } from './_fixtures.js'
 import { cliMissing, runCli, type Cli } from './_cli.js'
 
@@ -156,6 +158,31 @@ test("engine 'node' (node:zlib) through the same duplex", async () => {
 test('toWebReadable / fromWebReadable: a file through a WHATWG codec stream and back', async () => {
   const web = toWebReadable(createReadStream(join(dir, 'handle.gz'))).pipeThrough(gzipDecode())
   assert.ok((await drain(fromWebReadable(web))).equals(original))
+})
+
+const release = releasePair('lib.es5.d.ts')
+if (!release) console.log('# skipped: Node duplex dictionary case: the older TypeScript release (a dependency of @arethetypeswrong/cli) is not in node_modules')
+
+test('nodeEncode / nodeDecode pass the dictionary on: zstd, brotli, deflate, deflate-raw, dcz, dcb through pipeline()', async () => {
+  if (!release) return
+  const { dictionary, body } = release
+  for (const format of ['zstd', 'brotli', 'deflate', 'deflate-raw', 'dcz', 'dcb'] as const) {
+    const encoded = await drain(Readable.from([body.subarray(0, 70_000), body.subarray(70_000)]).pipe(nodeEncode(format, { dictionary })))
+    const plain = format === 'dcz' ? 'zstd' : format === 'dcb' ? 'brotli' : format
+    const without = await encode(plain, body)
+    // deflate's window is 32 KiB: only the dictionary's end helps a 218 KB body.
+    const factor = format.startsWith('deflate') ? 1 : 2
+    assert.ok(encoded.length * factor < without.length, `${format}: ${encoded.length} bytes with the dictionary, ${without.length} without`)
+    assert.ok(Buffer.compare(await decode(format, encoded, { dictionary }), body) === 0, `${format}: the one-shot decoder reads the duplex's output`)
+    const decoded = await drain(Readable.from([encoded.subarray(0, 100), encoded.subarray(100)]).pipe(nodeDecode(format, { dictionary })))
+    assert.ok(Buffer.compare(decoded, body) === 0, `${format}: the decoding duplex`)
+    // Another dictionary: a CodecError, never other bytes (the zstd checksum, zlib's DICTID, the dcz/dcb hash; raw deflate and brotli have no check).
+    if (format === 'deflate-raw' || format === 'brotli') continue
+    // Shifted by 1000 bytes: every reference into it names other bytes.
+    const other = dictionary.subarray(1000)
+    const error = await drain(Readable.from([encoded]).pipe(nodeDecode(format, { dictionary: other }))).then(() => null, (e: unknown) => e)
+    assert.instance(error, CodecError, `${format} with another dictionary`)
+  }
 })
 
 test.after(() => rmSync(dir, { recursive: true, force: true }))
