@@ -22,6 +22,7 @@ import { root } from './_fixtures.js'
 import { chunked, read } from './_streams.js'
 import { concatBytes } from './_bytes.js'
 import { encodeSpans } from './_span.js'
+import { boundaries, lgblock } from './_brotli-sizes.js'
 
 const brotli = await loadBrotli()
 const text = filesCorpus(join(root, 'node_modules', 'typescript', 'lib'), 2 ** 20, /\.d\.ts$/)
@@ -35,24 +36,6 @@ const zlibEncode = (data: Uint8Array, quality: number, lgwin: number, sizeHint =
       ...(dictionary ? { dictionary } : {}),
     } as zlib.BrotliOptions),
   )
-
-/** encode.c ComputeLgBlock: bits of brotli's input block at `quality`, `lgwin` (lgblock unset). */
-function lgblock(quality: number, lgwin: number): number {
-  if (quality <= 1) return lgwin
-  if (quality < 4) return 14
-  return quality >= 9 && lgwin > 16 ? Math.min(18, lgwin) : 16
-}
-
-/**
- * Input sizes on brotli's boundaries at `quality`, `lgwin`: one and two input blocks and
- * one and two of the largest meta-blocks (quality.h MaxMetablockSize: 2^min(max(lgwin,
- * lgblock) + 1, 24)), up to `most`; plus a size on none.
- */
-function boundaries(quality: number, lgwin: number, most: number): number[] {
-  const block = 2 ** lgblock(quality, lgwin)
-  const meta = 2 ** Math.min(Math.max(lgwin, lgblock(quality, lgwin)) + 1, 24)
-  return [...new Set([block, 2 * block, meta, 2 * meta, block + 1000])].filter((n) => n <= most).sort((a, b) => a - b)
-}
 
 /**
  * Qualities with the windows at which our build writes node:zlib's bytes. Quality 9 at
