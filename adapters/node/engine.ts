@@ -80,22 +80,33 @@ function requireZstd(): void {
 
 /** One native (de)compressor and its synchronous step. */
 class NativeStep {
-  private stream: NativeStream | null
-  private handle: NativeHandle
-  private readonly state: Uint32Array
+  private stream: NativeStream | null = null
+  private handle!: NativeHandle
+  private state!: Uint32Array
   /** The error reported by the last step, if any. */
   error: { message: string; errno: number; code: string } | null = null
   /** Input used and output produced by the last successful step. */
   used = 0
   produced = 0
 
+  /**
+   * `renewOnReset`: `reset()` makes a new native stream instead of resetting this one.
+   * For handles made with a brotli or zstd dictionary: Node 22's zstd handles forget
+   * theirs at `reset()` (the next frame is encoded without it, or fails to decode as
+   * corrupt), and node:zlib documents no reset that keeps one.
+   */
   constructor(
     private readonly format: Format,
-    create: () => unknown,
+    private readonly create: () => unknown,
+    private readonly renewOnReset = false,
   ) {
-    const stream = create() as NativeStream
+    this.attach()
+  }
+
+  private attach(): void {
+    const stream = this.create() as NativeStream
     if (!stream._handle || typeof stream._handle.writeSync !== 'function' || !(stream._writeState instanceof Uint32Array)) {
-      throw new CodecError('ENGINE_UNAVAILABLE', format, `this Node (${process.versions.node}) lacks the zlib handle API the node engine uses (_handle.writeSync, _writeState)`)
+      throw new CodecError('ENGINE_UNAVAILABLE', this.format, `this Node (${process.versions.node}) lacks the zlib handle API the node engine uses (_handle.writeSync, _writeState)`)
     }
     this.stream = stream
     this.handle = stream._handle
@@ -120,7 +131,12 @@ class NativeStep {
   reset(): void {
     if (!this.stream) return
     this.error = null
-    this.handle.reset()
+    if (this.renewOnReset) {
+      this.stream.close()
+      this.attach()
+    } else {
+      this.handle.reset()
+    }
   }
 
   dispose(): void {
@@ -159,8 +175,9 @@ class NativeBody implements DeflateBody {
     private readonly format: Format,
     private readonly create: (dictionary?: Uint8Array) => unknown,
     private readonly flags: Flags,
+    renewOnReset = false,
   ) {
-    this.step = this.plain = new NativeStep(format, () => create())
+    this.step = this.plain = new NativeStep(format, () => create(), renewOnReset)
   }
 
   reset(): void {
@@ -289,7 +306,7 @@ class NativeZstdDecoder implements Decoder {
 
   constructor(windowLogMax: number | undefined, dictionary: Uint8Array | undefined) {
     const params = windowLogMax === undefined ? {} : { [C.ZSTD_d_windowLogMax ?? 100]: windowLogMax }
-    this.step = new NativeStep('zstd', () => z.createZstdDecompress!(dictionary ? { params, dictionary } : { params }))
+    this.step = new NativeStep('zstd', () => z.createZstdDecompress!(dictionary ? { params, dictionary } : { params }), dictionary !== undefined)
   }
 
   transform(src: Uint8Array, dst: Uint8Array, _final: boolean): Status {
@@ -342,6 +359,16 @@ class NativeZstdDecoder implements Decoder {
   }
 }
 
+/** How a native compressor is driven (see NativeEncoder). */
+interface EncoderShape {
+  /** brotli from quality 2 up: hold each chunk's last byte back. */
+  holdsLast?: boolean
+  /** zstd: follow the frame through its headers to know where it ends. */
+  zstdFrame?: boolean
+  /** Made with a dictionary: a new native stream at `reset()` (see NativeStep). */
+  renewOnReset?: boolean
+}
+
 /**
  * Any native compressor; writes its own headers and trailers.
  *
@@ -356,17 +383,22 @@ class NativeEncoder implements Encoder {
   failure: Failure | null = null
   private readonly step: NativeStep
   private finished = false
+  private readonly holdsLast: boolean
   /** The byte held back, in `held[0]` when `holding`. */
   private readonly held = new Uint8Array(1)
   private holding = false
+  /** zstd: the frame being written, followed through its own headers. */
+  private readonly frame: ZstdFrameScanner | null
 
   constructor(
     readonly format: Format,
     create: () => unknown,
     private readonly flags: Flags,
-    private readonly holdsLast = false,
+    options: EncoderShape = {},
   ) {
-    this.step = new NativeStep(format, create)
+    this.step = new NativeStep(format, create, options.renewOnReset)
+    this.holdsLast = options.holdsLast ?? false
+    this.frame = options.zstdFrame ? new ZstdFrameScanner() : null
   }
 
   transform(src: Uint8Array, dst: Uint8Array, final: boolean): Status {
@@ -404,9 +436,15 @@ class NativeEncoder implements Encoder {
     return this.finish(dst)
   }
 
-  /** After a step with the finish flag: it stops early only when the stream is complete. */
+  /**
+   * After a step with the finish flag. zlib and brotli stop a step early only when the
+   * stream is complete, and another finishing step after that writes nothing. zstd
+   * starts a new frame at a finishing step after the end of one (an empty frame, 9
+   * bytes), so when its output fills `dst` exactly, the frame's own headers say whether
+   * it is complete (for zlib and brotli the next call finds out).
+   */
   private finish(dst: Uint8Array): Status {
-    if (this.written < dst.length) {
+    if (this.written < dst.length || this.frame?.ended) {
       this.finished = true
       return Status.Done
     }
@@ -418,6 +456,9 @@ class NativeEncoder implements Encoder {
     if (!this.step.write(flag, src, 0, dst, outOff, dst.length - outOff, end)) {
       // Compressors fail only on misuse or memory exhaustion, never on input bytes.
       throw new CodecError('INVALID_DATA', this.format, `native compressor failed: ${this.step.error!.message} (${this.step.error!.code})`)
+    }
+    if (this.frame && this.step.produced > 0 && this.frame.scan(dst, outOff, outOff + this.step.produced) === -2) {
+      throw new CodecError('INVALID_DATA', this.format, `native compressor wrote a frame its headers do not describe: ${this.frame.error!.message}`)
     }
   }
 
@@ -463,6 +504,7 @@ class NativeEncoder implements Encoder {
 
   reset(): void {
     this.step.reset()
+    this.frame?.reset()
     this.pending = []
     this.finished = false
     this.holding = false
@@ -571,7 +613,7 @@ export function nodeCodec(format: Format): CodecModule {
         createDecoder: (options: Record<string, unknown>) => {
           const dictionary = nativeDictionary(format, options.dictionary)
           const create = () => zlib.createBrotliDecompress(dictionary ? ({ dictionary } as object) : {})
-          return new NativeDecoder(format, new NativeBody(format, create, BROTLI_FLAGS))
+          return new NativeDecoder(format, new NativeBody(format, create, BROTLI_FLAGS, dictionary !== undefined))
         },
         createEncoder: (options: Record<string, unknown>) => {
           const dictionary = nativeDictionary(format, options.dictionary)
@@ -582,7 +624,7 @@ export function nodeCodec(format: Format): CodecModule {
           const create = () => zlib.createBrotliCompress(dictionary ? ({ params, dictionary } as object) : { params })
           // Quality 0 and 1 compress each step's input at once: a byte held back would
           // cost a meta-block of its own.
-          return new NativeEncoder(format, create, BROTLI_FLAGS, quality >= 2)
+          return new NativeEncoder(format, create, BROTLI_FLAGS, { holdsLast: quality >= 2, renewOnReset: dictionary !== undefined })
         },
       })
     case 'zstd': {
@@ -597,7 +639,7 @@ export function nodeCodec(format: Format): CodecModule {
           const dictionary = nativeDictionary(format, options.dictionary)
           const param = C.ZSTD_c_compressionLevel ?? 100
           const params = { [param]: level }
-          return new NativeEncoder(format, () => z.createZstdCompress!(dictionary ? { params, dictionary } : { params }), ZSTD_FLAGS)
+          return new NativeEncoder(format, () => z.createZstdCompress!(dictionary ? { params, dictionary } : { params }), ZSTD_FLAGS, { zstdFrame: true, renewOnReset: dictionary !== undefined })
         },
       })
     }
