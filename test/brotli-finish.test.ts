@@ -39,10 +39,11 @@ const zlibEncode = (data: Uint8Array, quality: number, lgwin: number, sizeHint =
 
 /**
  * Qualities with the windows at which our build writes node:zlib's bytes. Quality 9 at
- * windows up to 16 (hasher H42) writes other, equally valid, matches in our 32-bit wasm
- * build than in node:zlib's native one whatever the ending, so it is checked at 22 only;
- * 0 and 1 compress each engine call's input at once (256 KiB at most), so they are
- * compared up to that size.
+ * windows up to 16 (hasher H42) picks other, equally valid, matches in our wasm32 build
+ * than node:zlib's 64-bit one whatever the ending (brotli's match scores depend on the
+ * word size: hash.h BROTLI_SCORE_BASE counts sizeof(size_t)), so it is checked at 22
+ * only; 0 and 1 compress each engine call's input at once (256 KiB at most), so they
+ * are compared up to that size.
  */
 const matrix: Array<[quality: number, lgwin: number, most: number]> = []
 for (const quality of [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]) {
