@@ -124,19 +124,4 @@ zlibTest('node:zlib peer both ways', async () => {
   }
 })
 
-test("engine 'node': a dictionary is passed on where node:zlib honours it, else UNSUPPORTED", async () => {
-  const bytes = some[0]!
-  if (!zlibHonours) {
-    for (const p of [oneShotEncode('brotli', bytes, { engine: 'node', dictionary }), createDecoder('brotli', { engine: 'node', dictionary })]) {
-      const e = (await rejection(p)) as CodecError
-      assert.is(e.code, 'UNSUPPORTED')
-      assert.match(e.message, /does not honour a brotli dictionary/)
-    }
-    return
-  }
-  const encoded = await oneShotEncode('brotli', bytes, { engine: 'node', dictionary })
-  assert.ok(same(await oneShotDecode('brotli', encoded, { dictionary }), bytes))
-  assert.ok(same(await oneShotDecode('brotli', encoded, { engine: 'node', dictionary }), bytes))
-})
-
 test.run()

@@ -374,6 +374,30 @@ test('zstd decode (Node >= 22.15): bad magic, reserved bits, corrupt checksum ar
   assert.throws(() => nodeCodec('zstd').createDecoder({ maxWindowLog: 99 }), (e: CodecError) => e.code === 'INVALID_OPTION')
 })
 
+test('zstd encode (Node >= 22.15): a frame that fills the destination exactly is not followed by an empty frame', () => {
+  if (!nodeHasZstd) {
+    console.log(`# skipped: needs node:zlib zstd (Node >= 22.15; this is ${process.versions.node})`)
+    return
+  }
+  // A finishing step after the end of a frame starts another (9 bytes, empty): the
+  // encoder must know from the frame's headers that it has ended.
+  const data = filesCorpus(join(root, 'lib'), 40_000, /\.ts$/)
+  const zstdSync = (zlib as unknown as { zstdCompressSync: (d: Uint8Array) => Buffer }).zstdCompressSync
+  const reference = new Uint8Array(zstdSync(data))
+  for (const room of [reference.length, reference.length - 1, 1]) {
+    const codec = nodeCodec('zstd').createEncoder({ level: 3 })
+    const out = encode(codec, data, data.length, room)
+    codec.dispose()
+    assert.is(out.length, reference.length, `${room}-byte destinations`)
+    assert.ok(same(out, reference), `${room}-byte destinations: node:zlib's bytes`)
+  }
+  // And an empty input: the whole frame in a destination of its size.
+  const empty = new Uint8Array(zstdSync(new Uint8Array(0)))
+  const codec = nodeCodec('zstd').createEncoder({ level: 3 })
+  assert.ok(same(encode(codec, new Uint8Array(0), 1, empty.length), empty), 'empty input')
+  codec.dispose()
+})
+
 /** Encodes all of `data` with a span encoder (one call per 64 KiB destination). */
 async function encodeWith(codec: Encoder, data: Uint8Array): Promise<Uint8Array> {
   const out = encode(codec, data, 1 << 16)

@@ -266,20 +266,4 @@ test('a corrupt trained dictionary is refused as INVALID_OPTION, encoder and dec
   }
 })
 
-test("engine 'node': a dictionary is passed on or refused, never ignored", async () => {
-  const bytes = some[0]!
-  let frame: Uint8Array
-  try {
-    frame = await oneShotEncode('zstd', bytes, { engine: 'node', dictionary: rawDictionary })
-  } catch (e) {
-    // Node < 22.15 has no zstd; a Node whose zstd ignores `dictionary` is refused.
-    assert.instance(e, CodecError)
-    assert.ok(['ENGINE_UNAVAILABLE', 'UNSUPPORTED'].includes((e as CodecError).code), (e as CodecError).code)
-    return
-  }
-  assert.ok(same(await oneShotDecode('zstd', frame, { dictionary: rawDictionary }), bytes), 'node encode, wasm decode')
-  const ours = await oneShotEncode('zstd', bytes, { dictionary: rawDictionary })
-  assert.ok(same(await oneShotDecode('zstd', ours, { engine: 'node', dictionary: rawDictionary }), bytes), 'wasm encode, node decode')
-})
-
 test.run()

@@ -95,7 +95,8 @@ class NativeStep {
    * A node:zlib zstd handle loses the dictionary and the parameters it was created with
    * on `reset()` (seen on Node 22.23): a decoder then fails with "Data corruption" on the
    * frames it decoded before, an encoder writes frames without the dictionary at the
-   * default level (test/node-engine.test.ts).
+   * default level (test/node-engine.test.ts). For brotli handles made with a dictionary
+   * too: node:zlib documents no reset that keeps one.
    */
   constructor(
     private readonly format: Format,
@@ -177,8 +178,9 @@ class NativeBody implements DeflateBody {
     private readonly format: Format,
     private readonly create: (dictionary?: Uint8Array) => unknown,
     private readonly flags: Flags,
+    renewOnReset = false,
   ) {
-    this.step = this.plain = new NativeStep(format, () => create())
+    this.step = this.plain = new NativeStep(format, () => create(), renewOnReset)
   }
 
   reset(): void {
@@ -373,20 +375,46 @@ class NativeZstdDecoder implements Decoder {
   }
 }
 
-/** Any native compressor; writes its own headers and trailers. */
+/** How a native compressor is driven (see NativeEncoder). */
+interface EncoderShape {
+  /** brotli from quality 2 up: hold each chunk's last byte back. */
+  holdsLast?: boolean
+  /** zstd: follow the frame through its headers to know where it ends. */
+  zstdFrame?: boolean
+  /** Made with a dictionary: a new native stream at `reset()` (see NativeStep). */
+  renewOnReset?: boolean
+}
+
+/**
+ * Any native compressor; writes its own headers and trailers.
+ *
+ * With `holdsLast` (brotli from quality 2 up, as lib/codecs/brotli.ts explains), the last
+ * byte of each chunk is held back and handed over with the next chunk, the flush or the
+ * end, so that the last of the input reaches brotli with its finish flag and a stream
+ * ending where brotli closed a meta-block gets no empty last meta-block after it.
+ */
 class NativeEncoder implements Encoder {
   consumed = 0
   written = 0
   failure: Failure | null = null
   private readonly step: NativeStep
   private finished = false
+  private readonly holdsLast: boolean
+  /** The byte held back, in `held[0]` when `holding`. */
+  private readonly held = new Uint8Array(1)
+  private holding = false
+  /** zstd: the frame being written, followed through its own headers. */
+  private readonly frame: ZstdFrameScanner | null
 
   constructor(
     readonly format: Format,
     create: () => unknown,
     private readonly flags: Flags,
+    options: EncoderShape = {},
   ) {
-    this.step = new NativeStep(format, create, format === 'zstd')
+    this.step = new NativeStep(format, create, options.renewOnReset ?? false)
+    this.holdsLast = options.holdsLast ?? false
+    this.frame = options.zstdFrame ? new ZstdFrameScanner() : null
   }
 
   transform(src: Uint8Array, dst: Uint8Array, final: boolean): Status {
@@ -394,21 +422,60 @@ class NativeEncoder implements Encoder {
     this.written = this.drain(dst)
     if (this.pending.length > 0) return Status.DestinationTooSmall
     if (this.finished) return Status.Done
-    const drained = this.written
-    if (!this.step.write(final ? this.flags[2] : this.flags[0], src, 0, dst, drained)) {
-      // Compressors fail only on misuse or memory exhaustion, never on input bytes.
-      throw new CodecError('INVALID_DATA', this.format, `native compressor failed: ${this.step.error!.message} (${this.step.error!.code})`)
+    if (this.holding) {
+      if (this.written === dst.length) return Status.DestinationTooSmall
+      const last = final && src.length === 0
+      this.write(last ? this.flags[2] : this.flags[0], this.held, dst, this.written, 1)
+      this.written += this.step.produced
+      if (this.step.used === 0) return Status.DestinationTooSmall
+      this.holding = false
+      if (last) return this.finish(dst)
     }
-    this.consumed = this.step.used
-    this.written = drained + this.step.produced
-    if (this.consumed < src.length) return Status.DestinationTooSmall
-    if (!final) return Status.Done
-    // With the finish flag a step stops early only when the stream is complete.
-    if (this.written < dst.length) {
+    const drained = this.written
+    // Without `final`, the last byte stays back.
+    const end = !final && this.holdsLast && src.length > 0 ? src.length - 1 : src.length
+    if (end > 0 || final) {
+      if (drained === dst.length) return Status.DestinationTooSmall
+      this.write(final ? this.flags[2] : this.flags[0], src, dst, drained, end)
+      this.consumed = this.step.used
+      this.written = drained + this.step.produced
+    }
+    if (this.consumed < end) return Status.DestinationTooSmall
+    if (!final) {
+      if (end < src.length) {
+        this.held[0] = src[end]!
+        this.holding = true
+        this.consumed = src.length
+      }
+      return Status.Done
+    }
+    return this.finish(dst)
+  }
+
+  /**
+   * After a step with the finish flag. zlib and brotli stop a step early only when the
+   * stream is complete, and another finishing step after that writes nothing. zstd
+   * starts a new frame at a finishing step after the end of one (an empty frame, 9
+   * bytes), so when its output fills `dst` exactly, the frame's own headers say whether
+   * it is complete (for zlib and brotli the next call finds out).
+   */
+  private finish(dst: Uint8Array): Status {
+    if (this.written < dst.length || this.frame?.ended) {
       this.finished = true
       return Status.Done
     }
     return Status.DestinationTooSmall
+  }
+
+  /** One native step over `src[0, end)` into `dst` from `outOff`. */
+  private write(flag: number, src: Uint8Array, dst: Uint8Array, outOff: number, end: number): void {
+    if (!this.step.write(flag, src, 0, dst, outOff, dst.length - outOff, end)) {
+      // Compressors fail only on misuse or memory exhaustion, never on input bytes.
+      throw new CodecError('INVALID_DATA', this.format, `native compressor failed: ${this.step.error!.message} (${this.step.error!.code})`)
+    }
+    if (this.frame && this.step.produced > 0 && this.frame.scan(dst, outOff, outOff + this.step.produced) === -2) {
+      throw new CodecError('INVALID_DATA', this.format, `native compressor wrote a frame its headers do not describe: ${this.frame.error!.message}`)
+    }
   }
 
   /**
@@ -422,11 +489,13 @@ class NativeEncoder implements Encoder {
     if (this.pending.length === 0 && !this.finished) {
       const scratch = (this.scratch ??= new Uint8Array(65536))
       do {
-        if (!this.step.write(this.flags[1], EMPTY, 0, scratch, 0)) {
-          throw new CodecError('INVALID_DATA', this.format, `native compressor failed: ${this.step.error!.message} (${this.step.error!.code})`)
-        }
+        // The byte held back goes in with the first step.
+        this.write(this.flags[1], this.holding ? this.held : EMPTY, scratch, 0, this.holding ? 1 : 0)
+        if (this.step.used === 1) this.holding = false
         if (this.step.produced > 0) this.pending.push(scratch.slice(0, this.step.produced))
       } while (this.step.produced === scratch.length)
+      // A step that stops with room left has taken all its input.
+      if (this.holding) throw new CodecError('INVALID_DATA', this.format, 'native compressor did not take the input of a flush')
     }
     this.written = this.drain(dst)
     return this.pending.length > 0 ? Status.DestinationTooSmall : Status.Done
@@ -451,8 +520,10 @@ class NativeEncoder implements Encoder {
 
   reset(): void {
     this.step.reset()
+    this.frame?.reset()
     this.pending = []
     this.finished = false
+    this.holding = false
     this.consumed = 0
     this.written = 0
   }
@@ -558,7 +629,7 @@ export function nodeCodec(format: Format): CodecModule {
         createDecoder: (options: Record<string, unknown>) => {
           const dictionary = nativeDictionary(format, options.dictionary)
           const create = () => zlib.createBrotliDecompress(dictionary ? ({ dictionary } as object) : {})
-          return new NativeDecoder(format, new NativeBody(format, create, BROTLI_FLAGS))
+          return new NativeDecoder(format, new NativeBody(format, create, BROTLI_FLAGS, dictionary !== undefined))
         },
         createEncoder: (options: Record<string, unknown>) => {
           const dictionary = nativeDictionary(format, options.dictionary)
@@ -567,7 +638,9 @@ export function nodeCodec(format: Format): CodecModule {
           const lgwin = checkInteger(format, 'lgwin', options.lgwin, ...BROTLI_LGWIN)
           if (lgwin !== undefined) params[C.BROTLI_PARAM_LGWIN!] = lgwin
           const create = () => zlib.createBrotliCompress(dictionary ? ({ params, dictionary } as object) : { params })
-          return new NativeEncoder(format, create, BROTLI_FLAGS)
+          // Quality 0 and 1 compress each step's input at once: a byte held back would
+          // cost a meta-block of its own.
+          return new NativeEncoder(format, create, BROTLI_FLAGS, { holdsLast: quality >= 2, renewOnReset: dictionary !== undefined })
         },
       })
     case 'zstd': {
@@ -583,7 +656,7 @@ export function nodeCodec(format: Format): CodecModule {
           const checksum = checkBoolean(format, 'checksum', options.checksum, true)
           const dictionary = nativeDictionary(format, options.dictionary)
           const params = { [C.ZSTD_c_compressionLevel ?? 100]: level, [C.ZSTD_c_checksumFlag ?? 201]: checksum ? 1 : 0 }
-          return new NativeEncoder(format, () => z.createZstdCompress!(dictionary ? { params, dictionary } : { params }), ZSTD_FLAGS)
+          return new NativeEncoder(format, () => z.createZstdCompress!(dictionary ? { params, dictionary } : { params }), ZSTD_FLAGS, { zstdFrame: true, renewOnReset: true })
         },
       })
     }

@@ -22,7 +22,7 @@ import type { CodecModule } from '../codec.js'
 import { NativeLifecycle, type NativeHandle } from './native-handle.js'
 import { Status } from '../status.js'
 import { largeWindowRefusal } from './brotli-window.js'
-import { BrotliDecoderEngine, BrotliEncoderEngine, type BrotliPreparedDictionary, type BrotliStep, NEEDS_MORE_INPUT, OPERATION_FLUSH, RESULT_SUCCESS } from './wasm/brotli-engine.js'
+import { BrotliDecoderEngine, BrotliEncoderEngine, type BrotliPreparedDictionary, type BrotliStep, NEEDS_MORE_INPUT, OPERATION_FINISH, OPERATION_FLUSH, OPERATION_PROCESS, RESULT_SUCCESS } from './wasm/brotli-engine.js'
 
 const FORMAT = 'brotli'
 const EMPTY = new Uint8Array(0)
@@ -229,6 +229,27 @@ export interface BrotliEncoderOptions {
   dictionary?: BufferSource
 }
 
+/**
+ * The encoder hands its input to brotli so that the last of it goes in with
+ * BROTLI_OPERATION_FINISH, in the same call, as a one-shot compression does (node:zlib's
+ * `brotliCompressSync`, the brotli CLI). Finishing afterwards with no input instead
+ * costs an empty last meta-block when the input ends where brotli has just closed a
+ * meta-block (encode.c `EncodeData`: a full meta-block is written as soon as its last
+ * input block is, before the encoder knows whether more follows): one byte more, or the
+ * same size with other bytes, than brotli's own output at those sizes; and an input of
+ * one block is tuned as a one-shot only when brotli sees it is the last (the
+ * hashers' one-shot sizing, quality 9 and up).
+ *
+ * A stream does not know which chunk is its last, so from quality 2 up (the qualities
+ * that gather input into blocks, encode.c `RemainingInputBlockSize`) the encoder keeps
+ * the last byte of every chunk back and hands it over with what comes next: with the
+ * next chunk, with `flush()` (FLUSH) or with the end (FINISH). Brotli's output does not
+ * depend on how input is split between its calls at those qualities, so a stream ends
+ * with the bytes a one-shot compression of the same input writes (at the same size
+ * hint). Qualities 0 and 1 compress each call's input at once
+ * (`BrotliEncoderCompressStreamFast`), so a byte held back would cost a meta-block of
+ * its own; there nothing is held.
+ */
 class BrotliEncoder implements Encoder {
   readonly format = FORMAT
   consumed = 0
@@ -238,8 +259,18 @@ class BrotliEncoder implements Encoder {
   private readonly quality: number
   private readonly lgwin: number | undefined
   private readonly dictionary: Uint8Array | undefined
+  /** Whether the last byte of each chunk is held back (see the class comment). */
+  private readonly holds: boolean
   private phase = Phase.Open
   private inputTotal = 0
+  /** The byte held back, in `held[0]` when `holding`. */
+  private readonly held = new Uint8Array(1)
+  private holding = false
+  /**
+   * FINISH has been issued: brotli wants every later call to be FINISH too, with the
+   * rest of the same input (encode.h, BROTLI_OPERATION_FINISH).
+   */
+  private finishing = false
   private readonly handle: NativeHandle<NativeState>
   private readonly step: BrotliStep = newStep()
 
@@ -247,6 +278,7 @@ class BrotliEncoder implements Encoder {
     this.quality = checkLevel(FORMAT, options.level)
     this.lgwin = checkInteger(FORMAT, 'lgwin', options.lgwin, MIN_LGWIN, MAX_LGWIN)
     this.dictionary = dictionaryOf(options.dictionary)
+    this.holds = this.quality >= 2
     this.handle = lifecycle.attach(this, FORMAT, 'encoder', { stream: 0, decoder: false, prepared: null })
   }
 
@@ -266,60 +298,90 @@ class BrotliEncoder implements Encoder {
       if (src.length > 0) return this.fail('INVALID_OPTION', `${src.length} bytes of input after the end of the stream; reset() first`)
       return Status.Done
     }
+    if (this.finishing && !final) return this.fail('INVALID_OPTION', 'the stream is being finished: call transform() with final set until it returns Done')
     const status = this.encode(src, dst, final)
     this.inputTotal += this.consumed
     return status
   }
 
-  private encode(src: Uint8Array, dst: Uint8Array, final: boolean): Status {
+  /** Creates the engine stream on first use; false when out of memory (failed). */
+  private open(sizeHint: number): boolean {
     const state = this.handle.state
-    if (state.stream === 0) {
-      // The size hint is the input of this first call, which is what brotli derives
-      // itself when handed that input in one call (encode.c UpdateSizeHint); our calls
-      // pass at most STEP bytes, so without it a one-shot encode would be tuned as if
-      // the input were 256 KiB (smaller tables, another match finder: at quality 5 on
-      // 16 MiB of text half the ratio node:zlib gets).
-      if (this.dictionary && state.prepared === null) {
-        state.prepared = encoderEngine!.prepareDictionary(this.dictionary, this.quality)
-        if (state.prepared === null) return this.fail('LIMIT_EXCEEDED', 'wasm memory exhausted preparing the brotli dictionary')
+    if (state.stream !== 0) return true
+    if (this.dictionary && state.prepared === null) {
+      state.prepared = encoderEngine!.prepareDictionary(this.dictionary, this.quality)
+      if (state.prepared === null) {
+        this.fail('LIMIT_EXCEEDED', 'wasm memory exhausted preparing the brotli dictionary')
+        return false
       }
-      state.stream = encoderEngine!.create(this.quality, { lgwin: this.lgwin, sizeHint: src.length, dictionary: state.prepared ?? undefined })
-      if (state.stream === 0) return this.fail('LIMIT_EXCEEDED', 'wasm memory exhausted allocating the brotli encoder')
     }
+    state.stream = encoderEngine!.create(this.quality, { lgwin: this.lgwin, sizeHint, dictionary: state.prepared ?? undefined })
+    if (state.stream !== 0) return true
+    this.fail('LIMIT_EXCEEDED', 'wasm memory exhausted allocating the brotli encoder')
+    return false
+  }
+
+  private encode(src: Uint8Array, dst: Uint8Array, final: boolean): Status {
+    // The size hint is the input of this first call, which is what brotli derives
+    // itself when handed that input in one call (encode.c UpdateSizeHint); our calls
+    // pass at most STEP bytes, so without it a one-shot encode would be tuned as if
+    // the input were 256 KiB (smaller tables, another match finder: at quality 5 on
+    // 16 MiB of text half the ratio node:zlib gets).
+    if (!this.open(src.length)) return Status.InvalidData
+    const stream = this.handle.state.stream
     const step = this.step
-    let stalls = 0
-    while (this.consumed < src.length) {
+    // The byte held back from the last call goes first: with FINISH when it is all
+    // that is left, else as more input.
+    if (this.holding) {
       if (this.written === dst.length) return Status.DestinationTooSmall
-      const chunk = Math.min(STEP, src.length - this.consumed)
+      const last = final && src.length === 0
+      if (last) this.finishing = true
       const room = Math.min(STEP, dst.length - this.written)
-      encoderEngine!.step(state.stream, src, this.consumed, this.consumed + chunk, dst, this.written, room, step)
+      encoderEngine!.step(stream, this.held, 0, 1, dst, this.written, room, step, last ? OPERATION_FINISH : OPERATION_PROCESS)
+      if (step.code === 0) return this.fail('INVALID_DATA', `brotli engine: ${step.error}`)
+      this.written += step.produced
+      // Not taken: brotli had output to write out first, and the room is full.
+      if (step.inputUsed === 0) return step.produced === 0 ? this.fail('INVALID_DATA', 'brotli engine made no progress') : Status.DestinationTooSmall
+      this.holding = false
+      if (last && step.code === RESULT_SUCCESS) return this.finished()
+    }
+    // Without `final`, the last byte stays back (when this quality holds one).
+    const end = !final && this.holds && src.length > 0 ? src.length - 1 : src.length
+    let stalls = 0
+    for (;;) {
+      const chunk = Math.min(STEP, end - this.consumed)
+      const last = final && this.consumed + chunk === src.length
+      if (!last && chunk === 0) break
+      if (this.written === dst.length) return Status.DestinationTooSmall
+      const room = Math.min(STEP, dst.length - this.written)
+      if (last) this.finishing = true
+      encoderEngine!.step(stream, src, this.consumed, this.consumed + chunk, dst, this.written, room, step, last ? OPERATION_FINISH : OPERATION_PROCESS)
       if (step.code === 0) return this.fail('INVALID_DATA', `brotli engine: ${step.error}`)
       this.consumed += step.inputUsed
       this.written += step.produced
+      // FINISH is complete once brotli has taken all the input and written the last of it.
+      if (last && step.code === RESULT_SUCCESS && this.consumed === src.length) return this.finished()
       if (step.inputUsed !== 0 || step.produced !== 0) stalls = 0
       else if (++stalls > 2) return this.fail('INVALID_DATA', 'brotli engine made no progress')
     }
-    if (!final) return Status.Done
-    // BROTLI_OPERATION_FINISH until the encoder says the stream is complete.
-    for (;;) {
-      if (this.written === dst.length) return Status.DestinationTooSmall
-      const room = Math.min(STEP, dst.length - this.written)
-      encoderEngine!.step(state.stream, null, 0, 0, dst, this.written, room, step)
-      if (step.code === 0) return this.fail('INVALID_DATA', `brotli engine: ${step.error}`)
-      this.written += step.produced
-      if (step.code === RESULT_SUCCESS) {
-        this.phase = Phase.Done
-        this.handle.release()
-        return Status.Done
-      }
-      if (step.produced !== 0) stalls = 0
-      else if (++stalls > 2) return this.fail('INVALID_DATA', 'brotli engine made no progress')
+    if (end < src.length) {
+      this.held[0] = src[end]!
+      this.holding = true
+      this.consumed = src.length
     }
+    return Status.Done
+  }
+
+  private finished(): Status {
+    this.phase = Phase.Done
+    this.handle.release()
+    return Status.Done
   }
 
   /**
    * BROTLI_OPERATION_FLUSH: everything given so far is written out, ending on a byte
-   * boundary a decoder can decode up to. `DestinationTooSmall` while output is pending.
+   * boundary a decoder can decode up to (the byte held back goes in with it).
+   * `DestinationTooSmall` while output is pending.
    */
   flush(dst: Uint8Array): Status {
     this.handle.check()
@@ -327,6 +389,7 @@ class BrotliEncoder implements Encoder {
     this.written = 0
     if (this.phase === Phase.Failed) return Status.InvalidData
     if (this.phase === Phase.Done) return Status.Done
+    if (this.finishing) return this.fail('INVALID_OPTION', 'flush() while the stream is being finished')
     const state = this.handle.state
     if (state.stream === 0) return Status.Done // nothing encoded yet: nothing to flush
     const step = this.step
@@ -334,11 +397,12 @@ class BrotliEncoder implements Encoder {
     for (;;) {
       if (this.written === dst.length) return Status.DestinationTooSmall
       const room = Math.min(STEP, dst.length - this.written)
-      encoderEngine!.step(state.stream, EMPTY, 0, 0, dst, this.written, room, step, OPERATION_FLUSH)
+      encoderEngine!.step(state.stream, this.holding ? this.held : EMPTY, 0, this.holding ? 1 : 0, dst, this.written, room, step, OPERATION_FLUSH)
       if (step.code === 0) return this.fail('INVALID_DATA', `brotli engine: ${step.error}`)
       this.written += step.produced
-      if (step.code === RESULT_SUCCESS) return Status.Done
-      if (step.produced !== 0) stalls = 0
+      if (step.inputUsed === 1) this.holding = false
+      if (step.code === RESULT_SUCCESS && !this.holding) return Status.Done
+      if (step.produced !== 0 || step.inputUsed !== 0) stalls = 0
       else if (++stalls > 2) return this.fail('INVALID_DATA', 'brotli engine made no progress')
     }
   }
@@ -349,6 +413,8 @@ class BrotliEncoder implements Encoder {
     this.phase = Phase.Open
     this.failure = null
     this.inputTotal = 0
+    this.holding = false
+    this.finishing = false
     this.consumed = 0
     this.written = 0
   }
