@@ -78,7 +78,8 @@ const trainedTest = trained ? test : test.skip
 /** node:zlib's one-shot compression with the dictionary, at our default levels. */
 function zlibEncode(format: 'brotli' | 'zstd', data: Uint8Array, dict: Uint8Array, level: number): Uint8Array {
   if (format === 'brotli') return new Uint8Array(zlib.brotliCompressSync(data, { dictionary: dict, params: { [P.BROTLI_PARAM_QUALITY!]: level } } as zlib.BrotliOptions))
-  return new Uint8Array(z.zstdCompressSync!(data, { dictionary: dict, params: { [P.ZSTD_c_compressionLevel!]: level } }))
+  // With the content checksum, which the node engine writes by default (as the wasm engine).
+  return new Uint8Array(z.zstdCompressSync!(data, { dictionary: dict, params: { [P.ZSTD_c_compressionLevel!]: level, [P.ZSTD_c_checksumFlag!]: 1 } }))
 }
 
 /**
