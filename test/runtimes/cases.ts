@@ -329,8 +329,9 @@ const corruptions: Record<Format, { vector: string; corrupt(bytes: Uint8Array): 
   lz4: { vector: 'lz4', corrupt: (b) => void (b[40]! ^= 0x55), codes: ['CHECKSUM_MISMATCH', 'INVALID_DATA'] },
   // RFC 8878 §3.1.1: --check appends the low 32 bits of the XXH64 of the content.
   zstd: { vector: 'zstd', corrupt: (b) => void (b[b.length - 2]! ^= 0x55), codes: ['CHECKSUM_MISMATCH'] },
-  // RFC 7932 has no checksum; WBITS 0b0100001 is an invalid window size (§9.1).
-  brotli: { vector: 'brotli', corrupt: (b) => void (b[0] = 0x11), codes: ['INVALID_DATA'] },
+  // RFC 7932 has no checksum; WBITS 0b0100001 is its one invalid window size (§9.1), which
+  // large-window brotli (RFC 9841) uses as its marker: a window above the limit.
+  brotli: { vector: 'brotli', corrupt: (b) => void (b[0] = 0x11), codes: ['LIMIT_EXCEEDED'] },
 }
 
 for (const format of FORMATS) {
