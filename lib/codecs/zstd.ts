@@ -6,6 +6,16 @@
  * `maxWindowLog` before libzstd allocates the window, to check the dictionary ID) and
  * skips skippable frames itself; the frame body goes through `ZSTD_decompressStream`,
  * whose memory is bounded by the frame's window (at most 2^27 bytes by default).
+ *
+ * libzstd is given one part of a frame at a time (the header, each block, the checksum:
+ * RFC 8878 §3.1.1, followed by `ZstdFrameParts`), never input that spans two. It does
+ * not advance its input position on an error, so without that the offset of an error
+ * would be wherever the failing call's input began, which depends on how the caller
+ * split the input. With it, an error is placed at the first byte of the part libzstd
+ * found it in: a block's 3-byte header, or the Content_Checksum for `CHECKSUM_MISMATCH`,
+ * the same however the input arrives (test/zstd-error-offsets.test.ts). Blocks are at
+ * most 128 KiB, and calls were already bounded by the 256 KiB output staging, so this
+ * adds few calls.
  * The encoder is `ZSTD_compressStream2`: one frame per stream, true streaming.
  *
  * Input and output are staged through two fixed buffers in the wasm memory, allocated
@@ -38,7 +48,7 @@ import type { CodecModule } from '../codec.js'
 import { NativeLifecycle, type NativeHandle } from './native-handle.js'
 import { Status } from '../status.js'
 import { readU32LE } from '../endian.js'
-import { DESCRIPTOR_RESERVED, frameHeaderLength, MIN_WINDOW_LOG, parseFrameHeader, SKIPPABLE_MAGIC, SKIPPABLE_MASK, ZSTD_MAGIC, ZstdFrameScanner } from './zstd-frame.js'
+import { DESCRIPTOR_RESERVED, frameHeaderLength, MIN_WINDOW_LOG, parseFrameHeader, SKIPPABLE_MAGIC, SKIPPABLE_MASK, ZSTD_MAGIC, ZstdFrameParts, ZstdFrameScanner } from './zstd-frame.js'
 import {
   loadZstdEngine,
   ZSTD_c_checksumFlag,
@@ -238,6 +248,9 @@ const errorCodes: Record<number, ErrorCode> = {
   64: 'LIMIT_EXCEEDED', // memory_allocation: the wasm heap cannot grow
 }
 
+/** What `ZstdFrameParts.part` names, for messages. */
+const partNames = ['the frame header', 'the block', 'the content checksum', 'the end of the frame'] as const
+
 const enum Phase {
   /** Waiting for the next frame header (nothing of the frame consumed yet). */
   Header,
@@ -292,6 +305,10 @@ class ZstdDecoder implements Decoder {
   private inputTotal = 0
   /** Output produced since the last reset, against `maxOutput`. */
   private outputTotal = 0
+  /** Where the current frame began, in input since the last reset. */
+  private frameStart = 0
+  /** The part of the current frame libzstd reads next, for feeding it one part at a time. */
+  private readonly parts = new ZstdFrameParts()
   private readonly handle: NativeHandle<NativeState>
 
   constructor(options: Record<string, unknown>) {
@@ -394,6 +411,8 @@ class ZstdDecoder implements Decoder {
       return this.fail('LIMIT_EXCEEDED', `frame content size ${size} exceeds the remaining output limit ${this.maxOutput - this.outputTotal} (maxOutputBytes ${this.maxOutput})`, sizeAt)
     }
     this.contentSize = size
+    this.frameStart = at
+    this.parts.begin(4 + header.length, header.checksum)
     this.phase = Phase.Frame
     this.fresh = true
     this.ready = false
@@ -462,10 +481,15 @@ class ZstdDecoder implements Decoder {
     let stagedPos = 0 // bytes of the staged chunk libzstd consumed
     let written = 0
     let stalls = 0
+    /** Whether libzstd was given the checksum with the destination full (see below). */
+    let withoutRoom = false
     for (;;) {
       if (stagedPos === staged) {
+        // At most the rest of the part libzstd is in (see ZstdFrameParts), so that an
+        // error is placed in that part whatever the chunking.
         base += staged
-        staged = Math.min(DECODE_STAGE_STEP, src.length - base)
+        const end = this.parts.limit(src, base, src.length, this.inputTotal + base - this.frameStart)
+        staged = Math.min(DECODE_STAGE_STEP, end - base)
         stagedPos = 0
         stageInput(state, src, base, staged)
       }
@@ -493,7 +517,10 @@ class ZstdDecoder implements Decoder {
       }
       this.written = written
       if (error !== 0) {
-        return this.fail(errorCodes[error] ?? 'INVALID_DATA', `corrupt frame: ${zstdErrorName(error)}`, this.inputTotal + this.consumed)
+        // libzstd did not move its input position: the error is in the part it was
+        // reading, placed at that part's first byte.
+        const at = this.frameStart + this.parts.start
+        return this.fail(errorCodes[error] ?? 'INVALID_DATA', `corrupt frame: ${zstdErrorName(error)} in ${partNames[this.parts.part]} at frame offset ${this.parts.start}`, at)
       }
       if (over) {
         return this.fail('LIMIT_EXCEEDED', `output exceeds maxOutputBytes ${this.maxOutput}`, this.inputTotal + this.consumed)
@@ -504,7 +531,15 @@ class ZstdDecoder implements Decoder {
         this.handle.release()
         return Status.Done
       }
-      if (written === dst.length) return Status.DestinationTooSmall
+      if (written === dst.length) {
+        // The destination is full. When the content filled it exactly and the checksum is
+        // all that is left and here, libzstd gets it in one more call without room, which
+        // ends the frame in this call (as it did when one call's input spanned parts).
+        const next = this.inputTotal + base + staged - this.frameStart
+        if (withoutRoom || stagedPos !== staged || base + staged === src.length || !this.parts.checksumOnly(next)) return Status.DestinationTooSmall
+        withoutRoom = true
+        continue
+      }
       const inputUsed = stagedPos === staged && base + staged === src.length
       if (inputUsed && produced < room) return Status.NeedMoreData
       if (progressed) stalls = 0
