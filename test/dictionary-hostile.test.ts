@@ -15,8 +15,10 @@
 // dictionary), never above 128 MiB whatever the dictionary (RFC 9842 section 2.2), and
 // dcb to brotli's 16 MiB (RFC 9842 section 5, RFC 7932 section 9.1). A dictionary the
 // wasm heap (2 GiB, scripts/build-engines.mjs --max-memory) cannot hold is refused as a
-// CodecError when the first frame is set up (zstd.ts applyDictionary, brotli-engine.ts
-// create: a failed malloc); not run here, as it takes several GiB of memory.
+// CodecError LIMIT_EXCEEDED, as other exhausted memory is: a trained zstd dictionary when
+// the codec is created (zstd.ts dictionaryOf), raw content when the first frame is set
+// up (zstd.ts applyDictionary, brotli-engine.ts create: a failed malloc); not run here,
+// as it takes several GiB of memory.
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createHash } from 'node:crypto'

@@ -177,16 +177,22 @@ function dictionaryOf(value: unknown, type: unknown): ZstdDictionary | null {
     const dctx = native.ZSTD_createDStream()
     const copy = native.malloc(bytes.length)
     let error = dctx === 0 || copy === 0 ? 64 : 0
-    if (error === 0) {
+    let exhausted = error !== 0
+    if (!exhausted) {
       heap.refresh()
       heap.bytes.set(bytes, copy)
       error = zstdErrorCode(native.ZSTD_DCtx_loadDictionary(dctx, copy, bytes.length))
     }
     if (copy !== 0) native.free(copy)
     if (dctx !== 0) native.ZSTD_freeDStream(dctx)
+    if (error === 64 && !exhausted) exhausted = !heapCouldHold(bytes.length)
     heap.refresh()
+    if (exhausted) {
+      // Out of memory is LIMIT_EXCEEDED, as everywhere else (errors.ts), not a bad option.
+      throw new CodecError('LIMIT_EXCEEDED', FORMAT, `dictionary: the wasm memory cannot hold the trained dictionary (ID ${id}, ${bytes.length} bytes)`)
+    }
     if (error !== 0) {
-      throw new CodecError('INVALID_OPTION', FORMAT, `dictionary: the trained dictionary (magic 37 A4 30 EC, ID ${id}, ${bytes.length} bytes) cannot be loaded: ${zstdErrorName(error)}; its entropy tables are corrupt or the wasm memory is exhausted`)
+      throw new CodecError('INVALID_OPTION', FORMAT, `dictionary: the trained dictionary (magic 37 A4 30 EC, ID ${id}, ${bytes.length} bytes) cannot be loaded: ${zstdErrorName(error)}; its entropy tables are corrupt`)
     }
     loadable.add(bytes)
   }
@@ -194,14 +200,28 @@ function dictionaryOf(value: unknown, type: unknown): ZstdDictionary | null {
 }
 
 /**
- * Applies `dictionary` to the context of `state` for the next frame (a copy in the wasm
- * memory is made once per allocation). Returns a failure message, or '' when it took.
+ * Whether the wasm heap has room for what loading a trained dictionary of `size` bytes
+ * takes (libzstd's DDict: a copy of it and entropy tables of some tens of KiB). libzstd
+ * reports both corrupt entropy tables and a failed allocation as memory_allocation
+ * (`ZSTD_createDDict` returns NULL either way), so when that happens, a trial allocation
+ * tells them apart.
  */
-function applyDictionary(state: NativeState, dictionary: ZstdDictionary): string {
+function heapCouldHold(size: number): boolean {
+  const trial = native.malloc(size + 64 * 1024)
+  if (trial !== 0) native.free(trial)
+  return trial !== 0
+}
+
+/**
+ * Applies `dictionary` to the context of `state` for the next frame (a copy in the wasm
+ * memory is made once per allocation). Null when it took, else the failure:
+ * LIMIT_EXCEEDED when the wasm memory is exhausted, INVALID_OPTION when libzstd refused it.
+ */
+function applyDictionary(state: NativeState, dictionary: ZstdDictionary): { code: ErrorCode; message: string } | null {
   const size = dictionary.bytes.length
   if (state.dictionary === 0) {
     state.dictionary = native.malloc(size)
-    if (state.dictionary === 0) return 'wasm memory exhausted copying the dictionary'
+    if (state.dictionary === 0) return { code: 'LIMIT_EXCEEDED', message: `wasm memory exhausted copying the dictionary (${size} bytes)` }
     heap.refresh()
     heap.bytes.set(dictionary.bytes, state.dictionary)
   }
@@ -215,7 +235,11 @@ function applyDictionary(state: NativeState, dictionary: ZstdDictionary): string
       : native.ZSTD_CCtx_refPrefix(ctx, state.dictionary, size)
   heap.refresh()
   const error = zstdErrorCode(result)
-  return error === 0 ? '' : `the ${dictionary.trained ? `trained dictionary (ID ${dictionary.id})` : 'dictionary'} was refused: ${zstdErrorName(error)}`
+  if (error === 0) return null
+  // A trained dictionary was loaded once before (dictionaryOf), and libzstd takes a
+  // prefix by reference: memory_allocation here is the heap's.
+  const code: ErrorCode = error === 64 ? 'LIMIT_EXCEEDED' : 'INVALID_OPTION'
+  return { code, message: `the ${dictionary.trained ? `trained dictionary (ID ${dictionary.id})` : 'dictionary'} was refused: ${zstdErrorName(error)}` }
 }
 
 /** Copies `length` bytes of `src` from `offset` into the input staging area. */
@@ -430,13 +454,13 @@ class ZstdDecoder implements Decoder {
     // libzstd's own window limit too (frameParameter_windowTooLarge), below the check
     // in readHeader(): the power of two at or above the limit in bytes.
     native.ZSTD_DCtx_setParameter(state.context, ZSTD_d_windowLogMax, Math.ceil(Math.log2(this.maxWindow)))
-    const refused = this.applyDictionary()
-    return refused ? this.fail('INVALID_OPTION', refused, at) : null
+    return this.applyDictionary(at)
   }
 
-  /** Applies the dictionary for the frame libzstd is about to start; a failure message or ''. */
-  private applyDictionary(): string {
-    return this.dictionary === null ? '' : applyDictionary(this.handle.state, this.dictionary)
+  /** Applies the dictionary for the frame libzstd is about to start; null, or the failure at `at`. */
+  private applyDictionary(at: number): Status | null {
+    const refused = this.dictionary === null ? null : applyDictionary(this.handle.state, this.dictionary)
+    return refused === null ? null : this.fail(refused.code, refused.message, at)
   }
 
   private skip(src: Uint8Array): Status {
@@ -584,8 +608,7 @@ class ZstdDecoder implements Decoder {
       // Start the frame again for the streaming path: a fresh session, the dictionary
       // applied again (ZSTD_initDStream clears it; a prefix is used up by one attempt).
       native.ZSTD_initDStream(this.handle.state.context)
-      const refused = this.applyDictionary()
-      return refused ? this.fail('INVALID_OPTION', refused, this.inputTotal + start) : null
+      return this.applyDictionary(this.inputTotal + start)
     }
     this.consumed = end
     this.written = size
@@ -707,7 +730,7 @@ class ZstdEncoder implements Encoder {
     // After ZSTD_initCStream, which clears any dictionary of the previous frame.
     if (this.dictionary !== null) {
       const refused = applyDictionary(state, this.dictionary)
-      if (refused) return this.fail('INVALID_OPTION', refused)
+      if (refused) return this.fail(refused.code, refused.message)
     }
     // The content size, when the option gives it or the first call is the final one
     // with all the input. libzstd writes it into the header next to the dictionary ID
