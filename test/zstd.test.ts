@@ -8,6 +8,7 @@ import type { Decoder, Encoder } from '../lib/codec.js'
 import { loadZstd } from '../lib/codecs/zstd.js'
 const zstd = await loadZstd()
 import { loadZstdEngine } from '../lib/codecs/wasm/zstd-engine.js'
+import { parseFrameHeader } from '../lib/codecs/zstd-frame.js'
 import { CodecError } from '../lib/errors.js'
 import { createDecoder, createEncoder } from '../lib/registry.js'
 import { Status, statusName } from '../lib/status.js'
@@ -430,6 +431,26 @@ test('reset() reuse and dispose(): no wasm memory growth over many frames; dispo
   encoder.dispose()
   encoder.dispose()
   assert.throws(() => decoder.transform(new Uint8Array(1), new Uint8Array(1), false), (e: unknown) => e instanceof CodecError)
+})
+
+test('a decoder left idle after a frame with a large window does not keep the window', async () => {
+  // zstd.ts keeps a decoder's libzstd context between frames only when the frame's
+  // buffers were small (KEEP_BUFFERS_MAX, 1 MiB): here a 3 MiB single-segment window.
+  const memory = (await loadZstdEngine()).exports.memory
+  const content = large.subarray(0, 3 << 20)
+  const frame = encode(zstd.createEncoder({ level: 1, windowLog: 22 }), content, content.length, 1 << 22)
+  assert.ok(parseFrameHeader(frame, 4).windowSize >= 3 << 20)
+  const streamed = (d: Decoder): Uint8Array => decode(d, frame, 1 << 16, 1 << 16).output
+  // Warm-up: one decoder's window, allocated and freed.
+  const first = zstd.createDecoder({})
+  assert.ok(equalBytes(streamed(first), content))
+  first.dispose()
+  const before = memory.buffer.byteLength
+  const idle = Array.from({ length: 4 }, () => zstd.createDecoder({}))
+  for (const d of idle) assert.ok(equalBytes(streamed(d), content))
+  const grown = memory.buffer.byteLength - before
+  assert.ok(grown < 3 << 20, `four idle decoders: the heap grew ${grown} bytes`)
+  for (const d of idle) d.dispose()
 })
 
 test('options are checked at construction', () => {

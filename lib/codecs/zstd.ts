@@ -20,7 +20,10 @@
  *
  * Input and output are staged through two fixed buffers in the wasm memory, allocated
  * when a frame starts and freed when it ends (or on `dispose()`): the caller's arrays
- * are only read or written during a call. A frame that lies whole in one call's input
+ * are only read or written during a call. A decoder keeps its libzstd context (and a
+ * trained dictionary loaded into it) from one frame to the next unless the frame's
+ * window buffer was over 1 MiB (KEEP_BUFFERS_MAX); an encoder frees its context at
+ * the end of its frame. A frame that lies whole in one call's input
  * and whose declared content fits its destination (lib/oneshot.ts decodes so), up to
  * 8 MiB with the frame, skips
  * the staging: frame and content are placed in the wasm memory at once, libzstd decodes
@@ -34,9 +37,10 @@
  * `checkDictionary`): bytes that start with the magic 37 A4 30 EC are a trained
  * dictionary (RFC 8878 §5: entropy tables, an ID, content), loaded with
  * `ZSTD_*Ctx_loadDictionary`; anything else is raw content, referenced as a prefix with
- * `ZSTD_*Ctx_refPrefix`. Both are applied again at each frame: libzstd forgets a prefix
- * at the end of the frame and clears dictionaries when a session is re-initialised
- * (`ZSTD_initDStream`/`ZSTD_initCStream`, zstd.h). An encoder with a trained dictionary
+ * `ZSTD_*Ctx_refPrefix`. A prefix is referenced again at each frame (libzstd forgets it
+ * at the end of the frame); a decoder's trained dictionary stays loaded across frames
+ * (`ZSTD_DCtx_reset(session_only)` keeps it), an encoder's is loaded again at each
+ * frame (`ZSTD_initCStream` clears it, zstd.h). An encoder with a trained dictionary
  * writes its ID into the frame header (Dictionary_ID, RFC 8878 §3.1.1.1.3), beside the
  * content size when that is known (`ZSTD_CCtx_setPledgedSrcSize`, as `zstd -D` writes
  * it); a decoder refuses a frame that names another ID before decoding any of it.
@@ -59,6 +63,7 @@ import {
   ZSTD_e_continue,
   ZSTD_e_end,
   ZSTD_e_flush,
+  ZSTD_reset_session_only,
   zstdErrorCode,
   zstdErrorName,
   type ZstdExports,
@@ -96,6 +101,16 @@ const DECODE_STAGE_STEP = 64 * 1024
  * is copied out; streaming copies window-sized pieces still in cache).
  */
 const WHOLE_FRAME_MAX = 8 * 1024 * 1024
+/**
+ * Largest window buffer (the smaller of a frame's window and content size) for which a
+ * decoder keeps its libzstd context from one frame to the next. Many small frames with a
+ * trained dictionary are the case it serves: loading the dictionary (a copy and its
+ * entropy tables) again per frame costs more than decoding a frame of a few KiB. A frame
+ * with a larger window frees the context when it ends, so a decoder never holds a large
+ * buffer between frames; libzstd sizes the buffer kept to the last frames' needs (it
+ * shrinks buffers more than 3 times too large after 128 frames, zstd_decompress.c).
+ */
+const KEEP_BUFFERS_MAX = 1024 * 1024
 /** Staging layout: [srcPos u32][dstPos u32][8 spare][input STAGE][output STAGE]. */
 const STAGE_IN = 16
 const STAGE_OUT = STAGE_IN + STAGE
@@ -109,6 +124,12 @@ interface NativeState {
   stage: number
   /** Copy of the dictionary in the wasm memory (a prefix must stay in place), 0 when none. */
   dictionary: number
+  /**
+   * Whether the decoder's context holds the trained dictionary: loaded once per context
+   * (`ZSTD_DCtx_loadDictionary` keeps it for every frame until the context is freed or
+   * the dictionary is cleared; `ZSTD_DCtx_reset(session_only)` keeps it).
+   */
+  loaded: boolean
   decoder: boolean
 }
 
@@ -126,6 +147,7 @@ function releaseNative(state: NativeState): void {
     native.free(state.dictionary)
     state.dictionary = 0
   }
+  state.loaded = false
 }
 
 /** Frees wasm memory on `dispose()`, and of codecs that were dropped without it. */
@@ -213,11 +235,14 @@ function heapCouldHold(size: number): boolean {
 }
 
 /**
- * Applies `dictionary` to the context of `state` for the next frame (a copy in the wasm
- * memory is made once per allocation). Null when it took, else the failure:
- * LIMIT_EXCEEDED when the wasm memory is exhausted, INVALID_OPTION when libzstd refused it.
+ * Applies `dictionary` to the context of `state` for the next frame: a prefix again at
+ * every frame (libzstd uses it for one frame), a trained dictionary once per context for
+ * a decoder (it stays loaded; `state.loaded`), again at every frame for an encoder
+ * (`ZSTD_initCStream` clears it). Null when it took, else the failure: LIMIT_EXCEEDED
+ * when the wasm memory is exhausted, INVALID_OPTION when libzstd refused it.
  */
 function applyDictionary(state: NativeState, dictionary: ZstdDictionary): { code: ErrorCode; message: string } | null {
+  if (state.loaded) return null
   const size = dictionary.bytes.length
   if (state.dictionary === 0) {
     state.dictionary = native.malloc(size)
@@ -235,7 +260,15 @@ function applyDictionary(state: NativeState, dictionary: ZstdDictionary): { code
       : native.ZSTD_CCtx_refPrefix(ctx, state.dictionary, size)
   heap.refresh()
   const error = zstdErrorCode(result)
-  if (error === 0) return null
+  if (error === 0) {
+    if (state.decoder && dictionary.trained) {
+      // libzstd loaded its own copy (ZSTD_dlm_byCopy), which the context keeps.
+      state.loaded = true
+      native.free(state.dictionary)
+      state.dictionary = 0
+    }
+    return null
+  }
   // A trained dictionary was loaded once before (dictionaryOf), and libzstd takes a
   // prefix by reference: memory_allocation here is the heap's.
   const code: ErrorCode = error === 64 ? 'LIMIT_EXCEEDED' : 'INVALID_OPTION'
@@ -331,6 +364,8 @@ class ZstdDecoder implements Decoder {
   private outputTotal = 0
   /** Where the current frame began, in input since the last reset. */
   private frameStart = 0
+  /** Bytes of window buffer the current frame makes libzstd keep (min of window and content). */
+  private frameBuffers = 0
   /** The part of the current frame libzstd reads next, for feeding it one part at a time. */
   private readonly parts = new ZstdFrameParts()
   private readonly handle: NativeHandle<NativeState>
@@ -342,7 +377,7 @@ class ZstdDecoder implements Decoder {
     const windowBytes = checkInteger(FORMAT, 'maxWindowBytes', options.maxWindowBytes, 2 ** MIN_WINDOW_LOG, 2 ** MAX_WINDOW_LOG, 2 ** MAX_WINDOW_LOG)
     this.maxWindow = Math.min(windowBytes, 2 ** this.maxWindowLog)
     this.dictionary = dictionaryOf(options.dictionary, options.dictionaryType)
-    this.handle = lifecycle.attach(this, FORMAT, 'decoder', { context: 0, stage: 0, dictionary: 0, decoder: true })
+    this.handle = lifecycle.attach(this, FORMAT, 'decoder', { context: 0, stage: 0, dictionary: 0, loaded: false, decoder: true })
   }
 
   transform(src: Uint8Array, dst: Uint8Array, _final: boolean): Status {
@@ -436,6 +471,7 @@ class ZstdDecoder implements Decoder {
     }
     this.contentSize = size
     this.frameStart = at
+    this.frameBuffers = size >= 0 ? Math.min(size, header.windowSize) : header.windowSize
     this.parts.begin(4 + header.length, header.checksum)
     this.phase = Phase.Frame
     this.fresh = true
@@ -450,10 +486,16 @@ class ZstdDecoder implements Decoder {
   private startFrame(): Status | null {
     const at = this.inputTotal + this.consumed
     const state = this.handle.state
-    if (!allocateNative(state, false)) return this.fail('LIMIT_EXCEEDED', 'wasm memory exhausted allocating the zstd decoder', at)
-    // libzstd's own window limit too (frameParameter_windowTooLarge), below the check
-    // in readHeader(): the power of two at or above the limit in bytes.
-    native.ZSTD_DCtx_setParameter(state.context, ZSTD_d_windowLogMax, Math.ceil(Math.log2(this.maxWindow)))
+    if (state.context !== 0) {
+      // The context kept from the previous frame (endFrame): a new session, with its
+      // parameters and a loaded dictionary kept.
+      native.ZSTD_DCtx_reset(state.context, ZSTD_reset_session_only)
+    } else {
+      if (!allocateNative(state, false)) return this.fail('LIMIT_EXCEEDED', 'wasm memory exhausted allocating the zstd decoder', at)
+      // libzstd's own window limit too (frameParameter_windowTooLarge), below the check
+      // in readHeader(): the power of two at or above the limit in bytes.
+      native.ZSTD_DCtx_setParameter(state.context, ZSTD_d_windowLogMax, Math.ceil(Math.log2(this.maxWindow)))
+    }
     return this.applyDictionary(at)
   }
 
@@ -461,6 +503,24 @@ class ZstdDecoder implements Decoder {
   private applyDictionary(at: number): Status | null {
     const refused = this.dictionary === null ? null : applyDictionary(this.handle.state, this.dictionary)
     return refused === null ? null : this.fail(refused.code, refused.message, at)
+  }
+
+  /**
+   * The frame ended: `Done` until `reset()`. The context is kept for the next frame when
+   * the frame's buffers were small (KEEP_BUFFERS_MAX): reloading a trained dictionary and
+   * allocating a context cost more than decoding a small frame. The staging block is
+   * freed; a decoder that is kept but idle holds at most its context.
+   */
+  private endFrame(): Status {
+    this.phase = Phase.Done
+    const state = this.handle.state
+    if (this.frameBuffers > KEEP_BUFFERS_MAX) {
+      this.handle.release()
+    } else if (state.stage !== 0) {
+      native.free(state.stage)
+      state.stage = 0
+    }
+    return Status.Done
   }
 
   private skip(src: Uint8Array): Status {
@@ -549,12 +609,8 @@ class ZstdDecoder implements Decoder {
       if (over) {
         return this.fail('LIMIT_EXCEEDED', `output exceeds maxOutputBytes ${this.maxOutput}`, this.inputTotal + this.consumed)
       }
-      if (result === 0) {
-        // The frame is complete and fully flushed; bytes after it stay unconsumed.
-        this.phase = Phase.Done
-        this.handle.release()
-        return Status.Done
-      }
+      // The frame is complete and fully flushed; bytes after it stay unconsumed.
+      if (result === 0) return this.endFrame()
       if (written === dst.length) {
         // The destination is full. When the content filled it exactly and the checksum is
         // all that is left and here, libzstd gets it in one more call without room, which
@@ -605,24 +661,22 @@ class ZstdDecoder implements Decoder {
     if (done) dst.set(heap.bytes.subarray(outPointer, outPointer + size))
     native.free(block)
     if (!done) {
-      // Start the frame again for the streaming path: a fresh session, the dictionary
-      // applied again (ZSTD_initDStream clears it; a prefix is used up by one attempt).
-      native.ZSTD_initDStream(this.handle.state.context)
+      // Start the frame again for the streaming path: a fresh session, a prefix referenced
+      // again (one attempt uses it up; a loaded trained dictionary stays).
+      native.ZSTD_DCtx_reset(this.handle.state.context, ZSTD_reset_session_only)
       return this.applyDictionary(this.inputTotal + start)
     }
     this.consumed = end
     this.written = size
     this.outputTotal += size
-    this.phase = Phase.Done
-    this.handle.release()
-    return Status.Done
+    return this.endFrame()
   }
 
   reset(): void {
     this.handle.check()
     if (this.phase === Phase.Frame && this.handle.state.context !== 0) {
-      // Mid-frame: drop libzstd's session, keep its buffers.
-      native.ZSTD_initDStream(this.handle.state.context)
+      // Mid-frame: drop libzstd's session, keep its buffers and a loaded dictionary.
+      native.ZSTD_DCtx_reset(this.handle.state.context, ZSTD_reset_session_only)
     }
     this.phase = Phase.Header
     this.fresh = false
@@ -698,7 +752,7 @@ class ZstdEncoder implements Encoder {
     this.pledged = checkInteger(FORMAT, 'contentSize', options.contentSize, 0, MAX_CONTENT_SIZE, -1)
     this.windowLog = checkInteger(FORMAT, 'windowLog', options.windowLog, MIN_WINDOW_LOG, MAX_WINDOW_LOG, 0)
     this.dictionary = dictionaryOf(options.dictionary, options.dictionaryType)
-    this.handle = lifecycle.attach(this, FORMAT, 'encoder', { context: 0, stage: 0, dictionary: 0, decoder: false })
+    this.handle = lifecycle.attach(this, FORMAT, 'encoder', { context: 0, stage: 0, dictionary: 0, loaded: false, decoder: false })
   }
 
   transform(src: Uint8Array, dst: Uint8Array, final: boolean): Status {
