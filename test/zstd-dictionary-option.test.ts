@@ -213,6 +213,53 @@ test('round trips over reset: the dictionary is applied again for every frame', 
   }
 })
 
+test('one decoder over many frames keeps its dictionary loaded, through mid-frame resets, failures and single-pass fallbacks', async () => {
+  // zstd.ts keeps the decoder's libzstd context (and a trained dictionary loaded into it)
+  // from frame to frame; every way a frame can end must leave it right for the next.
+  const plain = await oneShotEncode('zstd', some[3]!)
+  for (const dictionary of [rawDictionary, ...(trained ? [trained] : [])]) {
+    const frames = await Promise.all(inputs.slice(0, 60).map((bytes) => oneShotEncode('zstd', bytes, { dictionary })))
+    const decoder = await createDecoder('zstd', { dictionary })
+    for (let k = 0; k < frames.length; k++) {
+      const frame = frames[k]!
+      const want = inputs[k]!
+      const out = new Uint8Array(want.length)
+      decoder.reset()
+      switch (k % 6) {
+        case 1: // cut off mid-frame, then reset
+          assert.ok([Status.DestinationTooSmall, Status.NeedMoreData].includes(decoder.transform(frame.subarray(0, frame.length >> 1), new Uint8Array(100), false) as 1 | 2))
+          decoder.reset()
+          break
+        case 2: { // a wrong checksum, streamed
+          const bad = frame.slice()
+          bad[bad.length - 1]! ^= 0xff
+          assert.is(decodeSpans(decoder, bad, { split: 700, room: 900 }).failure?.code, 'CHECKSUM_MISMATCH')
+          decoder.reset()
+          break
+        }
+        case 3: { // a wrong checksum in one call with exact room: the single pass fails, streaming finds it
+          const bad = frame.slice()
+          bad[bad.length - 1]! ^= 0xff
+          assert.is(decoder.transform(bad, out, true), Status.InvalidData)
+          assert.is(decoder.failure?.code, 'CHECKSUM_MISMATCH')
+          decoder.reset()
+          break
+        }
+        case 4: // a frame made without the dictionary, between frames that need it
+          assert.ok(same(decodeSpans(decoder, plain).out, some[3]!))
+          decoder.reset()
+          break
+      }
+      // The frame itself, single pass (exact room) on even frames, streamed on odd ones.
+      const got = k % 2 === 0 ? (assert.is(decoder.transform(frame, out, true), Status.Done, `frame ${k}`), out) : decodeSpans(decoder, frame, { split: 1000, room: 1000 }).out
+      assert.ok(same(got, want), `frame ${k}`)
+    }
+    decoder.dispose()
+    // The same frames as one stream.
+    for (const n of [1000, 65536]) assert.ok(same(await read(chunked(concatBytes(frames), n).pipeThrough(zstdDecode({ dictionary }))), concatBytes(inputs.slice(0, 60))), `stream, ${n}-byte chunks`)
+  }
+})
+
 test('an empty dictionary changes no output', async () => {
   const bytes = some[0]!
   assert.ok(same(await oneShotEncode('zstd', bytes, { dictionary: new Uint8Array(0) }), await oneShotEncode('zstd', bytes)))

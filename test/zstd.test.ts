@@ -8,6 +8,7 @@ import type { Decoder, Encoder } from '../lib/codec.js'
 import { loadZstd } from '../lib/codecs/zstd.js'
 const zstd = await loadZstd()
 import { loadZstdEngine } from '../lib/codecs/wasm/zstd-engine.js'
+import { parseFrameHeader } from '../lib/codecs/zstd-frame.js'
 import { CodecError } from '../lib/errors.js'
 import { createDecoder, createEncoder } from '../lib/registry.js'
 import { Status, statusName } from '../lib/status.js'
@@ -305,8 +306,17 @@ cliTest('a whole frame into room for all of it: one call, trailing bytes left; w
     // A wrong checksum, and a corrupt block: the failures streaming with little room gives.
     const badSum = frame.slice()
     badSum[badSum.length - 1]! ^= 0xff
-    const badBlock = frame.slice()
-    badBlock[frame.length >> 1]! ^= 0x55
+    // A byte flipped in the middle of the frame: the first from there that streaming
+    // refuses (a flip in bits the format leaves unused, or in a literal the checksum
+    // would catch, can decode; which bytes those are depends on the data, which is this
+    // repository's own source).
+    let badBlock = frame
+    for (let at = frame.length >> 1; badBlock === frame && at < frame.length - 4; at++) {
+      const bad = frame.slice()
+      bad[at]! ^= 0x55
+      if (decode(zstd.createDecoder({}), bad, bad.length, 1000).status === Status.InvalidData) badBlock = bad
+    }
+    assert.ok(badBlock !== frame, 'a flip that streaming refuses')
     for (const [what, bad] of [['checksum', badSum], ['block', badBlock]] as const) {
       const streamed = decode(zstd.createDecoder({}), bad, bad.length, 1000)
       assert.is(streamed.status, Status.InvalidData, `${what}: ${streamed.failure?.message}`)
@@ -421,6 +431,26 @@ test('reset() reuse and dispose(): no wasm memory growth over many frames; dispo
   encoder.dispose()
   encoder.dispose()
   assert.throws(() => decoder.transform(new Uint8Array(1), new Uint8Array(1), false), (e: unknown) => e instanceof CodecError)
+})
+
+test('a decoder left idle after a frame with a large window does not keep the window', async () => {
+  // zstd.ts keeps a decoder's libzstd context between frames only when the frame's
+  // buffers were small (KEEP_BUFFERS_MAX, 1 MiB): here a 3 MiB single-segment window.
+  const memory = (await loadZstdEngine()).exports.memory
+  const content = large.subarray(0, 3 << 20)
+  const frame = encode(zstd.createEncoder({ level: 1, windowLog: 22 }), content, content.length, 1 << 22)
+  assert.ok(parseFrameHeader(frame, 4).windowSize >= 3 << 20)
+  const streamed = (d: Decoder): Uint8Array => decode(d, frame, 1 << 16, 1 << 16).output
+  // Warm-up: one decoder's window, allocated and freed.
+  const first = zstd.createDecoder({})
+  assert.ok(equalBytes(streamed(first), content))
+  first.dispose()
+  const before = memory.buffer.byteLength
+  const idle = Array.from({ length: 4 }, () => zstd.createDecoder({}))
+  for (const d of idle) assert.ok(equalBytes(streamed(d), content))
+  const grown = memory.buffer.byteLength - before
+  assert.ok(grown < 3 << 20, `four idle decoders: the heap grew ${grown} bytes`)
+  for (const d of idle) d.dispose()
 })
 
 test('options are checked at construction', () => {

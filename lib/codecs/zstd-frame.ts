@@ -245,3 +245,100 @@ export class ZstdFrameScanner {
     this.error = { message, offset }
   }
 }
+
+/** The parts of a zstd frame (RFC 8878 section 3.1.1), as `ZstdFrameParts` follows them. */
+export const FramePart = {
+  /** Magic number and frame header. */
+  Header: 0,
+  /** A block: its 3-byte header and its stored bytes (section 3.1.1.2). */
+  Block: 1,
+  /** The 4-byte Content_Checksum after the last block. */
+  Checksum: 2,
+  /** Past the end of the frame. */
+  Ended: 3,
+} as const
+export type FramePart = (typeof FramePart)[keyof typeof FramePart]
+
+/**
+ * Follows the parts of one zstd frame as a decoder hands its bytes to an engine, so that
+ * the engine can be given one part at a time and an error it reports can be placed in
+ * the part it was found in. libzstd leaves its input position where the failing call's
+ * input began (`ZSTD_decompressStream` returns the error before updating `input->pos`),
+ * and decodes a block in the call that brings its last byte; so when no call's input
+ * spans two parts, the part that holds the next byte to read is the one that failed,
+ * whatever the caller's chunking.
+ *
+ * Offsets are relative to the frame's first byte (its magic number). A block's extent
+ * is known once its 3-byte header has been seen; the header's bytes are collected as
+ * they pass, so a header split across calls is followed too.
+ */
+export class ZstdFrameParts {
+  /** The part that holds the next byte to read. */
+  part: FramePart = FramePart.Header
+  /** Frame offset where that part begins: the magic, a block's header, the checksum. */
+  start = 0
+  /** Frame offset just past the part, or -1 while a block's header is not whole yet. */
+  end = 0
+
+  private checksum = false
+  private lastBlock = false
+  /** The current block's header bytes seen so far (`have` of 3). */
+  private readonly field = new Uint8Array(3)
+  private have = 0
+
+  /** A new frame: its header is `headerLength` bytes with the magic, `checksum` its Content_Checksum_flag. */
+  begin(headerLength: number, checksum: boolean): void {
+    this.part = FramePart.Header
+    this.start = 0
+    this.end = headerLength
+    this.checksum = checksum
+    this.lastBlock = false
+    this.have = 0
+  }
+
+  /**
+   * How far the engine may read: `src[at..srcEnd)` are the frame's bytes from frame
+   * offset `pos`, the next one the engine reads. Returns the index in `src` where the
+   * part holding `pos` ends, `srcEnd` when that is later or not known yet, or `at`
+   * when the frame has ended.
+   */
+  limit(src: Uint8Array, at: number, srcEnd: number, pos: number): number {
+    for (;;) {
+      if (this.part === FramePart.Ended) return at
+      if (this.end < 0) {
+        // A block header not seen whole: take its bytes from src (they lie at or after
+        // pos, since the engine was never given bytes beyond those collected).
+        while (this.have < 3) {
+          const i = at + this.start + this.have - pos
+          if (i >= srcEnd) return srcEnd
+          this.field[this.have++] = src[i]!
+        }
+        const h = this.field[0]! | (this.field[1]! << 8) | (this.field[2]! << 16)
+        this.lastBlock = (h & 1) === 1
+        // An RLE block stores one byte whatever its regenerated size (section 3.1.1.2.2).
+        this.end = this.start + 3 + (((h >> 1) & 3) === 1 ? 1 : h >>> 3)
+      }
+      if (pos < this.end) return Math.min(srcEnd, at + this.end - pos)
+      this.next()
+    }
+  }
+
+  /** Whether all that is left of the frame from frame offset `pos` is its Content_Checksum. */
+  checksumOnly(pos: number): boolean {
+    return this.checksum && (this.part === FramePart.Checksum || (this.part === FramePart.Block && this.lastBlock && pos === this.end))
+  }
+
+  private next(): void {
+    this.start = this.end
+    if (this.part === FramePart.Header || (this.part === FramePart.Block && !this.lastBlock)) {
+      this.part = FramePart.Block
+      this.end = -1
+      this.have = 0
+    } else if (this.part === FramePart.Block && this.checksum) {
+      this.part = FramePart.Checksum
+      this.end = this.start + 4
+    } else {
+      this.part = FramePart.Ended
+    }
+  }
+}

@@ -6,11 +6,24 @@
  * `maxWindowLog` before libzstd allocates the window, to check the dictionary ID) and
  * skips skippable frames itself; the frame body goes through `ZSTD_decompressStream`,
  * whose memory is bounded by the frame's window (at most 2^27 bytes by default).
+ *
+ * libzstd is given one part of a frame at a time (the header, each block, the checksum:
+ * RFC 8878 §3.1.1, followed by `ZstdFrameParts`), never input that spans two. It does
+ * not advance its input position on an error, so without that the offset of an error
+ * would be wherever the failing call's input began, which depends on how the caller
+ * split the input. With it, an error is placed at the first byte of the part libzstd
+ * found it in: a block's 3-byte header, or the Content_Checksum for `CHECKSUM_MISMATCH`,
+ * the same however the input arrives (test/zstd-error-offsets.test.ts). Blocks are at
+ * most 128 KiB, and calls were already bounded by the 256 KiB output staging, so this
+ * adds few calls.
  * The encoder is `ZSTD_compressStream2`: one frame per stream, true streaming.
  *
  * Input and output are staged through two fixed buffers in the wasm memory, allocated
  * when a frame starts and freed when it ends (or on `dispose()`): the caller's arrays
- * are only read or written during a call. A frame that lies whole in one call's input
+ * are only read or written during a call. A decoder keeps its libzstd context (and a
+ * trained dictionary loaded into it) from one frame to the next unless the frame's
+ * window buffer was over 1 MiB (KEEP_BUFFERS_MAX); an encoder frees its context at
+ * the end of its frame. A frame that lies whole in one call's input
  * and whose declared content fits its destination (lib/oneshot.ts decodes so), up to
  * 8 MiB with the frame, skips
  * the staging: frame and content are placed in the wasm memory at once, libzstd decodes
@@ -24,9 +37,10 @@
  * `checkDictionary`): bytes that start with the magic 37 A4 30 EC are a trained
  * dictionary (RFC 8878 §5: entropy tables, an ID, content), loaded with
  * `ZSTD_*Ctx_loadDictionary`; anything else is raw content, referenced as a prefix with
- * `ZSTD_*Ctx_refPrefix`. Both are applied again at each frame: libzstd forgets a prefix
- * at the end of the frame and clears dictionaries when a session is re-initialised
- * (`ZSTD_initDStream`/`ZSTD_initCStream`, zstd.h). An encoder with a trained dictionary
+ * `ZSTD_*Ctx_refPrefix`. A prefix is referenced again at each frame (libzstd forgets it
+ * at the end of the frame); a decoder's trained dictionary stays loaded across frames
+ * (`ZSTD_DCtx_reset(session_only)` keeps it), an encoder's is loaded again at each
+ * frame (`ZSTD_initCStream` clears it, zstd.h). An encoder with a trained dictionary
  * writes its ID into the frame header (Dictionary_ID, RFC 8878 §3.1.1.1.3), beside the
  * content size when that is known (`ZSTD_CCtx_setPledgedSrcSize`, as `zstd -D` writes
  * it); a decoder refuses a frame that names another ID before decoding any of it.
@@ -38,7 +52,7 @@ import type { CodecModule } from '../codec.js'
 import { NativeLifecycle, type NativeHandle } from './native-handle.js'
 import { Status } from '../status.js'
 import { readU32LE } from '../endian.js'
-import { DESCRIPTOR_RESERVED, frameHeaderLength, MIN_WINDOW_LOG, parseFrameHeader, SKIPPABLE_MAGIC, SKIPPABLE_MASK, ZSTD_MAGIC, ZstdFrameScanner } from './zstd-frame.js'
+import { DESCRIPTOR_RESERVED, frameHeaderLength, MIN_WINDOW_LOG, parseFrameHeader, SKIPPABLE_MAGIC, SKIPPABLE_MASK, ZSTD_MAGIC, ZstdFrameParts, ZstdFrameScanner } from './zstd-frame.js'
 import {
   loadZstdEngine,
   ZSTD_c_checksumFlag,
@@ -49,6 +63,7 @@ import {
   ZSTD_e_continue,
   ZSTD_e_end,
   ZSTD_e_flush,
+  ZSTD_reset_session_only,
   zstdErrorCode,
   zstdErrorName,
   type ZstdExports,
@@ -86,6 +101,16 @@ const DECODE_STAGE_STEP = 64 * 1024
  * is copied out; streaming copies window-sized pieces still in cache).
  */
 const WHOLE_FRAME_MAX = 8 * 1024 * 1024
+/**
+ * Largest window buffer (the smaller of a frame's window and content size) for which a
+ * decoder keeps its libzstd context from one frame to the next. Many small frames with a
+ * trained dictionary are the case it serves: loading the dictionary (a copy and its
+ * entropy tables) again per frame costs more than decoding a frame of a few KiB. A frame
+ * with a larger window frees the context when it ends, so a decoder never holds a large
+ * buffer between frames; libzstd sizes the buffer kept to the last frames' needs (it
+ * shrinks buffers more than 3 times too large after 128 frames, zstd_decompress.c).
+ */
+const KEEP_BUFFERS_MAX = 1024 * 1024
 /** Staging layout: [srcPos u32][dstPos u32][8 spare][input STAGE][output STAGE]. */
 const STAGE_IN = 16
 const STAGE_OUT = STAGE_IN + STAGE
@@ -99,6 +124,12 @@ interface NativeState {
   stage: number
   /** Copy of the dictionary in the wasm memory (a prefix must stay in place), 0 when none. */
   dictionary: number
+  /**
+   * Whether the decoder's context holds the trained dictionary: loaded once per context
+   * (`ZSTD_DCtx_loadDictionary` keeps it for every frame until the context is freed or
+   * the dictionary is cleared; `ZSTD_DCtx_reset(session_only)` keeps it).
+   */
+  loaded: boolean
   decoder: boolean
 }
 
@@ -116,6 +147,7 @@ function releaseNative(state: NativeState): void {
     native.free(state.dictionary)
     state.dictionary = 0
   }
+  state.loaded = false
 }
 
 /** Frees wasm memory on `dispose()`, and of codecs that were dropped without it. */
@@ -167,16 +199,22 @@ function dictionaryOf(value: unknown, type: unknown): ZstdDictionary | null {
     const dctx = native.ZSTD_createDStream()
     const copy = native.malloc(bytes.length)
     let error = dctx === 0 || copy === 0 ? 64 : 0
-    if (error === 0) {
+    let exhausted = error !== 0
+    if (!exhausted) {
       heap.refresh()
       heap.bytes.set(bytes, copy)
       error = zstdErrorCode(native.ZSTD_DCtx_loadDictionary(dctx, copy, bytes.length))
     }
     if (copy !== 0) native.free(copy)
     if (dctx !== 0) native.ZSTD_freeDStream(dctx)
+    if (error === 64 && !exhausted) exhausted = !heapCouldHold(bytes.length)
     heap.refresh()
+    if (exhausted) {
+      // Out of memory is LIMIT_EXCEEDED, as everywhere else (errors.ts), not a bad option.
+      throw new CodecError('LIMIT_EXCEEDED', FORMAT, `dictionary: the wasm memory cannot hold the trained dictionary (ID ${id}, ${bytes.length} bytes)`)
+    }
     if (error !== 0) {
-      throw new CodecError('INVALID_OPTION', FORMAT, `dictionary: the trained dictionary (magic 37 A4 30 EC, ID ${id}, ${bytes.length} bytes) cannot be loaded: ${zstdErrorName(error)}; its entropy tables are corrupt or the wasm memory is exhausted`)
+      throw new CodecError('INVALID_OPTION', FORMAT, `dictionary: the trained dictionary (magic 37 A4 30 EC, ID ${id}, ${bytes.length} bytes) cannot be loaded: ${zstdErrorName(error)}; its entropy tables are corrupt`)
     }
     loadable.add(bytes)
   }
@@ -184,14 +222,31 @@ function dictionaryOf(value: unknown, type: unknown): ZstdDictionary | null {
 }
 
 /**
- * Applies `dictionary` to the context of `state` for the next frame (a copy in the wasm
- * memory is made once per allocation). Returns a failure message, or '' when it took.
+ * Whether the wasm heap has room for what loading a trained dictionary of `size` bytes
+ * takes (libzstd's DDict: a copy of it and entropy tables of some tens of KiB). libzstd
+ * reports both corrupt entropy tables and a failed allocation as memory_allocation
+ * (`ZSTD_createDDict` returns NULL either way), so when that happens, a trial allocation
+ * tells them apart.
  */
-function applyDictionary(state: NativeState, dictionary: ZstdDictionary): string {
+function heapCouldHold(size: number): boolean {
+  const trial = native.malloc(size + 64 * 1024)
+  if (trial !== 0) native.free(trial)
+  return trial !== 0
+}
+
+/**
+ * Applies `dictionary` to the context of `state` for the next frame: a prefix again at
+ * every frame (libzstd uses it for one frame), a trained dictionary once per context for
+ * a decoder (it stays loaded; `state.loaded`), again at every frame for an encoder
+ * (`ZSTD_initCStream` clears it). Null when it took, else the failure: LIMIT_EXCEEDED
+ * when the wasm memory is exhausted, INVALID_OPTION when libzstd refused it.
+ */
+function applyDictionary(state: NativeState, dictionary: ZstdDictionary): { code: ErrorCode; message: string } | null {
+  if (state.loaded) return null
   const size = dictionary.bytes.length
   if (state.dictionary === 0) {
     state.dictionary = native.malloc(size)
-    if (state.dictionary === 0) return 'wasm memory exhausted copying the dictionary'
+    if (state.dictionary === 0) return { code: 'LIMIT_EXCEEDED', message: `wasm memory exhausted copying the dictionary (${size} bytes)` }
     heap.refresh()
     heap.bytes.set(dictionary.bytes, state.dictionary)
   }
@@ -205,7 +260,19 @@ function applyDictionary(state: NativeState, dictionary: ZstdDictionary): string
       : native.ZSTD_CCtx_refPrefix(ctx, state.dictionary, size)
   heap.refresh()
   const error = zstdErrorCode(result)
-  return error === 0 ? '' : `the ${dictionary.trained ? `trained dictionary (ID ${dictionary.id})` : 'dictionary'} was refused: ${zstdErrorName(error)}`
+  if (error === 0) {
+    if (state.decoder && dictionary.trained) {
+      // libzstd loaded its own copy (ZSTD_dlm_byCopy), which the context keeps.
+      state.loaded = true
+      native.free(state.dictionary)
+      state.dictionary = 0
+    }
+    return null
+  }
+  // A trained dictionary was loaded once before (dictionaryOf), and libzstd takes a
+  // prefix by reference: memory_allocation here is the heap's.
+  const code: ErrorCode = error === 64 ? 'LIMIT_EXCEEDED' : 'INVALID_OPTION'
+  return { code, message: `the ${dictionary.trained ? `trained dictionary (ID ${dictionary.id})` : 'dictionary'} was refused: ${zstdErrorName(error)}` }
 }
 
 /** Copies `length` bytes of `src` from `offset` into the input staging area. */
@@ -237,6 +304,9 @@ const errorCodes: Record<number, ErrorCode> = {
   32: 'UNSUPPORTED', // dictionary_wrong: the frame needs a dictionary
   64: 'LIMIT_EXCEEDED', // memory_allocation: the wasm heap cannot grow
 }
+
+/** What `ZstdFrameParts.part` names, for messages. */
+const partNames = ['the frame header', 'the block', 'the content checksum', 'the end of the frame'] as const
 
 const enum Phase {
   /** Waiting for the next frame header (nothing of the frame consumed yet). */
@@ -292,6 +362,12 @@ class ZstdDecoder implements Decoder {
   private inputTotal = 0
   /** Output produced since the last reset, against `maxOutput`. */
   private outputTotal = 0
+  /** Where the current frame began, in input since the last reset. */
+  private frameStart = 0
+  /** Bytes of window buffer the current frame makes libzstd keep (min of window and content). */
+  private frameBuffers = 0
+  /** The part of the current frame libzstd reads next, for feeding it one part at a time. */
+  private readonly parts = new ZstdFrameParts()
   private readonly handle: NativeHandle<NativeState>
 
   constructor(options: Record<string, unknown>) {
@@ -301,7 +377,7 @@ class ZstdDecoder implements Decoder {
     const windowBytes = checkInteger(FORMAT, 'maxWindowBytes', options.maxWindowBytes, 2 ** MIN_WINDOW_LOG, 2 ** MAX_WINDOW_LOG, 2 ** MAX_WINDOW_LOG)
     this.maxWindow = Math.min(windowBytes, 2 ** this.maxWindowLog)
     this.dictionary = dictionaryOf(options.dictionary, options.dictionaryType)
-    this.handle = lifecycle.attach(this, FORMAT, 'decoder', { context: 0, stage: 0, dictionary: 0, decoder: true })
+    this.handle = lifecycle.attach(this, FORMAT, 'decoder', { context: 0, stage: 0, dictionary: 0, loaded: false, decoder: true })
   }
 
   transform(src: Uint8Array, dst: Uint8Array, _final: boolean): Status {
@@ -394,6 +470,9 @@ class ZstdDecoder implements Decoder {
       return this.fail('LIMIT_EXCEEDED', `frame content size ${size} exceeds the remaining output limit ${this.maxOutput - this.outputTotal} (maxOutputBytes ${this.maxOutput})`, sizeAt)
     }
     this.contentSize = size
+    this.frameStart = at
+    this.frameBuffers = size >= 0 ? Math.min(size, header.windowSize) : header.windowSize
+    this.parts.begin(4 + header.length, header.checksum)
     this.phase = Phase.Frame
     this.fresh = true
     this.ready = false
@@ -407,17 +486,41 @@ class ZstdDecoder implements Decoder {
   private startFrame(): Status | null {
     const at = this.inputTotal + this.consumed
     const state = this.handle.state
-    if (!allocateNative(state, false)) return this.fail('LIMIT_EXCEEDED', 'wasm memory exhausted allocating the zstd decoder', at)
-    // libzstd's own window limit too (frameParameter_windowTooLarge), below the check
-    // in readHeader(): the power of two at or above the limit in bytes.
-    native.ZSTD_DCtx_setParameter(state.context, ZSTD_d_windowLogMax, Math.ceil(Math.log2(this.maxWindow)))
-    const refused = this.applyDictionary()
-    return refused ? this.fail('INVALID_OPTION', refused, at) : null
+    if (state.context !== 0) {
+      // The context kept from the previous frame (endFrame): a new session, with its
+      // parameters and a loaded dictionary kept.
+      native.ZSTD_DCtx_reset(state.context, ZSTD_reset_session_only)
+    } else {
+      if (!allocateNative(state, false)) return this.fail('LIMIT_EXCEEDED', 'wasm memory exhausted allocating the zstd decoder', at)
+      // libzstd's own window limit too (frameParameter_windowTooLarge), below the check
+      // in readHeader(): the power of two at or above the limit in bytes.
+      native.ZSTD_DCtx_setParameter(state.context, ZSTD_d_windowLogMax, Math.ceil(Math.log2(this.maxWindow)))
+    }
+    return this.applyDictionary(at)
   }
 
-  /** Applies the dictionary for the frame libzstd is about to start; a failure message or ''. */
-  private applyDictionary(): string {
-    return this.dictionary === null ? '' : applyDictionary(this.handle.state, this.dictionary)
+  /** Applies the dictionary for the frame libzstd is about to start; null, or the failure at `at`. */
+  private applyDictionary(at: number): Status | null {
+    const refused = this.dictionary === null ? null : applyDictionary(this.handle.state, this.dictionary)
+    return refused === null ? null : this.fail(refused.code, refused.message, at)
+  }
+
+  /**
+   * The frame ended: `Done` until `reset()`. The context is kept for the next frame when
+   * the frame's buffers were small (KEEP_BUFFERS_MAX): reloading a trained dictionary and
+   * allocating a context cost more than decoding a small frame. The staging block is
+   * freed; a decoder that is kept but idle holds at most its context.
+   */
+  private endFrame(): Status {
+    this.phase = Phase.Done
+    const state = this.handle.state
+    if (this.frameBuffers > KEEP_BUFFERS_MAX) {
+      this.handle.release()
+    } else if (state.stage !== 0) {
+      native.free(state.stage)
+      state.stage = 0
+    }
+    return Status.Done
   }
 
   private skip(src: Uint8Array): Status {
@@ -462,10 +565,15 @@ class ZstdDecoder implements Decoder {
     let stagedPos = 0 // bytes of the staged chunk libzstd consumed
     let written = 0
     let stalls = 0
+    /** Whether libzstd was given the checksum with the destination full (see below). */
+    let withoutRoom = false
     for (;;) {
       if (stagedPos === staged) {
+        // At most the rest of the part libzstd is in (see ZstdFrameParts), so that an
+        // error is placed in that part whatever the chunking.
         base += staged
-        staged = Math.min(DECODE_STAGE_STEP, src.length - base)
+        const end = this.parts.limit(src, base, src.length, this.inputTotal + base - this.frameStart)
+        staged = Math.min(DECODE_STAGE_STEP, end - base)
         stagedPos = 0
         stageInput(state, src, base, staged)
       }
@@ -493,18 +601,25 @@ class ZstdDecoder implements Decoder {
       }
       this.written = written
       if (error !== 0) {
-        return this.fail(errorCodes[error] ?? 'INVALID_DATA', `corrupt frame: ${zstdErrorName(error)}`, this.inputTotal + this.consumed)
+        // libzstd did not move its input position: the error is in the part it was
+        // reading, placed at that part's first byte.
+        const at = this.frameStart + this.parts.start
+        return this.fail(errorCodes[error] ?? 'INVALID_DATA', `corrupt frame: ${zstdErrorName(error)} in ${partNames[this.parts.part]} at frame offset ${this.parts.start}`, at)
       }
       if (over) {
         return this.fail('LIMIT_EXCEEDED', `output exceeds maxOutputBytes ${this.maxOutput}`, this.inputTotal + this.consumed)
       }
-      if (result === 0) {
-        // The frame is complete and fully flushed; bytes after it stay unconsumed.
-        this.phase = Phase.Done
-        this.handle.release()
-        return Status.Done
+      // The frame is complete and fully flushed; bytes after it stay unconsumed.
+      if (result === 0) return this.endFrame()
+      if (written === dst.length) {
+        // The destination is full. When the content filled it exactly and the checksum is
+        // all that is left and here, libzstd gets it in one more call without room, which
+        // ends the frame in this call (as it did when one call's input spanned parts).
+        const next = this.inputTotal + base + staged - this.frameStart
+        if (withoutRoom || stagedPos !== staged || base + staged === src.length || !this.parts.checksumOnly(next)) return Status.DestinationTooSmall
+        withoutRoom = true
+        continue
       }
-      if (written === dst.length) return Status.DestinationTooSmall
       const inputUsed = stagedPos === staged && base + staged === src.length
       if (inputUsed && produced < room) return Status.NeedMoreData
       if (progressed) stalls = 0
@@ -546,25 +661,22 @@ class ZstdDecoder implements Decoder {
     if (done) dst.set(heap.bytes.subarray(outPointer, outPointer + size))
     native.free(block)
     if (!done) {
-      // Start the frame again for the streaming path: a fresh session, the dictionary
-      // applied again (ZSTD_initDStream clears it; a prefix is used up by one attempt).
-      native.ZSTD_initDStream(this.handle.state.context)
-      const refused = this.applyDictionary()
-      return refused ? this.fail('INVALID_OPTION', refused, this.inputTotal + start) : null
+      // Start the frame again for the streaming path: a fresh session, a prefix referenced
+      // again (one attempt uses it up; a loaded trained dictionary stays).
+      native.ZSTD_DCtx_reset(this.handle.state.context, ZSTD_reset_session_only)
+      return this.applyDictionary(this.inputTotal + start)
     }
     this.consumed = end
     this.written = size
     this.outputTotal += size
-    this.phase = Phase.Done
-    this.handle.release()
-    return Status.Done
+    return this.endFrame()
   }
 
   reset(): void {
     this.handle.check()
     if (this.phase === Phase.Frame && this.handle.state.context !== 0) {
-      // Mid-frame: drop libzstd's session, keep its buffers.
-      native.ZSTD_initDStream(this.handle.state.context)
+      // Mid-frame: drop libzstd's session, keep its buffers and a loaded dictionary.
+      native.ZSTD_DCtx_reset(this.handle.state.context, ZSTD_reset_session_only)
     }
     this.phase = Phase.Header
     this.fresh = false
@@ -640,7 +752,7 @@ class ZstdEncoder implements Encoder {
     this.pledged = checkInteger(FORMAT, 'contentSize', options.contentSize, 0, MAX_CONTENT_SIZE, -1)
     this.windowLog = checkInteger(FORMAT, 'windowLog', options.windowLog, MIN_WINDOW_LOG, MAX_WINDOW_LOG, 0)
     this.dictionary = dictionaryOf(options.dictionary, options.dictionaryType)
-    this.handle = lifecycle.attach(this, FORMAT, 'encoder', { context: 0, stage: 0, dictionary: 0, decoder: false })
+    this.handle = lifecycle.attach(this, FORMAT, 'encoder', { context: 0, stage: 0, dictionary: 0, loaded: false, decoder: false })
   }
 
   transform(src: Uint8Array, dst: Uint8Array, final: boolean): Status {
@@ -672,7 +784,7 @@ class ZstdEncoder implements Encoder {
     // After ZSTD_initCStream, which clears any dictionary of the previous frame.
     if (this.dictionary !== null) {
       const refused = applyDictionary(state, this.dictionary)
-      if (refused) return this.fail('INVALID_OPTION', refused)
+      if (refused) return this.fail(refused.code, refused.message)
     }
     // The content size, when the option gives it or the first call is the final one
     // with all the input. libzstd writes it into the header next to the dictionary ID
