@@ -138,7 +138,7 @@ function spanEncode(encoder: Encoder, input: Uint8Array, into?: Uint8Array): Uin
 /** zstddec's `zstddec-stream` wasm driven raw through ZSTD_decompressStream (its own JS allocates per chunk). */
 async function zstddecStreamRaw(): Promise<(input: Uint8Array, expected: number) => Uint8Array> {
   const heap = new WasmHeap()
-  const bytes = readFileSync(join(root, 'lib/codecs/wasm/gen/zstd-dec.wasm'))
+  const bytes = readFileSync(join(root, 'lib/codecs/wasm/gen/zstddec.wasm'))
   const x = (await instantiate(bytes, emscriptenImports(heap))).exports as Record<string, (...a: number[]) => number> & { memory: WebAssembly.Memory }
   heap.attach(x.memory)
   return (input, expected) => {

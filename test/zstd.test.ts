@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert'
 import type { Decoder, Encoder } from '../lib/codec.js'
 import { loadZstd } from '../lib/codecs/zstd.js'
 const zstd = await loadZstd()
-import { loadZstdEngine } from '../lib/codecs/wasm/zstd-engine.js'
+import { loadZstdDecoderEngine, loadZstdEncoderEngine } from '../lib/codecs/wasm/zstd-engine.js'
 import { CodecError } from '../lib/errors.js'
 import { createDecoder, createEncoder } from '../lib/registry.js'
 import { Status, statusName } from '../lib/status.js'
@@ -355,7 +355,7 @@ cliTest('windows: 2^27 decodes by default; maxWindowLog refuses larger ones befo
   const r = decode(zstd.createDecoder({}), frame, 1 << 16)
   assert.is(statusName(r.status), 'Done', r.failure?.message)
   assert.ok(equalBytes(r.output, data))
-  const engine = await loadZstdEngine()
+  const engine = await loadZstdDecoderEngine()
   const before = engine.exports.memory.buffer.byteLength
   const limited = decode(zstd.createDecoder({ maxWindowLog: 20 }), frame)
   assert.is(limited.failure?.code, 'LIMIT_EXCEEDED')
@@ -399,7 +399,8 @@ test('flush() makes everything so far decodable', () => {
 })
 
 test('reset() reuse and dispose(): no wasm memory growth over many frames; dispose idempotent', async () => {
-  const engine = await loadZstdEngine()
+  const engines = [await loadZstdDecoderEngine(), await loadZstdEncoderEngine()]
+  const memory = (): number[] => engines.map((e) => e.exports.memory.buffer.byteLength)
   const decoder = zstd.createDecoder({})
   const encoder = zstd.createEncoder({ level: 5 })
   const sample = dts.subarray(0, 700000)
@@ -413,9 +414,9 @@ test('reset() reuse and dispose(): no wasm memory growth over many frames; dispo
     assert.ok(equalBytes(decode(decoder, frame, 20000, 20000).output, sample))
   }
   for (let i = 0; i < 3; i++) cycle()
-  const before = engine.exports.memory.buffer.byteLength
+  const before = memory()
   for (let i = 0; i < 12; i++) cycle()
-  assert.is(engine.exports.memory.buffer.byteLength, before)
+  assert.equal(memory(), before)
   decoder.dispose()
   decoder.dispose()
   encoder.dispose()
