@@ -13,7 +13,8 @@
 //
 // Usage: node --import tsx bench/engines.ts [MiB] [rounds] [all|zstd|brotli|sizes]
 // (text corpus; BENCH_BINARY=1 for the node binary; BENCH_ZSTD_WASM=<file> adds the same
-// zstd jobs on another build of libzstd's exports, e.g. the former one-module zstd.wasm:
+// zstd jobs on another build of libzstd's exports (a decoder-only one: the decode jobs),
+// e.g. the former one-module zstd.wasm:
 // `git show 123b5f1:lib/codecs/wasm/zstd.wasm > .tmp/zstd-full.wasm`)
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -74,11 +75,14 @@ function timeAll(): void {
 // zstd
 
 type ZstdExports = ZstdDecoderExports & ZstdEncoderExports
-/** A libzstd wasm's decoder exports and heap, and its encoder's (the same for a one-module build). */
+/**
+ * A libzstd wasm's decoder exports and heap, and its encoder's (the same for a one-module
+ * build; none for a decoder-only one).
+ */
 interface ZstdBuild {
   x: ZstdDecoderExports
   heap: WasmHeap
-  e: { x: ZstdEncoderExports; heap: WasmHeap }
+  e?: { x: ZstdEncoderExports; heap: WasmHeap }
 }
 
 /** One-shot and streaming calls over a libzstd wasm that exports the streaming API. */
@@ -101,6 +105,8 @@ function zstdJobs(label: string, build: ZstdBuild, frame: Uint8Array, level: num
       x.free(dst)
       return out
     }, ok)
+  }
+  if (oneShot && build.e) {
     const { x: ex, heap: eh } = build.e
     const cctx = ex.ZSTD_createCStream()
     enc = job(`${label} one-shot encode L${level}`, () => {
@@ -161,14 +167,14 @@ function zstdJobs(label: string, build: ZstdBuild, frame: Uint8Array, level: num
 
 const napi = require('zstd-napi') as typeof import('zstd-napi')
 
-/** A wasm32-wasi reactor build of ours with both roles' exports (BENCH_ZSTD_WASM). */
+/** A wasm32-wasi reactor build of ours with the decoder's exports and maybe the encoder's (BENCH_ZSTD_WASM). */
 async function ownBuild(path: string): Promise<ZstdBuild> {
   const heap = new WasmHeap()
   const instance = await instantiate(readFileSync(path), {})
   const x = instance.exports as unknown as ZstdExports & { _initialize(): void }
   heap.attach(x.memory)
   x._initialize()
-  return { x, heap, e: { x, heap } }
+  return { x, heap, e: typeof x.ZSTD_createCStream === 'function' ? { x, heap } : undefined }
 }
 
 async function previousZstd(): Promise<ZstdBuild> {
@@ -222,7 +228,7 @@ async function benchZstd(): Promise<void> {
   console.log(`zstd decode one-shot: ours / @foxglove = ${r(o.dec!, foxDec)} (target >= 1.0); streaming / ours one-shot = ${r(o.stream, o.dec!)} (target >= 0.9); streaming ours / before = ${r(o.stream, p.stream)}; ours / zstd-napi = ${r(o.dec!, napiDec)}`)
   console.log(`zstd encode L${level}: ours / zstd-napi = ${r(o.enc!, napiEnc)} (target >= 0.6); ours / @foxglove = ${r(o.enc!, foxEnc)}`)
   console.log(`zstd codec one-shot / raw one-shot: decode ${r(codecDec, o.dec!)}, encode ${r(codecEnc, o.enc!)}`)
-  if (alt) console.log(`zstd ours / ${other}: one-shot decode ${r(o.dec!, alt.dec!)}, streaming decode ${r(o.stream, alt.stream)}, encode ${r(o.enc!, alt.enc!)}`)
+  if (alt) console.log(`zstd ours / ${other}: one-shot decode ${r(o.dec!, alt.dec!)}, streaming decode ${r(o.stream, alt.stream)}, encode ${alt.enc ? r(o.enc!, alt.enc) : '—'}`)
   jobs.length = 0
 }
 
