@@ -12,7 +12,10 @@
 // than the build each role used before.
 //
 // Usage: node --import tsx bench/engines.ts [MiB] [rounds] [all|zstd|brotli|sizes]
-// (text corpus; BENCH_BINARY=1 for the node binary)
+// (text corpus; BENCH_BINARY=1 for the node binary; BENCH_ZSTD_WASM=<file> adds the same
+// zstd jobs on another build of libzstd's exports (a decoder-only one: the decode jobs),
+// e.g. the former one-module zstd.wasm:
+// `git show 123b5f1:lib/codecs/wasm/zstd.wasm > .tmp/zstd-full.wasm`)
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
@@ -22,7 +25,13 @@ import { BrotliDecoderEngine, BrotliEncoderEngine, type BrotliStep, OPERATION_FI
 import { emscriptenImports } from './_emscripten.js'
 import { WasmHeap } from '../lib/codecs/wasm/wasm-heap.js'
 import { instantiate } from '../lib/codecs/wasm/instantiate.js'
-import { loadZstdEngine, ZSTD_c_compressionLevel, ZSTD_e_end, type ZstdExports } from '../lib/codecs/wasm/zstd-engine.js'
+import {
+  loadZstdDecoderEngine,
+  loadZstdEncoderEngine,
+  ZSTD_c_compressionLevel,
+  type ZstdDecoderExports,
+  type ZstdEncoderExports,
+} from '../lib/codecs/wasm/zstd-engine.js'
 import { loadZstd } from '../lib/codecs/zstd.js'
 import { declaredSizeDecode } from '../lib/oneshot.js'
 import { Status } from '../lib/status.js'
@@ -65,11 +74,22 @@ function timeAll(): void {
 // ---------------------------------------------------------------------------------------
 // zstd
 
+type ZstdExports = ZstdDecoderExports & ZstdEncoderExports
+/**
+ * A libzstd wasm's decoder exports and heap, and its encoder's (the same for a one-module
+ * build; none for a decoder-only one).
+ */
+interface ZstdBuild {
+  x: ZstdDecoderExports
+  heap: WasmHeap
+  e?: { x: ZstdEncoderExports; heap: WasmHeap }
+}
+
 /** One-shot and streaming calls over a libzstd wasm that exports the streaming API. */
-function zstdJobs(label: string, x: ZstdExports, heap: WasmHeap, frame: Uint8Array, level: number, oneShot: boolean): { dec?: Job; stream: Job; enc?: Job } {
+function zstdJobs(label: string, build: ZstdBuild, frame: Uint8Array, level: number, oneShot: boolean): { dec?: Job; stream: Job; enc?: Job } {
+  const { x, heap } = build
   const ok = (out: Uint8Array): boolean => same(out, data)
   const dctx = x.ZSTD_createDStream()
-  const cctx = x.ZSTD_createCStream()
   let dec: Job | undefined
   let enc: Job | undefined
   if (oneShot) {
@@ -85,7 +105,13 @@ function zstdJobs(label: string, x: ZstdExports, heap: WasmHeap, frame: Uint8Arr
       x.free(dst)
       return out
     }, ok)
+  }
+  if (oneShot && build.e) {
+    const { x: ex, heap: eh } = build.e
+    const cctx = ex.ZSTD_createCStream()
     enc = job(`${label} one-shot encode L${level}`, () => {
+      const x = ex
+      const heap = eh
       const bound = x.ZSTD_compressBound(data.length)
       const src = x.malloc(data.length)
       const dst = x.malloc(bound)
@@ -141,7 +167,17 @@ function zstdJobs(label: string, x: ZstdExports, heap: WasmHeap, frame: Uint8Arr
 
 const napi = require('zstd-napi') as typeof import('zstd-napi')
 
-async function previousZstd(): Promise<{ x: ZstdExports; heap: WasmHeap }> {
+/** A wasm32-wasi reactor build of ours with the decoder's exports and maybe the encoder's (BENCH_ZSTD_WASM). */
+async function ownBuild(path: string): Promise<ZstdBuild> {
+  const heap = new WasmHeap()
+  const instance = await instantiate(readFileSync(path), {})
+  const x = instance.exports as unknown as ZstdExports & { _initialize(): void }
+  heap.attach(x.memory)
+  x._initialize()
+  return { x, heap, e: typeof x.ZSTD_createCStream === 'function' ? { x, heap } : undefined }
+}
+
+async function previousZstd(): Promise<ZstdBuild> {
   const text = readFileSync(join(root, 'bench/node_modules/@oneidentity/zstd-js/wasm/index.js'), 'utf8')
   const m = /base64,([A-Za-z0-9+/=]{1000,})/.exec(text)!
   const heap = new WasmHeap()
@@ -150,14 +186,16 @@ async function previousZstd(): Promise<{ x: ZstdExports; heap: WasmHeap }> {
   heap.attach(x.memory)
   x.emscripten_stack_init?.()
   x.__wasm_call_ctors?.()
-  return { x, heap }
+  return { x, heap, e: { x, heap } }
 }
 
 async function benchZstd(): Promise<void> {
   const level = 3
   const frame = new Uint8Array(napi.compress(data, { compressionLevel: level }))
-  const ours = await loadZstdEngine()
-  const o = zstdJobs('ours (libzstd 1.5.7)', ours.exports, ours.heap, frame, level, true)
+  const [dec, enc] = [await loadZstdDecoderEngine(), await loadZstdEncoderEngine()]
+  const o = zstdJobs('ours (libzstd 1.5.7, zstd-dec/enc)', { x: dec.exports, heap: dec.heap, e: { x: enc.exports, heap: enc.heap } }, frame, level, true)
+  const other = process.env.BENCH_ZSTD_WASM
+  const alt = other ? zstdJobs(`${other.split('/').pop()}`, await ownBuild(other), frame, level, true) : undefined
   // The codec over the same engine, as lib/oneshot.ts drives it (no stream machine):
   // what the span contract and its checks cost on top of the raw calls.
   const codec = await loadZstd()
@@ -170,14 +208,14 @@ async function benchZstd(): Promise<void> {
   }, (out) => same(out, data))
   const codecEnc = job(`codec one-shot encode L${level}, no checksum`, () => {
     const encoder = codec.createEncoder({ level, checksum: false })
-    const dst = new Uint8Array(ours.exports.ZSTD_compressBound(data.length))
+    const dst = new Uint8Array(enc.exports.ZSTD_compressBound(data.length))
     if (encoder.transform(data, dst, true) !== Status.Done) throw new Error(`codec: ${encoder.failure?.message}`)
     const n = encoder.written
     encoder.dispose()
     return dst.subarray(0, n)
   }, (out) => same(new Uint8Array(napi.decompress(out)), data))
   const prev = await previousZstd()
-  const p = zstdJobs('before (@oneidentity/zstd-js)', prev.x, prev.heap, frame, level, false)
+  const p = zstdJobs('before (@oneidentity/zstd-js)', prev, frame, level, false)
   const fox = require('@foxglove/wasm-zstd') as { isLoaded: Promise<void>; compress(b: Uint8Array, l: number): Uint8Array; decompress(b: Uint8Array, n: number): Uint8Array }
   await fox.isLoaded
   const foxDec = job('@foxglove/wasm-zstd decompress', () => new Uint8Array(fox.decompress(frame, data.length)), (out) => same(out, data))
@@ -190,6 +228,7 @@ async function benchZstd(): Promise<void> {
   console.log(`zstd decode one-shot: ours / @foxglove = ${r(o.dec!, foxDec)} (target >= 1.0); streaming / ours one-shot = ${r(o.stream, o.dec!)} (target >= 0.9); streaming ours / before = ${r(o.stream, p.stream)}; ours / zstd-napi = ${r(o.dec!, napiDec)}`)
   console.log(`zstd encode L${level}: ours / zstd-napi = ${r(o.enc!, napiEnc)} (target >= 0.6); ours / @foxglove = ${r(o.enc!, foxEnc)}`)
   console.log(`zstd codec one-shot / raw one-shot: decode ${r(codecDec, o.dec!)}, encode ${r(codecEnc, o.enc!)}`)
+  if (alt) console.log(`zstd ours / ${other}: one-shot decode ${r(o.dec!, alt.dec!)}, streaming decode ${r(o.stream, alt.stream)}, encode ${alt.enc ? r(o.enc!, alt.enc) : '—'}`)
   jobs.length = 0
 }
 
@@ -318,11 +357,11 @@ const fileBytes = (path: string): number => readFileSync(join(root, path)).lengt
  * (@oneidentity/zstd-js for both zstd roles, brotli-dec-wasm, brotli-wasm).
  */
 function wasmSizes(): void {
-  const ours = { zstd: fileBytes('lib/codecs/wasm/zstd.wasm'), brDec: fileBytes('lib/codecs/wasm/brotli-dec.wasm'), brEnc: fileBytes('lib/codecs/wasm/brotli-enc.wasm') }
+  const ours = { zstdDec: fileBytes('lib/codecs/wasm/zstd-dec.wasm'), zstdEnc: fileBytes('lib/codecs/wasm/zstd-enc.wasm'), brDec: fileBytes('lib/codecs/wasm/brotli-dec.wasm'), brEnc: fileBytes('lib/codecs/wasm/brotli-enc.wasm') }
   const zstdJs = embedded('@oneidentity/zstd-js/wasm/index.js', /base64,([A-Za-z0-9+/=]{1000,})/)
   const roles: Array<[string, number, string, number]> = [
-    ['zstd decode', ours.zstd, '@oneidentity/zstd-js, both roles', zstdJs],
-    ['zstd encode', ours.zstd, '@oneidentity/zstd-js, both roles', zstdJs],
+    ['zstd decode', ours.zstdDec, '@oneidentity/zstd-js, both roles', zstdJs],
+    ['zstd encode', ours.zstdEnc, '@oneidentity/zstd-js, both roles', zstdJs],
     ['brotli decode', ours.brDec, 'brotli-dec-wasm', fileBytes('bench/node_modules/brotli-dec-wasm/pkg/brotli_dec_wasm_bg.wasm')],
     ['brotli encode', ours.brEnc, 'brotli-wasm (encoder and decoder)', fileBytes('bench/node_modules/brotli-wasm/pkg.web/brotli_wasm_bg.wasm')],
   ]

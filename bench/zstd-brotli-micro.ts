@@ -27,7 +27,7 @@ const zstd = await loadZstd()
 import { emscriptenImports } from './_emscripten.js'
 import { WasmHeap } from '../lib/codecs/wasm/wasm-heap.js'
 import { instantiate } from '../lib/codecs/wasm/instantiate.js'
-import { loadZstdEngine, ZSTD_e_continue, ZSTD_e_end } from '../lib/codecs/wasm/zstd-engine.js'
+import { loadZstdDecoderEngine, loadZstdEncoderEngine, ZSTD_c_compressionLevel, ZSTD_e_continue, ZSTD_e_end } from '../lib/codecs/wasm/zstd-engine.js'
 import { Status } from '../lib/status.js'
 import * as sluice from '../streams/index.js'
 import { binarySlice, chunks as splitChunks, drain, nodeModulesText, streamOf } from './corpus.js'
@@ -138,7 +138,7 @@ function spanEncode(encoder: Encoder, input: Uint8Array, into?: Uint8Array): Uin
 /** zstddec's `zstddec-stream` wasm driven raw through ZSTD_decompressStream (its own JS allocates per chunk). */
 async function zstddecStreamRaw(): Promise<(input: Uint8Array, expected: number) => Uint8Array> {
   const heap = new WasmHeap()
-  const bytes = readFileSync(join(root, 'lib/codecs/wasm/gen/zstd-dec.wasm'))
+  const bytes = readFileSync(join(root, 'lib/codecs/wasm/gen/zstddec.wasm'))
   const x = (await instantiate(bytes, emscriptenImports(heap))).exports as Record<string, (...a: number[]) => number> & { memory: WebAssembly.Memory }
   heap.attach(x.memory)
   return (input, expected) => {
@@ -331,12 +331,12 @@ async function benchBrotli(): Promise<void> {
   print(`brotli quality ${quality}`, rows, ours)
 }
 
-/** One-shot entry points of a zstd wasm, called on data already in its memory. */
+/** One-shot entry points of a zstd wasm, called on data already in its memory (ours: one module per role). */
 interface RawZstd {
   malloc(size: number): number
   bytes(): Uint8Array
-  decompress(dst: number, capacity: number, src: number, size: number): number
-  compress(dst: number, capacity: number, src: number, size: number, level: number): number
+  decompress?(dst: number, capacity: number, src: number, size: number): number
+  compress?(dst: number, capacity: number, src: number, size: number, level: number): number
 }
 
 /**
@@ -383,36 +383,44 @@ async function benchZstdSplit(name: string, input: Uint8Array): Promise<void> {
   const saved = data
   data = input
 
-  const engine = await loadZstdEngine()
+  const engine = await loadZstdDecoderEngine()
+  const encoderEngine = await loadZstdEncoderEngine()
   const x = engine.exports
-  const ownRaw: RawZstd = {
+  const ex = encoderEngine.exports
+  const oneShotD = x.ZSTD_createDStream()
+  const oneShotC = ex.ZSTD_createCStream()
+  const ownDec: RawZstd = {
     malloc: x.malloc,
     bytes: () => (engine.heap.refresh(), engine.heap.bytes),
-    decompress: (x as unknown as RawZstd & { ZSTD_decompress: RawZstd['decompress'] }).ZSTD_decompress,
-    compress: (x as unknown as { ZSTD_compress: RawZstd['compress'] }).ZSTD_compress,
+    decompress: (dst, capacity, src, size) => x.ZSTD_decompressDCtx(oneShotD, dst, capacity, src, size),
   }
-  const rawRow = (engineName: string, raw: RawZstd): Row => {
-    const src = raw.malloc(frame.length)
-    const dst = raw.malloc(n + 1024)
-    const plain = raw.malloc(n)
-    const packed = raw.malloc(bound)
-    raw.bytes().set(frame, src)
-    raw.bytes().set(input, plain)
+  const ownEnc: RawZstd = {
+    malloc: ex.malloc,
+    bytes: () => (encoderEngine.heap.refresh(), encoderEngine.heap.bytes),
+    compress: (dst, capacity, src, size, level) => (ex.ZSTD_CCtx_setParameter(oneShotC, ZSTD_c_compressionLevel, level), ex.ZSTD_compress2(oneShotC, dst, capacity, src, size)),
+  }
+  const rawRow = (engineName: string, d: RawZstd, e: RawZstd = d): Row => {
+    const src = d.malloc(frame.length)
+    const dst = d.malloc(n + 1024)
+    const plain = e.malloc(n)
+    const packed = e.malloc(bound)
+    d.bytes().set(frame, src)
+    e.bytes().set(input, plain)
     let packedSize = 0
     const decode = measure(DECODE_ROUNDS, () => {
-      const r = raw.decompress(dst, n + 1024, src, frame.length)
+      const r = d.decompress!(dst, n + 1024, src, frame.length)
       if (r !== n) throw new Error(`${engineName}: decompress returned ${r}`)
-      return raw.bytes().subarray(dst, dst + n)
+      return d.bytes().subarray(dst, dst + n)
     }, ok)
     const encode = measure(ENCODE_ROUNDS, () => {
-      packedSize = raw.compress(packed, bound, plain, n, level)
+      packedSize = e.compress!(packed, bound, plain, n, level)
       if (packedSize <= 0) throw new Error(`${engineName}: compress returned ${packedSize}`)
-      return raw.bytes().slice(packed, packed + packedSize)
+      return e.bytes().slice(packed, packed + packedSize)
     }, roundtrips)
     return { engine: engineName, decode, encode, ratio: n / packedSize, note: 'input and output in wasm memory: no copies' }
   }
   const rows: Row[] = []
-  const engineRow = rawRow('sluice engine, raw one-shot ZSTD_decompress / ZSTD_compress', ownRaw)
+  const engineRow = rawRow('sluice engines, raw one-shot ZSTD_decompressDCtx / ZSTD_compress2', ownDec, ownEnc)
   rows.push(engineRow)
   const fox = await foxgloveRaw()
   if (fox) rows.push(rawRow('@foxglove/wasm-zstd wasm, raw one-shot', fox))
@@ -422,12 +430,16 @@ async function benchZstdSplit(name: string, input: Uint8Array): Promise<void> {
   const outStage = 256 * 1024
   const inStage = 64 * 1024
   const pos = x.malloc(8)
-  const src = x.malloc(Math.max(frame.length, n))
+  const src = x.malloc(frame.length)
   const out = x.malloc(outStage)
   const sink = new Uint8Array(bound)
   const dctx = x.ZSTD_createDStream()
-  const cctx = x.ZSTD_createCStream()
   const words = (): Uint32Array => (engine.heap.refresh(), engine.heap.words)
+  const ePos = ex.malloc(8)
+  const eSrc = ex.malloc(n)
+  const eOut = ex.malloc(outStage)
+  const cctx = ex.ZSTD_createCStream()
+  const eWords = (): Uint32Array => (encoderEngine.heap.refresh(), encoderEngine.heap.words)
   const rawStreamDecode = (): Uint8Array => {
     engine.heap.refresh()
     engine.heap.bytes.set(frame, src)
@@ -448,21 +460,21 @@ async function benchZstdSplit(name: string, input: Uint8Array): Promise<void> {
     }
   }
   const rawStreamEncode = (): Uint8Array => {
-    engine.heap.refresh()
-    engine.heap.bytes.set(input, src)
-    x.ZSTD_initCStream(cctx, level)
+    encoderEngine.heap.refresh()
+    encoderEngine.heap.bytes.set(input, eSrc)
+    ex.ZSTD_initCStream(cctx, level)
     let ip = 0
     let op = 0
     for (;;) {
       const size = Math.min(inStage, n - ip)
       const endOp = ip + size === n ? ZSTD_e_end : ZSTD_e_continue
-      words()[pos >>> 2] = 0
-      words()[(pos >>> 2) + 1] = 0
-      const r = x.ZSTD_compressStream2_simpleArgs(cctx, out, outStage, pos + 4, src + ip, size, pos, endOp)
-      const w = words()
-      ip += w[pos >>> 2]!
-      const produced = w[(pos >>> 2) + 1]!
-      sink.set(engine.heap.bytes.subarray(out, out + produced), op)
+      eWords()[ePos >>> 2] = 0
+      eWords()[(ePos >>> 2) + 1] = 0
+      const r = ex.ZSTD_compressStream2_simpleArgs(cctx, eOut, outStage, ePos + 4, eSrc + ip, size, ePos, endOp)
+      const w = eWords()
+      ip += w[ePos >>> 2]!
+      const produced = w[(ePos >>> 2) + 1]!
+      sink.set(encoderEngine.heap.bytes.subarray(eOut, eOut + produced), op)
       op += produced
       if (r < 0 && r > -120) throw new Error(`ZSTD_compressStream2 error ${-r}`)
       if (endOp === ZSTD_e_end && r === 0) return sink.subarray(0, op)
@@ -537,7 +549,7 @@ async function benchZstdSplit(name: string, input: Uint8Array): Promise<void> {
 
   await timeAll()
   x.ZSTD_freeDStream(dctx)
-  x.ZSTD_freeCStream(cctx)
+  ex.ZSTD_freeCStream(cctx)
   print(`zstd level ${level}, ${name}: where the time goes (× = share of the raw engine's speed)`, rows, engineRow)
   const r = (a?: Timing, b?: Timing): string => (a && b ? (a.mbps / b.mbps).toFixed(2) : '—')
   console.log(`\n${name} issue targets: decode one-shot / foxglove one-shot = ${r(apiOneShot.decode, foxRow.decode)}, stream / foxglove one-shot = ${r(apiStream.decode, foxRow.decode)} (>= 1); one-shot / zstd-napi = ${r(apiOneShot.decode, napiRow.decode)}, stream / zstd-napi = ${r(apiStream.decode, napiRow.decode)} (>= 0.6); stream / one-shot = ${r(apiStream.decode, apiOneShot.decode)} (>= 0.85)`)

@@ -44,10 +44,10 @@ const loaders: Record<Format, Partial<Record<Engine, Loader>>> = {
   // encoder); the raw block encoder is TypeScript in both.
   lz4: { js: () => import('./codecs/lz4.js').then((m) => m.lz4), wasm: () => lz4Wasm().then((m) => m.lz4) },
   'lz4-block': { js: () => import('./codecs/lz4.js').then((m) => m.lz4Block), wasm: () => lz4Wasm().then((m) => m.lz4Block) },
-  zstd: { wasm: () => import('./codecs/zstd.js').then((m) => m.loadZstd()), node: nodeEngine('zstd') },
+  zstd: { wasm: (role) => import('./codecs/zstd.js').then((m) => m.loadZstd(role)), node: nodeEngine('zstd') },
   brotli: { wasm: (role) => import('./codecs/brotli.js').then((m) => m.loadBrotli(role)), node: nodeEngine('brotli') },
   // RFC 9842: a header, then zstd / brotli with the dictionary as raw content.
-  dcz: { wasm: () => Promise.all([import('./codecs/dictionary-transport.js'), import('./codecs/zstd.js').then((m) => m.loadZstd())]).then(([t, inner]) => t.transportModule('dcz', inner)) },
+  dcz: { wasm: (role) => Promise.all([import('./codecs/dictionary-transport.js'), import('./codecs/zstd.js').then((m) => m.loadZstd(role))]).then(([t, inner]) => t.transportModule('dcz', inner)) },
   dcb: {
     wasm: (role) => Promise.all([import('./codecs/dictionary-transport.js'), import('./codecs/brotli.js').then((m) => m.loadBrotli(role))]).then(([t, inner]) => t.transportModule('dcb', inner)),
   },
@@ -57,7 +57,7 @@ const loaded = new Map<string, Promise<CodecModule>>()
 
 /**
  * Loads (once) and returns the codec module of `format` on `engine`. With a `role`, an
- * engine that has separate decoder and encoder builds (brotli) loads only that one, and
+ * engine that has separate decoder and encoder builds (zstd, brotli) loads only that one, and
  * the module may refuse to create the other kind.
  */
 export function loadCodec(format: Format, engine: Engine, role?: Role): Promise<CodecModule> {

@@ -1,6 +1,7 @@
 // Builds sluice's own WebAssembly engines from pinned C sources and records them in
 // lib/codecs/wasm/engines.json:
-//   lib/codecs/wasm/zstd.wasm        libzstd (decoder and encoder) + its exports
+//   lib/codecs/wasm/zstd-dec.wasm    libzstd's decoder (lib/common + lib/decompress)
+//   lib/codecs/wasm/zstd-enc.wasm    libzstd's encoder (lib/common + lib/compress)
 //   lib/codecs/wasm/brotli-dec.wasm  brotli's decoder + native/brotli-dec.c
 //   lib/codecs/wasm/brotli-enc.wasm  brotli's encoder + native/brotli-enc.c
 // The .wasm files are committed: users and `npm install` never need a compiler.
@@ -91,16 +92,16 @@ const LDFLAGS = [
   '-Wl,--gc-sections',
 ]
 
-/** The libzstd functions the JS side calls (lib/codecs/wasm/zstd-engine.ts). */
-const ZSTD_EXPORTS = [
-  'malloc',
-  'free',
-  'ZSTD_versionNumber',
-  'ZSTD_isError',
+/**
+ * The libzstd functions the JS side calls (lib/codecs/wasm/zstd-engine.ts), per module:
+ * decoding never loads the encoder, nor encoding the decoder.
+ */
+const ZSTD_COMMON_EXPORTS = ['malloc', 'free', 'ZSTD_versionNumber', 'ZSTD_isError']
+const ZSTD_DECODER_EXPORTS = [
+  ...ZSTD_COMMON_EXPORTS,
   'ZSTD_getFrameContentSize',
   'ZSTD_getDictID_fromDict',
   'ZSTD_getDictID_fromFrame',
-  // decoding
   'ZSTD_createDStream',
   'ZSTD_freeDStream',
   'ZSTD_initDStream',
@@ -111,7 +112,9 @@ const ZSTD_EXPORTS = [
   'ZSTD_decompressStream_simpleArgs',
   'ZSTD_decompressDCtx',
   'ZSTD_decompress_usingDict',
-  // encoding
+]
+const ZSTD_ENCODER_EXPORTS = [
+  ...ZSTD_COMMON_EXPORTS,
   'ZSTD_createCStream',
   'ZSTD_freeCStream',
   'ZSTD_initCStream',
@@ -123,6 +126,10 @@ const ZSTD_EXPORTS = [
   'ZSTD_compressStream2_simpleArgs',
   'ZSTD_compress2',
   'ZSTD_compressBound',
+  // The encoder checks a trained dictionary's entropy tables when it is given (a CDict
+  // parses them at once; ZSTD_CCtx_loadDictionary only at the first frame).
+  'ZSTD_createCDict',
+  'ZSTD_freeCDict',
 ]
 
 const ZSTD_DEFINES = [
@@ -142,15 +149,18 @@ const BROTLI_DEFINES = [
 /** What each output is built from (paths relative to the source's dir). */
 const ENGINES = [
   {
-    file: 'zstd.wasm',
+    file: 'zstd-dec.wasm',
     source: 'zstd',
-    sources: (dir) => [
-      ...cFiles(join(dir, 'lib/common')),
-      ...cFiles(join(dir, 'lib/compress')).filter((f) => !f.endsWith('zstdmt_compress.c')),
-      ...cFiles(join(dir, 'lib/decompress')),
-    ],
+    sources: (dir) => [...cFiles(join(dir, 'lib/common')), ...cFiles(join(dir, 'lib/decompress'))],
     cflags: (dir) => [...ZSTD_DEFINES, `-I${join(dir, 'lib')}`, `-I${join(dir, 'lib/common')}`],
-    ldflags: ZSTD_EXPORTS.map((name) => `-Wl,--export=${name}`),
+    ldflags: ZSTD_DECODER_EXPORTS.map((name) => `-Wl,--export=${name}`),
+  },
+  {
+    file: 'zstd-enc.wasm',
+    source: 'zstd',
+    sources: (dir) => [...cFiles(join(dir, 'lib/common')), ...cFiles(join(dir, 'lib/compress')).filter((f) => !f.endsWith('zstdmt_compress.c'))],
+    cflags: (dir) => [...ZSTD_DEFINES, `-I${join(dir, 'lib')}`, `-I${join(dir, 'lib/common')}`],
+    ldflags: ZSTD_ENCODER_EXPORTS.map((name) => `-Wl,--export=${name}`),
   },
   {
     file: 'brotli-dec.wasm',

@@ -8,7 +8,7 @@
 //   <name>.notice.json  where the module comes from and its licence texts, for the
 //                   package's THIRD_PARTY_NOTICES.md (esbuild.config.mjs writes it)
 //
-// Our engines (zstd, brotli-dec, brotli-enc) are the committed lib/codecs/wasm/*.wasm
+// Our engines (zstd-dec, zstd-enc, brotli-dec, brotli-enc) are the committed lib/codecs/wasm/*.wasm
 // files built by scripts/build-engines.mjs; each is checked against the SHA-256 that
 // lib/codecs/wasm/engines.json records before it is used. bench/zstd-brotli-micro.ts
 // also compares against zstddec's decoder build, extracted from its npm package.
@@ -57,7 +57,7 @@ const zstddec = 'zstddec/dist/zstddec-stream.mjs'
 const benchModules = join(root, 'bench', 'node_modules')
 if (existsSync(join(benchModules, zstddec))) {
   engines.push({
-    name: 'zstd-dec',
+    name: 'zstddec',
     from: zstddec,
     package: 'zstddec',
     version: JSON.parse(readFileSync(join(benchModules, 'zstddec', 'package.json'), 'utf8')).version,

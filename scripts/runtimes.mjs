@@ -149,8 +149,8 @@ async function bundleAll() {
   await exampleFixtures(join(work, 'cf', 'data'))
   // The browser pages: `browser` condition; the build fetches its .wasm beside the chunks.
   const browserDir = join(work, 'browser')
-  await build({ ...base, entryPoints: { 'entry-browser': join(here, 'entry-browser.ts'), 'entry-gzip-only': join(here, 'entry-gzip-only.ts') }, outdir: browserDir, splitting: true, platform: 'browser', chunkNames: '[name]-[hash]' })
-  for (const f of ['index.html', 'gzip-only.html']) copyFileSync(join(here, f), join(browserDir, f))
+  await build({ ...base, entryPoints: { 'entry-browser': join(here, 'entry-browser.ts'), 'entry-gzip-only': join(here, 'entry-gzip-only.ts'), 'entry-zstd-decode-only': join(here, 'entry-zstd-decode-only.ts') }, outdir: browserDir, splitting: true, platform: 'browser', chunkNames: '[name]-[hash]' })
+  for (const f of ['index.html', 'gzip-only.html', 'zstd-decode-only.html']) copyFileSync(join(here, f), join(browserDir, f))
   for (const f of readdirSync(join(root, 'dist', 'browser'))) if (f.endsWith('.wasm')) copyFileSync(join(root, 'dist', 'browser', f), join(browserDir, f))
 }
 
@@ -338,6 +338,23 @@ async function runChromium(server) {
     } else {
       counts.failed++
       process.stdout.write(`  FAIL ${name} | ok=${result?.ok} requests: ${requested.join(' ')}\n`)
+    }
+
+    // The zstd-decode-only page: the decoder's module is fetched, the encoder's is not.
+    const decodeOnly = await context.newPage()
+    const fetched = []
+    decodeOnly.on('request', (r) => fetched.push(new URL(r.url()).pathname))
+    await decodeOnly.goto(new URL('zstd-decode-only.html', server).href)
+    const decoded = await decodeOnly.waitForFunction(() => globalThis.__sluiceResult, null, { timeout: 60_000 }).then((h) => h.jsonValue(), () => null)
+    const wasm = fetched.filter((p) => p.endsWith('.wasm')).map((p) => p.split('/').pop())
+    const stray = fetched.filter((p) => /brotli|zstd-enc/.test(p))
+    const decodeName = 'chromium | a zstd-decode-only page fetches zstd-dec.wasm and no encoder or brotli'
+    if (decoded?.ok && wasm.length === 1 && wasm[0] === 'zstd-dec.wasm' && stray.length === 0) {
+      counts.passed++
+      process.stdout.write(`  ok ${decodeName} (requests: ${fetched.join(' ')})\n`)
+    } else {
+      counts.failed++
+      process.stdout.write(`  FAIL ${decodeName} | ok=${decoded?.ok} requests: ${fetched.join(' ')}\n`)
     }
     return { counts, out: lines.join('\n') }
   } finally {

@@ -29,7 +29,7 @@ import { createDecoder, createEncoder } from '../lib/registry.js'
 import { Status } from '../lib/status.js'
 import { dczWindowLimit } from '../lib/codecs/dictionary-transport.js'
 import { parseFrameHeader } from '../lib/codecs/zstd-frame.js'
-import { loadZstdEngine } from '../lib/codecs/wasm/zstd-engine.js'
+import { loadZstdDecoderEngine } from '../lib/codecs/wasm/zstd-engine.js'
 import { decode as oneShotDecode, encode as oneShotEncode } from '../lib/oneshot.js'
 import { DecompressionStream, decodeStream } from '../streams/index.js'
 import { packageDocuments } from '../bench/corpus.js'
@@ -206,7 +206,7 @@ test('dcz: every Window_Descriptor is accepted within the limit and LIMIT_EXCEED
 })
 
 test('dcz: a window above the limit is refused before the decoder allocates it', async () => {
-  const memory = (await loadZstdEngine()).heap.memory!
+  const memory = (await loadZstdDecoderEngine()).heap.memory!
   // 64 MiB: above dcz's 8 MiB for this dictionary, within plain zstd's 2^27.
   const bytes = concatBytes([headerOf('dcz', dictionary), windowFrame(16 << 3), Uint8Array.of(0x01, 0x00, 0x00)])
   const decoder = await createDecoder('dcz', { dictionary })

@@ -33,11 +33,11 @@ test('readWasm reads a file: URL from disk', async () => {
 })
 
 test('readWasm: a missing file names the file, the URL and the fix', async () => {
-  const url = pathToFileURL(join(root, '.tmp', 'no-such-dir', 'zstd.wasm'))
-  const e = await rejection(readWasm('zstd', 'zstd.wasm', url))
+  const url = pathToFileURL(join(root, '.tmp', 'no-such-dir', 'zstd-dec.wasm'))
+  const e = await rejection(readWasm('zstd', 'zstd-dec.wasm', url))
   assert.is(e.code, 'ENGINE_UNAVAILABLE')
   assert.is(e.format, 'zstd')
-  assert.ok(e.message.includes('zstd.wasm') && e.message.includes(url.href), e.message)
+  assert.ok(e.message.includes('zstd-dec.wasm') && e.message.includes(url.href), e.message)
   assert.match(e.message, /keep sluice external/)
 })
 
@@ -61,10 +61,10 @@ test('fetchWasm: an HTTP 404 names the URL, the status and where the file ships;
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok))
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/assets/`
   try {
-    const e = await rejection(fetchWasm('zstd', 'zstd.wasm', () => new URL('./zstd.wasm', base)))
+    const e = await rejection(fetchWasm('zstd', 'zstd-dec.wasm', () => new URL('./zstd-dec.wasm', base)))
     assert.is(e.code, 'ENGINE_UNAVAILABLE')
-    assert.ok(e.message.includes(`${base}zstd.wasm: HTTP 404`), e.message)
-    assert.ok(e.message.includes('node_modules/sluice/dist/browser/zstd.wasm'), e.message)
+    assert.ok(e.message.includes(`${base}zstd-dec.wasm: HTTP 404`), e.message)
+    assert.ok(e.message.includes('node_modules/sluice/dist/browser/zstd-dec.wasm'), e.message)
     const ok = await fetchWasm('lz4', 'lz4.wasm', () => new URL('./lz4.wasm', base))
     assert.equal(new Uint8Array(await ok.arrayBuffer()), new Uint8Array(body))
   } finally {

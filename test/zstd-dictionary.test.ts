@@ -10,13 +10,15 @@ import { join } from 'node:path'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import {
-  loadZstdEngine,
+  loadZstdDecoderEngine,
+  loadZstdEncoderEngine,
   ZSTD_c_checksumFlag,
   ZSTD_c_compressionLevel,
   ZSTD_e_continue,
   ZSTD_e_end,
   ZSTD_reset_session_only,
   zstdErrorCode,
+  type ZstdEngine,
 } from '../lib/codecs/wasm/zstd-engine.js'
 import { root } from './_fixtures.js'
 import { concatBytes as concat } from './_bytes.js'
@@ -32,7 +34,9 @@ const hasCli = (() => {
 if (!hasCli) console.log('# skipped: the zstd CLI is not installed (apt-get install -y zstd)')
 const cliTest = hasCli ? test : test.skip
 
-const { exports: x, heap } = await loadZstdEngine()
+// Two modules, two memories: the decoder's (x, heap) and the encoder's.
+const { exports: x, heap } = await loadZstdDecoderEngine()
+const encoder = await loadZstdEncoderEngine()
 const scratch = mkdtempSync(join(tmpdir(), 'sluice-zstd-dict-'))
 process.on('exit', () => rmSync(scratch, { recursive: true, force: true }))
 
@@ -52,11 +56,11 @@ const samples = readdirSync(libDir)
   .map((n) => new Uint8Array(readFileSync(join(libDir, n))))
 const message = new Uint8Array(readFileSync(join(root, 'lib', 'codecs', 'wasm', 'zstd-engine.ts'))).subarray(0, 3000)
 
-/** Copies `bytes` into the engine's memory; the caller frees the pointer. */
-function copyIn(bytes: Uint8Array): number {
-  const pointer = x.malloc(Math.max(1, bytes.length))
-  heap.refresh()
-  heap.bytes.set(bytes, pointer)
+/** Copies `bytes` into the memory of `into` (the decoder's by default); the caller frees the pointer. */
+function copyIn(bytes: Uint8Array, into: ZstdEngine = { exports: x, heap }): number {
+  const pointer = into.exports.malloc(Math.max(1, bytes.length))
+  into.heap.refresh()
+  into.heap.bytes.set(bytes, pointer)
   return pointer
 }
 
@@ -114,17 +118,18 @@ function decode(frame: Uint8Array, use: Use): { out: Uint8Array; error: number }
 
 /** One frame of `input` at `level`, fed in 777-byte pieces (ZSTD_e_continue, then _end). */
 function encode(input: Uint8Array, use: Use, level = 3): Uint8Array {
-  const cctx = x.ZSTD_createCStream()
-  const dict = use.kind === 'none' ? 0 : copyIn(use.bytes)
-  const io = x.malloc(8)
-  const src = copyIn(input)
+  const { exports: e, heap: h } = encoder
+  const cctx = e.ZSTD_createCStream()
+  const dict = use.kind === 'none' ? 0 : copyIn(use.bytes, encoder)
+  const io = e.malloc(8)
+  const src = copyIn(input, encoder)
   const room = 512
-  const dst = x.malloc(room)
+  const dst = e.malloc(room)
   try {
-    assert.is(zstdErrorCode(x.ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, level)), 0)
-    assert.is(zstdErrorCode(x.ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1)), 0)
-    if (use.kind === 'load') assert.is(zstdErrorCode(x.ZSTD_CCtx_loadDictionary(cctx, dict, use.bytes.length)), 0)
-    if (use.kind === 'prefix') assert.is(zstdErrorCode(x.ZSTD_CCtx_refPrefix(cctx, dict, use.bytes.length)), 0)
+    assert.is(zstdErrorCode(e.ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, level)), 0)
+    assert.is(zstdErrorCode(e.ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1)), 0)
+    if (use.kind === 'load') assert.is(zstdErrorCode(e.ZSTD_CCtx_loadDictionary(cctx, dict, use.bytes.length)), 0)
+    if (use.kind === 'prefix') assert.is(zstdErrorCode(e.ZSTD_CCtx_refPrefix(cctx, dict, use.bytes.length)), 0)
     const parts: Uint8Array[] = []
     let offset = 0
     for (;;) {
@@ -132,25 +137,25 @@ function encode(input: Uint8Array, use: Use, level = 3): Uint8Array {
       const op = end === input.length ? ZSTD_e_end : ZSTD_e_continue
       let pos = 0
       for (;;) {
-        heap.refresh()
-        heap.words[io >>> 2] = 0
-        heap.words[(io >>> 2) + 1] = pos
-        const remaining = x.ZSTD_compressStream2_simpleArgs(cctx, dst, room, io, src + offset, end - offset, io + 4, op)
+        h.refresh()
+        h.words[io >>> 2] = 0
+        h.words[(io >>> 2) + 1] = pos
+        const remaining = e.ZSTD_compressStream2_simpleArgs(cctx, dst, room, io, src + offset, end - offset, io + 4, op)
         assert.is(zstdErrorCode(remaining), 0)
-        heap.refresh()
-        parts.push(heap.bytes.slice(dst, dst + heap.words[io >>> 2]!))
-        pos = heap.words[(io >>> 2) + 1]!
+        h.refresh()
+        parts.push(h.bytes.slice(dst, dst + h.words[io >>> 2]!))
+        pos = h.words[(io >>> 2) + 1]!
         if (op === ZSTD_e_end ? remaining === 0 : pos === end - offset) break
       }
       if (op === ZSTD_e_end) return concat(parts)
       offset = end
     }
   } finally {
-    x.free(src)
-    x.free(dst)
-    x.free(io)
-    if (dict) x.free(dict)
-    x.ZSTD_freeCStream(cctx)
+    e.free(src)
+    e.free(dst)
+    e.free(io)
+    if (dict) e.free(dict)
+    e.ZSTD_freeCStream(cctx)
   }
 }
 

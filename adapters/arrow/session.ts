@@ -73,7 +73,7 @@ export class ArrowSession {
   /** Loads the decoder of body compression `codec` (0 LZ4_FRAME, 1 ZSTD). */
   async loadDecoder(codec: number): Promise<void> {
     if (this.decoders[codec]) return
-    const mod = codec === 0 ? await loadCodec('lz4', 'wasm') : await loadCodec('zstd', 'wasm')
+    const mod = codec === 0 ? await loadCodec('lz4', 'wasm', 'decode') : await loadCodec('zstd', 'wasm', 'decode')
     this.decoders[codec] ??= mod.createDecoder({})
   }
 

@@ -45,7 +45,7 @@ class IpcWriter {
 
   async open(): Promise<void> {
     if (this.compression < 0 || this.encoder) return
-    const mod = this.compression === 0 ? await loadCodec('lz4', 'wasm') : await loadCodec('zstd', 'wasm')
+    const mod = this.compression === 0 ? await loadCodec('lz4', 'wasm', 'encode') : await loadCodec('zstd', 'wasm', 'encode')
     this.encoder ??= mod.createEncoder(bodyEncoderOptions(this.compression, this.level))
   }
 

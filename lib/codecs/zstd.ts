@@ -54,7 +54,8 @@ import { Status } from '../status.js'
 import { readU32LE } from '../endian.js'
 import { DESCRIPTOR_RESERVED, frameHeaderLength, MIN_WINDOW_LOG, parseFrameHeader, SKIPPABLE_MAGIC, SKIPPABLE_MASK, ZSTD_MAGIC, ZstdFrameParts, ZstdFrameScanner } from './zstd-frame.js'
 import {
-  loadZstdEngine,
+  loadZstdDecoderEngine,
+  loadZstdEncoderEngine,
   ZSTD_c_checksumFlag,
   ZSTD_c_compressionLevel,
   ZSTD_c_contentSizeFlag,
@@ -66,15 +67,22 @@ import {
   ZSTD_reset_session_only,
   zstdErrorCode,
   zstdErrorName,
-  type ZstdExports,
+  type ZstdDecoderExports,
+  type ZstdEncoderExports,
 } from './wasm/zstd-engine.js'
 import type { WasmHeap } from './wasm/wasm-heap.js'
 
 const FORMAT = 'zstd'
 
-/** The engine's exports and heap view, set by `loadZstd()` before any codec exists. */
-let native!: ZstdExports
+/**
+ * The decoder engine's exports and heap view (`zstd-dec.wasm`), set by `loadZstd()`
+ * before any decoder exists; unset when only the encoder was loaded.
+ */
+let native!: ZstdDecoderExports
 let heap!: WasmHeap
+/** The same for the encoder engine (`zstd-enc.wasm`), a separate instance and memory. */
+let encoderNative!: ZstdEncoderExports
+let encoderHeap!: WasmHeap
 
 /**
  * libzstd's `ZSTD_WINDOWLOG_LIMIT_DEFAULT`: the largest window a decoder accepts unless
@@ -134,17 +142,18 @@ interface NativeState {
 }
 
 function releaseNative(state: NativeState): void {
+  const x = state.decoder ? native : encoderNative
   if (state.context !== 0) {
     if (state.decoder) native.ZSTD_freeDStream(state.context)
-    else native.ZSTD_freeCStream(state.context)
+    else encoderNative.ZSTD_freeCStream(state.context)
     state.context = 0
   }
   if (state.stage !== 0) {
-    native.free(state.stage)
+    x.free(state.stage)
     state.stage = 0
   }
   if (state.dictionary !== 0) {
-    native.free(state.dictionary)
+    x.free(state.dictionary)
     state.dictionary = 0
   }
   state.loaded = false
@@ -158,9 +167,9 @@ const lifecycle = /* @__PURE__ */ new NativeLifecycle<NativeState>(releaseNative
  * wasm heap is exhausted.
  */
 function allocateNative(state: NativeState, stage: boolean): boolean {
-  if (stage && state.stage === 0) state.stage = native.malloc(STAGE_BYTES)
-  if (state.context === 0) state.context = state.decoder ? native.ZSTD_createDStream() : native.ZSTD_createCStream()
-  heap.refresh()
+  if (stage && state.stage === 0) state.stage = (state.decoder ? native : encoderNative).malloc(STAGE_BYTES)
+  if (state.context === 0) state.context = state.decoder ? native.ZSTD_createDStream() : encoderNative.ZSTD_createCStream()
+  ;(state.decoder ? heap : encoderHeap).refresh()
   return (!stage || state.stage !== 0) && state.context !== 0
 }
 
@@ -179,36 +188,61 @@ interface ZstdDictionary {
   readonly id: number
 }
 
-/** Trained dictionaries (checked copies) that libzstd loaded once without complaint. */
+/** Trained dictionaries (checked copies) that libzstd's decoder loaded once without complaint. */
 const loadable = /* @__PURE__ */ new WeakSet<Uint8Array>()
+/** The same for libzstd's encoder (its own module, which parses the tables itself). */
+const encodable = /* @__PURE__ */ new WeakSet<Uint8Array>()
+
+/**
+ * Has the engine of the codec being created (`decoder`: the decoder's, else the
+ * encoder's) parse a trained dictionary's entropy tables; 0 or a `ZSTD_ErrorCode`.
+ * libzstd reports broken tables as memory_allocation (ZSTD_createDDict and
+ * ZSTD_createCDict return NULL).
+ */
+function loadTrained(bytes: Uint8Array, decoder: boolean): { error: number; exhausted: boolean } {
+  const x = decoder ? native : encoderNative
+  const h = decoder ? heap : encoderHeap
+  const copy = x.malloc(bytes.length)
+  let error = copy === 0 ? 64 : 0
+  let exhausted = error !== 0
+  if (!exhausted) {
+    h.refresh()
+    h.bytes.set(bytes, copy)
+    if (decoder) {
+      const dctx = native.ZSTD_createDStream()
+      exhausted = dctx === 0
+      error = dctx === 0 ? 64 : zstdErrorCode(native.ZSTD_DCtx_loadDictionary(dctx, copy, bytes.length))
+      if (dctx !== 0) native.ZSTD_freeDStream(dctx)
+    } else {
+      // Level 1: the smallest match tables; the entropy tables do not depend on it.
+      const cdict = encoderNative.ZSTD_createCDict(copy, bytes.length, 1)
+      error = cdict === 0 ? 64 : 0
+      if (cdict !== 0) encoderNative.ZSTD_freeCDict(cdict)
+    }
+    x.free(copy)
+  }
+  // memory_allocation is also how libzstd reports corrupt entropy tables.
+  if (error === 64 && !exhausted) exhausted = !heapCouldHold(bytes.length, decoder)
+  h.refresh()
+  return { error, exhausted }
+}
 
 /**
  * The `dictionary` option; `dictionaryType: 'raw'` takes it as raw content even when it
  * starts with the magic (RFC 9842's 'dcz' does), 'auto' (the default) by the magic.
  */
-function dictionaryOf(value: unknown, type: unknown): ZstdDictionary | null {
+function dictionaryOf(value: unknown, type: unknown, decoder: boolean): ZstdDictionary | null {
   const raw = checkOneOf(FORMAT, 'dictionaryType', type, ['auto', 'raw'], 'auto') === 'raw'
   const bytes = checkDictionary(FORMAT, value)
   if (bytes === undefined || bytes.length === 0) return null
   const trained = !raw && bytes.length >= 8 && readU32LE(bytes, 0) === DICTIONARY_MAGIC
   const id = trained ? readU32LE(bytes, 4) : 0
-  if (trained && !loadable.has(bytes)) {
+  const checked = decoder ? loadable : encodable
+  if (trained && !checked.has(bytes)) {
     // A caller mistake, so it throws now (STYLE.md: bad options throw), rather than
     // failing the first transform: the encoder loads its dictionary lazily, and libzstd
     // reports broken entropy tables as memory_allocation (ZSTD_createDDict returns NULL).
-    const dctx = native.ZSTD_createDStream()
-    const copy = native.malloc(bytes.length)
-    let error = dctx === 0 || copy === 0 ? 64 : 0
-    let exhausted = error !== 0
-    if (!exhausted) {
-      heap.refresh()
-      heap.bytes.set(bytes, copy)
-      error = zstdErrorCode(native.ZSTD_DCtx_loadDictionary(dctx, copy, bytes.length))
-    }
-    if (copy !== 0) native.free(copy)
-    if (dctx !== 0) native.ZSTD_freeDStream(dctx)
-    if (error === 64 && !exhausted) exhausted = !heapCouldHold(bytes.length)
-    heap.refresh()
+    const { error, exhausted } = loadTrained(bytes, decoder)
     if (exhausted) {
       // Out of memory is LIMIT_EXCEEDED, as everywhere else (errors.ts), not a bad option.
       throw new CodecError('LIMIT_EXCEEDED', FORMAT, `dictionary: the wasm memory cannot hold the trained dictionary (ID ${id}, ${bytes.length} bytes)`)
@@ -216,7 +250,7 @@ function dictionaryOf(value: unknown, type: unknown): ZstdDictionary | null {
     if (error !== 0) {
       throw new CodecError('INVALID_OPTION', FORMAT, `dictionary: the trained dictionary (magic 37 A4 30 EC, ID ${id}, ${bytes.length} bytes) cannot be loaded: ${zstdErrorName(error)}; its entropy tables are corrupt`)
     }
-    loadable.add(bytes)
+    checked.add(bytes)
   }
   return { bytes, trained, id }
 }
@@ -228,9 +262,10 @@ function dictionaryOf(value: unknown, type: unknown): ZstdDictionary | null {
  * (`ZSTD_createDDict` returns NULL either way), so when that happens, a trial allocation
  * tells them apart.
  */
-function heapCouldHold(size: number): boolean {
-  const trial = native.malloc(size + 64 * 1024)
-  if (trial !== 0) native.free(trial)
+function heapCouldHold(size: number, decoder: boolean): boolean {
+  const x = decoder ? native : encoderNative
+  const trial = x.malloc(size + 64 * 1024)
+  if (trial !== 0) x.free(trial)
   return trial !== 0
 }
 
@@ -244,21 +279,22 @@ function heapCouldHold(size: number): boolean {
 function applyDictionary(state: NativeState, dictionary: ZstdDictionary): { code: ErrorCode; message: string } | null {
   if (state.loaded) return null
   const size = dictionary.bytes.length
+  const h = state.decoder ? heap : encoderHeap
   if (state.dictionary === 0) {
-    state.dictionary = native.malloc(size)
+    state.dictionary = (state.decoder ? native : encoderNative).malloc(size)
     if (state.dictionary === 0) return { code: 'LIMIT_EXCEEDED', message: `wasm memory exhausted copying the dictionary (${size} bytes)` }
-    heap.refresh()
-    heap.bytes.set(dictionary.bytes, state.dictionary)
+    h.refresh()
+    h.bytes.set(dictionary.bytes, state.dictionary)
   }
   const ctx = state.context
   const result = dictionary.trained
     ? state.decoder
       ? native.ZSTD_DCtx_loadDictionary(ctx, state.dictionary, size)
-      : native.ZSTD_CCtx_loadDictionary(ctx, state.dictionary, size)
+      : encoderNative.ZSTD_CCtx_loadDictionary(ctx, state.dictionary, size)
     : state.decoder
       ? native.ZSTD_DCtx_refPrefix(ctx, state.dictionary, size)
-      : native.ZSTD_CCtx_refPrefix(ctx, state.dictionary, size)
-  heap.refresh()
+      : encoderNative.ZSTD_CCtx_refPrefix(ctx, state.dictionary, size)
+  h.refresh()
   const error = zstdErrorCode(result)
   if (error === 0) {
     if (state.decoder && dictionary.trained) {
@@ -277,8 +313,9 @@ function applyDictionary(state: NativeState, dictionary: ZstdDictionary): { code
 
 /** Copies `length` bytes of `src` from `offset` into the input staging area. */
 function stageInput(state: NativeState, src: Uint8Array, offset: number, length: number): void {
-  heap.refresh()
-  if (length > 0) heap.bytes.set(length === src.length ? src : src.subarray(offset, offset + length), state.stage + STAGE_IN)
+  const h = state.decoder ? heap : encoderHeap
+  h.refresh()
+  if (length > 0) h.bytes.set(length === src.length ? src : src.subarray(offset, offset + length), state.stage + STAGE_IN)
 }
 
 /** Whether the first `length` (< 4) bytes can still begin a zstd or skippable frame. */
@@ -376,7 +413,7 @@ class ZstdDecoder implements Decoder {
     this.maxWindowLog = checkInteger(FORMAT, 'maxWindowLog', options.maxWindowLog, MIN_WINDOW_LOG, MAX_WINDOW_LOG, MAX_WINDOW_LOG)
     const windowBytes = checkInteger(FORMAT, 'maxWindowBytes', options.maxWindowBytes, 2 ** MIN_WINDOW_LOG, 2 ** MAX_WINDOW_LOG, 2 ** MAX_WINDOW_LOG)
     this.maxWindow = Math.min(windowBytes, 2 ** this.maxWindowLog)
-    this.dictionary = dictionaryOf(options.dictionary, options.dictionaryType)
+    this.dictionary = dictionaryOf(options.dictionary, options.dictionaryType, true)
     this.handle = lifecycle.attach(this, FORMAT, 'decoder', { context: 0, stage: 0, dictionary: 0, loaded: false, decoder: true })
   }
 
@@ -751,7 +788,7 @@ class ZstdEncoder implements Encoder {
     this.checksum = checkBoolean(FORMAT, 'checksum', options.checksum, true)
     this.pledged = checkInteger(FORMAT, 'contentSize', options.contentSize, 0, MAX_CONTENT_SIZE, -1)
     this.windowLog = checkInteger(FORMAT, 'windowLog', options.windowLog, MIN_WINDOW_LOG, MAX_WINDOW_LOG, 0)
-    this.dictionary = dictionaryOf(options.dictionary, options.dictionaryType)
+    this.dictionary = dictionaryOf(options.dictionary, options.dictionaryType, false)
     this.handle = lifecycle.attach(this, FORMAT, 'encoder', { context: 0, stage: 0, dictionary: 0, loaded: false, decoder: false })
   }
 
@@ -776,11 +813,11 @@ class ZstdEncoder implements Encoder {
     const state = this.handle.state
     if (!allocateNative(state, true)) return this.fail('LIMIT_EXCEEDED', 'wasm memory exhausted allocating the zstd encoder')
     const ctx = state.context
-    native.ZSTD_initCStream(ctx, this.level)
-    native.ZSTD_CCtx_setParameter(ctx, ZSTD_c_compressionLevel, this.level)
-    native.ZSTD_CCtx_setParameter(ctx, ZSTD_c_checksumFlag, this.checksum ? 1 : 0)
-    native.ZSTD_CCtx_setParameter(ctx, ZSTD_c_contentSizeFlag, 1)
-    if (this.windowLog !== 0) native.ZSTD_CCtx_setParameter(ctx, ZSTD_c_windowLog, this.windowLog)
+    encoderNative.ZSTD_initCStream(ctx, this.level)
+    encoderNative.ZSTD_CCtx_setParameter(ctx, ZSTD_c_compressionLevel, this.level)
+    encoderNative.ZSTD_CCtx_setParameter(ctx, ZSTD_c_checksumFlag, this.checksum ? 1 : 0)
+    encoderNative.ZSTD_CCtx_setParameter(ctx, ZSTD_c_contentSizeFlag, 1)
+    if (this.windowLog !== 0) encoderNative.ZSTD_CCtx_setParameter(ctx, ZSTD_c_windowLog, this.windowLog)
     // After ZSTD_initCStream, which clears any dictionary of the previous frame.
     if (this.dictionary !== null) {
       const refused = applyDictionary(state, this.dictionary)
@@ -793,7 +830,7 @@ class ZstdEncoder implements Encoder {
     // ZSTD_initCStream, which forgets the previous frame's size.
     const known = this.pledged >= 0 ? this.pledged : endOp === ZSTD_e_end ? src.length : -1
     if (known >= 0) {
-      const error = zstdErrorCode(native.ZSTD_CCtx_setPledgedSrcSize(ctx, BigInt(known)))
+      const error = zstdErrorCode(encoderNative.ZSTD_CCtx_setPledgedSrcSize(ctx, BigInt(known)))
       if (error !== 0) return this.fail('INVALID_OPTION', `contentSize ${known} was refused: ${zstdErrorName(error)}`)
     }
     return null
@@ -844,20 +881,20 @@ class ZstdEncoder implements Encoder {
       // ZSTD_e_end only once all of src is staged; until then the frame continues.
       const op = endOp === ZSTD_e_end && base + staged < src.length ? ZSTD_e_continue : endOp
       const room = Math.min(dst.length - this.written, STAGE)
-      const words = heap.words
+      const words = encoderHeap.words
       words[srcPosPointer >>> 2] = stagedPos
       words[dstPosPointer >>> 2] = 0
-      const result = native.ZSTD_compressStream2_simpleArgs(ctx, outPointer, room, dstPosPointer, inPointer, staged, srcPosPointer, op)
-      heap.refresh()
-      const newPos = heap.words[srcPosPointer >>> 2]!
-      const produced = heap.words[dstPosPointer >>> 2]!
+      const result = encoderNative.ZSTD_compressStream2_simpleArgs(ctx, outPointer, room, dstPosPointer, inPointer, staged, srcPosPointer, op)
+      encoderHeap.refresh()
+      const newPos = encoderHeap.words[srcPosPointer >>> 2]!
+      const produced = encoderHeap.words[dstPosPointer >>> 2]!
       const progressed = newPos !== stagedPos || produced !== 0
       stagedPos = newPos
       this.consumed = base + stagedPos
       const error = zstdErrorCode(result)
       if (error !== 0) return this.fail(error === 64 ? 'LIMIT_EXCEEDED' : 'INVALID_DATA', `zstd engine: ${zstdErrorName(error)}`)
       if (produced > 0) {
-        dst.set(heap.bytes.subarray(outPointer, outPointer + produced), this.written)
+        dst.set(encoderHeap.bytes.subarray(outPointer, outPointer + produced), this.written)
         this.written += produced
       }
       const inputUsed = stagedPos === staged && base + staged === src.length
@@ -897,20 +934,34 @@ const EMPTY = new Uint8Array(0)
 
 
 /**
- * Instantiates the wasm engine (once) and returns the codec module. The registry calls
- * this on first use; codecs can only be created after it resolved.
+ * Instantiates the wasm engine(s) `role` needs (once; both when omitted) and returns the
+ * codec module. The registry calls this on first use; codecs can only be created after
+ * it resolved, and only of a role whose engine is loaded.
  */
-export async function loadZstd(): Promise<CodecModule> {
-  if (!native) {
-    const engine = await loadZstdEngine()
-    native = engine.exports
-    heap = engine.heap
+export async function loadZstd(role?: 'decode' | 'encode'): Promise<CodecModule> {
+  const [decoder, encoder] = await Promise.all([
+    role !== 'encode' && !native ? loadZstdDecoderEngine() : undefined,
+    role !== 'decode' && !encoderNative ? loadZstdEncoderEngine() : undefined,
+  ])
+  if (decoder) {
+    native = decoder.exports
+    heap = decoder.heap
+  }
+  if (encoder) {
+    encoderNative = encoder.exports
+    encoderHeap = encoder.heap
   }
   return zstd
 }
 
 const zstd: CodecModule = {
   traits: traitsOf(FORMAT),
-  createDecoder: (options) => new ZstdDecoder(options),
-  createEncoder: (options) => new ZstdEncoder(options),
+  createDecoder: (options) => {
+    if (!native) throw new CodecError('ENGINE_UNAVAILABLE', FORMAT, 'the decoder engine is not loaded: load the module with role "decode"')
+    return new ZstdDecoder(options)
+  },
+  createEncoder: (options) => {
+    if (!encoderNative) throw new CodecError('ENGINE_UNAVAILABLE', FORMAT, 'the encoder engine is not loaded: load the module with role "encode"')
+    return new ZstdEncoder(options)
+  },
 }

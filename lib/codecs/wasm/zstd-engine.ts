@@ -1,42 +1,46 @@
 /**
- * The zstd engine: libzstd 1.5.7 compiled to wasm32 by `scripts/build-engines.mjs`
- * (clang, wasi-libc; sources, flags and hashes in `engines.json`), no imports. It exports
- * libzstd's own functions (the streaming API with `_simpleArgs`, parameters, prefixes and
- * dictionaries) plus `malloc`/`free`; see `zstd-wasm-source.ts` for where the bytes come
- * from.
+ * The zstd engines: libzstd 1.5.7 compiled to wasm32 by `scripts/build-engines.mjs`
+ * (clang, wasi-libc; sources, flags and hashes in `engines.json`), as two modules so that
+ * decoding never loads the encoder, nor encoding the decoder:
  *
- * Where the time goes (`node --import tsx bench/engines.ts`): called raw, this build
- * decodes and encodes at about the speed of @foxglove/wasm-zstd's emscripten build.
+ * - `zstd-dec.wasm`: `lib/common` and `lib/decompress` (94 kB, 34 kB gzip);
+ * - `zstd-enc.wasm`: `lib/common` and `lib/compress` (475 kB, 106 kB gzip).
+ *
+ * Neither imports anything. Each exports libzstd's own functions (the streaming API with
+ * `_simpleArgs`, parameters, prefixes and dictionaries) plus `malloc`/`free`; see
+ * `zstd-dec-wasm-source.ts` and `zstd-enc-wasm-source.ts` for where the bytes come from.
+ *
+ * Where the time goes (`node --import tsx bench/engines.ts`): called raw, these builds
+ * decode and encode at about the speed of @foxglove/wasm-zstd's emscripten build.
  * Streaming decode adds two copies of the output (libzstd's window buffer to our
  * staging, staging to the caller); the one-shot packages, and our decoder when a whole
  * frame fits its destination, pay one copy of the whole input in and one of the whole
  * output out.
  *
- * One instance serves every zstd encoder and decoder; each codec owns its context and
- * staging buffers inside the instance's memory.
+ * One decoder instance serves every zstd decoder and one encoder instance every
+ * encoder; each codec owns its context and staging buffers inside its instance's memory.
  */
 import { WasmHeap } from './wasm-heap.js'
-import { instantiate } from './instantiate.js'
-import { zstdWasm } from './zstd-wasm-source.js'
+import { instantiate, type WasmSource } from './instantiate.js'
+import { zstdDecoderWasm } from './zstd-dec-wasm-source.js'
+import { zstdEncoderWasm } from './zstd-enc-wasm-source.js'
 
-/** The raw exports used (wasm32: pointers and size_t are i32; size_t results can be negative as i32). */
-export interface ZstdExports {
+/** What both modules export (wasm32: pointers and size_t are i32; size_t results can be negative as i32). */
+interface ZstdCommonExports {
   memory: WebAssembly.Memory
   malloc(size: number): number
   free(pointer: number): void
   ZSTD_isError(code: number): number
+  ZSTD_versionNumber(): number
+}
+
+/** The decoder module's exports (`zstd-dec.wasm`). */
+export interface ZstdDecoderExports extends ZstdCommonExports {
   ZSTD_createDStream(): number
   ZSTD_freeDStream(dctx: number): number
   /** Resets the session (ZSTD_DCtx_reset(session_only)); keeps the allocated window. */
   ZSTD_initDStream(dctx: number): number
   ZSTD_decompressStream_simpleArgs(dctx: number, dst: number, dstCapacity: number, dstPosPointer: number, src: number, srcSize: number, srcPosPointer: number): number
-  ZSTD_createCStream(): number
-  ZSTD_freeCStream(cctx: number): number
-  /** Resets the session and sets the level; other parameters are kept. */
-  ZSTD_initCStream(cctx: number, level: number): number
-  ZSTD_CCtx_setParameter(cctx: number, parameter: number, value: number): number
-  ZSTD_compressStream2_simpleArgs(cctx: number, dst: number, dstCapacity: number, dstPosPointer: number, src: number, srcSize: number, srcPosPointer: number, endOp: number): number
-  ZSTD_versionNumber(): number
   /** The frame's content size; ZSTD_CONTENTSIZE_UNKNOWN (-1n) or _ERROR (-2n) as i64. */
   ZSTD_getFrameContentSize(src: number, srcSize: number): bigint
   /** The dictionary ID of a trained dictionary (magic 37 A4 30 EC), 0 for raw content. */
@@ -56,6 +60,16 @@ export interface ZstdExports {
    */
   ZSTD_DCtx_loadDictionary(dctx: number, dict: number, dictSize: number): number
   ZSTD_decompressDCtx(dctx: number, dst: number, dstCapacity: number, src: number, srcSize: number): number
+}
+
+/** The encoder module's exports (`zstd-enc.wasm`). */
+export interface ZstdEncoderExports extends ZstdCommonExports {
+  ZSTD_createCStream(): number
+  ZSTD_freeCStream(cctx: number): number
+  /** Resets the session and sets the level; other parameters are kept. */
+  ZSTD_initCStream(cctx: number, level: number): number
+  ZSTD_CCtx_setParameter(cctx: number, parameter: number, value: number): number
+  ZSTD_compressStream2_simpleArgs(cctx: number, dst: number, dstCapacity: number, dstPosPointer: number, src: number, srcSize: number, srcPosPointer: number, endOp: number): number
   ZSTD_CCtx_reset(cctx: number, reset: number): number
   /** The size of the next frame, written into its header and checked at its end. */
   ZSTD_CCtx_setPledgedSrcSize(cctx: number, size: bigint): number
@@ -65,10 +79,17 @@ export interface ZstdExports {
   ZSTD_CCtx_loadDictionary(cctx: number, dict: number, dictSize: number): number
   ZSTD_compress2(cctx: number, dst: number, dstCapacity: number, src: number, srcSize: number): number
   ZSTD_compressBound(srcSize: number): number
+  /**
+   * Digests a dictionary (copied) for `level`: a trained one's entropy tables are parsed
+   * at once, unlike ZSTD_CCtx_loadDictionary's (at the first frame). 0 when they are
+   * corrupt or memory is exhausted.
+   */
+  ZSTD_createCDict(dict: number, dictSize: number, level: number): number
+  ZSTD_freeCDict(cdict: number): number
 }
 
-export interface ZstdEngine {
-  readonly exports: ZstdExports
+export interface ZstdEngine<X extends ZstdCommonExports = ZstdCommonExports> {
+  readonly exports: X
   readonly heap: WasmHeap
 }
 
@@ -128,18 +149,28 @@ export function zstdErrorName(code: number): string {
   return `${errorNames[code] ?? 'unknown error'} (ZSTD_error ${code})`
 }
 
-let loading: Promise<ZstdEngine> | null = null
+async function load<X extends ZstdCommonExports>(source: Promise<WasmSource>): Promise<ZstdEngine<X>> {
+  const heap = new WasmHeap()
+  const instance = await instantiate(source, {})
+  const raw = instance.exports as unknown as X & { _initialize(): void }
+  heap.attach(raw.memory)
+  raw._initialize() // wasi-libc's reactor start-up (static constructors)
+  return { exports: raw, heap }
+}
 
-/** Loads and instantiates the engine once. */
-export function loadZstdEngine(): Promise<ZstdEngine> {
-  loading ??= (async () => {
-    const heap = new WasmHeap()
-    const instance = await instantiate(zstdWasm(), {})
-    const raw = instance.exports as unknown as ZstdExports & { _initialize(): void }
-    heap.attach(raw.memory)
-    raw._initialize() // wasi-libc's reactor start-up (static constructors)
-    return { exports: raw, heap }
-  })()
-  loading.catch(() => (loading = null))
-  return loading
+let decoder: Promise<ZstdEngine<ZstdDecoderExports>> | null = null
+let encoder: Promise<ZstdEngine<ZstdEncoderExports>> | null = null
+
+/** Loads and instantiates the decoder module (`zstd-dec.wasm`) once. */
+export function loadZstdDecoderEngine(): Promise<ZstdEngine<ZstdDecoderExports>> {
+  decoder ??= load<ZstdDecoderExports>(zstdDecoderWasm())
+  decoder.catch(() => (decoder = null))
+  return decoder
+}
+
+/** Loads and instantiates the encoder module (`zstd-enc.wasm`) once. */
+export function loadZstdEncoderEngine(): Promise<ZstdEngine<ZstdEncoderExports>> {
+  encoder ??= load<ZstdEncoderExports>(zstdEncoderWasm())
+  encoder.catch(() => (encoder = null))
+  return encoder
 }

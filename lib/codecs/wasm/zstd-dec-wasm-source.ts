@@ -1,0 +1,16 @@
+/**
+ * Where the zstd decoder engine's wasm comes from: lib/codecs/wasm/zstd-dec.wasm,
+ * libzstd 1.5.7's decoder built by scripts/build-engines.mjs (recorded in engines.json).
+ *
+ * Portable default: the bytes embedded as base64 by `node scripts/extract-wasm.mjs`
+ * (lib/codecs/wasm/gen/zstd-dec.b64.ts). A runtime build replaces this module, e.g. for
+ * workerd with `import module from './gen/zstd-dec.wasm'` (an imported
+ * `WebAssembly.Module`: workerd refuses to compile bytes), for browsers with
+ * `fetch(new URL('./gen/zstd-dec.wasm', import.meta.url))`.
+ */
+import { bytesFromBase64, type WasmSource } from './instantiate.js'
+
+export async function zstdDecoderWasm(): Promise<WasmSource> {
+  const { default: base64 } = await import('./gen/zstd-dec.b64.js')
+  return bytesFromBase64(base64)
+}
