@@ -150,3 +150,16 @@ export function encodeStream(codec: Encoder, input: Uint8Array, options: SpanOpt
     if (final || status === Status.InvalidData) return { status, out: join(parts), consumed: start }
   }
 }
+
+/**
+ * Repeats `run` (one call of `codec` into `dst`) while it returns DestinationTooSmall,
+ * appending each call's output to `parts`; the last call must return Done.
+ */
+export function drainCalls(codec: Decoder | Encoder, dst: Uint8Array, parts: Uint8Array[], run: () => S): void {
+  let status: S
+  do {
+    status = run()
+    parts.push(dst.slice(0, codec.written))
+  } while (status === Status.DestinationTooSmall)
+  assert.is(statusName(status), 'Done', codec.failure?.message)
+}

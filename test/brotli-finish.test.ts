@@ -21,7 +21,7 @@ import { filesCorpus } from './_corpus.js'
 import { root } from './_fixtures.js'
 import { chunked, read } from './_streams.js'
 import { concatBytes } from './_bytes.js'
-import { encodeSpans } from './_span.js'
+import { encodeSpans, drainCalls } from './_span.js'
 import { boundaries, lgblock } from './_brotli-sizes.js'
 
 const brotli = await loadBrotli()
@@ -164,14 +164,7 @@ test('flush() after each chunk: the output so far decodes to all the input so fa
       const encoder = brotli.createEncoder({ level: quality, lgwin: 16 })
       const dst = new Uint8Array(5)
       const parts: Uint8Array[] = []
-      const drain = (run: () => Status): void => {
-        let status: Status
-        do {
-          status = run()
-          parts.push(dst.slice(0, encoder.written))
-        } while (status === Status.DestinationTooSmall)
-        assert.is(statusName(status), 'Done', encoder.failure?.message)
-      }
+      const drain = (run: () => Status): void => drainCalls(encoder, dst, parts, run)
       for (let at = 0; at < data.length; at += piece) {
         let src = data.subarray(at, Math.min(data.length, at + piece))
         drain(() => {

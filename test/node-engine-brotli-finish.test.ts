@@ -11,13 +11,13 @@ import zlib from 'node:zlib'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { nodeCodec } from '../adapters/node/engine.js'
-import { Status, statusName } from '../lib/status.js'
+import { Status } from '../lib/status.js'
 import { brotliEncode } from '../streams/index.js'
 import { filesCorpus } from './_corpus.js'
 import { root } from './_fixtures.js'
 import { chunked, read } from './_streams.js'
 import { concatBytes } from './_bytes.js'
-import { encodeSpans } from './_span.js'
+import { encodeSpans, drainCalls } from './_span.js'
 import { boundaries, lgblock } from './_brotli-sizes.js'
 
 const brotli = nodeCodec('brotli')
@@ -67,14 +67,7 @@ test('span level: the finish with no input after 1-byte chunks, into 3-byte room
     const encoder = brotli.createEncoder({ level: quality, lgwin: 10 })
     const dst = new Uint8Array(3)
     const parts: Uint8Array[] = []
-    const drain = (run: () => Status): void => {
-      let status: Status
-      do {
-        status = run()
-        parts.push(dst.slice(0, encoder.written))
-      } while (status === Status.DestinationTooSmall)
-      assert.is(statusName(status), 'Done')
-    }
+    const drain = (run: () => Status): void => drainCalls(encoder, dst, parts, run)
     for (let i = 0; i < data.length; i++) {
       let src = data.subarray(i, i + 1)
       drain(() => {
@@ -98,14 +91,7 @@ test('flush() after each chunk: the output so far decodes to all the input so fa
       const encoder = brotli.createEncoder({ level: quality, lgwin: 16 })
       const dst = new Uint8Array(5)
       const parts: Uint8Array[] = []
-      const drain = (run: () => Status): void => {
-        let status: Status
-        do {
-          status = run()
-          parts.push(dst.slice(0, encoder.written))
-        } while (status === Status.DestinationTooSmall)
-        assert.is(statusName(status), 'Done')
-      }
+      const drain = (run: () => Status): void => drainCalls(encoder, dst, parts, run)
       for (let at = 0; at < data.length; at += piece) {
         let src = data.subarray(at, Math.min(data.length, at + piece))
         drain(() => {
