@@ -6,6 +6,15 @@
  * transport codecs so that opening a gzip stream does not load them.
  */
 
+/**
+ * The SHA-256 of `bytes`. WebCrypto refuses views of shared memory, so those are copied
+ * first; an ArrayBuffer-backed view is hashed in place.
+ */
+export async function sha256(bytes: Uint8Array): Promise<Uint8Array> {
+  const own = bytes.buffer instanceof ArrayBuffer ? (bytes as Uint8Array<ArrayBuffer>) : bytes.slice()
+  return new Uint8Array(await crypto.subtle.digest('SHA-256', own))
+}
+
 /** Whether `format` is one of the transports, whose codecs need `dictionaryDigest`. */
 export function isDictionaryTransport(format: string): format is 'dcz' | 'dcb' {
   return format === 'dcz' || format === 'dcb'
@@ -18,7 +27,5 @@ export function isDictionaryTransport(format: string): format is 'dcz' | 'dcb' {
  */
 export async function addDictionaryDigest(format: string, options: Record<string, unknown>): Promise<void> {
   if (!isDictionaryTransport(format)) return
-  // checkDictionary's copy: a fresh ArrayBuffer, never shared memory.
-  const dictionary = options.dictionary as Uint8Array<ArrayBuffer>
-  options.dictionaryDigest = new Uint8Array(await crypto.subtle.digest('SHA-256', dictionary))
+  options.dictionaryDigest = await sha256(options.dictionary as Uint8Array)
 }

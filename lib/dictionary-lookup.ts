@@ -7,6 +7,7 @@
  * not load them.
  */
 import { toBytes } from './bytes.js'
+import { sha256 } from './dictionary-digest.js'
 import { CodecError } from './errors.js'
 
 export type TransportFormat = 'dcz' | 'dcb'
@@ -46,10 +47,6 @@ export type DictionariesOption = readonly BufferSource[] | DictionaryLookup
 
 export function hashHex(bytes: Uint8Array): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
-}
-
-async function sha256(bytes: Uint8Array): Promise<Uint8Array> {
-  return new Uint8Array(await crypto.subtle.digest('SHA-256', bytes.slice()))
 }
 
 /**

@@ -10,13 +10,14 @@
  *   client offers, as a structured-field Byte Sequence (`:base64:`).
  * - `Dictionary-ID` (section 2.3, request): the `id` the dictionary was stored with.
  */
+import { TRANSPORT_HASH_BYTES } from '../../lib/dictionary-lookup.js'
 import { CodecError } from '../../lib/errors.js'
 import { parseItem, serializeBinary, serializeDictionary, serializeString, serializeStringList, serializeToken } from './structured-fields.js'
 
 const HTTP = 'http'
 
 /** SHA-256 digests are 32 bytes (RFC 9842 section 2.2 names the dictionary by one). */
-export const DICTIONARY_HASH_BYTES = 32
+export const DICTIONARY_HASH_BYTES = TRANSPORT_HASH_BYTES
 
 /** RFC 9842 section 2.1.3: "The id value string length ... supports up to 1024 characters". */
 export const MAX_DICTIONARY_ID = 1024

@@ -16,6 +16,8 @@
  * for servers that key their dictionaries by it.
  */
 import { toBytes, type BinaryInput } from '../../lib/bytes.js'
+import { sha256 as digest } from '../../lib/dictionary-digest.js'
+import { hashHex } from '../../lib/dictionary-lookup.js'
 import { CodecError } from '../../lib/errors.js'
 import { checkDictionary } from '../../lib/formats.js'
 import { DICTIONARY_HASH_BYTES, MAX_DICTIONARY_ID, parseAvailableDictionary, parseDictionaryId, availableDictionary } from './dictionary-headers.js'
@@ -73,7 +75,7 @@ export async function prepareDictionary(source: BinaryInput | DictionarySource):
   if (id.length > MAX_DICTIONARY_ID) throw new CodecError('INVALID_OPTION', HTTP, `id has ${id.length} characters, more than the ${MAX_DICTIONARY_ID} RFC 9842 section 2.1.3 allows`)
   // The copy checkDictionary makes is passed to every encoder without another copy.
   const bytes = checkDictionary('dcz', given)!
-  const sha256 = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>))
+  const sha256 = await digest(bytes)
   return Object.freeze({ bytes, sha256, hash: availableDictionary(sha256), id })
 }
 
@@ -81,18 +83,6 @@ function isPrepared(d: unknown): d is ServerDictionary {
   if (typeof d !== 'object' || d === null) return false
   const { bytes, sha256, id } = d as Partial<ServerDictionary>
   return bytes instanceof Uint8Array && sha256 instanceof Uint8Array && sha256.length === DICTIONARY_HASH_BYTES && typeof id === 'string'
-}
-
-function hex(bytes: Uint8Array): string {
-  let s = ''
-  for (let i = 0; i < bytes.length; i++) s += bytes[i]!.toString(16).padStart(2, '0')
-  return s
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
-  return true
 }
 
 /** Finds the dictionary of a request, for one checked `dictionaries` option. */
@@ -107,8 +97,8 @@ export function dictionaryChooser(option: unknown): DictionaryChooser {
       if (hash === null) return undefined
       const found: unknown = lookup(hash.slice(), parseDictionaryId(header('dictionary-id')))
       if (found === undefined) return undefined
-      if (!isPrepared(found)) throw new CodecError('INVALID_OPTION', HTTP, `the dictionaries lookup returned neither a dictionary made by prepareDictionary nor undefined for SHA-256 ${hex(hash)}`)
-      return sameBytes(found.sha256, hash) ? found : undefined
+      if (!isPrepared(found)) throw new CodecError('INVALID_OPTION', HTTP, `the dictionaries lookup returned neither a dictionary made by prepareDictionary nor undefined for SHA-256 ${hashHex(hash)}`)
+      return hashHex(found.sha256) === hashHex(hash) ? found : undefined
     }
   }
   if (!Array.isArray(option)) throw new CodecError('INVALID_OPTION', HTTP, 'dictionaries must be an array of dictionaries made by prepareDictionary, or a lookup function')
@@ -118,10 +108,10 @@ export function dictionaryChooser(option: unknown): DictionaryChooser {
       throw new CodecError('INVALID_OPTION', HTTP, `dictionaries[${i}] was not made by prepareDictionary: a server picks the dictionary while it sets the headers, synchronously, so each one is hashed ahead with await prepareDictionary(bytes)`)
     }
     // Two entries with the same bytes: the first one's id.
-    if (!byHash.has(hex(d.sha256))) byHash.set(hex(d.sha256), d)
+    if (!byHash.has(hashHex(d.sha256))) byHash.set(hashHex(d.sha256), d)
   })
   return (header) => {
     const hash = parseAvailableDictionary(header('available-dictionary'))
-    return hash === null ? undefined : byHash.get(hex(hash))
+    return hash === null ? undefined : byHash.get(hashHex(hash))
   }
 }
