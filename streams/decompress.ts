@@ -2,7 +2,7 @@ import type { Format } from '../lib/codec.js'
 import { toBytes } from '../lib/bytes.js'
 import { CodecError } from '../lib/errors.js'
 import { checkChunkSize, checkDictionary, checkMaxOutput, isFormat } from '../lib/formats.js'
-import { DictionaryFinder, hashHex, transportHash, transportHeaderAt, transportHeaderLength, type DictionariesOption, type TransportFormat } from '../lib/dictionary-lookup.js'
+import { DictionaryFinder, hashHex, TRANSPORT_HASH_BYTES, transportHash, transportHeaderAt, transportHeaderLength, type DictionariesOption, type TransportFormat } from '../lib/dictionary-lookup.js'
 import type { StreamClasses } from './codec-stream.js'
 import { decodeStream, type DecodeStreamOptions } from './factories.js'
 
@@ -64,7 +64,7 @@ export type Decide = (head: Uint8Array, ended: boolean) => Decision | null | Pro
 export const SNIFF_LIMIT = 64 * 1024
 
 const GZIP_MAGIC = [0x1f, 0x8b] // RFC 1952 §2.3.1 ID1 ID2
-// RFC 9842 §4 and §5 (lib/dictionary-lookup.ts): dcz's header, 5E 2A 4D 18 20 00 00 00 and
+// RFC 9842 §5 and §4 (lib/dictionary-lookup.ts): dcz's header, 5E 2A 4D 18 20 00 00 00 and
 // a SHA-256, is a zstd skippable frame of 32 bytes; dcb's starts FF 44 43 42.
 const ZSTD_MAGIC = [0x28, 0xb5, 0x2f, 0xfd] // RFC 8878 §3.1.1: 0xFD2FB528 little-endian
 const LZ4_MAGIC = [0x04, 0x22, 0x4d, 0x18] // LZ4 frame format: 0x184D2204 little-endian
@@ -135,7 +135,7 @@ export function hexHead(head: Uint8Array, n = 16): string {
  *
  * dcz and dcb are named once their whole header (magic and hash) is in. dcz's header is
  * also a valid zstd skippable frame (magic 0x184D2A5E, 32 bytes): a zstd stream starting
- * with exactly that frame is taken as dcz, as RFC 9842 §4 chose it to be; any other
+ * with exactly that frame is taken as dcz, as RFC 9842 §5 chose it to be; any other
  * skippable frame leads to zstd as before (`format: 'zstd'` forces it).
  */
 export function detectFormat(head: Uint8Array, ended: boolean): Format | 'unknown' | 'truncated' | null {
@@ -147,7 +147,7 @@ export function detectFormat(head: Uint8Array, ended: boolean): Format | 'unknow
     const match = transportHeaderAt(t, head)
     if (match === 'match') return t
     // The whole magic seen, the hash not yet.
-    if (match === 'partial' && head.length >= transportHeaderLength(t) - 32) return ended ? 'truncated' : null
+    if (match === 'partial' && head.length >= transportHeaderLength(t) - TRANSPORT_HASH_BYTES) return ended ? 'truncated' : null
   }
   const dcb = transportHeaderAt('dcb', head)
   let pos = 0
@@ -191,8 +191,8 @@ const DETECTED = 'gzip (1f 8b), zlib deflate (RFC 1950 header), zstd (28 b5 2f f
 const TAKES_DICTIONARY: ReadonlySet<Format> = /* @__PURE__ */ new Set<Format>(['deflate', 'deflate-raw', 'zstd', 'brotli', 'dcz', 'dcb'])
 
 const TRANSPORT_NAMES: Record<TransportFormat, string> = {
-  dcz: 'dictionary-compressed zstd, RFC 9842 §4',
-  dcb: 'dictionary-compressed brotli, RFC 9842 §5',
+  dcz: 'dictionary-compressed zstd, RFC 9842 §5',
+  dcb: 'dictionary-compressed brotli, RFC 9842 §4',
 }
 
 /** The `dictionary` option checked (and copied once) when decompress() is called. */

@@ -43,7 +43,7 @@ function zstdZeros(total: number): Uint8Array {
 /** Compresses `total` zero bytes with `format`, streaming, without holding them. */
 async function packZeros(f: Format, total: number): Promise<Uint8Array> {
   if (f === 'zstd') return zstdZeros(total)
-  // RFC 9842 section 4: the header (a skippable frame with the dictionary's SHA-256), then the frame.
+  // RFC 9842 section 5: the header (a skippable frame with the dictionary's SHA-256), then the frame.
   if (f === 'dcz') {
     const sha = new Uint8Array(await crypto.subtle.digest('SHA-256', dictionary))
     return concatBytes([Uint8Array.of(0x5e, 0x2a, 0x4d, 0x18, 0x20, 0, 0, 0), sha, zstdZeros(total)])

@@ -13,7 +13,7 @@
 // dictionaries, it cannot make one larger), so its memory is the caller's choice; what a
 // hostile body controls is the window, which dcz limits to max(8 MiB, 1.25 x the
 // dictionary), never above 128 MiB whatever the dictionary (RFC 9842 section 2.2), and
-// dcb to brotli's 16 MiB (RFC 9842 section 5, RFC 7932 section 9.1). A dictionary the
+// dcb to brotli's 16 MiB (RFC 9842 section 4, RFC 7932 section 9.1). A dictionary the
 // wasm heap (2 GiB, scripts/build-engines.mjs --max-memory) cannot hold is refused as a
 // CodecError LIMIT_EXCEEDED, as other exhausted memory is: a trained zstd dictionary when
 // the codec is created (zstd.ts dictionaryOf), raw content when the first frame is set

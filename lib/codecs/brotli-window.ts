@@ -6,7 +6,7 @@
  * bits of window size. Our decoders never enable the extension, so such a stream is
  * refused at its first byte with `LIMIT_EXCEEDED`, as a window above the limit (like
  * zstd's windows above `maxWindowLog`): RFC 7932 caps windows at 2^24 - 16 bytes, and
- * RFC 9842 §5 requires dcb's to be at most 16 MB.
+ * RFC 9842 §4 requires dcb's to be at most 16 MB.
  */
 
 const LARGE_WINDOW_WBITS = 0x11
@@ -15,5 +15,5 @@ const LARGE_WINDOW_WBITS = 0x11
 export function largeWindowRefusal(head: Uint8Array): string | null {
   if ((head[0]! & 0x7f) !== LARGE_WINDOW_WBITS) return null
   const bits = head.length > 1 ? ` (2^${head[1]! & 0x3f} bytes)` : ''
-  return `the stream asks for a large window${bits}, brotli's extension beyond RFC 7932; windows are at most 2^24 - 16 bytes (RFC 7932 §9.1; 16 MB for dcb, RFC 9842 §5)`
+  return `the stream asks for a large window${bits}, brotli's extension beyond RFC 7932; windows are at most 2^24 - 16 bytes (RFC 7932 §9.1; 16 MB for dcb, RFC 9842 §4)`
 }
