@@ -433,6 +433,30 @@ class OutputQueue {
 }
 
 /**
+ * The header an encoder writes before the deflate data (shared with the block encoder of
+ * lib/parallel/blocks.ts, so both write the same bytes): gzip RFC 1952 section 2.3, no
+ * flags, MTIME 0 (none), XFL 2/4 for best/fastest, OS 255 (unknown); zlib RFC 1950
+ * section 2.2, CM 8, CINFO 7 (32 KiB window), FLEVEL from the level, FDICT with the
+ * dictionary's Adler-32 (DICTID) after FLG, FCHECK; raw deflate none. An empty
+ * dictionary writes no FDICT (as node:zlib does).
+ */
+export function wrapperHeader(wrapper: Wrapper, level: number, dictionary: Uint8Array | null): Uint8Array {
+  if (wrapper === 'gzip') {
+    const xfl = level === 9 ? 2 : level === 1 ? 4 : 0
+    return new Uint8Array([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, xfl, 255])
+  }
+  if (wrapper === 'raw') return new Uint8Array(0)
+  const cmf = 0x78
+  const withDictionary = dictionary !== null && dictionary.length > 0
+  const flevel = level < 2 ? 0 : level < 6 ? 1 : level === 6 ? 2 : 3
+  let flg = (flevel << 6) | (withDictionary ? FDICT : 0)
+  flg |= 31 - (((cmf << 8) | flg) % 31)
+  if (!withDictionary) return new Uint8Array([cmf, flg])
+  const id = adler32(dictionary)
+  return new Uint8Array([cmf, flg, id >>> 24, id >>> 16, id >>> 8, id])
+}
+
+/**
  * Encoder over fflate's streaming `Deflate` (which always takes all input). Its output
  * chunks are queued and copied into the caller's `dst` as room allows; while output is
  * pending no new input is taken, so output stays bounded by one input chunk's worth.
@@ -485,24 +509,7 @@ export class DeflateFamilyEncoder implements Encoder {
   private start(): void {
     if (this.started) return
     this.started = true
-    if (this.wrapper === 'gzip') {
-      // RFC 1952 section 2.3: no flags, MTIME 0 (none), XFL 2/4 for best/fastest, OS 255 (unknown).
-      const xfl = this.level === 9 ? 2 : this.level === 1 ? 4 : 0
-      this.queue.push(new Uint8Array([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, xfl, 255]))
-    } else if (this.wrapper === 'zlib') {
-      // RFC 1950 section 2.2: CM 8, CINFO 7 (32 KiB window), FLEVEL from the level,
-      // FDICT with the dictionary's Adler-32 (DICTID) after FLG, FCHECK.
-      const cmf = 0x78
-      const flevel = this.level < 2 ? 0 : this.level < 6 ? 1 : this.level === 6 ? 2 : 3
-      let flg = (flevel << 6) | (this.dictionary ? FDICT : 0)
-      flg |= 31 - (((cmf << 8) | flg) % 31)
-      if (this.dictionary) {
-        const id = adler32(this.dictionary)
-        this.queue.push(new Uint8Array([cmf, flg, id >>> 24, id >>> 16, id >>> 8, id]))
-      } else {
-        this.queue.push(new Uint8Array([cmf, flg]))
-      }
-    }
+    this.queue.push(wrapperHeader(this.wrapper, this.level, this.dictionary ?? null))
   }
 
   transform(src: Uint8Array, dst: Uint8Array, final: boolean): Status {
