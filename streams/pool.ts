@@ -1,0 +1,185 @@
+/**
+ * One worker pool per realm (per page, per worker, per Node thread), started on the
+ * first job that asks for more than one thread, sized to the largest `threads` asked so
+ * far. Each worker loads its own engines once (the registry caches them per realm).
+ * Idle workers end after `IDLE_MS` and, in Node, never keep the process alive (they are
+ * referenced only while they run a job). `closeWorkers()` ends them all at once.
+ *
+ * Jobs are plain data; the pool copies each job's `input` once into a buffer of its own
+ * and transfers it (the caller's buffer is never detached), and the worker transfers
+ * the output back: no SharedArrayBuffer, so no cross-origin isolation is needed.
+ *
+ * A worker that fails (an uncaught error, running out of memory, an exit, a message
+ * that cannot be read) fails the job it was running with a `CodecError` and is dropped;
+ * the next job starts a new one. No job waits on a worker that is gone.
+ */
+import { host } from '#worker-host'
+import { CodecError, type ErrorCode } from '../lib/errors.js'
+import type { Job, JobResult } from '../lib/parallel/jobs.js'
+import { workerFile } from './worker-file.js'
+import type { HostedWorker } from './worker-host.js'
+import type { JobMessage, ReplyMessage } from './worker-entry.js'
+
+/** Idle workers end after this long (ms): long enough to serve a burst of calls, short enough not to hold memory for nothing. */
+export const IDLE_MS = 5000
+
+interface Pending {
+  readonly message: JobMessage
+  readonly transfer: ArrayBuffer[]
+  readonly format: string
+  readonly resolve: (result: JobResult) => void
+  readonly reject: (error: unknown) => void
+}
+
+interface Slot {
+  readonly worker: HostedWorker
+  job: Pending | null
+  idle: ReturnType<typeof setTimeout> | undefined
+  ended: boolean
+}
+
+const formatOf = (job: Job): string => ('format' in job ? job.format : 'deflate-raw')
+
+class WorkerPool {
+  private size = 0
+  private readonly slots: Slot[] = []
+  private readonly queue: Pending[] = []
+  private nextId = 1
+
+  /** Workers currently running (for tests and `closeWorkers`). */
+  get workers(): number {
+    return this.slots.length
+  }
+
+  /** Lets the pool grow to `threads` workers. */
+  grow(threads: number): void {
+    if (threads > this.size) this.size = threads
+  }
+
+  run(job: Job): Promise<JobResult> {
+    // The one copy of the input: a buffer of the pool's own, transferred to the worker.
+    const input = job.input.slice()
+    return new Promise<JobResult>((resolve, reject) => {
+      this.queue.push({ message: { id: this.nextId++, job: { ...job, input } }, transfer: [input.buffer], format: formatOf(job), resolve, reject })
+      this.pump()
+    })
+  }
+
+  private pump(): void {
+    while (this.queue.length > 0) {
+      let slot = this.slots.find((s) => s.job === null)
+      if (!slot) {
+        if (this.slots.length >= this.size) return
+        try {
+          slot = this.spawn()
+        } catch (cause) {
+          const error = new CodecError('ENGINE_UNAVAILABLE', this.queue[0]!.format, `could not start a worker: ${cause instanceof Error ? cause.message : String(cause)}`, -1, { cause })
+          for (const p of this.queue.splice(0)) p.reject(error)
+          return
+        }
+      }
+      const pending = this.queue.shift()!
+      slot.job = pending
+      clearTimeout(slot.idle)
+      slot.worker.hold(true)
+      slot.worker.post(pending.message, pending.transfer)
+    }
+  }
+
+  private spawn(): Slot {
+    const slot: Slot = { worker: undefined as unknown as HostedWorker, job: null, idle: undefined, ended: false }
+    ;(slot as { worker: HostedWorker }).worker = host.start(
+      workerFile(),
+      (message) => this.onReply(slot, message as ReplyMessage),
+      (error) => this.onFailure(slot, error),
+    )
+    this.slots.push(slot)
+    return slot
+  }
+
+  private onReply(slot: Slot, reply: ReplyMessage): void {
+    const pending = slot.job
+    if (!pending || reply.id !== pending.message.id) return
+    slot.job = null
+    if ('error' in reply) {
+      const e = reply.error
+      const error = new CodecError(e.code as ErrorCode, e.format, '', e.offset)
+      error.message = e.message
+      pending.reject(error)
+    } else {
+      pending.resolve({ output: reply.output, check: reply.check })
+    }
+    this.pump()
+    if (slot.job === null && !slot.ended) {
+      slot.worker.hold(false)
+      slot.idle = setTimeout(() => this.end(slot), IDLE_MS)
+      // Node: an idle timer never keeps the process alive either.
+      ;(slot.idle as { unref?: () => void }).unref?.()
+    }
+  }
+
+  private onFailure(slot: Slot, cause: unknown): void {
+    if (slot.ended) return
+    this.end(slot)
+    const pending = slot.job
+    slot.job = null
+    if (pending) {
+      const why = cause instanceof Error ? cause.message : String(cause)
+      pending.reject(new CodecError('ENGINE_UNAVAILABLE', pending.format, `the worker running this job failed (${why}); it was replaced`, -1, { cause }))
+    }
+    this.pump()
+  }
+
+  private end(slot: Slot): void {
+    if (slot.ended) return
+    slot.ended = true
+    clearTimeout(slot.idle)
+    const i = this.slots.indexOf(slot)
+    if (i >= 0) this.slots.splice(i, 1)
+    slot.worker.terminate()
+  }
+
+  /** Ends every worker; jobs running or queued fail with `ABORTED`. */
+  close(): void {
+    for (const p of this.queue.splice(0)) p.reject(new CodecError('ABORTED', p.format, 'closeWorkers() was called'))
+    for (const slot of [...this.slots]) {
+      const pending = slot.job
+      slot.job = null
+      this.end(slot)
+      pending?.reject(new CodecError('ABORTED', pending.format, 'closeWorkers() was called'))
+    }
+    this.size = 0
+  }
+
+  /** Test hook: ends a busy worker as a crash would. */
+  crashOne(): boolean {
+    const slot = this.slots.find((s) => s.job !== null)
+    if (!slot) return false
+    slot.worker.terminate()
+    return true
+  }
+}
+
+let pool: WorkerPool | null = null
+
+/** The realm's pool, created on first use. */
+export function workerPool(): WorkerPool {
+  return (pool ??= new WorkerPool())
+}
+
+/** Why this runtime has no workers, or null. */
+export const workersUnavailable = (): string | null => host.unavailable
+
+/** The cores the runtime reports. */
+export const runtimeCores = (): number => Math.max(1, host.cores() | 0)
+
+/**
+ * Ends the worker pool's workers now (they also end by themselves after a few idle
+ * seconds and never keep a Node process alive). Jobs still running fail with
+ * `CodecError('ABORTED')`. The next call that asks for threads starts new workers.
+ */
+export function closeWorkers(): void {
+  pool?.close()
+}
+
+export type { WorkerPool }

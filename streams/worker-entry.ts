@@ -1,0 +1,36 @@
+/**
+ * The worker module (built as `sluice-worker.js` beside each build): runs the jobs the
+ * pool posts with lib/parallel/jobs.ts `runJob`, the same function that runs them
+ * inline, loading each engine once per worker. Replies carry the output's buffer
+ * transferred (copied first when it is a view into a larger or non-transferable
+ * buffer), or the error's code, format, message and offset.
+ */
+import { host } from '#worker-host'
+import { CodecError } from '../lib/errors.js'
+import { runJob, type Job } from '../lib/parallel/jobs.js'
+
+/** What the pool posts. */
+export interface JobMessage {
+  readonly id: number
+  readonly job: Job
+}
+
+/** What the worker answers. */
+export type ReplyMessage =
+  | { readonly id: number; readonly output: Uint8Array; readonly check: number }
+  | { readonly id: number; readonly error: { code: string; format: string; message: string; offset: number } }
+
+host.serve(async (message) => {
+  const { id, job } = message as JobMessage
+  try {
+    const { output, check } = await runJob(job)
+    const own = output.byteOffset === 0 && output.byteLength === output.buffer.byteLength && output.buffer instanceof ArrayBuffer ? output : output.slice()
+    return { reply: { id, output: own, check }, transfer: [own.buffer as ArrayBuffer] }
+  } catch (e) {
+    const error =
+      e instanceof CodecError
+        ? { code: e.code, format: e.format, message: e.message, offset: e.offset }
+        : { code: 'ENGINE_UNAVAILABLE', format: 'format' in job ? job.format : 'deflate-raw', message: `the worker's job failed: ${e instanceof Error ? e.message : String(e)}`, offset: -1 }
+    return { reply: { id, error }, transfer: [] }
+  }
+})

@@ -1,0 +1,165 @@
+// The worker pool behind `threads` (streams/pool.ts, streams/parallel.ts): the same
+// bytes for every thread count, outputs read by node:zlib and the CLIs, parallel and
+// serial decoding agreeing, the caller's buffer never detached, a crashed worker
+// failing its job with a CodecError and being replaced, closeWorkers(), idle workers
+// never keeping a process alive, option checks.
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import * as zlib from 'node:zlib'
+import { gunzipSync, inflateSync } from 'node:zlib'
+import { closeWorkers, CodecError, decode, encode, MIN_PARALLEL_BYTES } from '../index.js'
+import { workerPool } from '../streams/pool.js'
+import { encode as encodeSerial } from '../lib/oneshot.js'
+import { requireCli, runCli } from './_cli.js'
+import { filesCorpus, randomBytes } from './_corpus.js'
+import { root } from './_fixtures.js'
+
+// Above MIN_PARALLEL_BYTES, so that threads > 1 really goes through workers.
+const text = filesCorpus(join(root, 'node_modules/typescript/lib'), 3 * 1024 * 1024, /\.d\.ts$/)
+const big = new Uint8Array(text.length + 600_000)
+big.set(text)
+big.set(randomBytes(600_000), text.length)
+
+test('the input is large enough to reach the workers', () => {
+  assert.ok(big.length >= 2 * MIN_PARALLEL_BYTES)
+})
+
+test('gzip, deflate, deflate-raw, zstd, lz4: the same bytes for 1, 2 and 3 threads', async () => {
+  for (const format of ['gzip', 'deflate', 'deflate-raw', 'zstd', 'lz4'] as const) {
+    const blockSize = format === 'lz4' ? 262144 : 256 * 1024
+    const one = await encode(format, big, { threads: 1, blockSize })
+    for (const threads of [2, 3]) assert.equal(await encode(format, big, { threads, blockSize }), one, `${format} threads ${threads}`)
+    // threads alone: the format's default block size, same bytes as threads: 1 with it.
+    const defaults = { gzip: 131072, deflate: 131072, 'deflate-raw': 131072, zstd: 1048576, lz4: 65536 }[format]
+    assert.equal(await encode(format, big, { threads: 2 }), await encode(format, big, { threads: 1, blockSize: defaults }), `${format} default block size`)
+  }
+  assert.ok(workerPool().workers >= 2, 'workers ran the jobs')
+})
+
+test('outputs read by node:zlib, gzip, pigz, zstd and lz4', async () => {
+  const gz = await encode('gzip', big, { threads: 2, level: 6 })
+  assert.equal(new Uint8Array(gunzipSync(gz)), big)
+  if (requireCli('gzip')) assert.equal(runCli('gzip', ['-dc'], gz), big)
+  if (requireCli('pigz')) assert.equal(runCli('pigz', ['-dc'], gz), big)
+  assert.equal(new Uint8Array(inflateSync(await encode('deflate', big, { threads: 2 }))), big)
+  const zst = await encode('zstd', big, { threads: 2, level: 3 })
+  // node:zlib reads zstd from Node 22.15 on.
+  const zstdDecompressSync = (zlib as { zstdDecompressSync?: (b: Uint8Array) => Uint8Array }).zstdDecompressSync
+  if (zstdDecompressSync) assert.equal(new Uint8Array(zstdDecompressSync(zst)), big)
+  if (requireCli('zstd')) assert.equal(runCli('zstd', ['-dc'], zst), big)
+  const lz = await encode('lz4', big, { threads: 2 })
+  assert.equal(lz, await encodeSerial('lz4', big), 'LZ4 block mode is the serial encoder\'s frame')
+  if (requireCli('lz4')) assert.equal(runCli('lz4', ['-dc'], lz), big)
+})
+
+test('brotli with threads encodes on a worker: the serial bytes', async () => {
+  const input = big.subarray(0, 2 * 1024 * 1024)
+  assert.equal(await encode('brotli', input, { threads: 2, level: 5 }), await encodeSerial('brotli', input, { level: 5 }))
+})
+
+test('parallel zstd decoding agrees with the serial decoder: block mode, the CLI\'s multi-frame output, one frame', async () => {
+  const frames = await encode('zstd', big, { blockSize: 65536 })
+  assert.equal(await decode('zstd', frames, { threads: 2 }), big)
+  assert.equal(await decode('zstd', frames, { threads: 3 }), await decode('zstd', frames))
+  const one = await encode('zstd', big)
+  assert.equal(await decode('zstd', one, { threads: 2 }), big, 'one frame: decoded serially')
+  if (requireCli('zstd')) {
+    // Two CLI frames with content sizes (read from files), then a skippable frame.
+    const a = runCli('zstd', ['-c', '-q', '-3'], big.subarray(0, 1_500_000), 'file')
+    const b = runCli('zstd', ['-c', '-q', '-3'], big.subarray(1_500_000), 'file')
+    const skip = new Uint8Array([0x50, 0x2a, 0x4d, 0x18, 3, 0, 0, 0, 1, 2, 3])
+    const all = new Uint8Array(a.length + b.length + skip.length)
+    all.set(a)
+    all.set(b, a.length)
+    all.set(skip, a.length + b.length)
+    assert.equal(await decode('zstd', all, { threads: 2 }), big)
+  }
+})
+
+test('parallel decoding: corrupt frames and limits are reported as the serial decoder reports them', async () => {
+  const frames = await encode('zstd', big, { blockSize: 65536 })
+  const bad = frames.slice()
+  bad[Math.floor(bad.length / 2)] ^= 0x55
+  const serial = await decode('zstd', bad).catch((e: unknown) => e)
+  const parallel = await decode('zstd', bad, { threads: 2 }).catch((e: unknown) => e)
+  assert.instance(parallel, CodecError)
+  assert.is((parallel as CodecError).message, (serial as CodecError).message)
+  const limited = await decode('zstd', frames, { threads: 2, maxOutputBytes: big.length - 1 }).catch((e: unknown) => e)
+  assert.is((limited as CodecError).code, 'LIMIT_EXCEEDED')
+})
+
+test('the caller\'s buffer is copied, never detached', async () => {
+  const input = big.slice()
+  await encode('gzip', input, { threads: 2 })
+  await decode('zstd', await encode('zstd', input, { threads: 2, blockSize: 65536 }), { threads: 2 })
+  assert.is(input.byteLength, big.length)
+  assert.equal(input, big)
+})
+
+test('a worker that dies mid-job fails the call with a CodecError, and the next call gets a new worker', async () => {
+  const pending = encode('zstd', big, { threads: 2, blockSize: 65536, level: 9 })
+  // Let the jobs reach the workers, then end one as a crash would.
+  let crashed = false
+  for (let i = 0; i < 200 && !crashed; i++) {
+    await new Promise((r) => setTimeout(r, 5))
+    crashed = workerPool().crashOne()
+  }
+  assert.ok(crashed, 'a worker was busy')
+  const error = await pending.catch((e: unknown) => e)
+  assert.instance(error, CodecError)
+  assert.is((error as CodecError).code, 'ENGINE_UNAVAILABLE')
+  assert.match((error as CodecError).message, /worker/)
+  assert.equal(await decode('zstd', await encode('zstd', big, { threads: 2 })), big)
+})
+
+test('closeWorkers ends the workers; running jobs fail with ABORTED; the pool starts again', async () => {
+  const pending = encode('gzip', big, { threads: 2 })
+  await new Promise((r) => setTimeout(r, 20))
+  closeWorkers()
+  const outcome = await pending.then(
+    () => 'done',
+    (e: unknown) => (e as CodecError).code,
+  )
+  // The call either finished before the close or was aborted by it; never left hanging.
+  assert.ok(outcome === 'done' || outcome === 'ABORTED', String(outcome))
+  assert.is(workerPool().workers, 0)
+  assert.equal(new Uint8Array(gunzipSync(await encode('gzip', big, { threads: 2 }))), big)
+})
+
+test('idle workers never keep a Node process alive', () => {
+  const script = `import { encode } from ${JSON.stringify(join(root, 'index.ts'))}
+const data = new Uint8Array(4 << 20).map((_, i) => (i * 31) >> 7)
+const out = await encode('gzip', data, { threads: 2 })
+console.log('encoded', out.length)`
+  // Exits by itself once the call resolved (the idle timer is 5 s, unreferenced); a
+  // process kept alive would be killed by the timeout and fail here.
+  const dir = mkdtempSync(join(tmpdir(), 'sluice-pool-'))
+  const file = join(dir, 'child.mjs')
+  writeFileSync(file, script)
+  const r = spawnSync(process.execPath, ['--import', 'tsx', file], { cwd: root, encoding: 'utf8', timeout: 120_000 })
+  rmSync(dir, { recursive: true, force: true })
+  assert.is(r.status, 0, r.stderr)
+  assert.match(r.stdout, /encoded \d+/)
+})
+
+test('option checks: threads and blockSize', async () => {
+  for (const threads of [0, -1, 1.5, 257, '2', null]) {
+    const e = await encode('gzip', big.subarray(0, 10), { threads: threads as never }).catch((x: unknown) => x)
+    assert.is((e as CodecError).code, 'INVALID_OPTION', `threads ${String(threads)}`)
+  }
+  for (const [format, blockSize] of [['gzip', 1000], ['zstd', 32768], ['brotli', 65536], ['lz4', 100000]] as const) {
+    const e = await encode(format, big.subarray(0, 10), { blockSize }).catch((x: unknown) => x)
+    assert.is((e as CodecError).code, 'INVALID_OPTION', `${format} blockSize ${blockSize}`)
+  }
+  const e = await decode('gzip', new Uint8Array(0), { blockSize: 65536 } as never).catch((x: unknown) => x)
+  assert.is((e as CodecError).code, 'INVALID_OPTION')
+  // 'auto' works everywhere; a small input stays on this thread and gives the block-mode bytes.
+  const small = big.subarray(0, 100_000)
+  assert.equal(await encode('gzip', small, { threads: 'auto' }), await encode('gzip', small, { blockSize: 131072 }))
+})
+
+test.run()
