@@ -1,6 +1,6 @@
 // `npm run bench [filter]`: installs the benchmark's peers (bench/package.json, a package
 // of its own so that `npm install` at the root compiles nothing) on first use, then runs
-// bench/run.ts with the same arguments. The other bench/*.ts scripts need the same
+// bench/run.ts with the same arguments, then bench/threads.ts (the threads rows). The other bench/*.ts scripts need the same
 // install: `npm run bench:install`.
 import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
@@ -23,4 +23,11 @@ if (!installed()) {
   if (r.status !== 0) process.exit(r.status ?? 1)
 }
 const r = spawnSync(process.execPath, ['--import', 'tsx', join(bench, 'run.ts'), ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' })
-process.exit(r.status ?? 1)
+if (r.status !== 0) process.exit(r.status ?? 1)
+// The threads rows (bench/threads.ts, issue 22): ratios of their own, run after the
+// table (unfiltered, or with a filter that names them).
+const filter = process.argv[2]?.toLowerCase()
+if (!filter || 'threads'.includes(filter)) {
+  const t = spawnSync(process.execPath, ['--import', 'tsx', join(bench, 'threads.ts')], { cwd: root, stdio: 'inherit' })
+  process.exit(t.status ?? 1)
+}

@@ -1,0 +1,128 @@
+// Threads (issue 22): the target rows as ratios measured in one run, pairs interleaved
+// (a, b, a, b, ...) and the median of the per-pair time ratios reported, so that load
+// from other processes colours both sides alike. Prints the core count and the load
+// average: on a shared machine the parallel rows are depressed by whatever else runs.
+//
+//   node --import tsx bench/threads.ts            64 MiB inputs, 3 pairs per row
+//   BENCH_MB=16 THREADS_PAIRS=5 node --import tsx bench/threads.ts
+//
+// The first-call row runs the built package (dist/esm, `npm run build`) in fresh
+// processes; it is skipped with a note when dist/ is missing.
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { availableParallelism, loadavg, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { gzipSync } from 'node:zlib'
+import { closeWorkers, decode, encode } from '../index.js'
+import { nodeModulesText, root } from './corpus.js'
+
+const require = createRequire(join(root, 'bench', 'package.json'))
+const napi = require('zstd-napi') as typeof import('zstd-napi')
+
+const MB = Number(process.env.BENCH_MB ?? 64)
+const PAIRS = Number(process.env.THREADS_PAIRS ?? 3)
+const text = nodeModulesText(MB * 2 ** 20)
+
+console.log(`# threads bench: node ${process.version}, ${availableParallelism()} cores (os.availableParallelism), load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}; ${(text.length / 2 ** 20).toFixed(0)} MiB of node_modules text; ${PAIRS} interleaved pairs per row, median of pair ratios`)
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+
+/** CPU time of the whole process (every thread, workers included), ms. */
+const cpuNow = (): number => {
+  const u = process.cpuUsage()
+  return (u.user + u.system) / 1000
+}
+let lastCpu = 0
+
+async function time(fn: () => unknown): Promise<number> {
+  const t = performance.now()
+  const c = cpuNow()
+  await fn()
+  lastCpu = cpuNow() - c
+  return performance.now() - t
+}
+
+/** Median over interleaved pairs of time(b) / time(a): above 1 means `a` is faster. */
+async function pair(name: string, target: string, a: () => unknown, b: () => unknown): Promise<void> {
+  await a()
+  await b()
+  const ratios: number[] = []
+  const ta: number[] = []
+  const tb: number[] = []
+  const ca: number[] = []
+  const cb: number[] = []
+  for (let i = 0; i < PAIRS; i++) {
+    const x = await time(a)
+    ca.push(lastCpu)
+    const y = await time(b)
+    cb.push(lastCpu)
+    ta.push(x)
+    tb.push(y)
+    ratios.push(y / x)
+  }
+  const mbps = (ms: number) => (text.length / 2 ** 20 / (ms / 1000)).toFixed(0)
+  // CPU ms over all threads: what the work costs; wall / CPU shows how much of the
+  // machine the row got (under load, far less than its threads could use).
+  console.log(`${name.padEnd(62)} ${median(ratios).toFixed(2)}x  (target ${target}; ${mbps(median(ta))} vs ${mbps(median(tb))} MiB/s wall; CPU ${median(ca).toFixed(0)} vs ${median(cb).toFixed(0)} ms)`)
+}
+
+const gz1 = await encode('gzip', text, { level: 6 })
+await pair('gzip L6 encode, threads: 2 vs threads: 1', '>= 1.8x', () => encode('gzip', text, { level: 6, threads: 2 }), () => encode('gzip', text, { level: 6 }))
+await pair('gzip L6 encode, threads: 2 vs node:zlib gzipSync', '>= 1.3x', () => encode('gzip', text, { level: 6, threads: 2 }), () => gzipSync(text, { level: 6 }))
+await pair('zstd L3 encode, threads: 2 vs zstd-napi', '>= 1.3x', () => encode('zstd', text, { level: 3, threads: 2 }), () => napi.compress(text, { compressionLevel: 3 }))
+const frames = await encode('zstd', text, { level: 3, threads: 2 })
+await pair('zstd decode of 1 MiB frames, threads: 2 vs zstd-napi', '>= 1.0x', () => decode('zstd', frames, { threads: 2 }), () => napi.decompress(frames))
+await pair('zstd decode of 1 MiB frames, threads: 2 vs threads: 1', '(info)', () => decode('zstd', frames, { threads: 2 }), () => decode('zstd', frames))
+await pair('lz4 encode, threads: 2 vs threads: 1', '>= 1.7x', () => encode('lz4', text, { threads: 2 }), () => encode('lz4', text))
+
+const gzBlocks = await encode('gzip', text, { level: 6, blockSize: 128 * 1024 })
+const zstdOne = await encode('zstd', text, { level: 3 })
+console.log(`${'size: gzip L6 128 KiB blocks vs one stream'.padEnd(62)} +${((gzBlocks.length / gz1.length - 1) * 100).toFixed(2)}%  (target <= 1%; ${gzBlocks.length} vs ${gz1.length} bytes)`)
+console.log(`${'size: zstd L3 1 MiB frames vs one frame'.padEnd(62)} +${((frames.length / zstdOne.length - 1) * 100).toFixed(2)}%  (target <= 3%; ${frames.length} vs ${zstdOne.length} bytes)`)
+
+// Small inputs stay on the caller's thread: threads: 2 against threads: 1 on 64 KiB.
+const small = text.subarray(0, 64 * 1024)
+const smallRatios: number[] = []
+for (let i = 0; i < 9; i++) {
+  const t2 = await time(() => encode('gzip', small, { threads: 2 }))
+  const t1 = await time(() => encode('gzip', small))
+  smallRatios.push(t2 / t1)
+}
+console.log(`${'gzip 64 KiB, time threads: 2 / threads: 1 (stays inline)'.padEnd(62)} ${median(smallRatios).toFixed(2)}   (target <= 1.05)`)
+closeWorkers()
+
+// First parallel call in a fresh process, against an empty worker's start and the same call on one thread.
+const dist = join(root, 'dist', 'esm', 'index.js')
+if (!existsSync(dist)) {
+  console.log('first parallel call: skipped, dist/esm is missing (npm run build)')
+} else {
+  const dir = mkdtempSync(join(tmpdir(), 'sluice-threads-'))
+  const emptyWorker = join(dir, 'empty.mjs')
+  writeFileSync(emptyWorker, `import { parentPort } from 'node:worker_threads'\nparentPort.postMessage(0)\n`)
+  const child = join(dir, 'child.mjs')
+  writeFileSync(
+    child,
+    `import { Worker } from 'node:worker_threads'
+const [what, mb] = process.argv.slice(2)
+const data = new Uint8Array(Number(mb) * 2 ** 20).map((_, i) => (i * 31 ^ i >> 11) & 0x7f)
+const t = performance.now()
+if (what === 'worker') { const w = new Worker(${JSON.stringify(emptyWorker)}); await new Promise((r) => w.once('message', r)); void w.terminate() }
+else { const { encode } = await import(${JSON.stringify(dist)}); await encode('gzip', data, what === 't2' ? { threads: 2 } : {}) }
+console.log(performance.now() - t)`,
+  )
+  const run = (what: string, mb: number): number => Number(spawnSync(process.execPath, [child, what, String(mb)], { encoding: 'utf8' }).stdout.trim())
+  for (const mb of [2, 8]) {
+    const w: number[] = []
+    const t2: number[] = []
+    const t1: number[] = []
+    for (let i = 0; i < 5; i++) {
+      w.push(run('worker', mb))
+      t2.push(run('t2', mb))
+      t1.push(run('t1', mb))
+    }
+    console.log(`first call, gzip ${mb} MiB, fresh process: threads: 2 ${median(t2).toFixed(0)} ms, threads: 1 ${median(t1).toFixed(0)} ms, empty worker start ${median(w).toFixed(0)} ms`)
+  }
+  rmSync(dir, { recursive: true, force: true })
+}
+console.log('Arrow IPC ZSTD read with threads: not measured (parallel Arrow decoding is not built yet, issue 22)')
