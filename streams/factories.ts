@@ -3,6 +3,8 @@ import type { Format } from '../lib/codec.js'
 import { prepareDecoder, prepareEncoder } from '../lib/prepare.js'
 import { canFlush, resolveEngine, unflushable, type Engine, type FlushMode } from '../lib/formats.js'
 import { CodecStream, type StreamOptions, type Surface } from './codec-stream.js'
+import { wantsBlocks, type ThreadOptions } from './parallel.js'
+import { parallelEncodeStream } from './parallel-stream.js'
 
 export interface DecodeStreamOptions extends StreamOptions {
   /** Engine: `'js'`/`'wasm'` (portable, the default per format) or `'node'` (node:zlib). */
@@ -27,7 +29,7 @@ export interface DecodeStreamOptions extends StreamOptions {
   [option: string]: unknown
 }
 
-export interface EncodeStreamOptions extends StreamOptions {
+export interface EncodeStreamOptions extends StreamOptions, ThreadOptions {
   engine?: Engine
   /** Compression level; range and default depend on the format. */
   level?: number
@@ -71,28 +73,36 @@ type Pair = ReadableWritablePair<Uint8Array, BinaryInput>
 /** An encoder pair: `flush()` writes a sync point (see `CodecStream.flush`). */
 export type EncoderPair = Pair & { flush(): Promise<void> }
 
+/**
+ * The encoder factories' pair: block mode on workers when `threads` > 1 or `blockSize`
+ * is given (streams/parallel-stream.ts, issue 22), else the serial stream.
+ */
+function encodePair(format: Format, options: EncodeStreamOptions = {}): EncoderPair {
+  return wantsBlocks(format, options) ? parallelEncodeStream(format, options) : encodeStream(format, options)
+}
+
 /** gzip (RFC 1952) decoder; concatenated members are decoded in sequence. */
 export const gzipDecode = (options?: DecodeStreamOptions): Pair => decodeStream('gzip', options)
 /** gzip (RFC 1952) encoder; `level` 0–9, default 6. */
-export const gzipEncode = (options?: EncodeStreamOptions): EncoderPair => encodeStream('gzip', options)
+export const gzipEncode = (options?: EncodeStreamOptions): EncoderPair => encodePair('gzip', options)
 /** zlib-wrapped deflate (RFC 1950), the web platform's `'deflate'`. */
 export const deflateDecode = (options?: DecodeStreamOptions): Pair => decodeStream('deflate', options)
-export const deflateEncode = (options?: EncodeStreamOptions): EncoderPair => encodeStream('deflate', options)
+export const deflateEncode = (options?: EncodeStreamOptions): EncoderPair => encodePair('deflate', options)
 /** Raw deflate (RFC 1951), the web platform's `'deflate-raw'`. */
 export const deflateRawDecode = (options?: DecodeStreamOptions): Pair => decodeStream('deflate-raw', options)
-export const deflateRawEncode = (options?: EncodeStreamOptions): EncoderPair => encodeStream('deflate-raw', options)
+export const deflateRawEncode = (options?: EncodeStreamOptions): EncoderPair => encodePair('deflate-raw', options)
 /** LZ4 frame format; concatenated and skippable frames are handled. */
 export const lz4Decode = (options?: DecodeStreamOptions): Pair => decodeStream('lz4', options)
-export const lz4Encode = (options?: EncodeStreamOptions): EncoderPair => encodeStream('lz4', options)
+export const lz4Encode = (options?: EncodeStreamOptions): EncoderPair => encodePair('lz4', options)
 /** zstd (RFC 8878); concatenated and skippable frames are handled. */
 export const zstdDecode = (options?: DecodeStreamOptions): Pair => decodeStream('zstd', options)
-export const zstdEncode = (options?: EncodeStreamOptions): EncoderPair => encodeStream('zstd', options)
+export const zstdEncode = (options?: EncodeStreamOptions): EncoderPair => encodePair('zstd', options)
 /** brotli (RFC 7932). */
 export const brotliDecode = (options?: DecodeStreamOptions): Pair => decodeStream('brotli', options)
-export const brotliEncode = (options?: EncodeStreamOptions): EncoderPair => encodeStream('brotli', options)
+export const brotliEncode = (options?: EncodeStreamOptions): EncoderPair => encodePair('brotli', options)
 /** RFC 9842 dictionary-compressed zstd ('dcz'): `dictionary` is required. */
 export const dczDecode = (options: DecodeStreamOptions): Pair => decodeStream('dcz', options)
-export const dczEncode = (options: EncodeStreamOptions): EncoderPair => encodeStream('dcz', options)
+export const dczEncode = (options: EncodeStreamOptions): EncoderPair => encodePair('dcz', options)
 /** RFC 9842 dictionary-compressed brotli ('dcb'): `dictionary` is required. */
 export const dcbDecode = (options: DecodeStreamOptions): Pair => decodeStream('dcb', options)
-export const dcbEncode = (options: EncodeStreamOptions): EncoderPair => encodeStream('dcb', options)
+export const dcbEncode = (options: EncodeStreamOptions): EncoderPair => encodePair('dcb', options)

@@ -76,15 +76,21 @@ export function checkThreads(format: string, value: unknown): number {
 }
 
 /** The pool's runner for `threads` workers, or inline when one thread will do. */
-function runnerFor(threads: number, bytes: number): JobRunner {
+export function runnerFor(threads: number, bytes: number, signal?: AbortSignal): JobRunner {
   if (threads <= 1 || bytes < MIN_PARALLEL_BYTES) return runJob
   const pool = workerPool()
   pool.grow(threads)
-  return (job) => pool.run(job)
+  return (job) => pool.run(job, signal)
+}
+
+/** Whether `options` turn block mode on for an encoder of `format` (LZ4's `blockSize` alone does not: it is its frame option). */
+export function wantsBlocks(format: Format, options: Record<string, unknown>): boolean {
+  const threads = options.threads
+  return (threads !== undefined && threads !== 1) || (options.blockSize !== undefined && format !== 'lz4')
 }
 
 /** `options` without this module's keys (LZ4 keeps `blockSize`: it is its frame option). */
-function rest(format: Format, options: Record<string, unknown>): Record<string, unknown> {
+export function rest(format: Format, options: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {}
   for (const key of Object.keys(options)) if (key !== 'threads' && (key !== 'blockSize' || format === 'lz4')) out[key] = options[key]
   return out

@@ -29,6 +29,8 @@ interface Pending {
   readonly format: string
   readonly resolve: (result: JobResult) => void
   readonly reject: (error: unknown) => void
+  /** Called when the job leaves the queue for a worker. */
+  started?: () => void
 }
 
 interface Slot {
@@ -56,13 +58,36 @@ class WorkerPool {
     if (threads > this.size) this.size = threads
   }
 
-  run(job: Job): Promise<JobResult> {
+  /**
+   * Runs `job` on a worker. Aborting `signal` drops the job if it is still queued (its
+   * input copy is freed) and rejects with `ABORTED`; a job already running finishes
+   * and its result is dropped by the caller.
+   */
+  run(job: Job, signal?: AbortSignal): Promise<JobResult> {
     // The one copy of the input: a buffer of the pool's own, transferred to the worker.
     const input = job.input.slice()
     return new Promise<JobResult>((resolve, reject) => {
-      this.queue.push({ message: { id: this.nextId++, job: { ...job, input } }, transfer: [input.buffer], format: formatOf(job), resolve, reject })
+      const pending: Pending = { message: { id: this.nextId++, job: { ...job, input } }, transfer: [input.buffer], format: formatOf(job), resolve, reject }
+      if (signal) {
+        if (signal.aborted) return reject(new CodecError('ABORTED', pending.format, 'the stream was cancelled'))
+        const onAbort = () => {
+          const i = this.queue.indexOf(pending)
+          if (i < 0) return
+          this.queue.splice(i, 1)
+          reject(new CodecError('ABORTED', pending.format, 'the stream was cancelled'))
+        }
+        signal.addEventListener('abort', onAbort, { once: true })
+        // Listening only while queued: a started job is past cancelling.
+        pending.started = () => signal.removeEventListener('abort', onAbort)
+      }
+      this.queue.push(pending)
       this.pump()
     })
+  }
+
+  /** Jobs waiting for a worker (for tests). */
+  get queued(): number {
+    return this.queue.length
   }
 
   private pump(): void {
@@ -79,6 +104,7 @@ class WorkerPool {
         }
       }
       const pending = this.queue.shift()!
+      pending.started?.()
       slot.job = pending
       clearTimeout(slot.idle)
       slot.worker.hold(true)

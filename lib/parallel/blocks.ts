@@ -24,7 +24,7 @@
  */
 import type { Format } from '../codec.js'
 import { CodecError } from '../errors.js'
-import { checkBoolean, checkInteger, resolveEngine } from '../formats.js'
+import { checkBoolean, checkInteger, resolveEngine, type Engine } from '../formats.js'
 import { writeU32LE } from '../endian.js'
 import { wrapperHeader, wrapperOf } from '../codecs/deflate.js'
 import { xxh32, Xxh32 } from '../codecs/xxhash32.js'
@@ -128,133 +128,225 @@ export async function runOrdered(count: number, jobOf: (i: number) => Job, run: 
   }
 }
 
-/** Concatenates `parts` (with room for `extra` bytes after them), returning the array and where the parts end. */
-function concat(parts: readonly Uint8Array[], head: Uint8Array, extra: number): { out: Uint8Array; end: number } {
-  let total = head.length + extra
-  for (const p of parts) total += p.length
-  const out = new Uint8Array(total)
-  out.set(head, 0)
-  let at = head.length
-  for (const p of parts) {
-    out.set(p, at)
-    at += p.length
-  }
-  return { out, end: at }
-}
-
-/** Encodes `bytes` in block mode per `plan`, running the jobs through `run` with at most `inFlight` at a time. */
-export async function encodeBlocks(plan: BlockPlan, bytes: Uint8Array, run: JobRunner, inFlight: number): Promise<Uint8Array> {
-  switch (blockFamily(plan.format)) {
-    case 'deflate':
-      return deflateBlocks(plan, bytes, run, inFlight)
-    case 'zstd':
-      return zstdFrames(plan, bytes, run, inFlight)
-    case 'lz4':
-      return lz4Blocks(plan, bytes, run, inFlight)
-    default:
-      throw new CodecError('INVALID_OPTION', plan.format, 'no block mode for this format')
-  }
-}
-
-async function deflateBlocks(plan: BlockPlan, bytes: Uint8Array, run: JobRunner, inFlight: number): Promise<Uint8Array> {
-  const { format, blockSize, options } = plan
-  const wrapper = wrapperOf(format)
-  const level = (options.level as number | undefined) ?? 6
-  const engine = resolveEngine(format, options.engine)
-  const dictionary = (options.dictionary as Uint8Array | undefined) ?? null
-  const count = Math.max(1, Math.ceil(bytes.length / blockSize))
-  const check = wrapper === 'gzip' ? 'crc32' : wrapper === 'zlib' ? 'adler32' : 'none'
-  const parts: Uint8Array[] = []
-  let sum = wrapper === 'zlib' ? 1 : 0
-  await runOrdered(
-    count,
-    (i) => {
-      const start = i * blockSize
-      const from = Math.max(0, start - DEFLATE_WINDOW)
-      return {
-        kind: 'deflate-block',
-        engine,
-        level,
-        input: bytes.subarray(from, Math.min(bytes.length, start + blockSize)),
-        prefix: start - from,
-        dictionary: i === 0 ? dictionary : null,
-        last: i === count - 1,
-        check,
-      }
-    },
-    run,
-    inFlight,
-    (i, r) => {
-      parts.push(r.output)
-      const length = Math.min(bytes.length, (i + 1) * blockSize) - i * blockSize
-      if (check === 'crc32') sum = crc32Combine(sum, r.check, length)
-      else if (check === 'adler32') sum = adler32Combine(sum, r.check, length)
-    },
-  )
-  const trailer = wrapper === 'gzip' ? 8 : wrapper === 'zlib' ? 4 : 0
-  const { out, end } = concat(parts, wrapperHeader(wrapper, level, dictionary), trailer)
-  if (wrapper === 'gzip') {
-    writeU32LE(out, end, sum)
-    writeU32LE(out, end + 4, bytes.length % 2 ** 32) // ISIZE: the size modulo 2^32 (RFC 1952 section 2.3.1)
-  } else if (wrapper === 'zlib') {
-    out[end] = sum >>> 24
-    out[end + 1] = sum >>> 16
-    out[end + 2] = sum >>> 8
-    out[end + 3] = sum
-  }
-  return out
-}
-
-async function zstdFrames(plan: BlockPlan, bytes: Uint8Array, run: JobRunner, inFlight: number): Promise<Uint8Array> {
-  const { format, blockSize, options } = plan
-  if (options.contentSize !== undefined) throw new CodecError('INVALID_OPTION', format, 'contentSize declares one frame; block mode (blockSize or threads > 1) writes one frame per block, each with its own content size')
-  const count = Math.max(1, Math.ceil(bytes.length / blockSize))
-  const parts: Uint8Array[] = []
-  await runOrdered(count, (i) => ({ kind: 'encode', format, options, input: bytes.subarray(i * blockSize, Math.min(bytes.length, (i + 1) * blockSize)) }), run, inFlight, (_, r) => parts.push(r.output))
-  return concat(parts, new Uint8Array(0), 0).out
-}
+const EMPTY = new Uint8Array(0)
 
 /** The LZ4 frame header the serial encoder writes for no content size: magic, FLG, BD, HC. */
 const LZ4_PLAIN_HEADER = 7
 /** The end mark (a zero block size). */
 const LZ4_END_MARK = 4
 
-async function lz4Blocks(plan: BlockPlan, bytes: Uint8Array, run: JobRunner, inFlight: number): Promise<Uint8Array> {
-  const { format, blockSize, options } = plan
-  const blockChecksum = checkBoolean(format, 'blockChecksum', options.blockChecksum, false)
-  const contentChecksum = checkBoolean(format, 'contentChecksum', options.contentChecksum, true)
-  const contentSize = checkInteger(format, 'contentSize', options.contentSize, 0, Number.MAX_SAFE_INTEGER, -1)
-  if (contentSize >= 0 && contentSize !== bytes.length) throw new CodecError('INVALID_OPTION', format, `input of ${bytes.length} bytes does not match contentSize ${contentSize}`)
-  const jobBytes = Math.max(blockSize, Math.floor(LZ4_JOB_BYTES / blockSize) * blockSize)
-  const count = Math.ceil(bytes.length / jobBytes)
-  const jobOptions = { ...options, blockSize, contentChecksum: false, contentSize: undefined }
-  const parts: Uint8Array[] = []
-  // The content checksum runs here while the workers compress.
-  const hash = new Xxh32()
-  await runOrdered(
-    count,
-    (i) => {
-      const start = i * jobBytes
-      const end = Math.min(bytes.length, start + jobBytes)
-      if (contentChecksum) hash.update(bytes, start, end)
-      return { kind: 'encode', format, options: jobOptions, input: bytes.subarray(start, end) }
-    },
-    run,
-    inFlight,
-    (_, r) => parts.push(r.output.subarray(LZ4_PLAIN_HEADER, r.output.length - LZ4_END_MARK)),
-  )
-  const header = new Uint8Array(contentSize >= 0 ? 15 : 7)
-  writeU32LE(header, 0, LZ4_MAGIC)
-  header[4] = FLG_VERSION_01 | FLG_BLOCK_INDEPENDENCE | (blockChecksum ? FLG_BLOCK_CHECKSUM : 0) | (contentSize >= 0 ? FLG_CONTENT_SIZE : 0) | (contentChecksum ? FLG_CONTENT_CHECKSUM : 0)
-  header[5] = LZ4_BLOCK_IDS[blockSize]! << 4
-  if (contentSize >= 0) {
-    writeU32LE(header, 6, contentSize >>> 0)
-    writeU32LE(header, 10, Math.floor(contentSize / 2 ** 32))
+/**
+ * Block mode as an incremental, pure state machine, shared by the one-shot
+ * `encodeBlocks` and the parallel streams (streams/parallel-stream.ts), so that a stream
+ * and a one-shot call of the same input and options give the same bytes:
+ *
+ * - `push(chunk)` takes input (kept by reference: the caller does not change it
+ *   afterwards) and returns the jobs of the blocks it completed, holding back the last
+ *   full block until more input or `end()` says whether it is the last;
+ * - `flush()` ends the current block early (a sync point; for zstd a frame end);
+ * - `end()` returns the last jobs;
+ * - `header()` is written first, then `take(result)` for each job's result in job
+ *   order, then `trailer()`.
+ */
+export class BlockEncoder {
+  readonly format: Format
+  private readonly family: Family
+  /** Bytes per job (LZ4 batches blocks). */
+  private readonly jobBytes: number
+  private readonly options: Readonly<Record<string, unknown>>
+  /** Input not yet cut into jobs, and its length. */
+  private parts: Uint8Array[] = []
+  private pending = 0
+  /** deflate: the last (up to) 32 KiB of input before `parts`. */
+  private history: Uint8Array = EMPTY
+  private jobs = 0
+  private ended = false
+  /** Lengths of the blocks of jobs not yet taken, in order (for the checksum combination). */
+  private readonly lengths: number[] = []
+  /** Input bytes taken so far. */
+  private total = 0
+  // deflate
+  private readonly wrapper: 'gzip' | 'zlib' | 'raw'
+  private readonly level: number
+  private readonly engine: Engine | undefined
+  private readonly dictionary: Uint8Array | null
+  private sum: number
+  // lz4
+  private readonly blockSize: number
+  private readonly blockChecksum: boolean
+  private readonly contentChecksum: boolean
+  private readonly contentSize: number
+  private readonly hash = new Xxh32()
+  private readonly jobOptions: Readonly<Record<string, unknown>>
+
+  constructor(plan: BlockPlan) {
+    const { format, blockSize, options } = plan
+    const family = blockFamily(format)
+    if (!family) throw new CodecError('INVALID_OPTION', format, 'no block mode for this format')
+    this.format = format
+    this.family = family
+    this.options = options
+    this.blockSize = blockSize
+    this.wrapper = family === 'deflate' ? wrapperOf(format) : 'raw'
+    this.level = (options.level as number | undefined) ?? 6
+    this.engine = family === 'deflate' ? resolveEngine(format, options.engine) : undefined
+    this.dictionary = family === 'deflate' ? ((options.dictionary as Uint8Array | undefined) ?? null) : null
+    this.sum = this.wrapper === 'zlib' ? 1 : 0
+    this.blockChecksum = family === 'lz4' && checkBoolean(format, 'blockChecksum', options.blockChecksum, false)
+    this.contentChecksum = family === 'lz4' && checkBoolean(format, 'contentChecksum', options.contentChecksum, true)
+    this.contentSize = family === 'lz4' ? checkInteger(format, 'contentSize', options.contentSize, 0, Number.MAX_SAFE_INTEGER, -1) : -1
+    if (family === 'zstd' && options.contentSize !== undefined) {
+      throw new CodecError('INVALID_OPTION', format, 'contentSize declares one frame; block mode (blockSize or threads > 1) writes one frame per block, each with its own content size')
+    }
+    this.jobBytes = family === 'lz4' ? Math.max(blockSize, Math.floor(LZ4_JOB_BYTES / blockSize) * blockSize) : blockSize
+    this.jobOptions = family === 'lz4' ? { ...options, blockSize, contentChecksum: false, contentSize: undefined } : options
   }
-  // HC: the second byte of xxHash32 of the descriptor (FLG to the end of the optional fields).
-  header[header.length - 1] = (xxh32(header, 4, header.length - 1) >>> 8) & 0xff
-  const { out, end } = concat(parts, header, LZ4_END_MARK + (contentChecksum ? 4 : 0))
-  writeU32LE(out, end, 0)
-  if (contentChecksum) writeU32LE(out, end + 4, hash.digest())
+
+  /** What goes before the first job's output. */
+  header(): Uint8Array {
+    if (this.family === 'deflate') return wrapperHeader(this.wrapper, this.level, this.dictionary)
+    if (this.family === 'zstd') return EMPTY
+    const size = this.contentSize
+    const header = new Uint8Array(size >= 0 ? 15 : 7)
+    writeU32LE(header, 0, LZ4_MAGIC)
+    header[4] = FLG_VERSION_01 | FLG_BLOCK_INDEPENDENCE | (this.blockChecksum ? FLG_BLOCK_CHECKSUM : 0) | (size >= 0 ? FLG_CONTENT_SIZE : 0) | (this.contentChecksum ? FLG_CONTENT_CHECKSUM : 0)
+    header[5] = LZ4_BLOCK_IDS[this.blockSize]! << 4
+    if (size >= 0) {
+      writeU32LE(header, 6, size >>> 0)
+      writeU32LE(header, 10, Math.floor(size / 2 ** 32))
+    }
+    // HC: the second byte of xxHash32 of the descriptor (FLG to the end of the optional fields).
+    header[header.length - 1] = (xxh32(header, 4, header.length - 1) >>> 8) & 0xff
+    return header
+  }
+
+  /** Takes `chunk`; returns the jobs of the blocks it completed, holding back the last full one. */
+  push(chunk: Uint8Array): Job[] {
+    if (this.ended) throw new CodecError('INVALID_OPTION', this.format, 'push() after end()')
+    if (chunk.length === 0) return []
+    this.parts.push(chunk)
+    this.pending += chunk.length
+    const jobs: Job[] = []
+    while (this.pending > this.jobBytes) jobs.push(this.cut(this.jobBytes, false))
+    return jobs
+  }
+
+  /** Ends the current block now (a sync point a decoder can reach without the rest); no job when nothing is pending. */
+  flush(): Job[] {
+    return this.pending > 0 && !this.ended ? [this.cut(this.pending, false)] : []
+  }
+
+  /** The last jobs: what is pending, as the last block (deflate always writes one: the final block; zstd one empty frame for empty input). */
+  end(): Job[] {
+    if (this.ended) return []
+    const jobs = this.family === 'deflate' || this.pending > 0 || (this.family === 'zstd' && this.jobs === 0) ? [this.cut(this.pending, true)] : []
+    this.ended = true
+    return jobs
+  }
+
+  /** The bytes of the next job's result, in job order. */
+  take(result: JobResult): Uint8Array {
+    const length = this.lengths.shift()!
+    this.total += length
+    if (this.wrapper === 'gzip') this.sum = crc32Combine(this.sum, result.check, length)
+    else if (this.wrapper === 'zlib') this.sum = adler32Combine(this.sum, result.check, length)
+    if (this.family === 'lz4') return result.output.subarray(LZ4_PLAIN_HEADER, result.output.length - LZ4_END_MARK)
+    return result.output
+  }
+
+  /** What goes after the last job's output (once every job was taken). */
+  trailer(): Uint8Array {
+    if (this.wrapper === 'gzip') {
+      const t = new Uint8Array(8)
+      writeU32LE(t, 0, this.sum)
+      writeU32LE(t, 4, this.total % 2 ** 32) // ISIZE: the size modulo 2^32 (RFC 1952 section 2.3.1)
+      return t
+    }
+    if (this.wrapper === 'zlib') return new Uint8Array([this.sum >>> 24, this.sum >>> 16, this.sum >>> 8, this.sum])
+    if (this.family !== 'lz4') return EMPTY
+    if (this.contentSize >= 0 && this.contentSize !== this.total) throw new CodecError('INVALID_OPTION', this.format, `input of ${this.total} bytes does not match contentSize ${this.contentSize}`)
+    const t = new Uint8Array(this.contentChecksum ? 8 : 4)
+    if (this.contentChecksum) writeU32LE(t, 4, this.hash.digest())
+    return t
+  }
+
+  /** The next `n` pending bytes (a view when they lie in one part, else a copy). */
+  private takeInput(n: number): Uint8Array {
+    const first = this.parts[0]
+    let block: Uint8Array
+    if (first && first.length >= n) {
+      block = first.subarray(0, n)
+      if (first.length === n) this.parts.shift()
+      else this.parts[0] = first.subarray(n)
+    } else {
+      block = new Uint8Array(n)
+      let at = 0
+      while (at < n) {
+        const p = this.parts[0]!
+        const k = Math.min(p.length, n - at)
+        block.set(p.subarray(0, k), at)
+        at += k
+        if (k === p.length) this.parts.shift()
+        else this.parts[0] = p.subarray(k)
+      }
+    }
+    this.pending -= n
+    return block
+  }
+
+  private cut(n: number, last: boolean): Job {
+    const index = this.jobs++
+    this.lengths.push(n)
+    const block = this.takeInput(n)
+    if (this.family === 'zstd') return { kind: 'encode', format: this.format, options: this.options, input: block }
+    if (this.family === 'lz4') {
+      if (this.contentChecksum) this.hash.update(block)
+      return { kind: 'encode', format: this.format, options: this.jobOptions, input: block }
+    }
+    // deflate: the history and the block in one array (a view when they are adjacent in
+    // the caller's buffer, as in a one-shot call).
+    const history = this.history
+    let input: Uint8Array
+    if (history.length === 0) input = block
+    else if (history.buffer === block.buffer && history.byteOffset + history.length === block.byteOffset) input = new Uint8Array(block.buffer, history.byteOffset, history.length + block.length)
+    else {
+      input = new Uint8Array(history.length + block.length)
+      input.set(history)
+      input.set(block, history.length)
+    }
+    this.history = input.subarray(Math.max(0, input.length - DEFLATE_WINDOW))
+    return {
+      kind: 'deflate-block',
+      engine: this.engine,
+      level: this.level,
+      input,
+      prefix: history.length,
+      dictionary: index === 0 ? this.dictionary : null,
+      last,
+      check: this.wrapper === 'gzip' ? 'crc32' : this.wrapper === 'zlib' ? 'adler32' : 'none',
+    }
+  }
+}
+
+/** Encodes `bytes` in block mode per `plan`, running the jobs through `run` with at most `inFlight` at a time. */
+export async function encodeBlocks(plan: BlockPlan, bytes: Uint8Array, run: JobRunner, inFlight: number): Promise<Uint8Array> {
+  const encoder = new BlockEncoder(plan)
+  const jobs = [...encoder.push(bytes), ...encoder.end()]
+  const parts: Uint8Array[] = [encoder.header()]
+  let total = parts[0]!.length
+  await runOrdered(jobs.length, (i) => jobs[i]!, run, inFlight, (_, r) => {
+    const out = encoder.take(r)
+    parts.push(out)
+    total += out.length
+  })
+  const trailer = encoder.trailer()
+  parts.push(trailer)
+  total += trailer.length
+  const out = new Uint8Array(total)
+  let at = 0
+  for (const p of parts) {
+    out.set(p, at)
+    at += p.length
+  }
   return out
 }

@@ -1,0 +1,139 @@
+// Block mode as a stream (streams/parallel-stream.ts): the same bytes as the one-shot
+// encode() for any chunking and thread count, flush() ending a block, bounded jobs in
+// flight, backpressure, cancel and abort, option checks at the call.
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import { join } from 'node:path'
+import { gunzipSync } from 'node:zlib'
+import { CodecError, decode, encode, gzipEncode, lz4Encode, zstdEncode, brotliEncode, deflateRawEncode } from '../index.js'
+import { BlockEncoder, blockPlan } from '../lib/parallel/blocks.js'
+import { workerPool } from '../streams/pool.js'
+import { filesCorpus, randomBytes } from './_corpus.js'
+import { root } from './_fixtures.js'
+
+const text = filesCorpus(join(root, 'node_modules/typescript/lib'), 2_500_000, /\.d\.ts$/)
+const input = new Uint8Array(text.length + 300_000)
+input.set(text)
+input.set(randomBytes(300_000), text.length)
+
+/** Cuts `bytes` into chunks of pseudo-random sizes up to `most`. */
+function chunked(bytes: Uint8Array, most: number, seed = 7): Uint8Array[] {
+  const out: Uint8Array[] = []
+  let x = seed
+  for (let at = 0; at < bytes.length; ) {
+    x = (x * 1103515245 + 12345) >>> 0
+    const n = Math.min(bytes.length - at, 1 + (x % most))
+    out.push(bytes.subarray(at, at + n))
+    at += n
+  }
+  return out
+}
+
+async function collect(pair: ReadableWritablePair<Uint8Array, Uint8Array>, chunks: Uint8Array[]): Promise<Uint8Array> {
+  const reading = new Response(pair.readable).arrayBuffer()
+  const writer = pair.writable.getWriter()
+  for (const c of chunks) await writer.write(c)
+  await writer.close()
+  return new Uint8Array(await reading)
+}
+
+test('BlockEncoder: any chunking of the input gives the one-shot bytes (inline jobs)', async () => {
+  const { runJob } = await import('../lib/parallel/jobs.js')
+  for (const format of ['gzip', 'zstd', 'lz4'] as const) {
+    const plan = blockPlan(format, format === 'lz4' ? 65536 : 65536, {})!
+    const oneShot = await encode(format, input, { blockSize: format === 'lz4' ? undefined : 65536, threads: format === 'lz4' ? 2 : 1 })
+    for (const most of [1000, 70_000, 300_000]) {
+      const e = new BlockEncoder(plan)
+      const jobs = chunked(input, most).flatMap((c) => e.push(c))
+      jobs.push(...e.end())
+      const parts = [e.header()]
+      for (const job of jobs) parts.push(e.take(await runJob(job)))
+      parts.push(e.trailer())
+      assert.equal(new Uint8Array(await new Blob(parts as BlobPart[]).arrayBuffer()), oneShot, `${format} chunks up to ${most}`)
+    }
+  }
+})
+
+test('streams: the one-shot bytes for 1 and 2 threads, any chunking', async () => {
+  for (const [format, factory] of [['gzip', gzipEncode], ['zstd', zstdEncode], ['lz4', lz4Encode]] as const) {
+    const blockSize = format === 'lz4' ? 65536 : 131072
+    const expected = await encode(format, input, { threads: 2, blockSize })
+    for (const threads of [1, 2]) {
+      for (const most of [5000, 400_000]) {
+        const got = await collect(factory({ threads, blockSize }), chunked(input, most, threads))
+        assert.equal(got, expected, `${format} threads ${threads} chunks up to ${most}`)
+      }
+    }
+  }
+})
+
+test('streams: flush() ends the current block; the output so far decodes', async () => {
+  const pair = deflateRawEncode({ threads: 2, blockSize: 65536 })
+  const reader = pair.readable.getReader()
+  const writer = pair.writable.getWriter()
+  const first = input.subarray(0, 100_000)
+  const reading = (async () => {
+    const parts: Uint8Array[] = []
+    for (;;) {
+      const r = await reader.read()
+      if (r.done) return parts
+      parts.push(r.value)
+    }
+  })()
+  await writer.write(first)
+  await pair.flush()
+  await writer.write(input.subarray(100_000, 150_000))
+  await writer.close()
+  const all = new Uint8Array(await new Blob((await reading) as BlobPart[]).arrayBuffer())
+  assert.equal(await decode('deflate-raw', all), input.subarray(0, 150_000))
+  // flush: 'write' and gzip: node:zlib reads the member.
+  const gz = await collect(gzipEncode({ threads: 2, flush: 'write' }), chunked(input.subarray(0, 500_000), 200_000))
+  assert.equal(new Uint8Array(gunzipSync(gz)), input.subarray(0, 500_000))
+})
+
+test('streams: at most 2 × threads jobs queued, and a reader that stops reading stops the writes', async () => {
+  const pair = zstdEncode({ threads: 2, blockSize: 65536 })
+  const writer = pair.writable.getWriter()
+  let written = 0
+  // Nobody reads: writes must stop resolving while the output waits.
+  const writing = (async () => {
+    for (const c of chunked(input, 65536)) {
+      await writer.write(c)
+      written += c.length
+      assert.ok(workerPool().queued <= 4, `queued ${workerPool().queued}`)
+    }
+  })()
+  writing.catch(() => {})
+  await new Promise((r) => setTimeout(r, 1500))
+  assert.ok(written < input.length, `${written} of ${input.length} written without a reader`)
+  // Cancel: the writer side errors, queued jobs are dropped.
+  await pair.readable.cancel(new Error('enough'))
+  const error = await writing.then(
+    () => null,
+    (e: unknown) => e,
+  )
+  assert.ok(error instanceof Error, 'the pending write failed after the cancel')
+  assert.is(workerPool().queued, 0)
+})
+
+test('streams: an AbortSignal errors both sides', async () => {
+  const controller = new AbortController()
+  const pair = gzipEncode({ threads: 2, signal: controller.signal })
+  const reading = new Response(pair.readable).arrayBuffer().then(
+    () => 'done',
+    (e: unknown) => (e as Error).message,
+  )
+  const writer = pair.writable.getWriter()
+  await writer.write(input.subarray(0, 400_000))
+  controller.abort(new CodecError('ABORTED', 'gzip', 'stop'))
+  assert.match(await reading, /stop/)
+})
+
+test('streams: options checked at the call', () => {
+  assert.throws(() => gzipEncode({ threads: 0 }), (e: CodecError) => e.code === 'INVALID_OPTION')
+  assert.throws(() => zstdEncode({ blockSize: 1000 }), (e: CodecError) => e.code === 'INVALID_OPTION')
+  assert.throws(() => zstdEncode({ threads: 2, contentSize: 5 }), (e: CodecError) => e.code === 'INVALID_OPTION')
+  assert.throws(() => brotliEncode({ threads: 2 }), (e: CodecError) => e.code === 'UNSUPPORTED')
+})
+
+test.run()
