@@ -17,13 +17,10 @@
 import { toBytes, type BinaryInput } from '../lib/bytes.js'
 import type { Format } from '../lib/codec.js'
 import { CodecError } from '../lib/errors.js'
-import { checkChunkSize, checkDictionary, checkFlush, checkLevel, resolveEngine } from '../lib/formats.js'
+import { checkOptions } from '../lib/formats.js'
 import { BlockEncoder, blockPlan, checkBlockSize } from '../lib/parallel/blocks.js'
 import type { JobResult } from '../lib/parallel/jobs.js'
 import { checkThreads, rest, runnerFor } from './parallel.js'
-
-/** Options of the stream shells, not the codec's. */
-const SHELL = ['signal', 'streams', 'flush', 'chunkSize'] as const
 
 type Outcome = { result: JobResult; error?: undefined } | { result?: undefined; error: unknown }
 
@@ -36,14 +33,9 @@ export interface BlockEncoderPair extends ReadableWritablePair<Uint8Array, Binar
 export function parallelEncodeStream(format: Format, options: Record<string, unknown>): BlockEncoderPair {
   const threads = checkThreads(format, options.threads)
   const blockSize = checkBlockSize(format, options.blockSize)
-  const flushMode = checkFlush(format, options.flush)
-  checkChunkSize(format, options.chunkSize)
-  const others = rest(format, options)
-  for (const key of SHELL) delete others[key]
-  resolveEngine(format, others.engine)
-  const level = checkLevel(format, others.level)
-  const dictionary = checkDictionary(format, others.dictionary)
-  const plan = blockPlan(format, blockSize, { ...others, level, ...(dictionary ? { dictionary } : {}) })
+  // Every option at once (unknown keys too), before any worker or engine starts.
+  const { engine, level, codec, flush: flushMode } = checkOptions(format, 'encode', rest(format, options), { machine: ['flush', 'chunkSize'], shell: ['signal', 'streams'] })
+  const plan = blockPlan(format, blockSize, { ...codec, engine, level })
   if (!plan) throw new CodecError('UNSUPPORTED', format, `threads > 1 on a ${format} stream: ${format} has no independent blocks; encode() with threads runs it on one worker`)
   const encoder = new BlockEncoder(plan)
   const signal = options.signal as AbortSignal | undefined

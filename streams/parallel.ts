@@ -18,7 +18,7 @@
 import { toBytes, type BinaryInput } from '../lib/bytes.js'
 import type { Format } from '../lib/codec.js'
 import { CodecError } from '../lib/errors.js'
-import { checkDictionary, checkFormat, checkLevel, checkMaxOutput, resolveEngine } from '../lib/formats.js'
+import { checkFormat, checkMaxOutput, checkOptions } from '../lib/formats.js'
 import { decode as decodeSerial, encode as encodeSerial } from '../lib/oneshot.js'
 import { blockPlan, checkBlockSize, encodeBlocks } from '../lib/parallel/blocks.js'
 import { decodeFrameGroups, zstdFrameGroups } from '../lib/parallel/frames.js'
@@ -106,11 +106,10 @@ export async function encode(format: Format, data: BinaryInput, options: CreateO
   const blockSize = checkBlockSize(format, options.blockSize)
   const others = rest(format, options)
   if (threads === 1 && (blockSize === undefined || format === 'lz4')) return encodeSerial(format, data, others)
-  // Checked here, on the caller's thread, so that a bad option throws from this call.
-  resolveEngine(format, others.engine)
-  const level = checkLevel(format, others.level)
-  const dictionary = checkDictionary(format, others.dictionary)
-  const checked = { ...others, level, ...(dictionary ? { dictionary } : {}) }
+  // Checked here, on the caller's thread, so that a bad option (or an unknown key) throws
+  // from this call rather than from a job.
+  const { engine, level, codec } = checkOptions(format, 'encode', others)
+  const checked = { ...codec, engine, level }
   const bytes = toBytes(data, true)
   const plan = blockPlan(format, blockSize, checked)
   if (!plan) {

@@ -157,6 +157,11 @@ test('option checks: threads and blockSize', async () => {
   }
   const e = await decode('gzip', new Uint8Array(0), { blockSize: 65536 } as never).catch((x: unknown) => x)
   assert.is((e as CodecError).code, 'INVALID_OPTION')
+  // Unknown keys are refused at the call, before any job, on every path.
+  for (const options of [{ threads: 2, levle: 5 }, { blockSize: 65536, levle: 5 }]) {
+    const typo = await encode('zstd', big, options as never).catch((x: unknown) => x)
+    assert.ok(typo instanceof CodecError && typo.code === 'INVALID_OPTION' && /did you mean 'level'/.test(typo.message), String(typo))
+  }
   // 'auto' works everywhere; a small input stays on this thread and gives the block-mode bytes.
   const small = big.subarray(0, 100_000)
   assert.equal(await encode('gzip', small, { threads: 'auto' }), await encode('gzip', small, { blockSize: 131072 }))

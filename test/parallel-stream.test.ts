@@ -134,6 +134,7 @@ test('streams: options checked at the call', () => {
   assert.throws(() => zstdEncode({ blockSize: 1000 }), (e: CodecError) => e.code === 'INVALID_OPTION')
   assert.throws(() => zstdEncode({ threads: 2, contentSize: 5 }), (e: CodecError) => e.code === 'INVALID_OPTION')
   assert.throws(() => brotliEncode({ threads: 2 }), (e: CodecError) => e.code === 'UNSUPPORTED')
+  assert.throws(() => gzipEncode({ threads: 2, levle: 5 }), (e: CodecError) => e.code === 'INVALID_OPTION' && /did you mean 'level'/.test(e.message))
 })
 
 test.run()
