@@ -35,8 +35,9 @@ export interface ThreadOptions {
    * Threads to run on: `1` (default) runs on the caller's thread and starts no worker;
    * more runs block jobs on that many workers of the realm's pool. `'auto'`: the
    * runtime's cores (`os.availableParallelism()`, `navigator.hardwareConcurrency`),
-   * capped at 16; 1 on workerd. Where a runtime has no workers (workerd), a number
-   * above 1 is `ENGINE_UNAVAILABLE`.
+   * capped at 16; 1 on workerd; block mode either way, so the bytes do not depend on
+   * the machine. Where a runtime has no workers (workerd), a number above 1 is
+   * `ENGINE_UNAVAILABLE`.
    */
   threads?: Threads
   /**
@@ -105,7 +106,9 @@ export async function encode(format: Format, data: BinaryInput, options: CreateO
   const threads = checkThreads(format, options.threads)
   const blockSize = checkBlockSize(format, options.blockSize)
   const others = rest(format, options)
-  if (threads === 1 && (blockSize === undefined || format === 'lz4')) return encodeSerial(format, data, others)
+  // 'auto' is block mode wherever it runs (even where it means one thread), so that its
+  // bytes do not depend on the machine.
+  if (!wantsBlocks(format, options)) return encodeSerial(format, data, others)
   // Checked here, on the caller's thread, so that a bad option (or an unknown key) throws
   // from this call rather than from a job.
   const { engine, level, codec } = checkOptions(format, 'encode', others)

@@ -533,4 +533,30 @@ add('decodeResponse: a zstd bomb stops at maxOutputBytes', async (ctx) => {
   if (received > limit) fail(`received ${received} bytes, more than the ${limit}-byte limit`)
 })
 
+// Threads (issue 22): a parallel case where the runtime has workers (Node, Deno, Bun:
+// node:worker_threads of the ESM build; Chromium: module Web Workers loading
+// sluice-worker.js beside the page's bundle), ENGINE_UNAVAILABLE on workerd.
+add('threads: gzip and zstd on 2 workers give the block-mode bytes and decode; workerd refuses threads > 1', async (ctx) => {
+  // Above the 1 MiB below which jobs stay on the caller's thread.
+  const big = new Uint8Array(2 * 1024 * 1024 + 12345)
+  for (let at = 0; at < big.length; at += sample.length) big.set(sample.subarray(0, Math.min(sample.length, big.length - at)), at)
+  if (ctx.runtime === 'workerd') {
+    const error = await ctx.lib.encode('gzip', big, { threads: 2 }).then(
+      () => null,
+      (e: unknown) => e,
+    )
+    if (error === null) fail('threads: 2 ran on workerd, which has no workers')
+    expectCode(ctx, error, ['ENGINE_UNAVAILABLE'], 'workerd threads: 2')
+    // 'auto' is one thread there: block mode inline, the same bytes as threads: 1.
+    sameBytes(await ctx.lib.encode('gzip', big, { threads: 'auto' }), await ctx.lib.encode('gzip', big, { blockSize: 128 * 1024 }), "workerd threads: 'auto'")
+    return
+  }
+  const two = await ctx.lib.encode('gzip', big, { threads: 2 })
+  sameBytes(two, await ctx.lib.encode('gzip', big, { threads: 1, blockSize: 128 * 1024 }), 'gzip threads 2 vs 1')
+  sameBytes(await ctx.lib.decode('gzip', two), big, 'gzip threads round trip')
+  const frames = await ctx.lib.encode('zstd', big, { threads: 2, blockSize: 256 * 1024 })
+  sameBytes(await ctx.lib.decode('zstd', frames, { threads: 2 }), big, 'zstd frames decoded on workers')
+  ctx.lib.closeWorkers()
+})
+
 export { plain as plainText, fromBase64 }
