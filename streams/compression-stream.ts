@@ -19,6 +19,8 @@ import type { Format } from '../lib/codec.js'
 import { CodecError } from '../lib/errors.js'
 import { WEB_FORMATS, webFormat } from '../lib/formats.js'
 import { decodeStream, encodeStream } from './factories.js'
+import { wantsBlocks } from './parallel.js'
+import { parallelEncodeStream, type BlockEncoderPair } from './parallel-stream.js'
 import type { CodecStream, StreamClasses } from './codec-stream.js'
 
 function checkFormat(format: unknown, what: string): { format: Format; concatenated: boolean } {
@@ -53,6 +55,14 @@ export interface CompressionStreamOptions {
    * point (see `EncodeStreamOptions.flush`). Default `'none'`.
    */
   flush?: 'none' | 'write'
+  /**
+   * `CompressionStream` only: block mode on workers (docs/threads.md). gzip, deflate and
+   * deflate-raw blocks as pigz writes them, the same bytes for any thread count at the
+   * same `blockSize`. Default 1: the standard's single stream.
+   */
+  threads?: number | 'auto'
+  /** `CompressionStream` only: block mode's block size (default 128 KiB). */
+  blockSize?: number
 }
 
 /** A bad option throws from the constructor as WebIDL arguments do: a `TypeError`. */
@@ -64,11 +74,21 @@ function construct(build: () => CodecStream): CodecStream {
   }
 }
 
+function constructBlocks(build: () => BlockEncoderPair): BlockEncoderPair {
+  try {
+    return build()
+  } catch (error) {
+    throw asTypeError(error)
+  }
+}
+
 export class CompressionStream {
-  readonly #pair: CodecStream
+  readonly #pair: CodecStream | BlockEncoderPair
   constructor(format: string, options: CompressionStreamOptions = {}) {
     const { format: f } = checkFormat(format, 'CompressionStream')
-    this.#pair = construct(() => encodeStream(f, { streams: options.streams, dictionary: options.dictionary, flush: options.flush }, asTypeError, false))
+    const given = { streams: options.streams, dictionary: options.dictionary, flush: options.flush }
+    const blocks = { ...given, threads: options.threads, blockSize: options.blockSize }
+    this.#pair = wantsBlocks(f, blocks) ? constructBlocks(() => parallelEncodeStream(f, blocks)) : construct(() => encodeStream(f, given, asTypeError, false))
   }
   /** Beyond the standard: a sync point after everything written so far (see `CodecStream.flush`). */
   flush(): Promise<void> {

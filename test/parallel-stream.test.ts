@@ -5,7 +5,7 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
-import { CodecError, decode, encode, gzipEncode, lz4Encode, zstdEncode, brotliEncode, deflateRawEncode } from '../index.js'
+import { CodecError, CompressionStream, decode, encode, encodeResponse, gzipEncode, lz4Encode, zstdEncode, brotliEncode, deflateRawEncode } from '../index.js'
 import { BlockEncoder, blockPlan } from '../lib/parallel/blocks.js'
 import { workerPool } from '../streams/pool.js'
 import { filesCorpus, randomBytes } from './_corpus.js'
@@ -135,6 +135,25 @@ test('streams: options checked at the call', () => {
   assert.throws(() => zstdEncode({ threads: 2, contentSize: 5 }), (e: CodecError) => e.code === 'INVALID_OPTION')
   assert.throws(() => brotliEncode({ threads: 2 }), (e: CodecError) => e.code === 'UNSUPPORTED')
   assert.throws(() => gzipEncode({ threads: 2, levle: 5 }), (e: CodecError) => e.code === 'INVALID_OPTION' && /did you mean 'level'/.test(e.message))
+})
+
+test('CompressionStream takes threads and blockSize: the encode() bytes; bad values are TypeErrors', async () => {
+  const got = await collect(new CompressionStream('gzip', { threads: 2 }) as unknown as ReadableWritablePair<Uint8Array, Uint8Array>, chunked(input, 100_000))
+  assert.equal(got, await encode('gzip', input, { threads: 2 }))
+  assert.throws(() => new CompressionStream('gzip', { threads: 0 }), (e: Error) => e instanceof TypeError)
+  assert.throws(() => new CompressionStream('deflate', { blockSize: 10 }), (e: Error) => e instanceof TypeError)
+})
+
+test('encodeResponse with threads: large bodies of known length in block mode, small ones as always', async () => {
+  const request = new Request('http://x/', { headers: { 'accept-encoding': 'zstd, gzip' } })
+  const large = encodeResponse(request, new Response(input, { headers: { 'content-type': 'text/plain', 'content-length': String(input.length) } }), { threads: 2, encodings: ['gzip'] })
+  assert.is(large.headers.get('content-encoding'), 'gzip')
+  const body = new Uint8Array(await large.arrayBuffer())
+  assert.equal(body, await encode('gzip', input, { threads: 2, level: 6 }), 'block mode, the one-shot bytes')
+  const small = input.subarray(0, 5000)
+  const plain = encodeResponse(request, new Response(small, { headers: { 'content-type': 'text/plain', 'content-length': String(small.length) } }), { threads: 2, encodings: ['gzip'] })
+  assert.equal(new Uint8Array(await plain.arrayBuffer()), await encode('gzip', small, { level: 6 }), 'a small body: the serial stream')
+  assert.throws(() => encodeResponse(request, new Response('x'), { threads: -1 }), (e: CodecError) => e.code === 'INVALID_OPTION')
 })
 
 test.run()

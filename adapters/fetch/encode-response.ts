@@ -31,6 +31,9 @@ import type { Format } from '../../lib/codec.js'
 import { CodecError } from '../../lib/errors.js'
 import { canFlush, checkLevel, HTTP_CODINGS, httpOf, resolveEngine, type Engine } from '../../lib/formats.js'
 import { encodeStream } from '../../streams/factories.js'
+import { blockFamily } from '../../lib/parallel/blocks.js'
+import { checkThreads, MIN_PARALLEL_BYTES } from '../../streams/parallel.js'
+import { parallelEncodeStream } from '../../streams/parallel-stream.js'
 import { CONTENT_CODINGS, DICTIONARY_CODINGS, negotiate, type ContentCoding, type DictionaryCoding } from './negotiate.js'
 import { dictionaryChooser, type DictionaryChooser, type ServerDictionariesOption } from './server-dictionaries.js'
 
@@ -67,6 +70,12 @@ export interface EncodeResponseOptions {
    * write one (deflate sync flush, BROTLI_OPERATION_FLUSH, zstd end of block).
    */
   flush?: 'none' | 'write'
+  /**
+   * Threads for large bodies (docs/threads.md): a response whose `Content-Length` is at
+   * least 1 MiB and whose coding has independent blocks (zstd, gzip, deflate) is encoded
+   * in block mode on this many workers; others as always. Default 1.
+   */
+  threads?: number | 'auto'
   /**
    * Engine per coding (e.g. `{ gzip: 'node' }` for node:zlib's deflate, twice as fast as
    * the portable one when encoding).
@@ -158,6 +167,8 @@ interface Checked {
   engines: Record<Coding, Engine>
   /** Null without the `dictionaries` option. */
   dictionary: DictionaryChooser | null
+  /** The `threads` option as given (checked). */
+  threads: number | 'auto' | undefined
 }
 
 /** Options that went through `checkEncodeOptions`. */
@@ -202,7 +213,10 @@ function check(options: EncodeResponseOptions): Checked {
   if (typeof compressible !== 'function') throw new CodecError('INVALID_OPTION', HTTP, 'compressible must be a function')
   const flush = options.flush
   if (flush !== undefined && flush !== 'none' && flush !== 'write') throw new CodecError('INVALID_OPTION', HTTP, `flush must be 'none' or 'write', got ${String(flush)}`)
-  const result: Checked = Object.freeze({ encodings: Object.freeze([...encodings]), levels, minBytes, compressible, flush, engines, dictionary })
+  // Checked at setup: on workerd, threads > 1 is ENGINE_UNAVAILABLE here, not per request.
+  if (options.threads !== undefined) checkThreads(HTTP, options.threads)
+  const threads = options.threads
+  const result: Checked = Object.freeze({ encodings: Object.freeze([...encodings]), levels, minBytes, compressible, flush, engines, dictionary, threads })
   checked.add(result)
   return result
 }
@@ -290,7 +304,14 @@ export function encodeResponse(request: Request, response: Response, options: En
   headers.set('vary', plan.vary)
   if (plan.coding === null) return withHeaders(response, response.body, headers)
 
-  const encoder = encodeStream(plan.format, { level: plan.level, engine: plan.engine, flush: plan.flush, dictionary: plan.dictionary })
+  // threads: block mode on workers for bodies known to be large enough to gain, in the
+  // formats with independent blocks (zstd, gzip, deflate); the rest as always.
+  const length = Number(response.headers.get('content-length') ?? NaN)
+  const threads = (checkEncodeOptions(options) as Checked).threads
+  const parallel = threads !== undefined && threads !== 1 && blockFamily(plan.format) !== null && length >= MIN_PARALLEL_BYTES
+  const encoder = parallel
+    ? parallelEncodeStream(plan.format, { level: plan.level, engine: plan.engine, flush: plan.flush, threads })
+    : encodeStream(plan.format, { level: plan.level, engine: plan.engine, flush: plan.flush, dictionary: plan.dictionary })
   const body = response.body!.pipeThrough(encoder as unknown as ReadableWritablePair<Uint8Array, Uint8Array>)
   headers.set('content-encoding', plan.coding)
   headers.delete('content-length')
