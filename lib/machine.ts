@@ -1,7 +1,3 @@
-import type { Encoder, SpanCodec } from './codec.js'
-import { CodecError } from './errors.js'
-import { Status } from './status.js'
-
 /**
  * The pooled-chunk state machine: the one driver loop between input chunks, a span codec
  * and output chunks. Every stream (WHATWG and Node) and the one-shot helpers run their
@@ -23,6 +19,11 @@ import { Status } from './status.js'
  * unconsumed tail (when a codec leaves one) is copied, into scratch reused for the
  * machine's life.
  */
+import type { Encoder, SpanCodec } from './codec.js'
+import { CodecError } from './errors.js'
+import { Status } from './status.js'
+
+/** What a machine is built with: its codec, its role and its limits. */
 export interface MachineOptions {
   /** The format name, for errors. */
   format: string
