@@ -105,6 +105,11 @@ export function resolveEngine(format: string, engine: unknown): Engine {
   return engine as Engine
 }
 
+/** Every engine `format` runs on (its default among them); the test matrices are derived from it. */
+export function enginesOf(format: Format): readonly Engine[] {
+  return facts[format].engines
+}
+
 // ---------------------------------------------------------------------------------------
 // Option checks of the codecs (the generic ones are options.ts's, re-exported here). Each
 // throws `CodecError('INVALID_OPTION')` naming the option, the range and the value;
