@@ -234,27 +234,6 @@ for (const engine of ['js', 'wasm'] as const) {
     assert.is(r.failure!.offset, 12)
   })
 
-  test(`${engine}: Done latches at the end of one stream; trailing bytes stay unconsumed`, () => {
-    const data = filesCorpus(join(root, 'lib'), 10_000, /\.ts$/)
-    const junk = new Uint8Array([0x1f, 0x8b, 0xde, 0xad, 0xbe, 0xef])
-    for (const f of formats) {
-      for (const level of [0, 6]) {
-        const comp = zEncode(f, data, level)
-        for (const split of [1, 2, comp.length + junk.length]) {
-          const codec = modules[f].createDecoder({})
-          const r = decode(codec, concat(comp, junk), split)
-          assert.is(r.status, Status.Done, `${f} split ${split}`)
-          assert.is(r.consumed, comp.length, `${f} level ${level} split ${split}: consumed ${r.consumed} of ${comp.length}`)
-          assert.ok(same(r.out, data))
-          // Latched: more calls consume and write nothing.
-          assert.is(codec.transform(junk, new Uint8Array(10), true), Status.Done)
-          assert.is(codec.consumed, 0)
-          assert.is(codec.written, 0)
-        }
-      }
-    }
-  })
-
   test(`${engine}: exact-fit destination returns Done, empty destination never loses data`, () => {
     const data = filesCorpus(join(root, 'lib'), 10_000, /\.ts$/)
     for (const f of formats) {
@@ -334,17 +313,21 @@ for (const engine of ['js', 'wasm'] as const) {
       // Fixed block: length 3 (symbol 257 = 0000001), distance code 0 (00000) = 1 back, nothing decoded yet.
       ['distance too far', 'deflate-raw', new Uint8Array([0x03, 0x02, 0x00]), 'INVALID_DATA', 1],
       ['gzip body corrupt', 'gzip', concat(g.subarray(0, 10), new Uint8Array([0xff]), g.subarray(11)), 'INVALID_DATA', 10],
+      ['gzip CRC-32', 'gzip', concat(g.subarray(0, g.length - 8), new Uint8Array([g[g.length - 8]! ^ 1]), g.subarray(g.length - 7)), 'CHECKSUM_MISMATCH', g.length - 8],
     ]
     for (const [name, f, bytes, code, offset] of cases) {
       // node:zlib rejects them too once it has a whole header (we reject at the first bad byte).
       const padded = concat(bytes, new Uint8Array(16))
       assert.throws(() => zDecode(f, padded, { finishFlush: zlib.constants.Z_SYNC_FLUSH }), undefined, `node:zlib accepts ${name}`)
-      for (const split of [1, bytes.length]) {
+      for (const split of [1, 2, bytes.length]) {
         const r = decode(modules[f].createDecoder({}), bytes, split)
         assert.is(r.status, Status.InvalidData, `${name}: ${statusName(r.status)}`)
         assert.is(r.failure!.code, code, name)
         assert.is(r.failure!.offset, offset, `${name}: ${r.failure!.message}`)
         assert.ok(r.failure!.message.length > 10)
+        // The other engine says the same.
+        const j = decode(other[f].createDecoder({}), bytes, split)
+        assert.is(j.failure?.offset, offset, `${name} (${otherName})`)
       }
     }
     // Stays InvalidData until reset.
@@ -353,6 +336,11 @@ for (const engine of ['js', 'wasm'] as const) {
     assert.is(codec.transform(z, new Uint8Array(10), false), Status.InvalidData)
     codec.reset()
     assert.is(decode(codec, z).status, Status.Done)
+    const raw = deflateRaw.createDecoder({})
+    assert.is(raw.transform(new Uint8Array([0x07]), new Uint8Array(10), false), Status.InvalidData)
+    assert.is(raw.transform(zEncode('deflate-raw', data, 6), new Uint8Array(10), false), Status.InvalidData)
+    raw.reset()
+    assert.is(decode(raw, zEncode('deflate-raw', data, 6)).status, Status.Done)
   })
 
   test(`${engine}: checksum mismatches: CRC-32, ISIZE, Adler-32`, () => {
@@ -383,69 +371,6 @@ for (const engine of ['js', 'wasm'] as const) {
     assert.is(crc32(bin.subarray(1000), crc32(bin.subarray(0, 1000))), zlib.crc32(bin))
     const zb = zlib.deflateSync(bin)
     assert.is(adler32(bin), zb.readUInt32BE(zb.length - 4))
-  })
-
-  test(`${engine}: every single-byte corruption: same verdict and output as node:zlib`, () => {
-    const data = filesCorpus(join(root, 'lib'), 1_500, /\.ts$/)
-    for (const f of formats) {
-      for (const level of [1, 9]) {
-        const comp = zEncode(f, data, level)
-        for (let k = 0; k < comp.length; k++) {
-          for (const flip of [0x01, 0xff]) {
-            const bad = new Uint8Array(comp)
-            bad[k] ^= flip
-            let expected: Buffer | null = null
-            try {
-              expected = zDecode(f, bad)
-            } catch {}
-            const r = decode(modules[f].createDecoder({}), bad)
-            if (expected) {
-              // node:zlib accepts; gzip/zlib with valid checksum, or raw deflate.
-              assert.is(r.status, Status.Done, `${f} byte ${k} ^ ${flip}: zlib accepts, we say ${statusName(r.status)} ${r.failure?.message}`)
-              assert.ok(same(r.out, expected))
-            } else {
-              assert.ok(r.status !== Status.Done || r.consumed < bad.length, `${f} byte ${k} ^ ${flip}: zlib rejects, we say Done`)
-              // Corruption shows where the data stops making sense: at or after the bad byte
-              // (a changed code table may only fail later), within the stream.
-              if (r.status === Status.InvalidData) assert.ok(r.failure!.offset >= k && r.failure!.offset <= bad.length, `offset ${r.failure!.offset} for byte ${k}`)
-            }
-          }
-        }
-      }
-    }
-  })
-
-  test(`${engine}: differential fuzz: random dynamic and fixed blocks decode exactly as node:zlib does`, () => {
-    // Random bytes after a forced "final dynamic block" header exercise the table
-    // builder (over-subscribed, incomplete, long codes through subtables) and the
-    // decoders on garbage. node:zlib with Z_SYNC_FLUSH returns what it could decode.
-    let seed = 0x2545f491
-    const next = (): number => {
-      seed ^= seed << 13
-      seed ^= seed >>> 17
-      seed ^= seed << 5
-      return seed >>> 0
-    }
-    let agreedInvalid = 0
-    for (let k = 0; k < 3000; k++) {
-      const bytes = new Uint8Array(8 + (next() % 200))
-      for (let j = 0; j < bytes.length; j++) bytes[j] = next() & 0xff
-      // BFINAL = 1 with BTYPE = 10 (dynamic) or 01 (fixed).
-      bytes[0] = (bytes[0]! & ~7) | (k % 2 ? 5 : 3)
-      let expected: Buffer | null = null
-      try {
-        expected = zlib.inflateRawSync(bytes, { finishFlush: zlib.constants.Z_SYNC_FLUSH })
-      } catch {}
-      const r = decode(deflateRaw.createDecoder({}), bytes, k % 3 === 0 ? 1 : bytes.length, k % 5 === 0 ? 1 : 1 << 16)
-      if (expected === null) {
-        assert.is(r.status, Status.InvalidData, `case ${k}: zlib rejects, we say ${statusName(r.status)}`)
-        agreedInvalid++
-      } else {
-        assert.ok(r.status === Status.Done || r.status === Status.NeedMoreData, `case ${k}: zlib accepts, we say ${statusName(r.status)}: ${r.failure?.message}`)
-        assert.ok(same(r.out, expected), `case ${k}: ${r.out.length} bytes vs zlib's ${expected.length}`)
-      }
-    }
-    assert.ok(agreedInvalid > 100)
   })
 
   test(`${engine}: real files from node_modules and the project decode like node:zlib`, () => {
@@ -548,6 +473,7 @@ for (const engine of ['js', 'wasm'] as const) {
           assert.is(r.status, Status.Done, `${f} split ${split}`)
           assert.is(r.consumed, comp.length, `${f} level ${level} split ${split}: consumed ${r.consumed} of ${comp.length}`)
           assert.ok(same(r.out, data))
+          // Latched: more calls consume and write nothing.
           assert.is(codec.transform(junk, new Uint8Array(10), true), Status.Done)
           assert.is(codec.consumed, 0)
           assert.is(codec.written, 0)
@@ -589,38 +515,6 @@ for (const engine of ['js', 'wasm'] as const) {
     }
   })
 
-  test(`${engine}: corrupt headers and blocks: InvalidData with code and the exact offset`, () => {
-    const data = filesCorpus(join(root, 'lib'), 3_000, /\.ts$/)
-    const g = zEncode('gzip', data, 6)
-    const cases: Array<[string, F, Uint8Array, string, number]> = [
-      ['block type 3', 'deflate-raw', new Uint8Array([0x07]), 'INVALID_DATA', 0],
-      ['stored length', 'deflate-raw', new Uint8Array([0x01, 5, 0, 5, 0]), 'INVALID_DATA', 3],
-      ['stored length, early', 'deflate-raw', new Uint8Array([0x01, 5, 0, 5]), 'INVALID_DATA', 3],
-      ['too many literal/length codes', 'deflate-raw', new Uint8Array([0xf5]), 'INVALID_DATA', 0],
-      ['too many distance codes', 'deflate-raw', new Uint8Array([0x05 | (29 << 3), 31]), 'INVALID_DATA', 1],
-      ['distance too far', 'deflate-raw', new Uint8Array([0x03, 0x02, 0x00]), 'INVALID_DATA', 1],
-      ['gzip body corrupt', 'gzip', concat(g.subarray(0, 10), new Uint8Array([0xff]), g.subarray(11)), 'INVALID_DATA', 10],
-      ['gzip CRC-32', 'gzip', concat(g.subarray(0, g.length - 8), new Uint8Array([g[g.length - 8]! ^ 1]), g.subarray(g.length - 7)), 'CHECKSUM_MISMATCH', g.length - 8],
-    ]
-    for (const [name, f, bytes, code, offset] of cases) {
-      for (const split of [1, 2, bytes.length]) {
-        const r = decodeBy(modules[f].createDecoder({}), bytes, fixed(split), fixed(1 << 16))
-        assert.is(r.status, Status.InvalidData, `${name}: ${statusName(r.status)}`)
-        assert.is(r.failure!.code, code, name)
-        assert.is(r.failure!.offset, offset, `${name}: ${r.failure!.message}`)
-        // The other engine says the same.
-        const j = decodeBy(other[f].createDecoder({}), bytes, fixed(split), fixed(1 << 16))
-        assert.is(j.failure!.offset, offset, `${name} (${otherName})`)
-      }
-    }
-    // Stays InvalidData until reset.
-    const codec = modules['deflate-raw'].createDecoder({})
-    assert.is(codec.transform(new Uint8Array([0x07]), new Uint8Array(10), false), Status.InvalidData)
-    assert.is(codec.transform(zEncode('deflate-raw', data, 6), new Uint8Array(10), false), Status.InvalidData)
-    codec.reset()
-    assert.is(decodeBy(codec, zEncode('deflate-raw', data, 6), fixed(1000), fixed(1 << 16)).status, Status.Done)
-  })
-
   test(`${engine}: every single-byte corruption: same verdict and output as node:zlib and the other engine`, () => {
     const data = filesCorpus(join(root, 'lib'), 1_500, /\.ts$/)
     for (const f of formats) {
@@ -652,32 +546,41 @@ for (const engine of ['js', 'wasm'] as const) {
   })
 
   test(`${engine}: differential fuzz: random dynamic and fixed blocks decode as node:zlib and the other engine do`, () => {
-    const next = sizes(0x2545f491, 0xffffffff)
+    // Random bytes after a forced "final dynamic block" header exercise the table
+    // builder (over-subscribed, incomplete, long codes through subtables) and the
+    // decoders on garbage. node:zlib with Z_SYNC_FLUSH returns what it could decode.
+    // Two series: 3,000 inputs of 8-207 bytes, 4,000 of 8-307 (different generators).
+    const series: Array<[count: number, spread: number, next: () => number]> = [
+      [3000, 200, sizes(0x9e3779b9, 0xffffffff)],
+      [4000, 300, sizes(0x2545f491, 0xffffffff)],
+    ]
     let agreedInvalid = 0
-    for (let k = 0; k < 4000; k++) {
-      const bytes = new Uint8Array(8 + (next() % 300))
-      for (let j = 0; j < bytes.length; j++) bytes[j] = next() & 0xff
-      // BFINAL = 1 with BTYPE = 10 (dynamic) or 01 (fixed).
-      bytes[0] = (bytes[0]! & ~7) | (k % 2 ? 5 : 3)
-      let expected: Buffer | null = null
-      try {
-        expected = zlib.inflateRawSync(bytes, { finishFlush: zlib.constants.Z_SYNC_FLUSH })
-      } catch {}
-      const split = k % 3 === 0 ? 1 : bytes.length
-      const room = k % 5 === 0 ? 1 : 1 << 16
-      const r = decodeBy(modules['deflate-raw'].createDecoder({}), bytes, fixed(split), fixed(room))
-      const j = decodeBy(other['deflate-raw'].createDecoder({}), bytes, fixed(split), fixed(room))
-      assert.is(statusName(r.status), statusName(j.status), `case ${k}: ${otherName} ${j.failure?.message}; ${engine} ${r.failure?.message}`)
-      assert.is(r.consumed, j.consumed, `case ${k}: consumed`)
-      if (expected === null) {
-        assert.is(r.status, Status.InvalidData, `case ${k}: zlib rejects, we say ${statusName(r.status)}`)
-        agreedInvalid++
-      } else {
-        assert.ok(r.status === Status.Done || r.status === Status.NeedMoreData, `case ${k}: zlib accepts, we say ${statusName(r.status)}: ${r.failure?.message}`)
-        assert.ok(same(r.out, expected), `case ${k}: ${r.out.length} bytes vs zlib's ${expected.length}`)
+    for (const [count, spread, next] of series) {
+      for (let k = 0; k < count; k++) {
+        const bytes = new Uint8Array(8 + (next() % spread))
+        for (let j = 0; j < bytes.length; j++) bytes[j] = next() & 0xff
+        // BFINAL = 1 with BTYPE = 10 (dynamic) or 01 (fixed).
+        bytes[0] = (bytes[0]! & ~7) | (k % 2 ? 5 : 3)
+        let expected: Buffer | null = null
+        try {
+          expected = zlib.inflateRawSync(bytes, { finishFlush: zlib.constants.Z_SYNC_FLUSH })
+        } catch {}
+        const split = k % 3 === 0 ? 1 : bytes.length
+        const room = k % 5 === 0 ? 1 : 1 << 16
+        const r = decodeBy(modules['deflate-raw'].createDecoder({}), bytes, fixed(split), fixed(room))
+        const j = decodeBy(other['deflate-raw'].createDecoder({}), bytes, fixed(split), fixed(room))
+        assert.is(statusName(r.status), statusName(j.status), `case ${k}: ${otherName} ${j.failure?.message}; ${engine} ${r.failure?.message}`)
+        assert.is(r.consumed, j.consumed, `case ${k}: consumed`)
+        if (expected === null) {
+          assert.is(r.status, Status.InvalidData, `case ${k}: zlib rejects, we say ${statusName(r.status)}`)
+          agreedInvalid++
+        } else {
+          assert.ok(r.status === Status.Done || r.status === Status.NeedMoreData, `case ${k}: zlib accepts, we say ${statusName(r.status)}: ${r.failure?.message}`)
+          assert.ok(same(r.out, expected), `case ${k}: ${r.out.length} bytes vs zlib's ${expected.length}`)
+        }
       }
     }
-    assert.ok(agreedInvalid > 100)
+    assert.ok(agreedInvalid > 200)
   })
 
   test(`${engine}: stored blocks, empty blocks, long matches and distance 32768 through the window`, () => {
