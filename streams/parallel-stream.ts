@@ -18,9 +18,11 @@ import { toBytes, type BinaryInput } from '../lib/bytes.js'
 import type { Format } from '../lib/codec.js'
 import { CodecError } from '../lib/errors.js'
 import { checkOptions } from '../lib/formats.js'
-import { BlockEncoder, blockPlan, checkBlockSize } from '../lib/parallel/blocks.js'
-import type { JobResult } from '../lib/parallel/jobs.js'
-import { checkThreads, rest, runnerFor } from './parallel.js'
+import { blockFamily, blockPlan, checkBlockSize } from '../lib/parallel/block-options.js'
+import type { BlockEncoder } from '../lib/parallel/blocks.js'
+import type { Job, JobResult, JobRunner } from '../lib/parallel/jobs.js'
+import { runnerFor } from './parallel.js'
+import { checkThreads, rest } from './threads.js'
 
 type Outcome = { result: JobResult; error?: undefined } | { result?: undefined; error: unknown }
 
@@ -37,12 +39,24 @@ export function parallelEncodeStream(format: Format, options: Record<string, unk
   const { engine, level, codec, flush: flushMode } = checkOptions(format, 'encode', rest(format, options), { machine: ['flush', 'chunkSize'], shell: ['signal', 'streams'] })
   const plan = blockPlan(format, blockSize, { ...codec, engine, level })
   if (!plan) throw new CodecError('UNSUPPORTED', format, `threads > 1 on a ${format} stream: ${format} has no independent blocks; encode() with threads runs it on one worker`)
-  const encoder = new BlockEncoder(plan)
+  if (blockFamily(format) === 'zstd' && codec.contentSize !== undefined) {
+    throw new CodecError('INVALID_OPTION', format, 'contentSize declares one frame; block mode (blockSize or threads > 1) writes one frame per block, each with its own content size')
+  }
   const signal = options.signal as AbortSignal | undefined
   const cancel = new AbortController()
-  // Streams start workers for any size: their length is not known in advance.
-  const run = runnerFor(threads, Infinity, cancel.signal)
   const max = 2 * threads
+  // The block encoder and the pool load on the first write: a page that never writes to
+  // such a stream never downloads them. Streams start workers for any size (their
+  // length is not known in advance).
+  let encoder!: BlockEncoder
+  let run!: JobRunner
+  let loading: Promise<void> | null = null
+  const load = (): Promise<void> =>
+    (loading ??= (async () => {
+      const blocks = await import('../lib/parallel/blocks.js')
+      encoder = new blocks.BlockEncoder(plan)
+      run = await runnerFor(threads, Infinity, cancel.signal)
+    })())
 
   const queue: Promise<Outcome>[] = []
   let readable!: ReadableStreamDefaultController<Uint8Array>
@@ -77,7 +91,7 @@ export function parallelEncodeStream(format: Format, options: Record<string, unk
     if (outcome.error !== undefined || !outcome.result) throw outcome.error
     emit(encoder.take(outcome.result))
   }
-  const submit = async (jobs: ReturnType<BlockEncoder['push']>): Promise<void> => {
+  const submit = async (jobs: Job[]): Promise<void> => {
     if (!headerSent) {
       headerSent = true
       emit(encoder.header())
@@ -100,6 +114,8 @@ export function parallelEncodeStream(format: Format, options: Record<string, unk
     const next = tail.then(async () => {
       if (failed) throw failed
       try {
+        await load()
+        if (failed) throw failed
         await work()
       } catch (error) {
         fail(error)

@@ -68,9 +68,9 @@ export async function runJob(job: Job): Promise<JobResult> {
     case 'deflate-block':
       return deflateBlock(job)
     case 'encode':
-      return { output: await encode(job.format, job.input, job.options), check: 0 }
+      return { output: await encode(job.format, job.input, job.options as never), check: 0 }
     case 'decode':
-      return { output: await decode(job.format, job.input, job.options), check: 0 }
+      return { output: await decode(job.format, job.input, job.options as never), check: 0 }
     default:
       throw new CodecError('INVALID_OPTION', 'threads', `unknown job kind ${JSON.stringify((job as { kind: unknown }).kind)}`)
   }
