@@ -90,7 +90,7 @@ for (let i = 0; i < 9; i++) {
   smallRatios.push(t2 / t1)
 }
 console.log(`${'gzip 64 KiB, time threads: 2 / threads: 1 (stays inline)'.padEnd(62)} ${median(smallRatios).toFixed(2)}   (target <= 1.05)`)
-closeWorkers()
+await closeWorkers()
 
 // First parallel call in a fresh process, against an empty worker's start and the same call on one thread.
 const dist = join(root, 'dist', 'esm', 'index.js')

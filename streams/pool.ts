@@ -193,17 +193,7 @@ export function workerPool(): WorkerPool {
   return (pool ??= new WorkerPool())
 }
 
-/** Why this runtime has no workers, or null. */
-export const workersUnavailable = (): string | null => host.unavailable
-
-/** The cores the runtime reports. */
-export const runtimeCores = (): number => Math.max(1, host.cores() | 0)
-
-/**
- * Ends the worker pool's workers now (they also end by themselves after a few idle
- * seconds and never keep a Node process alive). Jobs still running fail with
- * `CodecError('ABORTED')`. The next call that asks for threads starts new workers.
- */
+/** Ends the pool's workers now (the public `closeWorkers()` of threads.ts). */
 export function closeWorkers(): void {
   pool?.close()
 }

@@ -73,3 +73,14 @@ export function rest(format: Format, options: Record<string, unknown>): Record<s
   return out
 }
 
+
+/**
+ * Ends the worker pool's workers now (they also end by themselves after a few idle
+ * seconds and never keep a Node process alive). Jobs still running fail with
+ * `CodecError('ABORTED')`. The next call that asks for threads starts new workers.
+ * Resolves once they were told to end (the pool's module loads only when used).
+ */
+export async function closeWorkers(): Promise<void> {
+  const { closeWorkers: close } = await import('./pool.js')
+  close()
+}

@@ -119,7 +119,7 @@ test('a worker that dies mid-job fails the call with a CodecError, and the next 
 test('closeWorkers ends the workers; running jobs fail with ABORTED; the pool starts again', async () => {
   const pending = encode('gzip', big, { threads: 2 })
   await new Promise((r) => setTimeout(r, 20))
-  closeWorkers()
+  await closeWorkers()
   const outcome = await pending.then(
     () => 'done',
     (e: unknown) => (e as CodecError).code,

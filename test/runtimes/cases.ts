@@ -556,7 +556,7 @@ add('threads: gzip and zstd on 2 workers give the block-mode bytes and decode; w
   sameBytes(await ctx.lib.decode('gzip', two), big, 'gzip threads round trip')
   const frames = await ctx.lib.encode('zstd', big, { threads: 2, blockSize: 256 * 1024 })
   sameBytes(await ctx.lib.decode('zstd', frames, { threads: 2 }), big, 'zstd frames decoded on workers')
-  ctx.lib.closeWorkers()
+  await ctx.lib.closeWorkers()
 })
 
 export { plain as plainText, fromBase64 }
