@@ -25,6 +25,7 @@ import { checkInteger, checkLimit, checkOneOf, checkSpec, describe, nearestKey, 
 
 export { checkBoolean, checkInteger, checkLimit, checkOneOf } from './options.js'
 
+/** An engine: `js`, `wasm` or `node` (see the module comment). */
 export type Engine = 'js' | 'wasm' | 'node'
 
 /** Whether a format takes a `dictionary` option. */
@@ -323,6 +324,7 @@ const has = (name: unknown): name is Format => typeof name === 'string' && hasOw
 /** Every format, in table order. */
 export const FORMATS: readonly Format[] = /* @__PURE__ */ Object.freeze(Object.keys(FORMAT_TABLE) as Format[])
 
+/** Whether `name` is a row of the format table. */
 export function isFormat(name: unknown): name is Format {
   return has(name)
 }
@@ -353,8 +355,18 @@ function formatsWith<K extends keyof FormatRow>(key: K): Format[] {
   return FORMATS.filter((f) => rows[f][key] !== undefined)
 }
 
+/**
+ * A frozen list made by `make`. Called as `/* @__PURE__ *\/ derived(() => ...)`: the call
+ * and its argument (a function) have no side effects, so a bundle that never reads the
+ * list drops it (a pure mark on `Object.freeze(list.filter(...))` alone would keep the
+ * inner calls).
+ */
+function derived<T>(make: () => T[]): readonly T[] {
+  return Object.freeze(make())
+}
+
 /** The format names of `CompressionStream`/`DecompressionStream`. */
-export const WEB_FORMATS: readonly WebFormat[] = /* @__PURE__ */ Object.freeze(formatsWith('web').map((f) => rows[f].web!.name as WebFormat))
+export const WEB_FORMATS: readonly WebFormat[] = /* @__PURE__ */ derived(() => formatsWith('web').map((f) => rows[f].web!.name as WebFormat))
 
 /** The web format named `name`, or undefined. */
 export function webFormat(name: string): { format: Format; concatenated: boolean } | undefined {
@@ -366,7 +378,7 @@ export function webFormat(name: string): { format: Format; concatenated: boolean
 }
 
 /** The HTTP content codings, in the default offer's order (dictionary transports first). */
-export const HTTP_CODINGS: readonly HttpCoding[] = /* @__PURE__ */ Object.freeze(
+export const HTTP_CODINGS: readonly HttpCoding[] = /* @__PURE__ */ derived(() =>
   formatsWith('http')
     .sort((a, b) => Number(rows[a].transport === undefined) - Number(rows[b].transport === undefined) || rows[a].http!.preference - rows[b].http!.preference)
     .map((f) => rows[f].http!.coding as HttpCoding),
@@ -385,7 +397,7 @@ export function httpOf(coding: HttpCoding): { format: Format; level: number; tra
 }
 
 /** The dictionary transports (RFC 9842), in table order. */
-export const TRANSPORT_FORMATS: readonly TransportFormat[] = /* @__PURE__ */ Object.freeze(formatsWith('transport') as TransportFormat[])
+export const TRANSPORT_FORMATS: readonly TransportFormat[] = /* @__PURE__ */ derived(() => formatsWith('transport') as TransportFormat[])
 
 /** Whether `format` is one of the transports, whose codecs need `dictionaryDigest`. */
 export function isDictionaryTransport(format: string): format is TransportFormat {
@@ -399,7 +411,7 @@ export function transportOf(format: TransportFormat): { inner: Format; magic: re
 }
 
 /** The formats `decompress()` recognises by a magic number (transports: by their header). */
-export const DETECTED_FORMATS: readonly Format[] = /* @__PURE__ */ Object.freeze(formatsWith('detect'))
+export const DETECTED_FORMATS: readonly Format[] = /* @__PURE__ */ derived(() => formatsWith('detect'))
 
 /** How `format` is detected (its `detect` row), or undefined. */
 export function detectOf(format: Format): FormatRow['detect'] {
@@ -516,7 +528,7 @@ export function canFlush(format: Format): boolean {
 
 /** The error for a sync point asked of an encoder that cannot write one. */
 export function unflushable(format: Format): CodecError {
-  return new CodecError('UNSUPPORTED', format, `cannot flush: a ${format} encoder has no sync points${format === 'lz4-block' ? ' (a raw LZ4 block is one block)' : ''}`)
+  return new CodecError('UNSUPPORTED', format, `cannot flush: a ${format} encoder has no sync points (its output is one block)`)
 }
 
 /** Checks an encoder's `flush` option; returns the mode to use. */
@@ -637,10 +649,20 @@ export interface SurfaceKeys {
   readonly shell?: readonly string[]
 }
 
-function engineAllows(key: string, spec: OptionSpec, engine: Engine, format: string): void {
-  if (spec.engines !== undefined && !spec.engines.includes(engine)) {
-    throw new CodecError('INVALID_OPTION', format, `${key} is not available on engine '${engine}'; only on ${spec.engines.map((e) => `'${e}'`).join(', ')}`)
+/**
+ * One of the format's own options by its schema entry: undefined when not given (or
+ * `INVALID_OPTION` when `required`), refused on an engine that does not honour it,
+ * otherwise checked (`checkSpec`).
+ */
+function checkOwn(format: Format, key: string, spec: OptionSpec, value: unknown, engine: Engine): unknown {
+  if (value === undefined) {
+    if (spec.required !== undefined) throw new CodecError('INVALID_OPTION', format, `${key} (${spec.required}) is required`)
+    return undefined
   }
+  if (spec.engines !== undefined && !spec.engines.includes(engine)) {
+    throw new CodecError('INVALID_OPTION', format, `${key} is not available on engine '${engine}'; only on ${spec.engines.join(', ')}`)
+  }
+  return checkSpec(format, key, spec, value, engine)
 }
 
 /**
@@ -670,14 +692,8 @@ export function checkOptions(format: Format, role: Role, options: unknown, keys:
   const engine = resolveEngine(format, o.engine)
   const codec: Record<string, unknown> = {}
   for (const key of Object.keys(own)) {
-    if (o[key] === undefined) continue
-    const spec = own[key]!
-    engineAllows(key, spec, engine, format)
-    codec[key] = checkSpec(format, key, spec, o[key], engine)
-  }
-  for (const key of Object.keys(own)) {
-    const spec = own[key]!
-    if (spec.required !== undefined && o[key] === undefined) throw new CodecError('INVALID_OPTION', format, `${key} (${spec.required}) is required`)
+    const value = checkOwn(format, key, own[key]!, o[key], engine)
+    if (value !== undefined) codec[key] = value
   }
   let maxOutputBytes = Infinity
   let level = 0
@@ -702,14 +718,7 @@ export function checkOptions(format: Format, role: Role, options: unknown, keys:
  * (`loadCodec(...).createEncoder(options)`) is held to the same ranges as every surface.
  */
 export function formatOption(format: Format, role: Role, key: string, value: unknown, engine: Engine = rowOf(format).defaultEngine): unknown {
-  const spec = rowOf(format).options[role][key]
-  if (spec === undefined) throw new CodecError('INVALID_OPTION', format, `unknown ${role === 'decode' ? 'decoder' : 'encoder'} option '${key}'`)
-  if (value === undefined) {
-    if (spec.required !== undefined) throw new CodecError('INVALID_OPTION', format, `${key} (${spec.required}) is required`)
-    return undefined
-  }
-  engineAllows(key, spec, engine, format)
-  return checkSpec(format, key, spec, value, engine)
+  return checkOwn(format, key, rowOf(format).options[role][key]!, value, engine)
 }
 
 /**
