@@ -21,7 +21,7 @@
 import { toBytes } from './bytes.js'
 import type { FormatTraits, Role } from './codec.js'
 import { CodecError } from './errors.js'
-import { checkInteger, checkLimit, checkOneOf, checkSpec, describe, nearestKey, type OptionSchema, type OptionSpec, type OptionsOf } from './options.js'
+import { checkBoolean, checkInteger, checkLimit, checkOneOf, checkSpec, describe, nearestKey, type OptionSchema, type OptionSpec, type OptionsOf } from './options.js'
 
 export { checkBoolean, checkInteger, checkLimit, checkOneOf } from './options.js'
 
@@ -649,6 +649,11 @@ export interface SurfaceKeys {
   readonly shell?: readonly string[]
 }
 
+/** The machine's option keys a surface takes (`SurfaceKeys.machine`). */
+function machineKeysOf(role: Role, keys: SurfaceKeys): readonly string[] {
+  return keys.machine === true ? Object.keys(MACHINE_OPTIONS[role]) : keys.machine || []
+}
+
 /**
  * One of the format's own options by its schema entry: undefined when not given (or
  * `INVALID_OPTION` when `required`), refused on an engine that does not honour it,
@@ -678,14 +683,11 @@ export function checkOptions(format: Format, role: Role, options: unknown, keys:
   const o = options as Record<string, unknown>
   const row = rowOf(format)
   const own = row.options[role]
-  const machine = MACHINE_OPTIONS[role] as OptionSchema
-  const machineKeys = keys.machine === true ? Object.keys(machine) : keys.machine === false || keys.machine === undefined ? [] : keys.machine
-  const shell = keys.shell ?? []
+  const machineKeys = machineKeysOf(role, keys)
+  const known = [...Object.keys(COMMON_OPTIONS[role]), ...Object.keys(own), ...machineKeys, ...(keys.shell ?? [])]
   // Unknown keys first, so that a typo is named before a value it hides is missed.
   for (const key of Object.keys(o)) {
-    if (o[key] === undefined) continue
-    if (hasOwn(COMMON_OPTIONS[role], key) || hasOwn(own, key) || machineKeys.includes(key) || shell.includes(key)) continue
-    const known = [...Object.keys(COMMON_OPTIONS[role]), ...Object.keys(own), ...machineKeys, ...shell]
+    if (o[key] === undefined || known.includes(key)) continue
     const near = nearestKey(key, known)
     throw new CodecError('INVALID_OPTION', format, `unknown ${role === 'decode' ? 'decoder' : 'encoder'} option '${key}'${near ? ` (did you mean '${near}'?)` : ''}; ${format} takes ${known.join(', ')}`)
   }
@@ -707,9 +709,9 @@ export function checkOptions(format: Format, role: Role, options: unknown, keys:
   const dictionary = checkDictionary(format, o.dictionary)
   if (dictionary !== undefined) codec.dictionary = dictionary
   const chunkSize = machineKeys.includes('chunkSize') ? checkChunkSize(format, o.chunkSize) : undefined
-  const concatenated = machineKeys.includes('concatenated') ? checkSpec(format, 'concatenated', MACHINE_OPTIONS.decode.concatenated, o.concatenated, engine) ?? row.traits.concatenable : row.traits.concatenable
-  const flush = role === 'encode' && machineKeys.includes('flush') ? checkFlush(format, o.flush) : 'none'
-  return { engine, maxOutputBytes, level, chunkSize, concatenated: concatenated as boolean, flush, codec }
+  const concatenated = machineKeys.includes('concatenated') ? checkBoolean(format, 'concatenated', o.concatenated, row.traits.concatenable) : row.traits.concatenable
+  const flush = machineKeys.includes('flush') ? checkFlush(format, o.flush) : 'none'
+  return { engine, maxOutputBytes, level, chunkSize, concatenated, flush, codec }
 }
 
 /**
@@ -736,9 +738,7 @@ export function checkDeferredOptions(
   options: Record<string, unknown>,
   keys: SurfaceKeys,
 ): { shared: Record<string, unknown>; ownFor(format: Format): Record<string, unknown> } {
-  const machine = MACHINE_OPTIONS[role] as OptionSchema
-  const machineKeys = keys.machine === true ? Object.keys(machine) : keys.machine === false || keys.machine === undefined ? [] : keys.machine
-  const sharedKeys = [...Object.keys(COMMON_OPTIONS[role]), ...machineKeys, ...(keys.shell ?? [])]
+  const sharedKeys = [...Object.keys(COMMON_OPTIONS[role]), ...machineKeysOf(role, keys), ...(keys.shell ?? [])]
   const shared: Record<string, unknown> = {}
   const own: Record<string, unknown> = {}
   for (const key of Object.keys(options)) {

@@ -68,7 +68,13 @@ export interface CompressionStreamOptions {
 function dictionaryArgument(options: unknown, what: string): CompressionStreamOptions {
   if (options === undefined || options === null) return {}
   if (typeof options !== 'object' && typeof options !== 'function') throw new TypeError(`Failed to construct '${what}': parameter 2 is not of type '${what}Options'`)
-  return options as CompressionStreamOptions
+  const o = options as CompressionStreamOptions
+  // `dictionary` is a BufferSource, which excludes shared memory (WebIDL section 3.2.26).
+  const d: unknown = o.dictionary
+  if (typeof SharedArrayBuffer !== 'undefined' && (d instanceof SharedArrayBuffer || (ArrayBuffer.isView(d) && d.buffer instanceof SharedArrayBuffer))) {
+    throw new TypeError(`Failed to construct '${what}': dictionary is backed by a SharedArrayBuffer, which is not a BufferSource`)
+  }
+  return o
 }
 
 /** A WebIDL enum member: converted to a string, as the platform converts it (then checked). */
