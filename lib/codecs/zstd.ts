@@ -71,6 +71,7 @@ import {
   type ZstdEncoderExports,
 } from './wasm/zstd-engine.js'
 import type { WasmHeap } from './wasm/wasm-heap.js'
+import { seekableOrPlain } from './zstd-seekable-encode.js'
 
 const FORMAT = 'zstd'
 
@@ -962,6 +963,7 @@ const zstd: CodecModule = {
   },
   createEncoder: (options) => {
     if (!encoderNative) throw new CodecError('ENGINE_UNAVAILABLE', FORMAT, 'the encoder engine is not loaded: load the module with role "encode"')
-    return new ZstdEncoder(options)
+    // `seekable`: the seekable format's frames and seek table (zstd-seekable-encode.ts).
+    return seekableOrPlain(options, (frameOptions) => new ZstdEncoder(frameOptions))
   },
 }

@@ -1,0 +1,87 @@
+/**
+ * Writing the zstd seekable format (contrib/seekable_format/
+ * zstd_seekable_compression_format.md): independent zstd frames of `frameSize` input
+ * bytes each, every one with its content size in its header (the frame splitter gives
+ * each frame to the zstd encoder in one final call), then the seek table frame
+ * (zstd-seek-table.ts). With `seekable: { checksums: true }` every frame ends in its
+ * Content_Checksum (the low 32 bits of the XXH64 of its content, RFC 8878 §3.1.1), and
+ * the table repeats it, as the format's Checksum_Flag asks.
+ *
+ * The result is an ordinary zstd stream too: every zstd decoder reads it whole and skips
+ * the table (a skippable frame, RFC 8878 §3.1.2).
+ */
+import type { Encoder } from '../codec.js'
+import { CodecError } from '../errors.js'
+import { checkBoolean, checkInteger } from '../options.js'
+import { FrameSplitEncoder } from './frame-split-encoder.js'
+import { SEEKABLE_MAX_FRAMES, SEEKABLE_MAX_FRAME_SIZE, writeSeekTable } from './zstd-seek-table.js'
+
+const FORMAT = 'zstd'
+
+/** Default `frameSize`: 1 MiB of input per frame (the ratio costs about 1% at level 3). */
+export const DEFAULT_FRAME_SIZE = 1024 * 1024
+
+/** The zstd encoder options of the seekable format. */
+export interface ZstdSeekableEncoderOptions {
+  /**
+   * Write the seekable format: independent frames of `frameSize` input bytes, then a seek
+   * table. `{ checksums: true }` also puts each frame's checksum into the table.
+   */
+  seekable?: boolean | { checksums?: boolean }
+  /** Input bytes per frame of a seekable archive, 1 to 2^30 (the format's limit); default 1 MiB. */
+  frameSize?: number
+}
+
+/** What `seekable` and `frameSize` ask for, or null when not seekable. */
+export interface SeekableChoice {
+  frameSize: number
+  checksums: boolean
+}
+
+/**
+ * OPTION CHECKS of `seekable` and `frameSize` (zstd encoders). Kept in this one function
+ * until the format table declares them (issue 20). Throws `INVALID_OPTION`.
+ */
+export function checkSeekableOptions(options: Record<string, unknown>): SeekableChoice | null {
+  const seekable = options.seekable
+  let checksums = false
+  if (seekable === undefined || seekable === false) {
+    if (options.frameSize !== undefined) throw new CodecError('INVALID_OPTION', FORMAT, 'frameSize applies to seekable archives only; add seekable: true')
+    return null
+  }
+  if (seekable !== true) {
+    if (seekable === null || typeof seekable !== 'object' || Array.isArray(seekable)) {
+      throw new CodecError('INVALID_OPTION', FORMAT, `seekable must be a boolean or { checksums?: boolean }, got ${String(seekable)}`)
+    }
+    for (const key of Object.keys(seekable)) {
+      if (key !== 'checksums') throw new CodecError('INVALID_OPTION', FORMAT, `seekable: unknown option ${JSON.stringify(key)}; expected checksums`)
+    }
+    checksums = checkBoolean(FORMAT, 'seekable.checksums', (seekable as { checksums?: unknown }).checksums, false)
+  }
+  // The reference's ZSTD_SEEKABLE_MAX_FRAME_DECOMPRESSED_SIZE (zstd_seekable.h): a frame
+  // of more than 1 GiB could compress to more than the table's 32-bit Compressed_Size.
+  const frameSize = checkInteger(FORMAT, 'frameSize', options.frameSize, 1, SEEKABLE_MAX_FRAME_SIZE, DEFAULT_FRAME_SIZE)
+  if (options.contentSize !== undefined) {
+    throw new CodecError('INVALID_OPTION', FORMAT, 'contentSize names the size of one frame; a seekable archive writes the size of each of its frames itself')
+  }
+  if (checksums && options.checksum === false) {
+    throw new CodecError('INVALID_OPTION', FORMAT, 'seekable: { checksums: true } writes each frame with its checksum; it cannot be combined with checksum: false')
+  }
+  return { frameSize, checksums }
+}
+
+/**
+ * The zstd encoder `options` ask for: `frame(options)` itself, or with `seekable` the
+ * seekable writer around frames from it.
+ */
+export function seekableOrPlain(options: Record<string, unknown>, frame: (options: Record<string, unknown>) => Encoder): Encoder {
+  const choice = checkSeekableOptions(options)
+  if (choice === null) return frame(options)
+  const inner = frame(choice.checksums ? { ...options, checksum: true } : options)
+  return new FrameSplitEncoder(FORMAT, inner, {
+    frameSize: choice.frameSize,
+    maxFrames: SEEKABLE_MAX_FRAMES,
+    maxCompressedFrame: 0xffffffff,
+    trailer: (frames) => writeSeekTable(frames, choice.checksums),
+  })
+}
