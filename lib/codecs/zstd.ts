@@ -72,6 +72,7 @@ import {
 } from './wasm/zstd-engine.js'
 import type { WasmHeap } from './wasm/wasm-heap.js'
 import { seekableOrPlain } from './zstd-seekable-encode.js'
+import { checkEncoderWindow, DEFAULT_MAX_WINDOW_LOG, ENGINE_MAX_WINDOW_LOG, MAX_WINDOW_LOG_OPTION, windowMemoryMessage, windowTooLargeForEngine, ZSTD_c_enableLongDistanceMatching } from './zstd-window.js'
 
 const FORMAT = 'zstd'
 
@@ -85,13 +86,8 @@ let heap!: WasmHeap
 let encoderNative!: ZstdEncoderExports
 let encoderHeap!: WasmHeap
 
-/**
- * libzstd's `ZSTD_WINDOWLOG_LIMIT_DEFAULT`: the largest window a decoder accepts unless
- * told otherwise (RFC 8878 §3.1.1.1.2 asks decoders to support at least 8 MiB and lets
- * them refuse more). It is also the most `maxWindowLog` may ask for: a 2^27-byte window
- * is 128 MiB of wasm memory, which an instance never gives back.
- */
-const MAX_WINDOW_LOG = 27
+/** Window limits: the default, what `maxWindowLog` accepts, what the engine decodes (zstd-window.ts). */
+const MAX_WINDOW_LOG = DEFAULT_MAX_WINDOW_LOG
 
 /** Bytes of each staging buffer: two zstd blocks (RFC 8878 §3.1.1.2.4, 128 KiB each). */
 const STAGE = 256 * 1024
@@ -361,7 +357,11 @@ const enum Phase {
 
 export interface ZstdDecoderOptions {
   maxOutputBytes?: number
-  /** Largest accepted Window_Log (RFC 8878 §3.1.1.1.2), 10..27; default 27. */
+  /**
+   * Largest accepted Window_Log (RFC 8878 §3.1.1.1.2), 10..31; default 27 (a 128 MiB
+   * window). 31 reads `zstd --long=31` files (a window of up to 2 GiB, and as much
+   * memory); the wasm engine decodes windows up to 2^30 (zstd-window.ts).
+   */
   maxWindowLog?: number
   /**
    * Largest accepted Window_Size in bytes, when a limit is not a power of two (RFC 9842
@@ -411,8 +411,8 @@ class ZstdDecoder implements Decoder {
   constructor(options: Record<string, unknown>) {
     this.maxOutput = checkMaxOutput(FORMAT, options.maxOutputBytes)
     // MAX_WINDOW_LOG is also the wasm engine's hard limit (see above).
-    this.maxWindowLog = checkInteger(FORMAT, 'maxWindowLog', options.maxWindowLog, MIN_WINDOW_LOG, MAX_WINDOW_LOG, MAX_WINDOW_LOG)
-    const windowBytes = checkInteger(FORMAT, 'maxWindowBytes', options.maxWindowBytes, 2 ** MIN_WINDOW_LOG, 2 ** MAX_WINDOW_LOG, 2 ** MAX_WINDOW_LOG)
+    this.maxWindowLog = checkInteger(FORMAT, 'maxWindowLog', options.maxWindowLog, MIN_WINDOW_LOG, MAX_WINDOW_LOG_OPTION, MAX_WINDOW_LOG)
+    const windowBytes = checkInteger(FORMAT, 'maxWindowBytes', options.maxWindowBytes, 2 ** MIN_WINDOW_LOG, 2 ** MAX_WINDOW_LOG_OPTION, 2 ** MAX_WINDOW_LOG_OPTION)
     this.maxWindow = Math.min(windowBytes, 2 ** this.maxWindowLog)
     this.dictionary = dictionaryOf(options.dictionary, options.dictionaryType, true)
     this.handle = lifecycle.attach(this, FORMAT, 'decoder', { context: 0, stage: 0, dictionary: 0, loaded: false, decoder: true })
@@ -503,6 +503,7 @@ class ZstdDecoder implements Decoder {
       const limit = this.maxWindow === 2 ** this.maxWindowLog ? `2^${this.maxWindowLog} = ${this.maxWindow} (maxWindowLog)` : `${this.maxWindow} (maxWindowBytes)`
       return this.fail('LIMIT_EXCEEDED', `frame window ${header.windowSize} bytes exceeds the limit ${limit}`, at + 5)
     }
+    if (header.windowSize > 2 ** ENGINE_MAX_WINDOW_LOG) return this.fail('LIMIT_EXCEEDED', windowTooLargeForEngine(header.windowSize), at + 5)
     if (size > this.maxOutput - this.outputTotal) {
       const sizeAt = at + 5 + header.windowBytes + header.dictionaryBytes
       return this.fail('LIMIT_EXCEEDED', `frame content size ${size} exceeds the remaining output limit ${this.maxOutput - this.outputTotal} (maxOutputBytes ${this.maxOutput})`, sizeAt)
@@ -532,7 +533,7 @@ class ZstdDecoder implements Decoder {
       if (!allocateNative(state, false)) return this.fail('LIMIT_EXCEEDED', 'wasm memory exhausted allocating the zstd decoder', at)
       // libzstd's own window limit too (frameParameter_windowTooLarge), below the check
       // in readHeader(): the power of two at or above the limit in bytes.
-      native.ZSTD_DCtx_setParameter(state.context, ZSTD_d_windowLogMax, Math.ceil(Math.log2(this.maxWindow)))
+      native.ZSTD_DCtx_setParameter(state.context, ZSTD_d_windowLogMax, Math.min(ENGINE_MAX_WINDOW_LOG, Math.ceil(Math.log2(this.maxWindow))))
     }
     return this.applyDictionary(at)
   }
@@ -642,6 +643,7 @@ class ZstdDecoder implements Decoder {
         // libzstd did not move its input position: the error is in the part it was
         // reading, placed at that part's first byte.
         const at = this.frameStart + this.parts.start
+        if (error === 64) return this.fail('LIMIT_EXCEEDED', windowMemoryMessage(this.frameBuffers, heap.bytes.length), at)
         return this.fail(errorCodes[error] ?? 'INVALID_DATA', `corrupt frame: ${zstdErrorName(error)} in ${partNames[this.parts.part]} at frame offset ${this.parts.start}`, at)
       }
       if (over) {
@@ -751,8 +753,10 @@ export interface ZstdEncoderOptions {
   dictionary?: BufferSource
   /** As the decoder's. */
   dictionaryType?: 'auto' | 'raw'
-  /** Window_Log of the frames, 10..27 (ZSTD_c_windowLog); default: the level's. */
+  /** Window_Log of the frames, 10..30 (ZSTD_c_windowLog); default: the level's, 27 with `long`. */
   windowLog?: number
+  /** Long-distance matching (ZSTD_c_enableLongDistanceMatching), as `zstd --long`; default false. */
+  long?: boolean
 }
 
 /** Largest Frame_Content_Size we accept as a number (2^53 - 1). */
@@ -777,6 +781,8 @@ class ZstdEncoder implements Encoder {
   private readonly dictionary: ZstdDictionary | null
   /** `windowLog` option, or 0 for the level's own. */
   private readonly windowLog: number
+  /** `long` option: long-distance matching. */
+  private readonly long: boolean
   private phase = EncodePhase.Open
   /** Whether anything reached libzstd since the last reset. */
   private started = false
@@ -788,7 +794,7 @@ class ZstdEncoder implements Encoder {
     this.level = checkLevel(FORMAT, options.level)
     this.checksum = checkBoolean(FORMAT, 'checksum', options.checksum, true)
     this.pledged = checkInteger(FORMAT, 'contentSize', options.contentSize, 0, MAX_CONTENT_SIZE, -1)
-    this.windowLog = checkInteger(FORMAT, 'windowLog', options.windowLog, MIN_WINDOW_LOG, MAX_WINDOW_LOG, 0)
+    ;({ windowLog: this.windowLog, long: this.long } = checkEncoderWindow(FORMAT, options))
     this.dictionary = dictionaryOf(options.dictionary, options.dictionaryType, false)
     this.handle = lifecycle.attach(this, FORMAT, 'encoder', { context: 0, stage: 0, dictionary: 0, loaded: false, decoder: false })
   }
@@ -819,6 +825,7 @@ class ZstdEncoder implements Encoder {
     encoderNative.ZSTD_CCtx_setParameter(ctx, ZSTD_c_checksumFlag, this.checksum ? 1 : 0)
     encoderNative.ZSTD_CCtx_setParameter(ctx, ZSTD_c_contentSizeFlag, 1)
     if (this.windowLog !== 0) encoderNative.ZSTD_CCtx_setParameter(ctx, ZSTD_c_windowLog, this.windowLog)
+    if (this.long) encoderNative.ZSTD_CCtx_setParameter(ctx, ZSTD_c_enableLongDistanceMatching, 1)
     // After ZSTD_initCStream, which clears any dictionary of the previous frame.
     if (this.dictionary !== null) {
       const refused = applyDictionary(state, this.dictionary)
