@@ -58,7 +58,14 @@ test('one-shot, WHATWG stream and Node stream write the same archive', async () 
   const oneShot = await encode('zstd', content, { seekable: true, frameSize: FRAME })
   // Written in uneven pieces: frames are cut by input bytes, not by writes.
   const pieces = [content.subarray(0, 1000), content.subarray(1000, 700_001), content.subarray(700_001)]
-  const web = await streamBytes(ReadableStream.from(pieces).pipeThrough(zstdEncode({ seekable: true, frameSize: FRAME })))
+  const web = await streamBytes(
+    new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const p of pieces) controller.enqueue(p)
+        controller.close()
+      },
+    }).pipeThrough(zstdEncode({ seekable: true, frameSize: FRAME })),
+  )
   const chunks: Buffer[] = []
   await pipeline(Readable.from(pieces.map((p) => Buffer.from(p))), nodeEncode('zstd', { seekable: true, frameSize: FRAME }), async function* (source) {
     for await (const c of source) chunks.push(c as Buffer)
