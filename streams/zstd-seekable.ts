@@ -310,7 +310,17 @@ class SeekableReader implements ZstdSeekable {
     const content = new Uint8Array(size)
     const decoder = this.decoder
     decoder.reset()
-    const status = decoder.transform(bytes, content, true)
+    let status = decoder.transform(bytes, content, true)
+    let consumed = decoder.consumed
+    let written = decoder.written
+    // The content filled the destination exactly: libzstd may need one more call, with no
+    // room, to see the frame end (a frame without a content size whose last block it
+    // has not finished with); more content then is the entry's error below.
+    for (let tries = 0; status === Status.DestinationTooSmall && written === size && tries < 4; tries++) {
+      status = decoder.transform(bytes.subarray(consumed), content.subarray(size), true)
+      consumed += decoder.consumed
+      written += decoder.written
+    }
     if (status === Status.InvalidData) {
       const f = decoder.failure!
       throw new CodecError(f.code, FORMAT, `frame ${index}: ${f.message}`, at + f.offset)
@@ -321,11 +331,11 @@ class SeekableReader implements ZstdSeekable {
     if (status === Status.NeedMoreData) {
       throw new CodecError('INVALID_DATA', FORMAT, `frame ${index} goes on past the ${bytes.length} bytes its seek table entry gives it`, at + bytes.length)
     }
-    if (decoder.written !== size) {
-      throw new CodecError('INVALID_DATA', FORMAT, `frame ${index} decodes to ${decoder.written} bytes, its seek table entry says ${size}`, at)
+    if (written !== size) {
+      throw new CodecError('INVALID_DATA', FORMAT, `frame ${index} decodes to ${written} bytes, its seek table entry says ${size}`, at)
     }
-    if (decoder.consumed !== bytes.length) {
-      throw new CodecError('INVALID_DATA', FORMAT, `frame ${index} ends after ${decoder.consumed} bytes, its seek table entry says ${bytes.length}`, at + decoder.consumed)
+    if (consumed !== bytes.length) {
+      throw new CodecError('INVALID_DATA', FORMAT, `frame ${index} ends after ${consumed} bytes, its seek table entry says ${bytes.length}`, at + consumed)
     }
     if (t.checksumValues && this.options.verify) this.verify(index, bytes, content)
     return content
