@@ -659,7 +659,7 @@ export function nodeCodec(format: Format): CodecModule {
           const dictionary = nativeDictionary(format, options.dictionary)
           const params: Record<number, number> = { [C.ZSTD_c_compressionLevel ?? 100]: level, [C.ZSTD_c_checksumFlag ?? 201]: checksum ? 1 : 0 }
           // windowLog and long as on the wasm engine (zstd-window.ts), up to its 2^30.
-          const { windowLog, long } = checkEncoderWindow(format, options)
+          const { windowLog, long } = checkEncoderWindow(options)
           if (windowLog !== 0) params[C.ZSTD_c_windowLog ?? 101] = windowLog
           if (long) params[C.ZSTD_c_enableLongDistanceMatching ?? 160] = 1
           // seekable: the same frame splitter and seek table as the wasm engine's (frames

@@ -12,9 +12,9 @@
  */
 import type { Encoder } from '../codec.js'
 import { CodecError } from '../errors.js'
-import { checkBoolean, checkInteger } from '../options.js'
+import { formatOption } from '../formats.js'
 import { FrameSplitEncoder } from './frame-split-encoder.js'
-import { SEEKABLE_MAX_FRAMES, SEEKABLE_MAX_FRAME_SIZE, writeSeekTable } from './zstd-seek-table.js'
+import { SEEKABLE_MAX_FRAMES, writeSeekTable } from './zstd-seek-table.js'
 
 const FORMAT = 'zstd'
 
@@ -39,28 +39,21 @@ export interface SeekableChoice {
 }
 
 /**
- * OPTION CHECKS of `seekable` and `frameSize` (zstd encoders). Kept in this one function
- * until the format table declares them (issue 20). Throws `INVALID_OPTION`.
+ * `seekable` and `frameSize` of a zstd encoder: the values by the format table's schema
+ * (lib/formats.ts, ZSTD_ENCODE), and the rules between options that a schema entry
+ * cannot say. Throws `INVALID_OPTION`.
  */
 export function checkSeekableOptions(options: Record<string, unknown>): SeekableChoice | null {
-  const seekable = options.seekable
-  let checksums = false
+  const seekable = formatOption(FORMAT, 'encode', 'seekable', options.seekable) as boolean | { checksums?: boolean } | undefined
+  // The reference's ZSTD_SEEKABLE_MAX_FRAME_DECOMPRESSED_SIZE (zstd_seekable.h) bounds it
+  // in the schema: a frame of more than 1 GiB could compress to more than the table's
+  // 32-bit Compressed_Size.
+  const frameSize = (formatOption(FORMAT, 'encode', 'frameSize', options.frameSize) as number | undefined) ?? DEFAULT_FRAME_SIZE
   if (seekable === undefined || seekable === false) {
     if (options.frameSize !== undefined) throw new CodecError('INVALID_OPTION', FORMAT, 'frameSize applies to seekable archives only; add seekable: true')
     return null
   }
-  if (seekable !== true) {
-    if (seekable === null || typeof seekable !== 'object' || Array.isArray(seekable)) {
-      throw new CodecError('INVALID_OPTION', FORMAT, `seekable must be a boolean or { checksums?: boolean }, got ${String(seekable)}`)
-    }
-    for (const key of Object.keys(seekable)) {
-      if (key !== 'checksums') throw new CodecError('INVALID_OPTION', FORMAT, `seekable: unknown option ${JSON.stringify(key)}; expected checksums`)
-    }
-    checksums = checkBoolean(FORMAT, 'seekable.checksums', (seekable as { checksums?: unknown }).checksums, false)
-  }
-  // The reference's ZSTD_SEEKABLE_MAX_FRAME_DECOMPRESSED_SIZE (zstd_seekable.h): a frame
-  // of more than 1 GiB could compress to more than the table's 32-bit Compressed_Size.
-  const frameSize = checkInteger(FORMAT, 'frameSize', options.frameSize, 1, SEEKABLE_MAX_FRAME_SIZE, DEFAULT_FRAME_SIZE)
+  const checksums = seekable !== true && seekable.checksums === true
   if (options.contentSize !== undefined) {
     throw new CodecError('INVALID_OPTION', FORMAT, 'contentSize names the size of one frame; a seekable archive writes the size of each of its frames itself')
   }

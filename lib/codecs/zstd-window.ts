@@ -17,8 +17,7 @@
  *   `long: true` for long-distance matching (`ZSTD_c_enableLongDistanceMatching`), with a
  *   window of 2^27 unless `windowLog` says otherwise, as `zstd --long` does.
  */
-import { checkBoolean, checkInteger } from '../options.js'
-import { MIN_WINDOW_LOG } from './zstd-frame.js'
+import { formatOption } from '../formats.js'
 
 /** Default `maxWindowLog` of decoders (libzstd's ZSTD_WINDOWLOG_LIMIT_DEFAULT: 128 MiB). */
 export const DEFAULT_MAX_WINDOW_LOG = 27
@@ -34,13 +33,13 @@ export const ZSTD_c_enableLongDistanceMatching = 160
 export const LONG_WINDOW_LOG = 27
 
 /**
- * OPTION CHECKS of the encoder's `windowLog` and `long` (kept here until the format
- * table declares them, issue 20): the Window_Log to set (0: the level's own) and
- * whether to match over long distances. Throws `INVALID_OPTION`.
+ * The encoder's `windowLog` and `long`, by the format table's schema (lib/formats.ts,
+ * ZSTD_ENCODE: windowLog 10 to 30): the Window_Log to set (0: the level's own, 27 with
+ * `long`) and whether to match over long distances. Throws `INVALID_OPTION`.
  */
-export function checkEncoderWindow(format: string, options: Record<string, unknown>): { windowLog: number; long: boolean } {
-  const long = checkBoolean(format, 'long', options.long, false)
-  const windowLog = checkInteger(format, 'windowLog', options.windowLog, MIN_WINDOW_LOG, ENGINE_MAX_WINDOW_LOG, long ? LONG_WINDOW_LOG : 0)
+export function checkEncoderWindow(options: Record<string, unknown>): { windowLog: number; long: boolean } {
+  const long = (formatOption('zstd', 'encode', 'long', options.long) as boolean | undefined) ?? false
+  const windowLog = (formatOption('zstd', 'encode', 'windowLog', options.windowLog) as number | undefined) ?? (long ? LONG_WINDOW_LOG : 0)
   return { windowLog, long }
 }
 

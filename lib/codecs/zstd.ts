@@ -794,7 +794,7 @@ class ZstdEncoder implements Encoder {
     this.level = checkLevel(FORMAT, options.level)
     this.checksum = checkBoolean(FORMAT, 'checksum', options.checksum, true)
     this.pledged = checkInteger(FORMAT, 'contentSize', options.contentSize, 0, MAX_CONTENT_SIZE, -1)
-    ;({ windowLog: this.windowLog, long: this.long } = checkEncoderWindow(FORMAT, options))
+    ;({ windowLog: this.windowLog, long: this.long } = checkEncoderWindow(options))
     this.dictionary = dictionaryOf(options.dictionary, options.dictionaryType, false)
     this.handle = lifecycle.attach(this, FORMAT, 'encoder', { context: 0, stage: 0, dictionary: 0, loaded: false, decoder: false })
   }
