@@ -64,6 +64,44 @@ function u32(b: Uint8Array, i: number): number {
 }
 
 /**
+ * The 32-byte stripes of `data` from `at` while `at <= limit`, on the four accumulators
+ * in `acc` (high, low words): per lane, acc = rotl(acc + lane * P2, 31) * P1. Written out
+ * on locals and a typed array: numbers above 2^30 stored in module variables would each
+ * be boxed, which made this loop several times slower.
+ */
+function stripes(data: Uint8Array, at: number, limit: number, acc: Uint32Array): number {
+  const p2l0 = P2L & 0xffff, p2l1 = P2L >>> 16, p1l0 = P1L & 0xffff, p1l1 = P1L >>> 16
+  while (at <= limit) {
+    for (let j = 0; j < 8; j += 2, at += 8) {
+      const inl = (data[at]! | (data[at + 1]! << 8) | (data[at + 2]! << 16) | (data[at + 3]! << 24)) >>> 0
+      const inh = (data[at + 4]! | (data[at + 5]! << 8) | (data[at + 6]! << 16) | (data[at + 7]! << 24)) >>> 0
+      // lane * P2 mod 2^64
+      let a0 = inl & 0xffff, a1 = inl >>> 16
+      let m1 = a1 * p2l0, m2 = a0 * p2l1
+      let mid = ((a0 * p2l0) >>> 16) + (m1 & 0xffff) + (m2 & 0xffff)
+      let ph = (Math.imul(inh, P2L) + Math.imul(inl, P2H) + a1 * p2l1 + (m1 >>> 16) + (m2 >>> 16) + (mid >>> 16)) >>> 0
+      let pl = Math.imul(inl, P2L) >>> 0
+      // + acc
+      const sum = acc[j + 1]! + pl
+      pl = sum >>> 0
+      ph = (acc[j]! + ph + (sum > 0xffffffff ? 1 : 0)) >>> 0
+      // rotl 31
+      const th = ((ph << 31) | (pl >>> 1)) >>> 0
+      const tl = ((pl << 31) | (ph >>> 1)) >>> 0
+      // * P1
+      a0 = tl & 0xffff
+      a1 = tl >>> 16
+      m1 = a1 * p1l0
+      m2 = a0 * p1l1
+      mid = ((a0 * p1l0) >>> 16) + (m1 & 0xffff) + (m2 & 0xffff)
+      acc[j] = Math.imul(th, P1L) + Math.imul(tl, P1H) + a1 * p1l1 + (m1 >>> 16) + (m2 >>> 16) + (mid >>> 16)
+      acc[j + 1] = Math.imul(tl, P1L)
+    }
+  }
+  return at
+}
+
+/**
  * XXH64 of `data` with seed 0, as its high and low 32 bits (unsigned); `xxh64Low32()`
  * gives the part zstd stores.
  */
@@ -80,17 +118,9 @@ export function xxh64(data: Uint8Array): [high: number, low: number] {
     add(~P1H >>> 0, ~P1L >>> 0, 0, 1)
     let v4h = rh, v4l = rl
     const limit = n - 32
-    while (i <= limit) {
-      round(v1h, v1l, u32(data, i + 4), u32(data, i))
-      v1h = rh; v1l = rl
-      round(v2h, v2l, u32(data, i + 12), u32(data, i + 8))
-      v2h = rh; v2l = rl
-      round(v3h, v3l, u32(data, i + 20), u32(data, i + 16))
-      v3h = rh; v3l = rl
-      round(v4h, v4l, u32(data, i + 28), u32(data, i + 24))
-      v4h = rh; v4l = rl
-      i += 32
-    }
+    const acc = Uint32Array.of(v1h, v1l, v2h, v2l, v3h, v3l, v4h, v4l)
+    i = stripes(data, i, limit, acc)
+    ;[v1h, v1l, v2h, v2l, v3h, v3l, v4h, v4l] = acc
     rotl(v1h, v1l, 1)
     hh = rh; hl = rl
     rotl(v2h, v2l, 7)
