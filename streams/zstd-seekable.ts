@@ -185,8 +185,8 @@ class SeekableReader implements ZstdSeekable {
     const out = new Uint8Array(length)
     let at = 0
     for await (const piece of this.pieces(offset, length)) {
-      out.set(piece, at)
-      at += piece.length
+      out.set(piece.bytes, at)
+      at += piece.bytes.length
     }
     return out
   }
@@ -199,9 +199,9 @@ class SeekableReader implements ZstdSeekable {
       {
         pull: async (controller) => {
           const next = await pieces.next()
-          // A copy: the piece may be a view of a cached frame that later reads return.
+          // A view of a cached frame is copied (later reads return that frame again).
           if (next.done) controller.close()
-          else controller.enqueue(next.value.slice())
+          else controller.enqueue(next.value.cached ? next.value.bytes.slice() : next.value.bytes)
         },
         cancel: async () => {
           await pieces.return(undefined)
@@ -241,8 +241,11 @@ class SeekableReader implements ZstdSeekable {
     return lo
   }
 
-  /** The content `[offset, offset + length)` as views of decoded frames, in order. */
-  private async *pieces(offset: number, length: number): AsyncGenerator<Uint8Array, void, undefined> {
+  /**
+   * The content `[offset, offset + length)` as views of decoded frames, in order, each
+   * saying whether its frame is kept in the cache.
+   */
+  private async *pieces(offset: number, length: number): AsyncGenerator<{ bytes: Uint8Array; cached: boolean }, void, undefined> {
     if (length === 0) return
     const t = this.table
     const end = offset + length
@@ -254,7 +257,7 @@ class SeekableReader implements ZstdSeekable {
         const start = t.offsets[i]!
         const from = Math.max(offset, start) - start
         const to = Math.min(end, t.offsets[i + 1]!) - start
-        if (to > from) yield content.subarray(from, to)
+        if (to > from) yield { bytes: content.subarray(from, to), cached: this.cache.get(i) === content }
         i++
       }
     }
