@@ -66,7 +66,7 @@ cliTest('encoder long and windowLog: the CLI reads them back', async () => {
 })
 
 test('window options are checked where they are given', async () => {
-  for (const options of [{ windowLog: 31 }, { windowLog: 9 }, { long: 'yes' }]) {
+  for (const options of [{ windowLog: 31 }, { windowLog: 9 }, { long: 'yes' }] as Record<string, unknown>[]) {
     assert.is((await codecError(encode('zstd', text.subarray(0, 10), options))).code, 'INVALID_OPTION', JSON.stringify(options))
   }
   for (const options of [{ maxWindowLog: 32 }, { maxWindowLog: 9 }]) {

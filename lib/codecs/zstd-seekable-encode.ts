@@ -11,9 +11,9 @@
  * the table (a skippable frame, RFC 8878 §3.1.2).
  */
 import type { Encoder } from '../codec.js'
-import { CodecError } from '../errors.js'
 import { formatOption } from '../formats.js'
 import { FrameSplitEncoder } from './frame-split-encoder.js'
+import { zstdSeekableRules } from './zstd-seekable-rules.js'
 import { SEEKABLE_MAX_FRAMES, writeSeekTable } from './zstd-seek-table.js'
 
 const FORMAT = 'zstd'
@@ -49,17 +49,10 @@ export function checkSeekableOptions(options: Record<string, unknown>): Seekable
   // in the schema: a frame of more than 1 GiB could compress to more than the table's
   // 32-bit Compressed_Size.
   const frameSize = (formatOption(FORMAT, 'encode', 'frameSize', options.frameSize) as number | undefined) ?? DEFAULT_FRAME_SIZE
-  if (seekable === undefined || seekable === false) {
-    if (options.frameSize !== undefined) throw new CodecError('INVALID_OPTION', FORMAT, 'frameSize applies to seekable archives only; add seekable: true')
-    return null
-  }
+  // The rules between options, as checkOptions applies them at every surface.
+  zstdSeekableRules(options)
+  if (seekable === undefined || seekable === false) return null
   const checksums = seekable !== true && seekable.checksums === true
-  if (options.contentSize !== undefined) {
-    throw new CodecError('INVALID_OPTION', FORMAT, 'contentSize names the size of one frame; a seekable archive writes the size of each of its frames itself')
-  }
-  if (checksums && options.checksum === false) {
-    throw new CodecError('INVALID_OPTION', FORMAT, 'seekable: { checksums: true } writes each frame with its checksum; it cannot be combined with checksum: false')
-  }
   return { frameSize, checksums }
 }
 

@@ -47,12 +47,12 @@
  */
 import type { Decoder, Encoder } from '../codec.js'
 import { CodecError, type ErrorCode, type Failure } from '../errors.js'
-import { checkBoolean, checkDictionary, checkInteger, checkOneOf, checkLevel, checkMaxOutput, traitsOf } from '../formats.js'
+import { checkDictionary, checkLevel, checkMaxOutput, formatOption, traitsOf } from '../formats.js'
 import type { CodecModule } from '../codec.js'
 import { NativeLifecycle, type NativeHandle } from './native-handle.js'
 import { Status } from '../status.js'
 import { readU32LE } from '../endian.js'
-import { DESCRIPTOR_RESERVED, frameHeaderLength, MIN_WINDOW_LOG, parseFrameHeader, SKIPPABLE_MAGIC, SKIPPABLE_MASK, ZSTD_MAGIC, ZstdFrameParts, ZstdFrameScanner } from './zstd-frame.js'
+import { DESCRIPTOR_RESERVED, frameHeaderLength, parseFrameHeader, SKIPPABLE_MAGIC, SKIPPABLE_MASK, ZSTD_MAGIC, ZstdFrameParts, ZstdFrameScanner } from './zstd-frame.js'
 import {
   loadZstdDecoderEngine,
   loadZstdEncoderEngine,
@@ -86,7 +86,7 @@ let heap!: WasmHeap
 let encoderNative!: ZstdEncoderExports
 let encoderHeap!: WasmHeap
 
-/** Window limits: the default, what `maxWindowLog` accepts, what the engine decodes (zstd-window.ts). */
+/** The default window limit (libzstd's ZSTD_WINDOWLOG_LIMIT_DEFAULT, 27; zstd-window.ts). */
 const MAX_WINDOW_LOG = DEFAULT_MAX_WINDOW_LOG
 
 /** Bytes of each staging buffer: two zstd blocks (RFC 8878 §3.1.1.2.4, 128 KiB each). */
@@ -229,7 +229,7 @@ function loadTrained(bytes: Uint8Array, decoder: boolean): { error: number; exha
  * starts with the magic (RFC 9842's 'dcz' does), 'auto' (the default) by the magic.
  */
 function dictionaryOf(value: unknown, type: unknown, decoder: boolean): ZstdDictionary | null {
-  const raw = checkOneOf(FORMAT, 'dictionaryType', type, ['auto', 'raw'], 'auto') === 'raw'
+  const raw = formatOption(FORMAT, decoder ? 'decode' : 'encode', 'dictionaryType', type, 'wasm') === 'raw'
   const bytes = checkDictionary(FORMAT, value)
   if (bytes === undefined || bytes.length === 0) return null
   const trained = !raw && bytes.length >= 8 && readU32LE(bytes, 0) === DICTIONARY_MAGIC
@@ -411,8 +411,8 @@ class ZstdDecoder implements Decoder {
   constructor(options: Record<string, unknown>) {
     this.maxOutput = checkMaxOutput(FORMAT, options.maxOutputBytes)
     // MAX_WINDOW_LOG is also the wasm engine's hard limit (see above).
-    this.maxWindowLog = checkInteger(FORMAT, 'maxWindowLog', options.maxWindowLog, MIN_WINDOW_LOG, MAX_WINDOW_LOG_OPTION, MAX_WINDOW_LOG)
-    const windowBytes = checkInteger(FORMAT, 'maxWindowBytes', options.maxWindowBytes, 2 ** MIN_WINDOW_LOG, 2 ** MAX_WINDOW_LOG_OPTION, 2 ** MAX_WINDOW_LOG_OPTION)
+    this.maxWindowLog = (formatOption(FORMAT, 'decode', 'maxWindowLog', options.maxWindowLog, 'wasm') as number | undefined) ?? MAX_WINDOW_LOG
+    const windowBytes = (formatOption(FORMAT, 'decode', 'maxWindowBytes', options.maxWindowBytes, 'wasm') as number | undefined) ?? 2 ** MAX_WINDOW_LOG_OPTION
     this.maxWindow = Math.min(windowBytes, 2 ** this.maxWindowLog)
     this.dictionary = dictionaryOf(options.dictionary, options.dictionaryType, true)
     this.handle = lifecycle.attach(this, FORMAT, 'decoder', { context: 0, stage: 0, dictionary: 0, loaded: false, decoder: true })
@@ -759,9 +759,6 @@ export interface ZstdEncoderOptions {
   long?: boolean
 }
 
-/** Largest Frame_Content_Size we accept as a number (2^53 - 1). */
-const MAX_CONTENT_SIZE = Number.MAX_SAFE_INTEGER
-
 const enum EncodePhase {
   Open,
   Finished,
@@ -792,8 +789,8 @@ class ZstdEncoder implements Encoder {
 
   constructor(options: Record<string, unknown>) {
     this.level = checkLevel(FORMAT, options.level)
-    this.checksum = checkBoolean(FORMAT, 'checksum', options.checksum, true)
-    this.pledged = checkInteger(FORMAT, 'contentSize', options.contentSize, 0, MAX_CONTENT_SIZE, -1)
+    this.checksum = (formatOption(FORMAT, 'encode', 'checksum', options.checksum, 'wasm') as boolean | undefined) ?? true
+    this.pledged = (formatOption(FORMAT, 'encode', 'contentSize', options.contentSize, 'wasm') as number | undefined) ?? -1
     ;({ windowLog: this.windowLog, long: this.long } = checkEncoderWindow(options))
     this.dictionary = dictionaryOf(options.dictionary, options.dictionaryType, false)
     this.handle = lifecycle.attach(this, FORMAT, 'encoder', { context: 0, stage: 0, dictionary: 0, loaded: false, decoder: false })
