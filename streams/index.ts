@@ -37,3 +37,6 @@ export {
 export { CompressionStream, DecompressionStream, type CompressionStreamOptions } from './compression-stream.js'
 export { decompress, type DecompressOptions } from './decompress.js'
 export type { DictionariesOption, DictionaryLookup } from '../lib/dictionary-lookup.js'
+export { openZstdSeekable, DEFAULT_MAX_FRAMES, DEFAULT_MAX_SEEKABLE_FRAME, DEFAULT_SEEKABLE_TAIL, DEFAULT_GROUP_BYTES, type ZstdSeekable, type ZstdSeekableFrame, type ZstdSeekableOptions } from './zstd-seekable.js'
+export type { RangeSource, ByteSource } from '../lib/range-source.js'
+export { zstdFrames, type ZstdFrameInfo, type ZstdFramesOptions } from '../lib/codecs/zstd-frames.js'

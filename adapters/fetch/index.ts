@@ -300,3 +300,4 @@ export { encodeResponse, checkEncodeOptions, isCompressible, type EncodeResponse
 export { negotiate, parseAcceptEncoding, weightOf, CONTENT_CODINGS, DICTIONARY_CODINGS, type AcceptedCoding, type ContentCoding, type DictionaryCoding } from './negotiate.js'
 export { prepareDictionary, type DictionarySource, type ServerDictionary, type ServerDictionaryLookup, type ServerDictionariesOption } from './server-dictionaries.js'
 export { useAsDictionary, availableDictionary, parseAvailableDictionary, parseDictionaryId, type UseAsDictionaryOptions } from './dictionary-headers.js'
+export { httpRangeSource, type HttpRangeSource, type HttpRangeSourceInit } from './http-range-source.js'

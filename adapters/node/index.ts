@@ -7,4 +7,5 @@
  *     await pipeline(createReadStream('data.zst'), nodeDecode('zstd'), createWriteStream('data'))
  */
 export { CodecDuplex, nodeDecode, nodeEncode, decodeFile, toWebReadable, fromWebReadable, type FileSource, type NodeCodecOptions, type NodeDecodeOptions, type NodeEncodeOptions } from './streams.js'
+export { fileRangeSource, type FileRangeSource } from './file-range-source.js'
 export { compression, encodeNodeResponse, sendResponse, toNodeListener, toRequest, type FetchHandler } from './middleware.js'

@@ -14,6 +14,8 @@
  * - `path_in_schema`, `encodings` and `encoding_stats` of column chunks may be shared
  *   between chunks with the same encoded bytes (decoded once): treat them as read-only.
  */
+import type { ByteSource } from '../range-source.js'
+export type { RangeSource } from '../range-source.js'
 
 /** An i64: a number when safe (|v| <= 2^53 - 1), a bigint beyond. */
 export type Int64 = number | bigint
@@ -302,15 +304,8 @@ export interface MetadataOptions {
   statistics?: boolean
 }
 
-/** A source read by ranges, e.g. HTTP Range requests or a file handle. */
-export interface RangeSource {
-  /** Total size in bytes. */
-  readonly size: number
-  /** Resolves to exactly `length` bytes starting at `offset`. */
-  read(offset: number, length: number): Promise<Uint8Array>
-}
-
-export type MetadataSource = Uint8Array | ArrayBuffer | Blob | RangeSource
+/** What `parquetMetadata()` reads from (the shared `ByteSource` of lib/range-source.ts). */
+export type MetadataSource = ByteSource
 
 export interface SourceOptions extends MetadataOptions {
   /**
