@@ -71,6 +71,7 @@ const facts: Record<Format, FormatFacts> = {
   dcb: { defaultEngine: 'wasm', engines: ['wasm'], levels: [0, 11, 5], traits: SINGLE, needsDictionary: "'dcb' is brotli with a dictionary (RFC 9842 section 4)" },
 }
 
+/** Every format name this library knows, e.g. for `CompressionStream` or `decode()`. */
 export const FORMATS = /* @__PURE__ */ Object.freeze(Object.keys(facts) as Format[])
 
 export function isFormat(name: unknown): name is Format {

@@ -76,9 +76,11 @@ export function loadCodec(format: Format, engine: Engine, role?: Role): Promise<
 
 /** Options understood by `createEncoder`/`createDecoder` and the stream factories. */
 export interface EngineOptions {
+  /** `'wasm'`, `'js'` or `'node'`; default: the format's default (see `FORMATS`). */
   engine?: Engine
 }
 
+/** `engine` and the format's own codec options (`level`, `dictionary`, `maxWindowLog`, ...). */
 export type CreateOptions = EngineOptions & Record<string, unknown>
 
 /** Creates a span decoder for `format`, loading its engine on first use. */

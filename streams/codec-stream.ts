@@ -13,10 +13,13 @@ import { toBytes, type BinaryInput } from '../lib/bytes.js'
 
 /** Stream classes to use instead of the global ones (e.g. web-streams-polyfill's). */
 export interface StreamClasses {
+  /** The `ReadableStream` class. */
   ReadableStream: typeof ReadableStream
+  /** The `WritableStream` class. */
   WritableStream: typeof WritableStream
 }
 
+/** Options every stream takes (decoders and encoders). */
 export interface StreamOptions {
   /**
    * Output chunk size in bytes (the machine's block size). By default chunks start at
@@ -29,6 +32,7 @@ export interface StreamOptions {
   streams?: StreamClasses
 }
 
+/** Maps an error before it reaches the stream's users (the web-compatible classes wrap it in a `TypeError`). */
 export type Surface = (error: unknown) => unknown
 
 /**
@@ -119,7 +123,9 @@ function classes(streams: StreamClasses | undefined, format: string): StreamClas
  * A `{ writable, readable }` pair driving one codec through the machine (or another pump).
  */
 export class CodecStream<I = BinaryInput, O = Uint8Array> {
+  /** The output: produced only while its reader wants more. */
   readonly readable: ReadableStream<O>
+  /** The input: any `BufferSource` chunks. */
   readonly writable: WritableStream<I>
   readonly #flush: () => Promise<void>
 
@@ -135,6 +141,11 @@ export class CodecStream<I = BinaryInput, O = Uint8Array> {
     return this.#flush()
   }
 
+  /**
+   * Made by the stream factories (`gzipDecode()`, `decodeStream()`, ...), which build the
+   * pump and its options; not meant to be called directly.
+   * @internal
+   */
   constructor(options: ShellOptions<O>) {
     const { ReadableStream: RS, WritableStream: WS } = classes(options.streams, options.format)
     const surface = options.surface ?? ((e: unknown) => e)

@@ -48,7 +48,9 @@ function asTypeError(error: unknown): unknown {
  * `TypeError` whose `code` is `INVALID_OPTION`).
  */
 export interface CompressionStreamOptions {
+  /** Stream classes to build on, for runtimes without global ones. */
   streams?: StreamClasses
+  /** A preset dictionary; required for 'dcz' and 'dcb'. */
   dictionary?: BinaryInput
   /**
    * `CompressionStream` only: `'write'` ends every written chunk's output with a sync
@@ -66,6 +68,11 @@ function construct(build: () => CodecStream): CodecStream {
   }
 }
 
+/**
+ * The web platform's `CompressionStream`, with more formats ('brotli', 'zstd', 'lz4',
+ * 'dcz', 'dcb' besides 'gzip', 'deflate', 'deflate-raw') and the same behaviour:
+ * errors are `TypeError`s with the `CodecError` as `cause`.
+ */
 export class CompressionStream {
   readonly #pair: CodecStream
   constructor(format: string, options: CompressionStreamOptions = {}) {
@@ -76,14 +83,20 @@ export class CompressionStream {
   flush(): Promise<void> {
     return this.#pair.flush()
   }
+  /** The compressed (or decompressed) output. */
   get readable(): ReadableStream<Uint8Array> {
     return this.#pair.readable
   }
+  /** The input. */
   get writable(): WritableStream<BinaryInput> {
     return this.#pair.writable
   }
 }
 
+/**
+ * The web platform's `DecompressionStream`, with more formats (as `CompressionStream`)
+ * and the same behaviour: errors are `TypeError`s with the `CodecError` as `cause`.
+ */
 export class DecompressionStream {
   readonly #pair: CodecStream
   constructor(format: string, options: CompressionStreamOptions = {}) {
@@ -92,9 +105,11 @@ export class DecompressionStream {
       decodeStream(f, { concatenated: f === 'zstd' || f === 'lz4', streams: options.streams, dictionary: options.dictionary }, asTypeError, false),
     )
   }
+  /** The compressed (or decompressed) output. */
   get readable(): ReadableStream<Uint8Array> {
     return this.#pair.readable
   }
+  /** The input. */
   get writable(): WritableStream<BinaryInput> {
     return this.#pair.writable
   }

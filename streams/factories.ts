@@ -4,6 +4,7 @@ import { prepareDecoder, prepareEncoder } from '../lib/prepare.js'
 import { canFlush, resolveEngine, unflushable, type Engine, type FlushMode } from '../lib/formats.js'
 import { CodecStream, type StreamOptions, type Surface } from './codec-stream.js'
 
+/** Options of the decoder factories (`gzipDecode()`, `decodeStream()`, ...). */
 export interface DecodeStreamOptions extends StreamOptions {
   /** Engine: `'js'`/`'wasm'` (portable, the default per format) or `'node'` (node:zlib). */
   engine?: Engine
@@ -27,7 +28,9 @@ export interface DecodeStreamOptions extends StreamOptions {
   [option: string]: unknown
 }
 
+/** Options of the encoder factories (`gzipEncode()`, `encodeStream()`, ...). */
 export interface EncodeStreamOptions extends StreamOptions {
+  /** Engine: `'js'`/`'wasm'` (portable, the default per format) or `'node'` (node:zlib). */
   engine?: Engine
   /** Compression level; range and default depend on the format. */
   level?: number
@@ -65,11 +68,15 @@ export function encodeStream(format: Format, options: EncodeStreamOptions = {}, 
 
 /**
  * What every factory returns: a readable/writable pair (`pipeThrough` takes it), driven
- * from the readable side's demand; not a `TransformStream` (see `codec-stream.ts`).
+ * from the readable side's demand; not a `TransformStream`.
+ * @inline
  */
 type Pair = ReadableWritablePair<Uint8Array, BinaryInput>
 /** An encoder pair: `flush()` writes a sync point (see `CodecStream.flush`). */
-export type EncoderPair = Pair & { flush(): Promise<void> }
+export type EncoderPair = Pair & {
+  /** Writes a sync point after everything written so far; resolves once it is out. */
+  flush(): Promise<void>
+}
 
 /** gzip (RFC 1952) decoder; concatenated members are decoded in sequence. */
 export const gzipDecode = (options?: DecodeStreamOptions): Pair => decodeStream('gzip', options)
@@ -77,22 +84,29 @@ export const gzipDecode = (options?: DecodeStreamOptions): Pair => decodeStream(
 export const gzipEncode = (options?: EncodeStreamOptions): EncoderPair => encodeStream('gzip', options)
 /** zlib-wrapped deflate (RFC 1950), the web platform's `'deflate'`. */
 export const deflateDecode = (options?: DecodeStreamOptions): Pair => decodeStream('deflate', options)
+/** zlib-wrapped deflate (RFC 1950) encoder; `level` 0–9, default 6; `dictionary` writes FDICT. */
 export const deflateEncode = (options?: EncodeStreamOptions): EncoderPair => encodeStream('deflate', options)
 /** Raw deflate (RFC 1951), the web platform's `'deflate-raw'`. */
 export const deflateRawDecode = (options?: DecodeStreamOptions): Pair => decodeStream('deflate-raw', options)
+/** Raw deflate (RFC 1951) encoder; `level` 0–9, default 6. */
 export const deflateRawEncode = (options?: EncodeStreamOptions): EncoderPair => encodeStream('deflate-raw', options)
 /** LZ4 frame format; concatenated and skippable frames are handled. */
 export const lz4Decode = (options?: DecodeStreamOptions): Pair => decodeStream('lz4', options)
+/** LZ4 frame encoder; `level` 1–12, default 1. */
 export const lz4Encode = (options?: EncodeStreamOptions): EncoderPair => encodeStream('lz4', options)
 /** zstd (RFC 8878); concatenated and skippable frames are handled. */
 export const zstdDecode = (options?: DecodeStreamOptions): Pair => decodeStream('zstd', options)
+/** zstd (RFC 8878) encoder; `level` 1–19, default 3; the content checksum is written by default. */
 export const zstdEncode = (options?: EncodeStreamOptions): EncoderPair => encodeStream('zstd', options)
 /** brotli (RFC 7932). */
 export const brotliDecode = (options?: DecodeStreamOptions): Pair => decodeStream('brotli', options)
+/** brotli (RFC 7932) encoder; `level` (quality) 0–11, default 5; `lgwin` 10–24. */
 export const brotliEncode = (options?: EncodeStreamOptions): EncoderPair => encodeStream('brotli', options)
 /** RFC 9842 dictionary-compressed zstd ('dcz'): `dictionary` is required. */
 export const dczDecode = (options: DecodeStreamOptions): Pair => decodeStream('dcz', options)
+/** RFC 9842 'dcz' encoder (zstd with the dictionary as raw content): `dictionary` is required. */
 export const dczEncode = (options: EncodeStreamOptions): EncoderPair => encodeStream('dcz', options)
 /** RFC 9842 dictionary-compressed brotli ('dcb'): `dictionary` is required. */
 export const dcbDecode = (options: DecodeStreamOptions): Pair => decodeStream('dcb', options)
+/** RFC 9842 'dcb' encoder (brotli with the dictionary): `dictionary` is required. */
 export const dcbEncode = (options: EncodeStreamOptions): EncoderPair => encodeStream('dcb', options)

@@ -9,6 +9,7 @@ import { BatchLoader } from './load.js'
 import { toSchema } from './schema.js'
 import { sizeHints } from './sizes.js'
 
+/** Options of `readArrow()` and `arrowDecode()`. */
 export interface ArrowReadOptions {
   /**
    * Largest message (metadata + body, and the decompressed body) accepted, in bytes.

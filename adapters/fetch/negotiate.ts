@@ -25,6 +25,7 @@
 /** The content codings this library can produce, by their HTTP names. */
 export type ContentCoding = 'zstd' | 'br' | 'gzip' | 'deflate'
 
+/** The default `encodings` of `encodeResponse`, in its order of preference. */
 export const CONTENT_CODINGS: readonly ContentCoding[] = Object.freeze(['zstd', 'br', 'gzip', 'deflate'])
 
 /**
@@ -33,6 +34,7 @@ export const CONTENT_CODINGS: readonly ContentCoding[] = Object.freeze(['zstd', 
  */
 export type DictionaryCoding = 'dcz' | 'dcb'
 
+/** The RFC 9842 codings, put first in the order when `dictionaries` is given. */
 export const DICTIONARY_CODINGS: readonly DictionaryCoding[] = Object.freeze(['dcz', 'dcb'])
 
 /** One element of an `Accept-Encoding` value. */

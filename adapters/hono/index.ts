@@ -8,11 +8,14 @@
  *     app.use(compress({ encoding: 'gzip' }))   // hono/compress's options work as there
  *
  * The rules and headers are `encodeResponse`'s (adapters/fetch/encode-response.ts).
+ *
+ * @module sluice/hono
  */
 import type { MiddlewareHandler } from 'hono'
 import { checkEncodeOptions, encodeResponse, isCompressible, type EncodeResponseOptions } from '../fetch/encode-response.js'
 import type { ContentCoding } from '../fetch/negotiate.js'
 
+/** Options of `compress()`: `hono/compress`'s three, and every `encodeResponse` option. */
 export interface CompressOptions extends EncodeResponseOptions {
   /** As in `hono/compress`: the one coding to use (`encodings: [encoding]`). */
   encoding?: ContentCoding
@@ -27,6 +30,11 @@ export interface CompressOptions extends EncodeResponseOptions {
   contentTypeFilter?: RegExp | ((contentType: string) => boolean)
 }
 
+/**
+ * hono middleware compressing responses with `encodeResponse`: a drop-in for
+ * `hono/compress` (zstd, br, gzip, deflate as the client accepts; RFC 9842 deltas with
+ * `dictionaries`). Bad options throw here, when the middleware is made.
+ */
 export function compress(options: CompressOptions = {}): MiddlewareHandler {
   const { encoding, threshold, contentTypeFilter, ...rest } = options
   const filter = contentTypeFilter

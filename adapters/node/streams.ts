@@ -16,6 +16,7 @@ import type { Machine } from '../../lib/machine.js'
 import { prepareDecoder, prepareEncoder, type OpenMachine } from '../../lib/prepare.js'
 import type { Engine } from '../../lib/registry.js'
 
+/** Options of `nodeEncode()` and `nodeDecode()`. */
 export interface NodeCodecOptions {
   /** `'js'`/`'wasm'` (the portable default per format) or `'node'` (node:zlib). */
   engine?: Engine
@@ -27,6 +28,7 @@ export interface NodeCodecOptions {
   [option: string]: unknown
 }
 
+/** Options of `nodeDecode()` and `decodeFile()`. */
 export interface NodeDecodeOptions extends NodeCodecOptions {
   /** Most bytes to produce; more destroys the stream with `LIMIT_EXCEEDED`. Default 2 GiB. */
   maxOutputBytes?: number
@@ -34,15 +36,20 @@ export interface NodeDecodeOptions extends NodeCodecOptions {
   concatenated?: boolean
 }
 
+/** Options of `nodeEncode()`. */
 export interface NodeEncodeOptions extends NodeCodecOptions {
   /** Compression level; range and default depend on the format. */
   level?: number
 }
 
-/** A Node `Duplex` around one codec; see the module comment. */
 /** The write that stands for `flush()` in the write queue (compared by identity). */
 const FLUSH = Buffer.alloc(0)
 
+/**
+ * A Node `Duplex` around one codec, as `nodeEncode()` and `nodeDecode()` make it: output
+ * is produced only while the readable side wants more, and a write's callback runs once
+ * the codec has consumed its chunk. Errors destroy it with the `CodecError`.
+ */
 export class CodecDuplex extends Duplex {
   /** The machine, once the engine has loaded (`_construct` delays reads and writes until then). */
   #machine: Machine | null = null
@@ -56,6 +63,7 @@ export class CodecDuplex extends Duplex {
     this.#open = open
   }
 
+  /** Node's `Duplex` hook; not called directly. */
   override _construct(callback: (error?: Error | null) => void): void {
     this.#open().then(
       (machine) => {
@@ -76,6 +84,7 @@ export class CodecDuplex extends Duplex {
     this.write(FLUSH, callback)
   }
 
+  /** Node's `Duplex` hook; not called directly. */
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
     try {
       if (chunk === FLUSH) {
@@ -93,6 +102,7 @@ export class CodecDuplex extends Duplex {
     this.#pump()
   }
 
+  /** Node's `Duplex` hook; not called directly. */
   override _final(callback: (error?: Error | null) => void): void {
     // The stream may have ended already (e.g. `concatenated: false` and the frame is done).
     if (this.#machine!.finished) {
@@ -110,10 +120,12 @@ export class CodecDuplex extends Duplex {
     this.#pump()
   }
 
+  /** Node's `Duplex` hook; not called directly. */
   override _read(): void {
     this.#pump()
   }
 
+  /** Node's `Duplex` hook; not called directly. */
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
     this.#machine?.dispose()
     this.#machine = null
