@@ -159,7 +159,7 @@ const ERROR_FORMAT: Record<ParquetCodec, Format> = { GZIP: 'gzip', ZSTD: 'zstd',
  * Checks `outputLength` (the page header's `uncompressed_page_size`, untrusted) and the
  * plausibility of the ratio, then allocates the output. Empty input is accepted only
  * for an empty page (it then decodes to nothing): like Arrow IPC writers with empty
- * buffers (../shared/BASELINES.md), a writer may skip compressing an empty page, and
+ * buffers (Java writers), a writer may skip compressing an empty page, and
  * hyparquet itself notes that "a page with no values may have zero compressed bytes".
  */
 function allocate(codec: ParquetCodec, input: Uint8Array, outputLength: number): Uint8Array {
