@@ -1,5 +1,5 @@
 // The consumer test: the packed tarball (never the checkout) installed into a scratch
-// project with the tools a user has, and used the way the README's "Bundling" section
+// project with the tools a user has, and used the way docs/bundling.md
 // says. Cases (test/consumer/cases.mjs) round-trip every format each entry exposes.
 //
 //   node-esm, node-cjs       Node 20: import of every entry; require() of every entry
@@ -159,7 +159,7 @@ if (step('esbuild: the Worker bundle as wrangler makes it (condition workerd, .w
   runCases('workerd', binaries.workerd, ['test', '--verbose', join(workerDir, 'config.capnp')])
 }
 
-// Browser bundles, each exactly as README "Bundling" says.
+// Browser bundles, each exactly as docs/bundling.md says.
 const pages = {}
 const html = (title, script) => `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body><script ${script}></script></body></html>\n`
 {
