@@ -25,6 +25,7 @@ import { checkInteger, checkLimit, checkOneOf, checkSpec, describe, nearestKey, 
 
 export { checkBoolean, checkInteger, checkLimit, checkOneOf } from './options.js'
 
+/** A codec engine: `'wasm'` (WebAssembly), `'js'` (TypeScript) or `'node'` (node:zlib). */
 export type Engine = 'js' | 'wasm' | 'node'
 
 /** Whether a format takes a `dictionary` option. */
@@ -297,7 +298,10 @@ export const FORMAT_TABLE = /* @__PURE__ */ Object.freeze({
 
 type Table = typeof FORMAT_TABLE
 
-/** The formats of the compression codecs: the keys of `FORMAT_TABLE`. */
+/**
+ * The formats of the compression codecs: the keys of `FORMAT_TABLE`.
+ * @useDeclaredType
+ */
 export type Format = keyof Table
 
 /** The dictionary transports (RFC 9842): the rows with `transport`. */

@@ -26,6 +26,7 @@ import { HTTP_CODINGS, httpOf, type HttpCoding, type TransportFormat } from '../
 /**
  * The content codings this library can produce, by their HTTP names (the format table's
  * codings that are not dictionary transports), in the default offer's order.
+ * @useDeclaredType
  */
 export type ContentCoding = Exclude<HttpCoding, DictionaryCoding>
 
@@ -36,6 +37,7 @@ export const CONTENT_CODINGS: readonly ContentCoding[] = /* @__PURE__ */ Object.
  * The dictionary-compressed codings of RFC 9842 (sections 4 and 5), offered only with a
  * dictionary the request names in `Available-Dictionary`: the codings of the format
  * table's transports.
+ * @useDeclaredType
  */
 export type DictionaryCoding = TransportFormat & HttpCoding
 
