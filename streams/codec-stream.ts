@@ -19,13 +19,11 @@ export interface StreamClasses {
   WritableStream: typeof WritableStream
 }
 
-/** Options every stream takes (decoders and encoders). */
+/**
+ * Options every stream takes (decoders and encoders), besides the machine's (`chunkSize`,
+ * ...: `MachineCodecOptions`).
+ */
 export interface StreamOptions {
-  /**
-   * Output chunk size in bytes (the machine's block size). By default chunks start at
-   * 16 KiB and grow with the output to 256 KiB.
-   */
-  chunkSize?: number
   /** Aborts the stream: both sides error with the signal's reason, resources are freed. */
   signal?: AbortSignal
   /** Stream classes to build on; default: the runtime's globals. */

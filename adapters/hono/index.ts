@@ -12,7 +12,9 @@
  * @module sluice/hono
  */
 import type { MiddlewareHandler } from 'hono'
-import { checkEncodeOptions, encodeResponse, isCompressible, type EncodeResponseOptions } from '../fetch/encode-response.js'
+import { CodecError } from '../../lib/errors.js'
+import { checkKeys, describe } from '../../lib/options.js'
+import { checkEncodeOptions, ENCODE_OPTION_KEYS, encodeResponse, isCompressible, type EncodeResponseOptions } from '../fetch/encode-response.js'
 import type { ContentCoding } from '../fetch/negotiate.js'
 
 /** Options of `compress()`: `hono/compress`'s three, and every `encodeResponse` option. */
@@ -30,13 +32,20 @@ export interface CompressOptions extends EncodeResponseOptions {
   contentTypeFilter?: RegExp | ((contentType: string) => boolean)
 }
 
+/** The keys `compress()` takes: `encodeResponse`'s and hono/compress's. */
+const HONO_KEYS: readonly string[] = Object.freeze([...ENCODE_OPTION_KEYS, 'encoding', 'threshold', 'contentTypeFilter'])
+
 /**
- * hono middleware compressing responses with `encodeResponse`: a drop-in for
- * `hono/compress` (zstd, br, gzip, deflate as the client accepts; RFC 9842 deltas with
- * `dictionaries`). Bad options throw here, when the middleware is made.
+ * The middleware. Every option is checked here, when the app is set up: a bad value or
+ * an unknown key (`INVALID_OPTION`, naming the nearest known one) throws from this call.
  */
 export function compress(options: CompressOptions = {}): MiddlewareHandler {
+  if (typeof options !== 'object' || options === null) throw new CodecError('INVALID_OPTION', 'http', `options must be an object, got ${describe(options)}`)
+  checkKeys('http', options, HONO_KEYS)
   const { encoding, threshold, contentTypeFilter, ...rest } = options
+  if (contentTypeFilter !== undefined && typeof contentTypeFilter !== 'function' && !(contentTypeFilter instanceof RegExp)) {
+    throw new CodecError('INVALID_OPTION', 'http', `contentTypeFilter must be a RegExp or a function, got ${describe(contentTypeFilter)}`)
+  }
   const filter = contentTypeFilter
   const compressible =
     filter === undefined
