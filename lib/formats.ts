@@ -26,7 +26,7 @@ import { zstdSeekableRules } from './codecs/zstd-seekable-rules.js'
 
 export { checkBoolean, checkInteger, checkLimit, checkOneOf } from './options.js'
 
-/** An engine: `js`, `wasm` or `node` (see the module comment). */
+/** A codec engine: `'wasm'` (WebAssembly), `'js'` (TypeScript) or `'node'` (node:zlib). */
 export type Engine = 'js' | 'wasm' | 'node'
 
 /** Whether a format takes a `dictionary` option. */
@@ -175,13 +175,13 @@ const LZ4_BLOCK_DECODE = {
  * The table. Notes per row:
  * - deflate family: gzip members may follow each other (RFC 1952 section 2.2); zlib and
  *   raw deflate streams end with their final block. wasm by default: the inflate kernel
- *   decodes about twice as fast as the TypeScript one (bench/inflate-micro.ts); 'js'
+ *   decodes about twice as fast as the TypeScript one (the repository's bench/inflate-micro.ts); 'js'
  *   stays for pages whose Content-Security-Policy forbids WebAssembly. Dictionaries: a
  *   zlib stream names its preset dictionary (RFC 1950 section 2.2, FDICT/DICTID); raw
  *   deflate takes one as the window's initial content (RFC 1951 section 3.2: distances
  *   may reach back into it). The gzip header has no such field.
  * - LZ4: wasm by default, decode 2.1-3x and encode 1.8-2.2x the TypeScript engine
- *   (bench/lz4-micro.ts). A raw block has no sync points: it does not flush.
+ *   (the repository's bench/lz4-micro.ts). A raw block has no sync points: it does not flush.
  * - zstd: a stream is a sequence of frames (RFC 8878 section 3.1). Dictionaries: a
  *   trained one (RFC 8878 section 5, magic 37 A4 30 EC, named by its ID in the frame
  *   header) or raw content (a prefix the first matches may reach back into).
@@ -330,7 +330,10 @@ export const FORMAT_TABLE = /* @__PURE__ */ Object.freeze({
 
 type Table = typeof FORMAT_TABLE
 
-/** The formats of the compression codecs: the keys of `FORMAT_TABLE`. */
+/**
+ * The formats of the compression codecs: the keys of `FORMAT_TABLE`.
+ * @useDeclaredType
+ */
 export type Format = keyof Table
 
 /** The dictionary transports (RFC 9842): the rows with `transport`. */
