@@ -11,13 +11,13 @@ import { join } from 'node:path'
 import type { Decoder, Format } from '../lib/codec.js'
 import type { CodecModule } from '../lib/registry.js'
 import { Status, statusName } from '../lib/status.js'
-import { loadInflateWasm } from '../lib/codecs/inflate-wasm.js'
+import { loadDeflateWasm } from '../lib/codecs/deflate-wasm.js'
 import { deflate as jsDeflate, deflateRaw as jsDeflateRaw, gzip as jsGzip } from '../lib/codecs/gzip.js'
 import { binarySlice, filesCorpus, randomBytes, samples } from './_corpus.js'
 import { decodeSpans, type Decoded } from './_span.js'
 import { root } from './_fixtures.js'
 
-const wasm = await loadInflateWasm()
+const wasm = await loadDeflateWasm()
 const formats = ['gzip', 'deflate', 'deflate-raw'] as const
 type F = (typeof formats)[number]
 const modules: Record<F, CodecModule> = { gzip: wasm.gzip, deflate: wasm.deflate, 'deflate-raw': wasm.deflateRaw }
