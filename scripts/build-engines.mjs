@@ -250,8 +250,11 @@ const ENGINES = [
     source: 'zlibng',
     configure: configureZlibng,
     sources: (dir) => [...ZLIBNG_SOURCES.map((f) => join(dir, f)), join(nativeDir, 'zlibng-deflate.c')],
-    cflags: (dir) => [`-I${dir}`, ...ZLIBNG_DEFINES],
-    ldflags: ['-Wl,--export=malloc', '-Wl,--export=free'],
+    // Link-time optimisation: the match finder, hashing and block writer live in
+    // different files; inlined across them level 1 measured 10% faster, level 6 2%
+    // (docs/performance-engines.md). -msimd128 (CFLAGS) measured 2-35% faster than without.
+    cflags: (dir) => [`-I${dir}`, ...ZLIBNG_DEFINES, '-flto'],
+    ldflags: ['-flto', '-O3', '-Wl,--export=malloc', '-Wl,--export=free'],
   },
 ]
 
