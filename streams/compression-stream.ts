@@ -1,9 +1,3 @@
-import type { BinaryInput } from '../lib/bytes.js'
-import type { Format } from '../lib/codec.js'
-import { CodecError } from '../lib/errors.js'
-import { decodeStream, encodeStream } from './factories.js'
-import type { CodecStream, StreamClasses } from './codec-stream.js'
-
 /**
  * Drop-in versions of the web platform's `CompressionStream` and `DecompressionStream`
  * (https://compression.spec.whatwg.org/), on this library's engines, in every runtime,
@@ -20,14 +14,18 @@ import type { CodecStream, StreamClasses } from './codec-stream.js'
  * since it adopted the same rule (nodejs/node#58247). zstd and LZ4 streams are
  * sequences of frames by their own specifications, so further frames are decoded.
  */
-const FORMATS: readonly Format[] = ['gzip', 'deflate', 'deflate-raw', 'brotli', 'zstd', 'lz4', 'dcz', 'dcb']
+import type { BinaryInput } from '../lib/bytes.js'
+import type { Format } from '../lib/codec.js'
+import { CodecError } from '../lib/errors.js'
+import { WEB_FORMATS, webFormat } from '../lib/formats.js'
+import { decodeStream, encodeStream } from './factories.js'
+import type { CodecStream, StreamClasses } from './codec-stream.js'
 
-function checkFormat(format: unknown, what: string): Format {
+function checkFormat(format: unknown, what: string): { format: Format; concatenated: boolean } {
   const name = String(format)
-  if (!(FORMATS as readonly string[]).includes(name)) {
-    throw new TypeError(`Failed to construct '${what}': format '${name}' is not one of ${FORMATS.join(', ')}`)
-  }
-  return name as Format
+  const web = webFormat(name)
+  if (web === undefined) throw new TypeError(`Failed to construct '${what}': format '${name}' is not one of ${WEB_FORMATS.join(', ')}`)
+  return web
 }
 
 /** Errors as the standard shows them: `TypeError`s, with the library's error as cause. */
@@ -46,6 +44,15 @@ function asTypeError(error: unknown): unknown {
  * and a preset `dictionary` ('deflate': RFC 1950 FDICT; 'deflate-raw': a preset window;
  * 'zstd', 'brotli'; required for RFC 9842's 'dcz' and 'dcb'; refused for 'gzip' with a
  * `TypeError` whose `code` is `INVALID_OPTION`).
+ *
+ * The classes are drop-ins, so this argument follows WebIDL's rules for a dictionary
+ * (WebIDL section 3.2.17), unlike the library's other options: members it does not
+ * define are ignored (no `INVALID_OPTION` for an unknown key, as a platform
+ * `CompressionStream` ignores them; use `encodeStream`/`decodeStream` for the strict
+ * check), a value that is not an object throws a `TypeError`, `flush` is converted to a
+ * string as an enum is, and a bad value of a member throws a `TypeError` from the
+ * constructor (with `code` `INVALID_OPTION` and the `CodecError` as `cause`), as the
+ * platform's argument conversion would.
  */
 export interface CompressionStreamOptions {
   streams?: StreamClasses
@@ -57,6 +64,16 @@ export interface CompressionStreamOptions {
   flush?: 'none' | 'write'
 }
 
+/** The options argument as a WebIDL dictionary: undefined and null are empty; other non-objects throw. */
+function dictionaryArgument(options: unknown, what: string): CompressionStreamOptions {
+  if (options === undefined || options === null) return {}
+  if (typeof options !== 'object' && typeof options !== 'function') throw new TypeError(`Failed to construct '${what}': parameter 2 is not of type '${what}Options'`)
+  return options as CompressionStreamOptions
+}
+
+/** A WebIDL enum member: converted to a string, as the platform converts it (then checked). */
+const enumMember = (value: unknown): string | undefined => (value === undefined ? undefined : String(value))
+
 /** A bad option throws from the constructor as WebIDL arguments do: a `TypeError`. */
 function construct(build: () => CodecStream): CodecStream {
   try {
@@ -66,11 +83,18 @@ function construct(build: () => CodecStream): CodecStream {
   }
 }
 
+/**
+ * The web platform's `CompressionStream`, on this library's engines. Its options follow
+ * WebIDL's dictionary rules (see `CompressionStreamOptions`): unknown members are
+ * ignored, a bad value of a known member throws a `TypeError` here.
+ */
 export class CompressionStream {
   readonly #pair: CodecStream
-  constructor(format: string, options: CompressionStreamOptions = {}) {
-    const f = checkFormat(format, 'CompressionStream')
-    this.#pair = construct(() => encodeStream(f, { streams: options.streams, dictionary: options.dictionary, flush: options.flush }, asTypeError, false))
+  // `= undefined`, not `?`: WebIDL gives the constructor a length of 1 (the required arguments).
+  constructor(format: string, options: CompressionStreamOptions | undefined = undefined) {
+    const { format: f } = checkFormat(format, 'CompressionStream')
+    const o = dictionaryArgument(options, 'CompressionStream')
+    this.#pair = construct(() => encodeStream(f, { streams: o.streams, dictionary: o.dictionary, flush: enumMember(o.flush) as CompressionStreamOptions['flush'] }, asTypeError, false))
   }
   /** Beyond the standard: a sync point after everything written so far (see `CodecStream.flush`). */
   flush(): Promise<void> {
@@ -84,12 +108,18 @@ export class CompressionStream {
   }
 }
 
+/**
+ * The web platform's `DecompressionStream`, on this library's engines. Its options follow
+ * WebIDL's dictionary rules (see `CompressionStreamOptions`): unknown members (and
+ * `flush`) are ignored, a bad value of a known member throws a `TypeError` here.
+ */
 export class DecompressionStream {
   readonly #pair: CodecStream
-  constructor(format: string, options: CompressionStreamOptions = {}) {
-    const f = checkFormat(format, 'DecompressionStream')
+  constructor(format: string, options: CompressionStreamOptions | undefined = undefined) {
+    const { format: f, concatenated } = checkFormat(format, 'DecompressionStream')
+    const o = dictionaryArgument(options, 'DecompressionStream')
     this.#pair = construct(() =>
-      decodeStream(f, { concatenated: f === 'zstd' || f === 'lz4', streams: options.streams, dictionary: options.dictionary }, asTypeError, false),
+      decodeStream(f, { concatenated, streams: o.streams, dictionary: o.dictionary }, asTypeError, false),
     )
   }
   get readable(): ReadableStream<Uint8Array> {

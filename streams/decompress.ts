@@ -1,10 +1,12 @@
 import type { Format } from '../lib/codec.js'
 import { toBytes } from '../lib/bytes.js'
 import { CodecError } from '../lib/errors.js'
-import { checkChunkSize, checkDictionary, checkMaxOutput, isFormat } from '../lib/formats.js'
-import { DictionaryFinder, hashHex, TRANSPORT_HASH_BYTES, transportHash, transportHeaderAt, transportHeaderLength, type DictionariesOption, type TransportFormat } from '../lib/dictionary-lookup.js'
+import { checkChunkSize, checkDeferredOptions, checkDictionary, checkMaxOutput, DETECTED_FORMATS, detectOf, isDictionaryTransport, isFormat, takesDictionary, TRANSPORT_FORMATS, transportOf, type TransportFormat } from '../lib/formats.js'
+import { DictionaryFinder, hashHex, TRANSPORT_HASH_BYTES, transportHash, transportHeaderAt, transportHeaderLength, type DictionariesOption } from '../lib/dictionary-lookup.js'
 import type { StreamClasses } from './codec-stream.js'
 import { decodeStream, type DecodeStreamOptions } from './factories.js'
+import { STREAM_SURFACE } from '../lib/prepare.js'
+import { describe } from '../lib/options.js'
 
 /**
  * Auto-detecting decompression: a `{ writable, readable }` pair that buffers the first
@@ -63,11 +65,19 @@ export type Decide = (head: Uint8Array, ended: boolean) => Decision | null | Pro
  */
 export const SNIFF_LIMIT = 64 * 1024
 
-const GZIP_MAGIC = [0x1f, 0x8b] // RFC 1952 §2.3.1 ID1 ID2
-// RFC 9842 §5 and §4 (lib/dictionary-lookup.ts): dcz's header, 5E 2A 4D 18 20 00 00 00 and
-// a SHA-256, is a zstd skippable frame of 32 bytes; dcb's starts FF 44 43 42.
-const ZSTD_MAGIC = [0x28, 0xb5, 0x2f, 0xfd] // RFC 8878 §3.1.1: 0xFD2FB528 little-endian
-const LZ4_MAGIC = [0x04, 0x22, 0x4d, 0x18] // LZ4 frame format: 0x184D2204 little-endian
+/** The magic number a format starts with (its table row's `detect.magic`). */
+function magicOf(format: Format): readonly number[] {
+  const magic = detectOf(format)?.magic
+  if (!Array.isArray(magic)) throw new Error(`${format} has no magic number in the format table`)
+  return magic
+}
+
+/** Formats recognised by a magic number at the very start (gzip). */
+const AT_START: readonly Format[] = /* @__PURE__ */ DETECTED_FORMATS.filter((f) => Array.isArray(detectOf(f)!.magic) && !detectOf(f)!.frames)
+/** Formats recognised by the zlib header check (deflate). */
+const ZLIB: readonly Format[] = /* @__PURE__ */ DETECTED_FORMATS.filter((f) => detectOf(f)!.magic === 'zlib header')
+/** Formats made of frames, recognised also after leading skippable frames (zstd, LZ4). */
+const FRAMED: readonly Format[] = /* @__PURE__ */ DETECTED_FORMATS.filter((f) => detectOf(f)!.frames === true)
 
 type Match = 'match' | 'partial' | 'no'
 
@@ -110,15 +120,20 @@ export function zlibHeaderAt(head: Uint8Array): Match {
   return ((head[2]! >> 1) & 3) === 3 ? 'no' : 'match'
 }
 
-/** gzip magic at the start (for a declared gzip layer). */
-export const gzipHeaderAt = (head: Uint8Array): Match => magicAt(head, 0, GZIP_MAGIC)
-
-/** zstd frame or skippable frame magic at the start (for a declared zstd layer). */
-export function zstdHeaderAt(head: Uint8Array): Match {
-  const z = magicAt(head, 0, ZSTD_MAGIC)
+/**
+ * Whether `head` starts as `format` does (for a declared layer, e.g. an HTTP coding): its
+ * magic number (the format table's `detect`), for framed formats also a skippable frame,
+ * the zlib header check for deflate; `null` for a format without a magic number.
+ */
+export function headerAt(format: Format, head: Uint8Array): Match | null {
+  const detect = detectOf(format)
+  if (detect === undefined) return null
+  if (detect.magic === 'zlib header') return zlibHeaderAt(head)
+  const m = magicAt(head, 0, detect.magic)
+  if (!detect.frames) return m
   const s = skippableAt(head, 0)
-  if (z === 'match' || s === 'match') return 'match'
-  return z === 'partial' || s === 'partial' ? 'partial' : 'no'
+  if (m === 'match' || s === 'match') return 'match'
+  return m === 'partial' || s === 'partial' ? 'partial' : 'no'
 }
 
 /** The first bytes in hex, for messages. */
@@ -139,24 +154,33 @@ export function hexHead(head: Uint8Array, n = 16): string {
  * skippable frame leads to zstd as before (`format: 'zstd'` forces it).
  */
 export function detectFormat(head: Uint8Array, ended: boolean): Format | 'unknown' | 'truncated' | null {
-  const gzip = magicAt(head, 0, GZIP_MAGIC)
-  if (gzip === 'match') return 'gzip'
-  const zlib = zlibHeaderAt(head)
-  if (zlib === 'match') return 'deflate'
-  for (const t of ['dcz', 'dcb'] as const) {
+  let partialAtStart = false
+  for (const f of AT_START) {
+    const match = magicAt(head, 0, magicOf(f))
+    if (match === 'match') return f
+    if (match === 'partial') partialAtStart = true
+  }
+  for (const f of ZLIB) {
+    const match = zlibHeaderAt(head)
+    if (match === 'match') return f
+    if (match === 'partial') partialAtStart = true
+  }
+  for (const t of TRANSPORT_FORMATS) {
     const match = transportHeaderAt(t, head)
     if (match === 'match') return t
     // The whole magic seen, the hash not yet.
     if (match === 'partial' && head.length >= transportHeaderLength(t) - TRANSPORT_HASH_BYTES) return ended ? 'truncated' : null
+    if (match === 'partial') partialAtStart = true
   }
-  const dcb = transportHeaderAt('dcb', head)
   let pos = 0
   let sawSkippable = false
   for (;;) {
-    const zstd = magicAt(head, pos, ZSTD_MAGIC)
-    if (zstd === 'match') return 'zstd'
-    const lz4 = magicAt(head, pos, LZ4_MAGIC)
-    if (lz4 === 'match') return 'lz4'
+    let partial = false
+    for (const f of FRAMED) {
+      const match = magicAt(head, pos, magicOf(f))
+      if (match === 'match') return f
+      if (match === 'partial') partial = true
+    }
     const skip = skippableAt(head, pos)
     if (skip === 'match') {
       sawSkippable = true
@@ -173,28 +197,34 @@ export function detectFormat(head: Uint8Array, ended: boolean): Format | 'unknow
       pos = next
       continue
     }
-    const partial = zstd === 'partial' || lz4 === 'partial' || skip === 'partial'
+    if (skip === 'partial') partial = true
     if (sawSkippable) {
       // Only zstd and LZ4 have skippable frames; with only skippable frames seen (or an
       // unknown frame after them) zstd decodes them and reports the rest at its offset.
       if (partial && !ended && head.length < SNIFF_LIMIT) return null
       return 'zstd'
     }
-    if (partial || gzip === 'partial' || zlib === 'partial' || dcb === 'partial') return ended ? 'truncated' : null
+    if (partial || partialAtStart) return ended ? 'truncated' : null
     return 'unknown'
   }
 }
 
-const DETECTED = 'gzip (1f 8b), zlib deflate (RFC 1950 header), zstd (28 b5 2f fd), LZ4 frame (04 22 4d 18), dcz (5e 2a 4d 18 20 00 00 00) or dcb (ff 44 43 42)'
+const hexOf = (bytes: readonly number[]): string => bytes.map((b) => b.toString(16).padStart(2, '0')).join(' ')
 
-/** Formats `dictionary` is passed to when detected; gzip and LZ4 have none. */
-const TAKES_DICTIONARY: ReadonlySet<Format> = /* @__PURE__ */ new Set<Format>(['deflate', 'deflate-raw', 'zstd', 'brotli', 'dcz', 'dcb'])
+/** What `decompress()` recognises, for the message on unrecognised input (from the format table). */
+const DETECTED: string = /* @__PURE__ */ (() => {
+  const names = [
+    ...DETECTED_FORMATS.map((f) => {
+      const d = detectOf(f)!
+      return Array.isArray(d.magic) ? `${d.label} (${hexOf(d.magic)})` : d.label
+    }),
+    ...TRANSPORT_FORMATS.map((t) => `${t} (${hexOf(transportOf(t).magic)})`),
+  ]
+  return `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`
+})()
 
-const TRANSPORT_NAMES: Record<TransportFormat, string> = {
-  dcz: 'dictionary-compressed zstd, RFC 9842 §5',
-  dcb: 'dictionary-compressed brotli, RFC 9842 §4',
-}
-
+/** The name of a transport in messages: `dictionary-compressed zstd, RFC 9842 §5`. */
+const transportName = (t: TransportFormat): string => `dictionary-compressed ${transportOf(t).inner}, RFC 9842 §${transportOf(t).section}`
 /** The `dictionary` option checked (and copied once) when decompress() is called. */
 function checkedDictionary(value: unknown): Uint8Array | undefined {
   if (value === undefined) return undefined
@@ -213,7 +243,7 @@ function checkedDictionary(value: unknown): Uint8Array | undefined {
  */
 async function transportDecision(format: TransportFormat, head: Uint8Array, finder: DictionaryFinder | null, dictionary: Uint8Array | undefined): Promise<Decision> {
   const hash = transportHash(format, head)
-  const what = `${format} input (${TRANSPORT_NAMES[format]})`
+  const what = `${format} input (${transportName(format)})`
   if (finder) {
     try {
       return { kind: 'decode', format, options: { dictionary: await finder.find(what, hash) } }
@@ -242,29 +272,32 @@ async function transportDecision(format: TransportFormat, head: Uint8Array, find
  */
 export function decompress(options: DecompressOptions = {}): Pair {
   const { format, passthrough, dictionary: given, dictionaries, ...rest } = options
+  if (format !== undefined && !isFormat(format)) throw new CodecError('UNKNOWN_FORMAT', String(format), 'unknown format given to decompress()')
   const dictionary = checkedDictionary(given)
   const finder = dictionaries === undefined ? null : new DictionaryFinder(dictionaries, 'decompress')
   if (format !== undefined) {
-    if (!isFormat(format)) throw new CodecError('UNKNOWN_FORMAT', String(format), 'unknown format given to decompress()')
-    if ((format === 'dcz' || format === 'dcb') && finder) {
+    if (isDictionaryTransport(format) && finder) {
       // The dictionary is known once the header is in: sniff that much.
       const t: TransportFormat = format
+      const { shared, ownFor } = checkDeferredOptions('decompress', [t], 'decode', rest, STREAM_SURFACE)
       return sniffingStream(
         (head, ended) => {
           const match = transportHeaderAt(t, head)
-          if (match === 'match') return transportDecision(t, head, finder, dictionary)
+          if (match === 'match') return transportDecision(t, head, finder, dictionary).then((decision) => withOptions(decision, ownFor(t)))
           if (match === 'partial' && !ended) return null
           throw new CodecError(match === 'partial' ? 'TRUNCATED' : 'INVALID_DATA', t, match === 'partial' ? `input ended after ${head.length} bytes, inside the ${transportHeaderLength(t)}-byte header (RFC 9842)` : `not a ${t} stream: first bytes ${hexHead(head)} (RFC 9842)`, match === 'partial' ? head.length : 0)
         },
-        rest,
+        shared,
         'decompress',
       )
     }
     return decodeStream(format, dictionary === undefined ? rest : { ...rest, dictionary }) as Pair
   }
   if (passthrough !== undefined && typeof passthrough !== 'boolean') {
-    throw new CodecError('INVALID_OPTION', 'decompress', `passthrough must be a boolean, got ${String(passthrough)}`)
+    throw new CodecError('INVALID_OPTION', 'decompress', `passthrough must be a boolean, got ${describe(passthrough)}`)
   }
+  // Checked now; each detected format gets the options it takes.
+  const { shared, ownFor } = checkDeferredOptions('decompress', [...DETECTED_FORMATS, ...TRANSPORT_FORMATS], 'decode', rest, STREAM_SURFACE)
   const decide: Decide = (head, ended) => {
     const found = detectFormat(head, ended)
     if (found === null) return null
@@ -275,10 +308,15 @@ export function decompress(options: DecompressOptions = {}): Pair {
       }
       throw new CodecError('TRUNCATED', 'decompress', head.length === 0 ? 'empty input: no format to detect' : `input ended after ${head.length} bytes (${hexHead(head)}), inside a magic number or an RFC 9842 header`, head.length)
     }
-    if (found === 'dcz' || found === 'dcb') return transportDecision(found, head, finder, dictionary)
-    return dictionary !== undefined && TAKES_DICTIONARY.has(found) ? { kind: 'decode', format: found, options: { dictionary } } : { kind: 'decode', format: found }
+    if (isDictionaryTransport(found)) return transportDecision(found, head, finder, dictionary).then((decision) => withOptions(decision, ownFor(found)))
+    return { kind: 'decode', format: found, options: dictionary !== undefined && takesDictionary(found) ? { ...ownFor(found), dictionary } : ownFor(found) }
   }
-  return sniffingStream(decide, rest, 'decompress')
+  return sniffingStream(decide, shared, 'decompress')
+}
+
+/** A decision with the detected format's own options added. */
+function withOptions(decision: Decision, own: Record<string, unknown>): Decision {
+  return decision.kind === 'decode' ? { ...decision, options: { ...own, ...decision.options } } : decision
 }
 
 function streamClasses(streams: StreamClasses | undefined, label: string): StreamClasses {
