@@ -8,12 +8,17 @@
 // processes on a shared machine hits both sides of a pair alike.
 //
 // Targets: stream encode with defaults vs CompressionStream('gzip') >= 1.5x; one-shot
-// level 6 vs gzipSync level 6 >= 1.2x; size at level 6 <= 1.03x node:zlib's.
+// level 6 vs gzipSync level 6 >= 1.2x; size at level 6 <= 1.03x node:zlib's;
+// encodeResponse gzip vs hono's compress() (CompressionStream) >= 1.3x (the same pairs
+// as bench/encode-response.ts, here interleaved).
 //
 // Usage: node --import tsx bench/deflate-encode.ts [MB per corpus, default 8] [rounds, default 9]
 import zlib from 'node:zlib'
 import { join } from 'node:path'
+import { Hono } from 'hono'
+import { compress as honoCompress } from 'hono/compress'
 import { encode } from '../lib/oneshot.js'
+import { encodeResponse } from '../adapters/fetch/index.js'
 import * as sluice from '../streams/index.js'
 import { binarySlice, chunks, drain, filesCorpus, root, streamOf } from './corpus.js'
 
@@ -45,9 +50,20 @@ async function streamBytes(parts: Uint8Array[], make: () => TransformStream<Uint
   return new Uint8Array(Buffer.concat(out))
 }
 
+async function bodyBytes(response: Response): Promise<Uint8Array> {
+  return new Uint8Array(await response.arrayBuffer())
+}
+
 for (const [name, data] of corpora) {
   const parts = chunks(data)
+  const body = () => new Response(streamOf(parts), { headers: { 'content-type': 'text/plain' } })
+  const hono = new Hono()
+  hono.use(honoCompress({ encoding: 'gzip' }))
+  hono.get('/', () => body())
+  const request = () => new Request('http://bench/', { headers: { 'accept-encoding': 'gzip' } })
   const jobs: Array<[string, Job]> = [
+    ['encodeResponse gzip (wasm: zlib-ng)', () => bodyBytes(encodeResponse(request(), body()))],
+    ['hono compress() gzip (CompressionStream)', async () => bodyBytes(await hono.request(request()))],
     ['sluice gzipEncode() stream, defaults (wasm: zlib-ng)', () => streamBytes(parts, () => sluice.gzipEncode())],
     ['CompressionStream(gzip)', () => streamBytes(parts, () => new CompressionStream('gzip') as unknown as TransformStream<Uint8Array, Uint8Array>)],
     ['sluice gzipEncode() stream, engine js (fflate)', () => streamBytes(parts, () => sluice.gzipEncode({ engine: 'js' }))],
@@ -84,6 +100,7 @@ for (const [name, data] of corpora) {
   const ratio = (what: string, ours: string, peer: string, target: string) =>
     console.log(`  ${what.padEnd(52)} ${pair(ours, peer).toFixed(2)}x (target ${target}; median of pair ratios)`)
   console.log('  speed ratios, ours / peer:')
+  ratio('encodeResponse gzip vs hono compress()', 'encodeResponse gzip (wasm: zlib-ng)', 'hono compress() gzip (CompressionStream)', '>= 1.3x')
   ratio('stream defaults vs CompressionStream(gzip)', 'sluice gzipEncode() stream, defaults (wasm: zlib-ng)', 'CompressionStream(gzip)', '>= 1.5x')
   ratio('one-shot level 6 vs gzipSync level 6', 'sluice encode(gzip, level 6) (wasm: zlib-ng)', 'node:zlib gzipSync level 6', '>= 1.2x')
   ratio('one-shot level 1 vs gzipSync level 1', 'sluice encode(gzip, level 1) (wasm: zlib-ng)', 'node:zlib gzipSync level 1', '-')
