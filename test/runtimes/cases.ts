@@ -559,4 +559,15 @@ add('threads: gzip and zstd on 2 workers give the block-mode bytes and decode; w
   await ctx.lib.closeWorkers()
 })
 
+add('zstd seekable: one range of an archive read over HTTP ranges', async (ctx) => {
+  const { base } = needServer(ctx)
+  const source = await ctx.lib.httpRangeSource(new URL('seekable.zst', base).href)
+  const archive = await ctx.lib.openZstdSeekable(source)
+  if (archive.size !== plain.length) fail(`size ${archive.size}, expected ${plain.length}`)
+  if (archive.frames.length !== Math.ceil(plain.length / 1000)) fail(`${archive.frames.length} frames`)
+  sameBytes(await archive.read(5000, 2500), plain.subarray(5000, 7500), 'read(5000, 2500)')
+  // The size, the table, then one request for the three frames that cover the range.
+  if (source.requests !== 3) fail(`${source.requests} requests, expected 3`)
+})
+
 export { plain as plainText, fromBase64 }
