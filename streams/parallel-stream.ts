@@ -1,30 +1,18 @@
 /**
  * Encoding streams in block mode (issue 22): `threads` / `blockSize` on the encoder
- * factories. The blocks are lib/parallel/blocks.ts `BlockEncoder`'s, the same state
- * machine the one-shot `encode()` drives, so a stream gives the same bytes as `encode()`
- * of the same input and options whatever the chunking (the last full block is held back
- * until the next write or the close says whether it is the last).
- *
- * - At most `2 × threads` jobs are in flight; a write that would start more waits for
- *   the oldest result, and a write returns only when the reader has room (the readable
- *   side's `desiredSize`), so a slow reader throttles the pool.
- * - `flush()` (and `flush: 'write'`) ends the current block: everything written so far
- *   is in the output, decodable without the rest.
- * - Cancelling the readable, aborting the writable or the `signal` drops the jobs still
- *   queued in the pool (their input copies with them) and errors the other side.
- * - A job's failure (a worker that crashed: `ENGINE_UNAVAILABLE`) errors the stream.
+ * factories, `CompressionStream` and `encodeResponse`. Options are checked here, where
+ * the stream is made; the stream itself (parallel-stream-impl.ts: the same
+ * `BlockEncoder` as the one-shot `encode()`, so the same bytes, with at most
+ * `2 × threads` jobs in flight, reader backpressure, `flush()` ending a block, cancel
+ * and abort dropping queued jobs) loads with its first use, so that a user who never
+ * asks for threads does not download it.
  */
-import { toBytes, type BinaryInput } from '../lib/bytes.js'
+import type { BinaryInput } from '../lib/bytes.js'
 import type { Format } from '../lib/codec.js'
 import { CodecError } from '../lib/errors.js'
 import { checkOptions } from '../lib/formats.js'
 import { blockFamily, blockPlan, checkBlockSize } from '../lib/parallel/block-options.js'
-import type { BlockEncoder } from '../lib/parallel/blocks.js'
-import type { Job, JobResult, JobRunner } from '../lib/parallel/jobs.js'
-import { runnerFor } from './parallel.js'
 import { checkThreads, rest } from './threads.js'
-
-type Outcome = { result: JobResult; error?: undefined } | { result?: undefined; error: unknown }
 
 /** A readable/writable pair whose `flush()` ends the current block. */
 export interface BlockEncoderPair extends ReadableWritablePair<Uint8Array, BinaryInput> {
@@ -36,151 +24,43 @@ export function parallelEncodeStream(format: Format, options: Record<string, unk
   const threads = checkThreads(format, options.threads)
   const blockSize = checkBlockSize(format, options.blockSize)
   // Every option at once (unknown keys too), before any worker or engine starts.
-  const { engine, level, codec, flush: flushMode } = checkOptions(format, 'encode', rest(format, options), { machine: ['flush', 'chunkSize'], shell: ['signal', 'streams'] })
+  const { engine, level, codec, flush } = checkOptions(format, 'encode', rest(format, options), { machine: ['flush', 'chunkSize'], shell: ['signal', 'streams'] })
   const plan = blockPlan(format, blockSize, { ...codec, engine, level })
   if (!plan) throw new CodecError('UNSUPPORTED', format, `threads > 1 on a ${format} stream: ${format} has no independent blocks; encode() with threads runs it on one worker`)
   if (blockFamily(format) === 'zstd' && codec.contentSize !== undefined) {
     throw new CodecError('INVALID_OPTION', format, 'contentSize declares one frame; block mode (blockSize or threads > 1) writes one frame per block, each with its own content size')
   }
   const signal = options.signal as AbortSignal | undefined
-  const cancel = new AbortController()
-  const max = 2 * threads
-  // The block encoder and the pool load on the first write: a page that never writes to
-  // such a stream never downloads them. Streams start workers for any size (their
-  // length is not known in advance).
-  let encoder!: BlockEncoder
-  let run!: JobRunner
-  let loading: Promise<void> | null = null
-  const load = (): Promise<void> =>
-    (loading ??= (async () => {
-      const blocks = await import('../lib/parallel/blocks.js')
-      encoder = new blocks.BlockEncoder(plan)
-      run = await runnerFor(threads, Infinity, cancel.signal)
-    })())
-
-  const queue: Promise<Outcome>[] = []
-  let readable!: ReadableStreamDefaultController<Uint8Array>
-  let failed: unknown = null
-  let room: (() => void) | null = null
-  let tail: Promise<void> = Promise.resolve()
-  let headerSent = false
-
-  const fail = (reason: unknown): void => {
-    if (failed) return
-    failed = reason ?? new CodecError('ABORTED', format, 'aborted')
-    cancel.abort()
-    queue.length = 0
-    try {
-      readable.error(failed)
-    } catch {
-      // Already closed or errored.
-    }
-    room?.()
-  }
-  const emit = (bytes: Uint8Array): void => {
-    if (bytes.length > 0 && !failed) readable.enqueue(bytes)
-  }
-  const capture = (p: Promise<JobResult>): Promise<Outcome> =>
-    p.then(
-      (result) => ({ result }),
-      (error: unknown) => ({ error }),
-    )
-  const takeOne = async (): Promise<void> => {
-    const outcome = await queue.shift()!
-    if (failed) throw failed
-    if (outcome.error !== undefined || !outcome.result) throw outcome.error
-    emit(encoder.take(outcome.result))
-  }
-  const submit = async (jobs: Job[]): Promise<void> => {
-    if (!headerSent) {
-      headerSent = true
-      emit(encoder.header())
-    }
-    for (const job of jobs) {
-      while (queue.length >= max) await takeOne()
-      queue.push(capture(Promise.resolve().then(() => run(job))))
-    }
-  }
-  const drain = async (): Promise<void> => {
-    while (queue.length > 0) await takeOne()
-  }
-  /** Waits until the reader has room (backpressure), or the stream failed. */
-  const readerRoom = async (): Promise<void> => {
-    while (!failed && (readable.desiredSize ?? 1) <= 0) await new Promise<void>((r) => (room = r))
-    room = null
-  }
-  /** Runs `work` after the writes and flushes before it; any error fails the stream. */
-  const serial = (work: () => Promise<void>): Promise<void> => {
-    const next = tail.then(async () => {
-      if (failed) throw failed
-      try {
-        await load()
-        if (failed) throw failed
-        await work()
-      } catch (error) {
-        fail(error)
-        throw error
-      }
-    })
-    // The chain itself must not reject (each caller gets `next`'s outcome).
-    tail = next.then(
-      () => {},
-      () => {},
-    )
-    return next
-  }
-
-  const onAbort = () => fail(signal?.reason)
-  if (signal?.aborted) queueMicrotask(onAbort)
-  else signal?.addEventListener('abort', onAbort, { once: true })
-
-  const out = new ReadableStream<Uint8Array>(
+  let inner: Promise<BlockEncoderPair> | null = null
+  const open = (): Promise<BlockEncoderPair> => (inner ??= import('./parallel-stream-impl.js').then((m) => m.openBlockStream(format, plan, threads, flush, { signal })))
+  let writer: WritableStreamDefaultWriter<BinaryInput> | null = null
+  let reader: ReadableStreamDefaultReader<Uint8Array> | null = null
+  const writerOf = async () => (writer ??= (await open()).writable.getWriter())
+  const readerOf = async () => (reader ??= (await open()).readable.getReader())
+  // The outer sides only relay: the inner stream does the buffering and backpressure.
+  const readable = new ReadableStream<Uint8Array>(
     {
-      start(c) {
-        readable = c
+      async pull(controller) {
+        const r = await (await readerOf()).read()
+        if (r.done) controller.close()
+        else controller.enqueue(r.value)
       },
-      pull() {
-        room?.()
-      },
-      cancel(reason) {
-        fail(reason)
+      async cancel(reason) {
+        await (await readerOf()).cancel(reason)
       },
     },
-    { highWaterMark: max * plan.blockSize, size: (chunk) => chunk.length },
+    { highWaterMark: 0 },
   )
-  const into = new WritableStream<BinaryInput>({
-    write(chunk) {
-      return serial(async () => {
-        // A copy: the caller may reuse its buffer once the write resolved.
-        const bytes = toBytes(chunk, true).slice()
-        await submit(encoder.push(bytes))
-        if (flushMode === 'write') {
-          await submit(encoder.flush())
-          await drain()
-        }
-        await readerRoom()
-      })
+  const writable = new WritableStream<BinaryInput>({
+    async write(chunk) {
+      await (await writerOf()).write(chunk)
     },
-    close() {
-      return serial(async () => {
-        await submit(encoder.end())
-        await drain()
-        emit(encoder.trailer())
-        signal?.removeEventListener('abort', onAbort)
-        readable.close()
-      })
+    async close() {
+      await (await writerOf()).close()
     },
-    abort(reason) {
-      fail(reason)
+    async abort(reason) {
+      await (await writerOf()).abort(reason)
     },
   })
-  return {
-    readable: out,
-    writable: into,
-    flush: () =>
-      serial(async () => {
-        await submit(encoder.flush())
-        await drain()
-      }),
-  }
+  return { readable, writable, flush: async () => (await open()).flush() }
 }
