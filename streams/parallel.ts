@@ -20,7 +20,7 @@ import type { Format } from '../lib/codec.js'
 import { CodecError } from '../lib/errors.js'
 import { checkFormat, checkMaxOutput, checkOptions } from '../lib/formats.js'
 import { decode as decodeSerial, encode as encodeSerial, type DecodeOptions, type EncodeOptions } from '../lib/oneshot.js'
-import { checkBlockSize } from '../lib/parallel/block-options.js'
+import { blockFamily, blockPlan, checkBlockSize } from '../lib/parallel/block-options.js'
 import type { JobRunner } from '../lib/parallel/jobs.js'
 import { checkThreads, MIN_PARALLEL_BYTES, rest, wantsBlocks, type ThreadOptions } from './threads.js'
 
@@ -57,7 +57,6 @@ export async function encode<F extends Format>(format: F, data: BinaryInput, opt
   const { engine, level, codec } = checkOptions(format, 'encode', others)
   const checked = { ...codec, engine, level }
   const bytes = toBytes(data, true)
-  const { blockPlan, encodeBlocks } = await import('../lib/parallel/blocks.js')
   const plan = blockPlan(format, blockSize, checked)
   if (!plan) {
     // No block form: the whole input on one worker (off this thread), or here when small.
@@ -65,6 +64,11 @@ export async function encode<F extends Format>(format: F, data: BinaryInput, opt
     return output
   }
   const jobs = Math.ceil(bytes.length / plan.blockSize)
+  // One deflate block with no dictionary is the serial encoder's stream byte for byte
+  // (test/parallel-blocks.test.ts checks it): take the serial path, without a block
+  // job's setup, so that threads never slow a small input down.
+  if (jobs <= 1 && blockFamily(format) === 'deflate' && !codec.dictionary) return encodeSerial(format, bytes, others as EncodeOptions<F>)
+  const { encodeBlocks } = await import('../lib/parallel/blocks.js')
   return encodeBlocks(plan, bytes, await runnerFor(jobs > 1 ? threads : 1, bytes.length), 2 * threads)
 }
 
