@@ -7,6 +7,7 @@ import { checkMaxOutput, mostDecodedBytes } from './formats.js'
 import { prepareDecoder, prepareEncoder } from './prepare.js'
 import { Status } from './status.js'
 import type { CreateOptions } from './registry.js'
+import type { ProgressCallback } from './progress.js'
 
 /**
  * One-shot helpers, built on the span codecs and the same machine the streams use (so
@@ -41,7 +42,8 @@ function blockSizeFor(inputLength: number, factor: number): number {
 }
 
 /**
- * Decodes a whole buffer. Options: `engine`, `maxOutputBytes`, `concatenated`, codec options.
+ * Decodes a whole buffer. Options: `engine`, `maxOutputBytes`, `concatenated`,
+ * `onProgress` (with `totalIn`, the input's length), codec options.
  *
  * When the input is one frame that declares its size (zstd and LZ4 frames with a content
  * size; a gzip member's ISIZE), the output is allocated once at that size and decoded
@@ -51,13 +53,15 @@ function blockSizeFor(inputLength: number, factor: number): number {
  */
 export async function decode(format: Format, data: BinaryInput, options: CreateOptions & { concatenated?: boolean } = {}): Promise<Uint8Array> {
   const bytes = toBytes(data, true)
-  const open = prepareDecoder(format, { ...options, chunkSize: blockSizeFor(bytes.length, 4) })
+  const open = prepareDecoder(format, { ...options, chunkSize: blockSizeFor(bytes.length, 4) }, { totalIn: bytes.length })
   let machine: Machine | null = null
   await open((m) => (machine = m))
   const m = machine as Machine | null
   const exact = declaredSizeDecode(m!.codec as Decoder, format, bytes, checkMaxOutput(format, options.maxOutputBytes))
   if (exact) {
     m!.dispose()
+    // The exact-size path bypasses the machine: its one report, at the end.
+    ;(options as { onProgress?: ProgressCallback }).onProgress?.({ bytesIn: bytes.length, bytesOut: exact.length, totalIn: bytes.length })
     return exact
   }
   m!.codec.reset()
@@ -86,10 +90,10 @@ export function declaredSizeDecode(decoder: Decoder, format: Format, bytes: Uint
   return status === Status.Done && decoder.written === size && decoder.consumed === bytes.length ? output : null
 }
 
-/** Encodes a whole buffer. Options: `engine`, `level`, codec options. */
+/** Encodes a whole buffer. Options: `engine`, `level`, `onProgress` (with `totalIn`), codec options. */
 export async function encode(format: Format, data: BinaryInput, options: CreateOptions = {}): Promise<Uint8Array> {
   const bytes = toBytes(data, true)
-  const open = prepareEncoder(format, { ...options, chunkSize: blockSizeFor(bytes.length, 1) })
+  const open = prepareEncoder(format, { ...options, chunkSize: blockSizeFor(bytes.length, 1) }, { totalIn: bytes.length })
   let machine: Machine | null = null
   await open((m) => (machine = m))
   return run(machine!, bytes)

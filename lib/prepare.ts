@@ -3,6 +3,7 @@ import { DEFAULT_BLOCK_SIZE, FIRST_BLOCK_SIZE, Machine } from './machine.js'
 import { checkBoolean, checkChunkSize, checkDictionary, checkFlush, checkLevel, checkMaxOutput, resolveEngine, traitsOf } from './formats.js'
 import { loadCodec } from './registry.js'
 import { addDictionaryDigest, isDictionaryTransport } from './dictionary-digest.js'
+import { checkProgress, ProgressMeter } from './progress.js'
 
 /**
  * The one place where a codec's options are checked and its machine is built, shared by
@@ -18,7 +19,19 @@ import { addDictionaryDigest, isDictionaryTransport } from './dictionary-digest.
 export type OpenMachine = (use: (machine: Machine) => void) => Promise<void>
 
 /** Options consumed by the shells (streams, Node duplex); the rest goes to the codec. */
-const SHELL_OPTIONS = new Set(['signal', 'streams', 'chunkSize', 'duplex', 'concatenated', 'maxOutputBytes', 'flush'])
+const SHELL_OPTIONS = new Set(['signal', 'streams', 'chunkSize', 'duplex', 'concatenated', 'maxOutputBytes', 'flush', 'onProgress'])
+
+/** What the surface knows of the input beyond the options (a file's size, a Content-Length). */
+export interface KnownInput {
+  /** Input bytes expected in all, reported to `onProgress` as `totalIn`. */
+  totalIn?: number
+}
+
+/** The progress meter of one machine, when the caller asked for reports (`onProgress`). */
+function progressOf(format: Format, options: Record<string, unknown>, known: KnownInput | undefined): () => ProgressMeter | undefined {
+  const callback = checkProgress(format, options.onProgress)
+  return () => (callback ? new ProgressMeter(callback, known?.totalIn) : undefined)
+}
 
 function codecOptions(format: Format, options: Record<string, unknown>): Record<string, unknown> {
   const rest: Record<string, unknown> = {}
@@ -40,8 +53,9 @@ function blockSizes(format: Format, chunkSize: unknown): { blockSize: number; fi
 }
 
 /** Checks decoder options now; `open` loads the engine and builds the machine. */
-export function prepareDecoder(format: Format, options: Record<string, unknown>): OpenMachine {
+export function prepareDecoder(format: Format, options: Record<string, unknown>, known?: KnownInput): OpenMachine {
   const engine = resolveEngine(format, options.engine)
+  const progress = progressOf(format, options, known)
   const maxOutputBytes = checkMaxOutput(format, options.maxOutputBytes)
   const sizes = blockSizes(format, options.chunkSize)
   const concatenated = checkBoolean(format, 'concatenated', options.concatenated, traitsOf(format).concatenable)
@@ -58,14 +72,16 @@ export function prepareDecoder(format: Format, options: Record<string, unknown>)
         ...sizes,
         maxOutputBytes,
         concatenated,
+        progress: progress(),
       }),
     )
   }
 }
 
 /** Checks encoder options now; `open` loads the engine and builds the machine. */
-export function prepareEncoder(format: Format, options: Record<string, unknown>): OpenMachine {
+export function prepareEncoder(format: Format, options: Record<string, unknown>, known?: KnownInput): OpenMachine {
   const engine = resolveEngine(format, options.engine)
+  const progress = progressOf(format, options, known)
   checkLevel(format, options.level)
   const flush = checkFlush(format, options.flush)
   const sizes = blockSizes(format, options.chunkSize)
@@ -73,6 +89,6 @@ export function prepareEncoder(format: Format, options: Record<string, unknown>)
   return async (use) => {
     if (isDictionaryTransport(format)) await addDictionaryDigest(format, pass)
     const mod = await loadCodec(format, engine, 'encode')
-    use(new Machine(mod.createEncoder(pass), { format, mode: 'encode', ...sizes, maxOutputBytes: Infinity, concatenated: false, flush }))
+    use(new Machine(mod.createEncoder(pass), { format, mode: 'encode', ...sizes, maxOutputBytes: Infinity, concatenated: false, flush, progress: progress() }))
   }
 }

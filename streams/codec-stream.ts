@@ -1,5 +1,6 @@
 import { CodecError } from '../lib/errors.js'
 import { toBytes, type BinaryInput } from '../lib/bytes.js'
+import type { ProgressCallback } from '../lib/progress.js'
 
 /**
  * The WHATWG shell around the machine: a writable side that offers chunks, a readable
@@ -27,6 +28,11 @@ export interface StreamOptions {
   signal?: AbortSignal
   /** Stream classes to build on; default: the runtime's globals. */
   streams?: StreamClasses
+  /**
+   * Called with `{ bytesIn, bytesOut }` as the stream runs: at most once per output
+   * chunk and per 50 ms, and once at the end.
+   */
+  onProgress?: ProgressCallback
 }
 
 export type Surface = (error: unknown) => unknown

@@ -15,6 +15,7 @@ import type { Format } from '../../lib/codec.js'
 import type { Machine } from '../../lib/machine.js'
 import { prepareDecoder, prepareEncoder, type OpenMachine } from '../../lib/prepare.js'
 import type { Engine } from '../../lib/registry.js'
+import type { ProgressCallback } from '../../lib/progress.js'
 
 export interface NodeCodecOptions {
   /** `'js'`/`'wasm'` (the portable default per format) or `'node'` (node:zlib). */
@@ -23,6 +24,12 @@ export interface NodeCodecOptions {
   chunkSize?: number
   /** Passed to the `Duplex` (e.g. `signal`, `highWaterMark` of the readable side). */
   duplex?: Omit<DuplexOptions, 'objectMode' | 'readableObjectMode' | 'writableObjectMode' | 'decodeStrings' | 'construct' | 'read' | 'write' | 'final' | 'destroy'>
+  /**
+   * Called with `{ bytesIn, bytesOut, totalIn? }` as the stream runs: at most once per
+   * output chunk and per 50 ms, and once at the end (`decodeFile` adds the file's size
+   * as `totalIn`).
+   */
+  onProgress?: ProgressCallback
   /** Format-specific codec options pass through (e.g. zstd `maxWindowLog`, LZ4 `blockSize`). */
   [option: string]: unknown
 }
@@ -188,9 +195,21 @@ export type FileSource = string | URL | import('node:fs/promises').FileHandle
  * caller's `open()`, but is closed when the stream ends or fails (`autoClose`).
  */
 export async function decodeFile(source: FileSource, format: Format, options: NodeDecodeOptions = {}): Promise<Readable> {
-  const decoder = nodeDecode(format, options)
+  const byPath = typeof source === 'string' || source instanceof URL
+  // The file's size is onProgress's totalIn; options are checked before the file is touched.
+  let totalIn: number | undefined
+  const open = prepareDecoder(format, withoutDuplex(options), {
+    get totalIn() {
+      return totalIn
+    },
+  })
+  if (options.onProgress !== undefined) {
+    const { stat } = await import('node:fs/promises')
+    totalIn = (byPath ? await stat(source) : await source.stat()).size
+  }
+  const decoder = new CodecDuplex(machineOf(open), options.duplex)
   const { createReadStream } = await import('node:fs')
-  const input = typeof source === 'string' || source instanceof URL ? createReadStream(source) : source.createReadStream()
+  const input = byPath ? createReadStream(source) : source.createReadStream()
   // stream.pipeline semantics without its callback: an error on either side destroys both.
   input.on('error', (error) => decoder.destroy(error))
   decoder.on('error', () => input.destroy())
