@@ -51,7 +51,7 @@ function blockSizeFor(inputLength: number, factor: number): number {
  * that does not hold, more frames, corrupt input), goes through the machine from the
  * start, so results and errors are the machine's in every case.
  */
-export async function decode(format: Format, data: BinaryInput, options: CreateOptions & { concatenated?: boolean } = {}): Promise<Uint8Array> {
+export async function decode(format: Format, data: BinaryInput, options: CreateOptions & { concatenated?: boolean; onProgress?: ProgressCallback } = {}): Promise<Uint8Array> {
   const bytes = toBytes(data, true)
   const open = prepareDecoder(format, { ...options, chunkSize: blockSizeFor(bytes.length, 4) }, { totalIn: bytes.length })
   let machine: Machine | null = null
@@ -61,7 +61,7 @@ export async function decode(format: Format, data: BinaryInput, options: CreateO
   if (exact) {
     m!.dispose()
     // The exact-size path bypasses the machine: its one report, at the end.
-    ;(options as { onProgress?: ProgressCallback }).onProgress?.({ bytesIn: bytes.length, bytesOut: exact.length, totalIn: bytes.length })
+    options.onProgress?.({ bytesIn: bytes.length, bytesOut: exact.length, totalIn: bytes.length })
     return exact
   }
   m!.codec.reset()
@@ -91,7 +91,7 @@ export function declaredSizeDecode(decoder: Decoder, format: Format, bytes: Uint
 }
 
 /** Encodes a whole buffer. Options: `engine`, `level`, `onProgress` (with `totalIn`), codec options. */
-export async function encode(format: Format, data: BinaryInput, options: CreateOptions = {}): Promise<Uint8Array> {
+export async function encode(format: Format, data: BinaryInput, options: CreateOptions & { onProgress?: ProgressCallback } = {}): Promise<Uint8Array> {
   const bytes = toBytes(data, true)
   const open = prepareEncoder(format, { ...options, chunkSize: blockSizeFor(bytes.length, 1) }, { totalIn: bytes.length })
   let machine: Machine | null = null

@@ -57,7 +57,7 @@ test('a WHATWG decoding stream reports throttled progress and one end report', a
 
 test('an encoding stream reports what it consumed and wrote', async () => {
   const reports: Progress[] = []
-  const out = await readAll(new Blob([text]).stream().pipeThrough(zstdEncode({ onProgress: (p) => reports.push(p) })))
+  const out = await readAll(new Blob([text as Uint8Array<ArrayBuffer>]).stream().pipeThrough(zstdEncode({ onProgress: (p) => reports.push(p) })))
   checkReports(reports, text.length, out.bytes)
 })
 
