@@ -13,7 +13,7 @@
  */
 import { readU32LE } from '../../../lib/endian.js'
 import { parseFrameHeader, frameHeaderLength } from '../../../lib/codecs/zstd-frame.js'
-import { hashHex, TRANSPORT_MAGIC, transportHeaderLength } from '../../../lib/dictionary-lookup.js'
+import { hashHex, transportMagic, transportHeaderLength } from '../../../lib/dictionary-lookup.js'
 
 const hex = (n: number, width = 8): string => n.toString(16).padStart(width, '0')
 const hexBytes = (b: Uint8Array): string => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join(' ')
@@ -414,7 +414,7 @@ export interface TransportInfo {
 
 export function inspectTransport(kind: 'dcz' | 'dcb', b: Uint8Array): TransportInfo {
   const length = transportHeaderLength(kind)
-  const magic = TRANSPORT_MAGIC[kind].length
+  const magic = transportMagic(kind).length
   return {
     kind,
     compressedSize: b.length,
