@@ -13,7 +13,7 @@ import { gzipSync } from 'node:zlib'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { decodeFile, nodeEncode } from '../adapters/node/index.js'
-import { decodeResponse } from '../adapters/fetch/index.js'
+import { decodeResponse, encodeResponse } from '../adapters/fetch/index.js'
 import { CodecError } from '../lib/errors.js'
 import { decode, encode } from '../lib/oneshot.js'
 import type { Progress } from '../lib/progress.js'
@@ -108,6 +108,16 @@ test('decodeResponse: totalIn is the Content-Length, bytesIn the body as receive
   const out = await readAll(res.body!)
   assert.is(out.bytes, text.length)
   checkReports(reports, gz.length, text.length, gz.length)
+})
+
+test('encodeResponse: reports the body read and the encoded bytes, totalIn from Content-Length', async () => {
+  const reports: Progress[] = []
+  const request = new Request('http://127.0.0.1/', { headers: { 'accept-encoding': 'zstd' } })
+  const response = new Response(text as Uint8Array<ArrayBuffer>, { headers: { 'content-type': 'text/plain', 'content-length': String(text.length) } })
+  const encoded = encodeResponse(request, response, { onProgress: (p) => reports.push(p) })
+  assert.is(encoded.headers.get('content-encoding'), 'zstd')
+  const out = await readAll(encoded.body!)
+  checkReports(reports, text.length, out.bytes, text.length)
 })
 
 test("decodeResponse on a br body Node's fetch already decoded names the case and skip", async () => {

@@ -32,6 +32,7 @@ import { CodecError } from '../../lib/errors.js'
 import { canFlush, checkLevel, HTTP_CODINGS, httpOf, resolveEngine, type Engine } from '../../lib/formats.js'
 import { encodeStream } from '../../streams/factories.js'
 import { CONTENT_CODINGS, DICTIONARY_CODINGS, negotiate, type ContentCoding, type DictionaryCoding } from './negotiate.js'
+import { checkProgress, type Progress, type ProgressCallback } from '../../lib/progress.js'
 import { dictionaryChooser, type DictionaryChooser, type ServerDictionariesOption } from './server-dictionaries.js'
 
 /** Every coding `encodeResponse` can produce. */
@@ -82,6 +83,14 @@ export interface EncodeResponseOptions {
    * it for.
    */
   dictionaries?: ServerDictionariesOption
+  /**
+   * Called with `{ bytesIn, bytesOut, totalIn? }` as an encoded body is produced:
+   * `bytesIn` of the response's body read, `bytesOut` encoded bytes written, `totalIn`
+   * the response's `Content-Length` when it has one. At most once per output chunk and
+   * per 50 ms, and once at the end (docs/progress.md). Not called for responses left
+   * alone.
+   */
+  onProgress?: ProgressCallback
 }
 
 /** HTTP coding name to the format encoding it (the format table's `http` rows). */
@@ -158,6 +167,7 @@ interface Checked {
   engines: Record<Coding, Engine>
   /** Null without the `dictionaries` option. */
   dictionary: DictionaryChooser | null
+  onProgress: ProgressCallback | undefined
 }
 
 /** Options that went through `checkEncodeOptions`. */
@@ -202,7 +212,8 @@ function check(options: EncodeResponseOptions): Checked {
   if (typeof compressible !== 'function') throw new CodecError('INVALID_OPTION', HTTP, 'compressible must be a function')
   const flush = options.flush
   if (flush !== undefined && flush !== 'none' && flush !== 'write') throw new CodecError('INVALID_OPTION', HTTP, `flush must be 'none' or 'write', got ${String(flush)}`)
-  const result: Checked = Object.freeze({ encodings: Object.freeze([...encodings]), levels, minBytes, compressible, flush, engines, dictionary })
+  const onProgress = checkProgress(HTTP, options.onProgress)
+  const result: Checked = Object.freeze({ encodings: Object.freeze([...encodings]), levels, minBytes, compressible, flush, engines, dictionary, onProgress })
   checked.add(result)
   return result
 }
@@ -290,7 +301,11 @@ export function encodeResponse(request: Request, response: Response, options: En
   headers.set('vary', plan.vary)
   if (plan.coding === null) return withHeaders(response, response.body, headers)
 
-  const encoder = encodeStream(plan.format, { level: plan.level, engine: plan.engine, flush: plan.flush, dictionary: plan.dictionary })
+  const progress = (checked.has(options) ? (options as Checked) : check(options)).onProgress
+  const length = rh.get('content-length')
+  const totalIn = length !== null && /^\d{1,15}$/.test(length.trim()) ? Number(length) : undefined
+  const onProgress = progress && totalIn !== undefined ? (p: Progress) => progress({ ...p, totalIn }) : progress
+  const encoder = encodeStream(plan.format, { level: plan.level, engine: plan.engine, flush: plan.flush, dictionary: plan.dictionary, onProgress })
   const body = response.body!.pipeThrough(encoder as unknown as ReadableWritablePair<Uint8Array, Uint8Array>)
   headers.set('content-encoding', plan.coding)
   headers.delete('content-length')
