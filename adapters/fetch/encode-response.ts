@@ -313,3 +313,60 @@ export function encodeResponse(request: Request, response: Response, options: En
   if (etag !== null) headers.set('etag', weakETag(etag))
   return withHeaders(response, body, headers)
 }
+
+/**
+ * `response`, with its length made known when its body ends within `minBytes`: a body
+ * without `Content-Length` (what `new Response('text')` and most fetch handlers give)
+ * is read up to `minBytes` bytes; if it ends there, the response is rebuilt with those
+ * bytes and their `Content-Length`, so that `encodeResponse` leaves it alone, as
+ * compression middleware users expect of small bodies; otherwise the bytes read are
+ * replayed in front of the rest, unchanged. Only responses `encodeResponse` would encode
+ * are read, and never `text/event-stream` (whose first event must not wait for more).
+ * Asynchronous, so for the middlewares that can wait (hono's `compress()`); a fetch
+ * handler can `await` it before `encodeResponse`.
+ */
+export async function withKnownLength(request: Request, response: Response, options: EncodeResponseOptions = {}): Promise<Response> {
+  const o = (checked.has(options) ? options : check(options)) as Checked
+  const rh = response.headers
+  if (o.minBytes === 0 || response.body === null || rh.has('content-length') || response.bodyUsed || response.body.locked) return response
+  const plan = planEncoding(request.method, (n) => request.headers.get(n), response.status, (n) => rh.get(n), true, options)
+  if (plan === null || plan.coding === null || plan.flush === 'write') return response
+  const reader = response.body.getReader()
+  const head: Uint8Array[] = []
+  let length = 0
+  let done = false
+  while (length < o.minBytes) {
+    const r = await reader.read()
+    if (r.done) {
+      done = true
+      break
+    }
+    head.push(r.value)
+    length += r.value.byteLength
+  }
+  const init = { status: response.status, statusText: response.statusText, headers: new Headers(rh) }
+  if (done) {
+    const bytes = new Uint8Array(length)
+    let at = 0
+    for (const part of head) {
+      bytes.set(part, at)
+      at += part.byteLength
+    }
+    init.headers.set('content-length', String(length))
+    return new Response(bytes, init)
+  }
+  let i = 0
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (i < head.length) {
+        controller.enqueue(head[i++]!)
+        return
+      }
+      const r = await reader.read()
+      if (r.done) controller.close()
+      else controller.enqueue(r.value)
+    },
+    cancel: (reason) => reader.cancel(reason),
+  })
+  return new Response(body, init)
+}

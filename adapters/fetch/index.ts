@@ -361,7 +361,7 @@ export function decodeResponse(response: Response, options: DecodeResponseOption
   return new Response(body, { status: response.status, statusText: response.statusText, headers })
 }
 
-export { encodeResponse, checkEncodeOptions, isCompressible, type EncodeResponseOptions } from './encode-response.js'
+export { encodeResponse, checkEncodeOptions, isCompressible, withKnownLength, type EncodeResponseOptions } from './encode-response.js'
 export { negotiate, parseAcceptEncoding, weightOf, CONTENT_CODINGS, DICTIONARY_CODINGS, type AcceptedCoding, type ContentCoding, type DictionaryCoding } from './negotiate.js'
 export { prepareDictionary, type DictionarySource, type ServerDictionary, type ServerDictionaryLookup, type ServerDictionariesOption } from './server-dictionaries.js'
 export { useAsDictionary, availableDictionary, parseAvailableDictionary, parseDictionaryId, type UseAsDictionaryOptions } from './dictionary-headers.js'

@@ -10,7 +10,7 @@
  * The rules and headers are `encodeResponse`'s (adapters/fetch/encode-response.ts).
  */
 import type { MiddlewareHandler } from 'hono'
-import { checkEncodeOptions, encodeResponse, isCompressible, type EncodeResponseOptions } from '../fetch/encode-response.js'
+import { checkEncodeOptions, encodeResponse, isCompressible, withKnownLength, type EncodeResponseOptions } from '../fetch/encode-response.js'
 import type { ContentCoding } from '../fetch/negotiate.js'
 
 export interface CompressOptions extends EncodeResponseOptions {
@@ -42,6 +42,9 @@ export function compress(options: CompressOptions = {}): MiddlewareHandler {
   })
   return async function compress(c, next) {
     await next()
+    // A body that ends within minBytes is left alone, even without Content-Length.
+    const sized = await withKnownLength(c.req.raw, c.res, checked)
+    if (sized !== c.res) c.res = sized
     const before = c.res
     const after = encodeResponse(c.req.raw, before, checked)
     if (after === before) return
