@@ -3,11 +3,10 @@ import type { Format } from './codec.js'
 import type { Machine } from './machine.js'
 import type { Decoder } from './codec.js'
 import { readU32LE } from './endian.js'
-import { checkMaxOutput, mostDecodedBytes } from './formats.js'
+import { checkMaxOutput, mostDecodedBytes, type CodecOptions } from './formats.js'
 import { prepareDecoder, prepareEncoder } from './prepare.js'
-import { Status } from './status.js'
-import type { CreateOptions } from './registry.js'
 import type { ProgressCallback } from './progress.js'
+import { Status } from './status.js'
 
 /**
  * One-shot helpers, built on the span codecs and the same machine the streams use (so
@@ -37,6 +36,23 @@ function run(machine: Machine, data: Uint8Array): Uint8Array {
   return joinBytes(parts, total)
 }
 
+/**
+ * Options of `decode()`: the span decoder's (`engine`, `maxOutputBytes`, `dictionary`,
+ * the format's own) and `concatenated`.
+ */
+export type DecodeOptions<F extends Format = Format> = CodecOptions<F, 'decode'> & {
+  /** Whether further frames/members are decoded (default: the format's rule). */
+  concatenated?: boolean
+  /** Called with `{ bytesIn, bytesOut, totalIn }` as the call runs, and once at the end (lib/progress.ts). */
+  onProgress?: ProgressCallback
+}
+
+/** Options of `encode()`: the span encoder's (`engine`, `level`, `dictionary`, the format's own). */
+export type EncodeOptions<F extends Format = Format> = CodecOptions<F, 'encode'> & {
+  /** Called with `{ bytesIn, bytesOut, totalIn }` as the call runs, and once at the end (lib/progress.ts). */
+  onProgress?: ProgressCallback
+}
+
 function blockSizeFor(inputLength: number, factor: number): number {
   return Math.min(MAX_BLOCK, Math.max(64 * 1024, 2 ** Math.ceil(Math.log2(Math.max(1, inputLength * factor)))))
 }
@@ -51,9 +67,9 @@ function blockSizeFor(inputLength: number, factor: number): number {
  * that does not hold, more frames, corrupt input), goes through the machine from the
  * start, so results and errors are the machine's in every case.
  */
-export async function decode(format: Format, data: BinaryInput, options: CreateOptions & { concatenated?: boolean; onProgress?: ProgressCallback } = {}): Promise<Uint8Array> {
+export async function decode<F extends Format>(format: F, data: BinaryInput, options: DecodeOptions<F> = {} as DecodeOptions<F>): Promise<Uint8Array> {
   const bytes = toBytes(data, true)
-  const open = prepareDecoder(format, { ...options, chunkSize: blockSizeFor(bytes.length, 4) }, { totalIn: bytes.length })
+  const open = prepareDecoder(format, options, { machine: ['concatenated', 'onProgress'], chunkSize: blockSizeFor(bytes.length, 4), totalIn: bytes.length })
   let machine: Machine | null = null
   await open((m) => (machine = m))
   const m = machine as Machine | null
@@ -90,10 +106,10 @@ export function declaredSizeDecode(decoder: Decoder, format: Format, bytes: Uint
   return status === Status.Done && decoder.written === size && decoder.consumed === bytes.length ? output : null
 }
 
-/** Encodes a whole buffer. Options: `engine`, `level`, `onProgress` (with `totalIn`), codec options. */
-export async function encode(format: Format, data: BinaryInput, options: CreateOptions & { onProgress?: ProgressCallback } = {}): Promise<Uint8Array> {
+/** Encodes a whole buffer. Options: `engine`, `level`, codec options. */
+export async function encode<F extends Format>(format: F, data: BinaryInput, options: EncodeOptions<F> = {} as EncodeOptions<F>): Promise<Uint8Array> {
   const bytes = toBytes(data, true)
-  const open = prepareEncoder(format, { ...options, chunkSize: blockSizeFor(bytes.length, 1) }, { totalIn: bytes.length })
+  const open = prepareEncoder(format, options, { machine: ['onProgress'], chunkSize: blockSizeFor(bytes.length, 1), totalIn: bytes.length })
   let machine: Machine | null = null
   await open((m) => (machine = m))
   return run(machine!, bytes)

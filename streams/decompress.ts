@@ -1,10 +1,12 @@
 import type { Format } from '../lib/codec.js'
 import { toBytes } from '../lib/bytes.js'
 import { CodecError } from '../lib/errors.js'
-import { checkChunkSize, checkDictionary, checkMaxOutput, DETECTED_FORMATS, detectOf, isDictionaryTransport, isFormat, takesDictionary, TRANSPORT_FORMATS, transportOf, type TransportFormat } from '../lib/formats.js'
+import { checkChunkSize, checkDeferredOptions, checkDictionary, checkMaxOutput, DETECTED_FORMATS, detectOf, isDictionaryTransport, isFormat, takesDictionary, TRANSPORT_FORMATS, transportOf, type TransportFormat } from '../lib/formats.js'
 import { DictionaryFinder, hashHex, TRANSPORT_HASH_BYTES, transportHash, transportHeaderAt, transportHeaderLength, type DictionariesOption } from '../lib/dictionary-lookup.js'
 import type { StreamClasses } from './codec-stream.js'
 import { decodeStream, type DecodeStreamOptions } from './factories.js'
+import { STREAM_SURFACE } from '../lib/prepare.js'
+import { describe } from '../lib/options.js'
 
 /**
  * Auto-detecting decompression: a `{ writable, readable }` pair that buffers the first
@@ -118,15 +120,20 @@ export function zlibHeaderAt(head: Uint8Array): Match {
   return ((head[2]! >> 1) & 3) === 3 ? 'no' : 'match'
 }
 
-/** gzip magic at the start (for a declared gzip layer). */
-export const gzipHeaderAt = (head: Uint8Array): Match => magicAt(head, 0, magicOf('gzip'))
-
-/** zstd frame or skippable frame magic at the start (for a declared zstd layer). */
-export function zstdHeaderAt(head: Uint8Array): Match {
-  const z = magicAt(head, 0, magicOf('zstd'))
+/**
+ * Whether `head` starts as `format` does (for a declared layer, e.g. an HTTP coding): its
+ * magic number (the format table's `detect`), for framed formats also a skippable frame,
+ * the zlib header check for deflate; `null` for a format without a magic number.
+ */
+export function headerAt(format: Format, head: Uint8Array): Match | null {
+  const detect = detectOf(format)
+  if (detect === undefined) return null
+  if (detect.magic === 'zlib header') return zlibHeaderAt(head)
+  const m = magicAt(head, 0, detect.magic)
+  if (!detect.frames) return m
   const s = skippableAt(head, 0)
-  if (z === 'match' || s === 'match') return 'match'
-  return z === 'partial' || s === 'partial' ? 'partial' : 'no'
+  if (m === 'match' || s === 'match') return 'match'
+  return m === 'partial' || s === 'partial' ? 'partial' : 'no'
 }
 
 /** The first bytes in hex, for messages. */
@@ -265,29 +272,32 @@ async function transportDecision(format: TransportFormat, head: Uint8Array, find
  */
 export function decompress(options: DecompressOptions = {}): Pair {
   const { format, passthrough, dictionary: given, dictionaries, ...rest } = options
+  if (format !== undefined && !isFormat(format)) throw new CodecError('UNKNOWN_FORMAT', String(format), 'unknown format given to decompress()')
   const dictionary = checkedDictionary(given)
   const finder = dictionaries === undefined ? null : new DictionaryFinder(dictionaries, 'decompress')
   if (format !== undefined) {
-    if (!isFormat(format)) throw new CodecError('UNKNOWN_FORMAT', String(format), 'unknown format given to decompress()')
     if (isDictionaryTransport(format) && finder) {
       // The dictionary is known once the header is in: sniff that much.
       const t: TransportFormat = format
+      const { shared, ownFor } = checkDeferredOptions('decompress', [t], 'decode', rest, STREAM_SURFACE)
       return sniffingStream(
         (head, ended) => {
           const match = transportHeaderAt(t, head)
-          if (match === 'match') return transportDecision(t, head, finder, dictionary)
+          if (match === 'match') return transportDecision(t, head, finder, dictionary).then((decision) => withOptions(decision, ownFor(t)))
           if (match === 'partial' && !ended) return null
           throw new CodecError(match === 'partial' ? 'TRUNCATED' : 'INVALID_DATA', t, match === 'partial' ? `input ended after ${head.length} bytes, inside the ${transportHeaderLength(t)}-byte header (RFC 9842)` : `not a ${t} stream: first bytes ${hexHead(head)} (RFC 9842)`, match === 'partial' ? head.length : 0)
         },
-        rest,
+        shared,
         'decompress',
       )
     }
     return decodeStream(format, dictionary === undefined ? rest : { ...rest, dictionary }) as Pair
   }
   if (passthrough !== undefined && typeof passthrough !== 'boolean') {
-    throw new CodecError('INVALID_OPTION', 'decompress', `passthrough must be a boolean, got ${String(passthrough)}`)
+    throw new CodecError('INVALID_OPTION', 'decompress', `passthrough must be a boolean, got ${describe(passthrough)}`)
   }
+  // Checked now; each detected format gets the options it takes.
+  const { shared, ownFor } = checkDeferredOptions('decompress', [...DETECTED_FORMATS, ...TRANSPORT_FORMATS], 'decode', rest, STREAM_SURFACE)
   const decide: Decide = (head, ended) => {
     const found = detectFormat(head, ended)
     if (found === null) return null
@@ -298,10 +308,15 @@ export function decompress(options: DecompressOptions = {}): Pair {
       }
       throw new CodecError('TRUNCATED', 'decompress', head.length === 0 ? 'empty input: no format to detect' : `input ended after ${head.length} bytes (${hexHead(head)}), inside a magic number or an RFC 9842 header`, head.length)
     }
-    if (isDictionaryTransport(found)) return transportDecision(found, head, finder, dictionary)
-    return dictionary !== undefined && takesDictionary(found) ? { kind: 'decode', format: found, options: { dictionary } } : { kind: 'decode', format: found }
+    if (isDictionaryTransport(found)) return transportDecision(found, head, finder, dictionary).then((decision) => withOptions(decision, ownFor(found)))
+    return { kind: 'decode', format: found, options: dictionary !== undefined && takesDictionary(found) ? { ...ownFor(found), dictionary } : ownFor(found) }
   }
-  return sniffingStream(decide, rest, 'decompress')
+  return sniffingStream(decide, shared, 'decompress')
+}
+
+/** A decision with the detected format's own options added. */
+function withOptions(decision: Decision, own: Record<string, unknown>): Decision {
+  return decision.kind === 'decode' ? { ...decision, options: { ...own, ...decision.options } } : decision
 }
 
 function streamClasses(streams: StreamClasses | undefined, label: string): StreamClasses {
