@@ -115,7 +115,9 @@ async function runOne(args: Args, io: Io, file: string, forced: Format | undefin
   const source: Readable = fromStdin ? io.stdin : createReadStream(file)
   let transform: Duplex
   if (args.command === 'compress') {
-    transform = nodeEncode(plan.format!, { level: args.level, dictionary, onProgress })
+    // zstd and LZ4 frames carry the content size when it is known, as their CLIs write it.
+    const declared = size !== undefined && (plan.format === 'zstd' || plan.format === 'lz4') ? { contentSize: size } : {}
+    transform = nodeEncode(plan.format!, { level: args.level, dictionary, onProgress, ...declared })
   } else {
     if (args.level !== undefined) throw new UsageError('a level is for compress')
     const pair = decompress({ format: plan.format, dictionary, onProgress })
