@@ -107,7 +107,7 @@ export function toJson(report: Report): string {
   return JSON.stringify(report, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v), 2)
 }
 
-const size = (n: unknown) => (typeof n === 'number' ? `${formatBytes(n)} (${n} B)` : 'unknown')
+const size = (n: unknown) => (typeof n !== 'number' ? 'unknown' : n < 1024 ? `${n} B` : `${formatBytes(n)} (${n} B)`)
 const pct = (r: unknown) => (typeof r === 'number' ? `${(r * 100).toFixed(2)}%` : 'unknown')
 
 function zstdLines(z: ZstdInfo, indent = ''): string[] {
