@@ -1,3 +1,7 @@
+/**
+ * One-shot helpers, built on the span codecs and the same machine the streams use (so
+ * truncation, trailing data and limits are judged identically).
+ */
 import { joinBytes, toBytes, type BinaryInput } from './bytes.js'
 import type { Format } from './codec.js'
 import type { Machine } from './machine.js'
@@ -8,12 +12,7 @@ import { prepareDecoder, prepareEncoder } from './prepare.js'
 import type { ProgressCallback } from './progress.js'
 import { Status } from './status.js'
 
-/**
- * One-shot helpers, built on the span codecs and the same machine the streams use (so
- * truncation, trailing data and limits are judged identically).
- */
-
-/** Output blocks grow from 64 KiB up to this size, so large outputs take few blocks. */
+/** The largest output block a one-shot call uses (see `blockSizeFor`). */
 const MAX_BLOCK = 16 * 1024 * 1024
 
 function run(machine: Machine, data: Uint8Array): Uint8Array {
@@ -53,6 +52,11 @@ export type EncodeOptions<F extends Format = Format> = CodecOptions<F, 'encode'>
   onProgress?: ProgressCallback
 }
 
+/**
+ * The one block size a call uses, fixed for that call: the input length times `factor`
+ * (the output expected per input byte) rounded up to a power of two, at least 64 KiB and
+ * at most `MAX_BLOCK`, so a large output takes few blocks and a small one no large block.
+ */
 function blockSizeFor(inputLength: number, factor: number): number {
   return Math.min(MAX_BLOCK, Math.max(64 * 1024, 2 ** Math.ceil(Math.log2(Math.max(1, inputLength * factor)))))
 }

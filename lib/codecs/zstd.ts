@@ -239,9 +239,10 @@ function dictionaryOf(value: unknown, type: unknown, decoder: boolean): ZstdDict
   const id = trained ? readU32LE(bytes, 4) : 0
   const checked = decoder ? loadable : encodable
   if (trained && !checked.has(bytes)) {
-    // A caller mistake, so it throws now (STYLE.md: bad options throw), rather than
-    // failing the first transform: the encoder loads its dictionary lazily, and libzstd
-    // reports broken entropy tables as memory_allocation (ZSTD_createDDict returns NULL).
+    // A caller mistake, so it throws now, where the codec is created, as every bad option
+    // does (INVALID_OPTION is thrown at construction, lib/errors.ts), rather than failing
+    // the first transform: the encoder loads its dictionary lazily, and libzstd reports
+    // broken entropy tables as memory_allocation (ZSTD_createDDict returns NULL).
     const { error, exhausted } = loadTrained(bytes, decoder)
     if (exhausted) {
       // Out of memory is LIMIT_EXCEEDED, as everywhere else (errors.ts), not a bad option.
