@@ -18,6 +18,7 @@ import { checkOptions, type SurfaceKeys } from './formats.js'
 import { ProgressMeter } from './progress.js'
 import { openCodec } from './registry.js'
 
+/** Loads the engine and hands the machine to `use` (see the module comment for why not resolve with it). */
 export type OpenMachine = (use: (machine: Machine) => void) => Promise<void>
 
 /** The keys a surface takes besides the codec's, and a chunk size it fixes itself. */

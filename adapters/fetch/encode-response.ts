@@ -36,9 +36,13 @@ import { CONTENT_CODINGS, DICTIONARY_CODINGS, negotiate, type ContentCoding, typ
 import { checkProgress, type Progress, type ProgressCallback } from '../../lib/progress.js'
 import { dictionaryChooser, type DictionaryChooser, type ServerDictionariesOption } from './server-dictionaries.js'
 
-/** Every coding `encodeResponse` can produce. */
+/**
+ * Every coding `encodeResponse` can produce.
+ * @inline
+ */
 type Coding = ContentCoding | DictionaryCoding
 
+/** Options of `encodeResponse()`, and of `compression()` (`sluice/node`) and `compress()` (`sluice/hono`). */
 export interface EncodeResponseOptions {
   /**
    * Codings the server offers, in its order of preference (used when the client weighs
