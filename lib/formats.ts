@@ -22,10 +22,11 @@ import { toBytes } from './bytes.js'
 import type { FormatTraits, Role } from './codec.js'
 import { CodecError } from './errors.js'
 import { checkBoolean, checkInteger, checkLimit, checkOneOf, checkSpec, describe, nearestKey, type OptionSchema, type OptionSpec, type OptionsOf } from './options.js'
+import { zstdSeekableRules } from './codecs/zstd-seekable-rules.js'
 
 export { checkBoolean, checkInteger, checkLimit, checkOneOf } from './options.js'
 
-/** An engine: `js`, `wasm` or `node` (see the module comment). */
+/** A codec engine: `'wasm'` (WebAssembly), `'js'` (TypeScript) or `'node'` (node:zlib). */
 export type Engine = 'js' | 'wasm' | 'node'
 
 /** Whether a format takes a `dictionary` option. */
@@ -87,6 +88,11 @@ export interface FormatRow {
    * follow this schema.
    */
   readonly options: { readonly decode: OptionSchema; readonly encode: OptionSchema }
+  /**
+   * Rules between the format's options that no single schema entry says, per role:
+   * called by `checkOptions` with the checked options; throws `INVALID_OPTION`.
+   */
+  readonly rules?: { readonly decode?: (options: Readonly<Record<string, unknown>>) => void; readonly encode?: (options: Readonly<Record<string, unknown>>) => void }
 }
 
 const MEMBERS: FormatTraits = /* @__PURE__ */ Object.freeze({ concatenable: true })
@@ -95,21 +101,23 @@ const DEFLATE_ENGINES = ['js', 'wasm', 'node'] as const
 const NONE = {} as const
 
 /**
- * zstd's windows. libzstd's ZSTD_WINDOWLOG_LIMIT_DEFAULT, 27, is the wasm engine's hard
- * limit (a 2^27-byte window is 128 MiB of wasm memory, which an instance never gives
- * back; lib/codecs/zstd.ts); node:zlib's libzstd accepts up to 31 (ZSTD_d_windowLogMax
- * on 64-bit builds). RFC 8878 section 3.1.1.1.2: at least 2^10.
+ * zstd's windows (lib/codecs/zstd-window.ts). Decoders accept up to 31, the largest
+ * window zstd writes (`zstd --long=31`, ZSTD_WINDOWLOG_MAX_64); the default stays
+ * libzstd's ZSTD_WINDOWLOG_LIMIT_DEFAULT, 27 (128 MiB of memory). The wasm engine, a
+ * 32-bit libzstd, decodes frames whose window is up to 2^30 (ZSTD_WINDOWLOG_MAX_32) and
+ * refuses a 2^31 one with LIMIT_EXCEEDED naming the need; node:zlib's 64-bit libzstd
+ * decodes it. RFC 8878 section 3.1.1.1.2: at least 2^10.
  */
-const ZSTD_WINDOW_LOG = { type: 'integer', min: 10, max: 31, engineMax: { wasm: 27 } } as const
+const ZSTD_WINDOW_LOG = { type: 'integer', min: 10, max: 31 } as const
 
 const ZSTD_DECODE = {
-  /** Largest accepted Window_Log (RFC 8878 section 3.1.1.1.2): 10 to 27 on wasm, 31 on node. Default: 27. */
+  /** Largest accepted Window_Log (RFC 8878 section 3.1.1.1.2): 10 to 31. Default: 27 (a 128 MiB window). */
   maxWindowLog: ZSTD_WINDOW_LOG,
   /**
    * Largest accepted Window_Size in bytes, when a limit is not a power of two (RFC 9842
    * section 2.2's max(8 MiB, 1.25 x dictionary) for 'dcz'); the smaller limit applies. wasm only.
    */
-  maxWindowBytes: { type: 'integer', min: 2 ** 10, max: 2 ** 27, engines: ['wasm'] },
+  maxWindowBytes: { type: 'integer', min: 2 ** 10, max: 2 ** 31, engines: ['wasm'] },
   /** 'auto' (default): a trained dictionary when it starts with the magic 37 A4 30 EC; 'raw': always raw content. wasm only. */
   dictionaryType: { type: 'choice', values: ['auto', 'raw'], engines: ['wasm'] },
 } as const
@@ -119,8 +127,24 @@ const ZSTD_ENCODE = {
   checksum: { type: 'boolean' },
   /** The exact number of bytes that will be written, put into the frame header. wasm only. */
   contentSize: { type: 'integer', min: 0, max: Number.MAX_SAFE_INTEGER, engines: ['wasm'] },
-  /** Window_Log of the frames written, 10 to 27 (default: libzstd's for the level). wasm only. */
-  windowLog: { type: 'integer', min: 10, max: 27, engines: ['wasm'] },
+  /**
+   * Window_Log of the frames written, 10 to 30 (default: libzstd's for the level, 27 with
+   * `long`). 30 is ZSTD_WINDOWLOG_MAX_32, the wasm engine's (a 32-bit libzstd).
+   */
+  windowLog: { type: 'integer', min: 10, max: 30 },
+  /** Long-distance matching (ZSTD_c_enableLongDistanceMatching), as `zstd --long`. Default false. */
+  long: { type: 'boolean' },
+  /**
+   * The zstd seekable format (contrib/seekable_format): independent frames of `frameSize`
+   * input bytes, then a seek table; `{ checksums: true }` puts each frame's checksum in
+   * the table (lib/codecs/zstd-seekable-encode.ts). Default false.
+   */
+  seekable: { type: 'flags', keys: ['checksums'] },
+  /**
+   * Input bytes per frame of a seekable archive, 1 to 2^30 (the format's
+   * ZSTD_SEEKABLE_MAX_FRAME_DECOMPRESSED_SIZE); default 1 MiB. Only with `seekable`.
+   */
+  frameSize: { type: 'integer', min: 1, max: 2 ** 30 },
   dictionaryType: ZSTD_DECODE.dictionaryType,
 } as const
 
@@ -151,13 +175,13 @@ const LZ4_BLOCK_DECODE = {
  * The table. Notes per row:
  * - deflate family: gzip members may follow each other (RFC 1952 section 2.2); zlib and
  *   raw deflate streams end with their final block. wasm by default: the inflate kernel
- *   decodes about twice as fast as the TypeScript one (bench/inflate-micro.ts); 'js'
+ *   decodes about twice as fast as the TypeScript one (the repository's bench/inflate-micro.ts); 'js'
  *   stays for pages whose Content-Security-Policy forbids WebAssembly. Dictionaries: a
  *   zlib stream names its preset dictionary (RFC 1950 section 2.2, FDICT/DICTID); raw
  *   deflate takes one as the window's initial content (RFC 1951 section 3.2: distances
  *   may reach back into it). The gzip header has no such field.
  * - LZ4: wasm by default, decode 2.1-3x and encode 1.8-2.2x the TypeScript engine
- *   (bench/lz4-micro.ts). A raw block has no sync points: it does not flush.
+ *   (the repository's bench/lz4-micro.ts). A raw block has no sync points: it does not flush.
  * - zstd: a stream is a sequence of frames (RFC 8878 section 3.1). Dictionaries: a
  *   trained one (RFC 8878 section 5, magic 37 A4 30 EC, named by its ID in the frame
  *   header) or raw content (a prefix the first matches may reach back into).
@@ -258,6 +282,7 @@ export const FORMAT_TABLE = /* @__PURE__ */ Object.freeze({
     detect: { magic: [0x28, 0xb5, 0x2f, 0xfd], frames: true, label: 'zstd' }, // RFC 8878 section 3.1.1: 0xFD2FB528 little-endian
     decodedPerByte: [32_768, 131_072],
     options: { decode: ZSTD_DECODE, encode: ZSTD_ENCODE },
+    rules: { encode: zstdSeekableRules },
   },
   brotli: {
     engines: ['wasm', 'node'],
@@ -305,7 +330,10 @@ export const FORMAT_TABLE = /* @__PURE__ */ Object.freeze({
 
 type Table = typeof FORMAT_TABLE
 
-/** The formats of the compression codecs: the keys of `FORMAT_TABLE`. */
+/**
+ * The formats of the compression codecs: the keys of `FORMAT_TABLE`.
+ * @useDeclaredType
+ */
 export type Format = keyof Table
 
 /** The dictionary transports (RFC 9842): the rows with `transport`. */
@@ -710,7 +738,8 @@ export function checkOptions(format: Format, role: Role, options: unknown, keys:
   if (dictionary !== undefined) codec.dictionary = dictionary
   const chunkSize = machineKeys.includes('chunkSize') ? checkChunkSize(format, o.chunkSize) : undefined
   const concatenated = machineKeys.includes('concatenated') ? checkBoolean(format, 'concatenated', o.concatenated, row.traits.concatenable) : row.traits.concatenable
-  const flush = machineKeys.includes('flush') ? checkFlush(format, o.flush) : 'none'
+  const flush = role === 'encode' && machineKeys.includes('flush') ? checkFlush(format, o.flush) : 'none'
+  row.rules?.[role]?.(codec)
   return { engine, maxOutputBytes, level, chunkSize, concatenated, flush, codec }
 }
 

@@ -105,6 +105,8 @@ export type OptionSpec = SpecBase &
     | { readonly type: 'integer'; readonly min: number; readonly max: number; /** A lower maximum on some engines. */ readonly engineMax?: Readonly<Partial<Record<Engine, number>>> }
     | { readonly type: 'boolean'; /** A value the option may not take, and why. */ readonly refuse?: { readonly value: boolean; readonly why: string } }
     | { readonly type: 'choice'; readonly values: readonly (string | number)[] }
+    /** `true`/`false`, or an object of boolean sub-options (`seekable: { checksums: true }`). */
+    | { readonly type: 'flags'; readonly keys: readonly string[] }
     /** A byte limit (`checkLimit`). */
     | { readonly type: 'limit' }
     /** The common options with checks of their own (formats.ts): engine, level, dictionary. */
@@ -131,6 +133,21 @@ export function checkSpec(format: string, name: string, spec: OptionSpec, value:
     }
     case 'choice':
       return checkOneOf(format, name, value, spec.values)
+    case 'flags': {
+      if (typeof value === 'boolean') return value
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+        throw new CodecError('INVALID_OPTION', format, `${name} must be a boolean or an object of ${orList(spec.keys)} (booleans), got ${describe(value)}`)
+      }
+      const flags = value as Record<string, unknown>
+      for (const key of Object.keys(flags)) {
+        if (!spec.keys.includes(key)) {
+          const near = nearestKey(key, spec.keys)
+          throw new CodecError('INVALID_OPTION', format, `${name}: unknown option '${key}'${near ? ` (did you mean '${near}'?)` : ''}; it takes ${orList(spec.keys)}`)
+        }
+        checkBoolean(format, `${name}.${key}`, flags[key])
+      }
+      return value
+    }
     case 'limit':
       return checkLimit(format, name, value, Infinity)
     default:
@@ -144,6 +161,8 @@ type ValueOf<S> = S extends { type: 'integer' | 'limit' | 'level' }
   ? number
   : S extends { type: 'boolean' }
     ? boolean
+    : S extends { type: 'flags'; keys: readonly (infer K extends string)[] }
+      ? boolean | { [P in K]?: boolean }
     : S extends { type: 'choice'; values: readonly (infer V)[] }
       ? V
       : S extends { type: 'engine' }

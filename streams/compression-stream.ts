@@ -55,7 +55,9 @@ function asTypeError(error: unknown): unknown {
  * platform's argument conversion would.
  */
 export interface CompressionStreamOptions {
+  /** Stream classes to build on, for runtimes without global ones. */
   streams?: StreamClasses
+  /** A preset dictionary; required for 'dcz' and 'dcb'. */
   dictionary?: BinaryInput
   /**
    * `CompressionStream` only: `'write'` ends every written chunk's output with a sync
@@ -106,9 +108,11 @@ export class CompressionStream {
   flush(): Promise<void> {
     return this.#pair.flush()
   }
+  /** The compressed (or decompressed) output. */
   get readable(): ReadableStream<Uint8Array> {
     return this.#pair.readable
   }
+  /** The input. */
   get writable(): WritableStream<BinaryInput> {
     return this.#pair.writable
   }
@@ -128,9 +132,11 @@ export class DecompressionStream {
       decodeStream(f, { concatenated, streams: o.streams, dictionary: o.dictionary }, asTypeError, false),
     )
   }
+  /** The compressed (or decompressed) output. */
   get readable(): ReadableStream<Uint8Array> {
     return this.#pair.readable
   }
+  /** The input. */
   get writable(): WritableStream<BinaryInput> {
     return this.#pair.writable
   }

@@ -112,8 +112,14 @@ for (const [name, make] of SYNC_SURFACES) {
 }
 
 test('the cases the issue names fail at creation, not when data flows', () => {
-  assertInvalid(thrown(() => zstdDecode({ maxWindowLog: 99 })), /maxWindowLog must be an integer from 10 to 27 on engine 'wasm', got 99|maxWindowLog must be an integer from 10 to 27, got 99/, 'zstdDecode maxWindowLog 99')
-  assertInvalid(thrown(() => zstdDecode({ maxWindowLog: 28 })), /maxWindowLog must be an integer from 10 to 27 on engine 'wasm', got 28/, 'zstdDecode maxWindowLog 28')
+  assertInvalid(thrown(() => zstdDecode({ maxWindowLog: 99 })), /maxWindowLog must be an integer from 10 to 31, got 99/, 'zstdDecode maxWindowLog 99')
+  // Up to 31 on every engine (zstd --long=31 files); the wasm engine refuses a 2^31 frame when it meets one.
+  assert.is(checkOptions('zstd', 'decode', { maxWindowLog: 31 }).codec.maxWindowLog, 31)
+  assertInvalid(thrown(() => zstdEncode({ seekable: { checksum: true } } as never)), /seekable: unknown option 'checksum' \(did you mean 'checksums'\?\)/, 'seekable typo')
+  assertInvalid(thrown(() => zstdEncode({ seekable: true, frameSize: 0 })), /frameSize must be an integer from 1 to 2\^30, got 0/, 'frameSize 0')
+  // Rules between options (lib/codecs/zstd-seekable-rules.ts), at the call too.
+  assertInvalid(thrown(() => zstdEncode({ frameSize: 1000 })), /frameSize applies to seekable archives only/, 'frameSize alone')
+  assertInvalid(thrown(() => zstdEncode({ seekable: { checksums: true }, checksum: false })), /cannot be combined with checksum: false/, 'checksums without checksum')
   assertInvalid(thrown(() => brotliEncode({ lgwin: 99 })), /lgwin must be an integer from 10 to 24, got 99/, 'brotliEncode lgwin 99')
   assertInvalid(thrown(() => nodeEncode('brotli', { lgwin: 99 })), /lgwin must be an integer from 10 to 24, got 99/, 'nodeEncode lgwin 99')
   assertInvalid(thrown(() => nodeEncode('brotli', { engine: 'node', lgwin: 9 })), /lgwin must be an integer from 10 to 24, got 9/, 'nodeEncode node lgwin 9')
@@ -123,7 +129,7 @@ test('the cases the issue names fail at creation, not when data flows', () => {
   assertInvalid(thrown(() => gzipEncode({ level: '9' })), /level must be an integer from 0 to 9, got "9" \(a string\)/, 'gzipEncode level "9"')
   // Options an engine does not honour are refused on it, not ignored.
   assertInvalid(thrown(() => zstdDecode({ engine: 'node', maxWindowBytes: 2 ** 20 })), /maxWindowBytes is not available on engine 'node'/, 'node maxWindowBytes')
-  assertInvalid(thrown(() => zstdEncode({ engine: 'node', windowLog: 20 })), /windowLog is not available on engine 'node'/, 'node windowLog')
+  assertInvalid(thrown(() => zstdEncode({ engine: 'node', contentSize: 20 })), /contentSize is not available on engine 'node'/, 'node contentSize')
   // node:zlib's libzstd accepts larger windows than the wasm engine's memory allows.
   assert.is(checkOptions('zstd', 'decode', { engine: 'node', maxWindowLog: 31 }).codec.maxWindowLog, 31)
 })

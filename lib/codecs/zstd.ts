@@ -47,7 +47,7 @@
  */
 import type { Decoder, Encoder } from '../codec.js'
 import { CodecError, type ErrorCode, type Failure } from '../errors.js'
-import { checkDictionary, checkLevel, checkMaxOutput, FORMAT_TABLE, formatOption, traitsOf } from '../formats.js'
+import { checkDictionary, checkLevel, checkMaxOutput, formatOption, traitsOf } from '../formats.js'
 import type { CodecModule } from '../codec.js'
 import { NativeLifecycle, type NativeHandle } from './native-handle.js'
 import { Status } from '../status.js'
@@ -71,6 +71,8 @@ import {
   type ZstdEncoderExports,
 } from './wasm/zstd-engine.js'
 import type { WasmHeap } from './wasm/wasm-heap.js'
+import { seekableOrPlain } from './zstd-seekable-encode.js'
+import { checkEncoderWindow, DEFAULT_MAX_WINDOW_LOG, ENGINE_MAX_WINDOW_LOG, MAX_WINDOW_LOG_OPTION, windowMemoryMessage, windowTooLargeForEngine, ZSTD_c_enableLongDistanceMatching } from './zstd-window.js'
 
 const FORMAT = 'zstd'
 
@@ -84,13 +86,8 @@ let heap!: WasmHeap
 let encoderNative!: ZstdEncoderExports
 let encoderHeap!: WasmHeap
 
-/**
- * libzstd's `ZSTD_WINDOWLOG_LIMIT_DEFAULT`: the largest window a decoder accepts unless
- * told otherwise (RFC 8878 §3.1.1.1.2 asks decoders to support at least 8 MiB and lets
- * them refuse more). It is also the most `maxWindowLog` may ask for: a 2^27-byte window
- * is 128 MiB of wasm memory, which an instance never gives back.
- */
-const MAX_WINDOW_LOG = FORMAT_TABLE.zstd.options.decode.maxWindowLog.engineMax.wasm
+/** The default window limit (libzstd's ZSTD_WINDOWLOG_LIMIT_DEFAULT, 27; zstd-window.ts). */
+const MAX_WINDOW_LOG = DEFAULT_MAX_WINDOW_LOG
 
 /** Bytes of each staging buffer: two zstd blocks (RFC 8878 §3.1.1.2.4, 128 KiB each). */
 const STAGE = 256 * 1024
@@ -361,7 +358,11 @@ const enum Phase {
 
 export interface ZstdDecoderOptions {
   maxOutputBytes?: number
-  /** Largest accepted Window_Log (RFC 8878 §3.1.1.1.2), 10..27; default 27. */
+  /**
+   * Largest accepted Window_Log (RFC 8878 §3.1.1.1.2), 10..31; default 27 (a 128 MiB
+   * window). 31 reads `zstd --long=31` files (a window of up to 2 GiB, and as much
+   * memory); the wasm engine decodes windows up to 2^30 (zstd-window.ts).
+   */
   maxWindowLog?: number
   /**
    * Largest accepted Window_Size in bytes, when a limit is not a power of two (RFC 9842
@@ -412,7 +413,7 @@ class ZstdDecoder implements Decoder {
     this.maxOutput = checkMaxOutput(FORMAT, options.maxOutputBytes)
     // MAX_WINDOW_LOG is also the wasm engine's hard limit (see above).
     this.maxWindowLog = (formatOption(FORMAT, 'decode', 'maxWindowLog', options.maxWindowLog, 'wasm') as number | undefined) ?? MAX_WINDOW_LOG
-    const windowBytes = (formatOption(FORMAT, 'decode', 'maxWindowBytes', options.maxWindowBytes, 'wasm') as number | undefined) ?? 2 ** MAX_WINDOW_LOG
+    const windowBytes = (formatOption(FORMAT, 'decode', 'maxWindowBytes', options.maxWindowBytes, 'wasm') as number | undefined) ?? 2 ** MAX_WINDOW_LOG_OPTION
     this.maxWindow = Math.min(windowBytes, 2 ** this.maxWindowLog)
     this.dictionary = dictionaryOf(options.dictionary, options.dictionaryType, true)
     this.handle = lifecycle.attach(this, FORMAT, 'decoder', { context: 0, stage: 0, dictionary: 0, loaded: false, decoder: true })
@@ -503,6 +504,7 @@ class ZstdDecoder implements Decoder {
       const limit = this.maxWindow === 2 ** this.maxWindowLog ? `2^${this.maxWindowLog} = ${this.maxWindow} (maxWindowLog)` : `${this.maxWindow} (maxWindowBytes)`
       return this.fail('LIMIT_EXCEEDED', `frame window ${header.windowSize} bytes exceeds the limit ${limit}`, at + 5)
     }
+    if (header.windowSize > 2 ** ENGINE_MAX_WINDOW_LOG) return this.fail('LIMIT_EXCEEDED', windowTooLargeForEngine(header.windowSize), at + 5)
     if (size > this.maxOutput - this.outputTotal) {
       const sizeAt = at + 5 + header.windowBytes + header.dictionaryBytes
       return this.fail('LIMIT_EXCEEDED', `frame content size ${size} exceeds the remaining output limit ${this.maxOutput - this.outputTotal} (maxOutputBytes ${this.maxOutput})`, sizeAt)
@@ -532,7 +534,7 @@ class ZstdDecoder implements Decoder {
       if (!allocateNative(state, false)) return this.fail('LIMIT_EXCEEDED', 'wasm memory exhausted allocating the zstd decoder', at)
       // libzstd's own window limit too (frameParameter_windowTooLarge), below the check
       // in readHeader(): the power of two at or above the limit in bytes.
-      native.ZSTD_DCtx_setParameter(state.context, ZSTD_d_windowLogMax, Math.ceil(Math.log2(this.maxWindow)))
+      native.ZSTD_DCtx_setParameter(state.context, ZSTD_d_windowLogMax, Math.min(ENGINE_MAX_WINDOW_LOG, Math.ceil(Math.log2(this.maxWindow))))
     }
     return this.applyDictionary(at)
   }
@@ -642,6 +644,7 @@ class ZstdDecoder implements Decoder {
         // libzstd did not move its input position: the error is in the part it was
         // reading, placed at that part's first byte.
         const at = this.frameStart + this.parts.start
+        if (error === 64) return this.fail('LIMIT_EXCEEDED', windowMemoryMessage(this.frameBuffers, heap.bytes.length), at)
         return this.fail(errorCodes[error] ?? 'INVALID_DATA', `corrupt frame: ${zstdErrorName(error)} in ${partNames[this.parts.part]} at frame offset ${this.parts.start}`, at)
       }
       if (over) {
@@ -751,8 +754,10 @@ export interface ZstdEncoderOptions {
   dictionary?: BufferSource
   /** As the decoder's. */
   dictionaryType?: 'auto' | 'raw'
-  /** Window_Log of the frames, 10..27 (ZSTD_c_windowLog); default: the level's. */
+  /** Window_Log of the frames, 10..30 (ZSTD_c_windowLog); default: the level's, 27 with `long`. */
   windowLog?: number
+  /** Long-distance matching (ZSTD_c_enableLongDistanceMatching), as `zstd --long`; default false. */
+  long?: boolean
 }
 
 const enum EncodePhase {
@@ -774,6 +779,8 @@ class ZstdEncoder implements Encoder {
   private readonly dictionary: ZstdDictionary | null
   /** `windowLog` option, or 0 for the level's own. */
   private readonly windowLog: number
+  /** `long` option: long-distance matching. */
+  private readonly long: boolean
   private phase = EncodePhase.Open
   /** Whether anything reached libzstd since the last reset. */
   private started = false
@@ -785,7 +792,7 @@ class ZstdEncoder implements Encoder {
     this.level = checkLevel(FORMAT, options.level)
     this.checksum = (formatOption(FORMAT, 'encode', 'checksum', options.checksum, 'wasm') as boolean | undefined) ?? true
     this.pledged = (formatOption(FORMAT, 'encode', 'contentSize', options.contentSize, 'wasm') as number | undefined) ?? -1
-    this.windowLog = (formatOption(FORMAT, 'encode', 'windowLog', options.windowLog, 'wasm') as number | undefined) ?? 0
+    ;({ windowLog: this.windowLog, long: this.long } = checkEncoderWindow(options))
     this.dictionary = dictionaryOf(options.dictionary, options.dictionaryType, false)
     this.handle = lifecycle.attach(this, FORMAT, 'encoder', { context: 0, stage: 0, dictionary: 0, loaded: false, decoder: false })
   }
@@ -816,6 +823,7 @@ class ZstdEncoder implements Encoder {
     encoderNative.ZSTD_CCtx_setParameter(ctx, ZSTD_c_checksumFlag, this.checksum ? 1 : 0)
     encoderNative.ZSTD_CCtx_setParameter(ctx, ZSTD_c_contentSizeFlag, 1)
     if (this.windowLog !== 0) encoderNative.ZSTD_CCtx_setParameter(ctx, ZSTD_c_windowLog, this.windowLog)
+    if (this.long) encoderNative.ZSTD_CCtx_setParameter(ctx, ZSTD_c_enableLongDistanceMatching, 1)
     // After ZSTD_initCStream, which clears any dictionary of the previous frame.
     if (this.dictionary !== null) {
       const refused = applyDictionary(state, this.dictionary)
@@ -960,6 +968,7 @@ const zstd: CodecModule = {
   },
   createEncoder: (options) => {
     if (!encoderNative) throw new CodecError('ENGINE_UNAVAILABLE', FORMAT, 'the encoder engine is not loaded: load the module with role "encode"')
-    return new ZstdEncoder(options)
+    // `seekable`: the seekable format's frames and seek table (zstd-seekable-encode.ts).
+    return seekableOrPlain(options, (frameOptions) => new ZstdEncoder(frameOptions))
   },
 }
