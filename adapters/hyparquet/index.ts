@@ -17,7 +17,12 @@
  * can be passed around synchronously, and its functions throw `INVALID_OPTION` (a call
  * that breaks the API contract) until that first load has finished.
  *
- * SNAPPY is not provided: hyparquet decodes it itself when the key is absent.
+ * SNAPPY is decoded by this library's Snappy block decoder (lib/codecs/snappy-block.ts,
+ * TypeScript), not hyparquet's own: the block's varint preamble must state exactly
+ * `outputLength` bytes, checked before the output is allocated.
+ *
+ * `loadParquetWriterCompressors()` gives the other direction, compressors for
+ * hyparquet-writer's `compressors` option.
  *
  * Each function decodes into exactly `outputLength` bytes (one allocation, of that size),
  * reusing one decoder per format with `reset()`. A page that decodes to more or fewer
@@ -28,10 +33,11 @@ import { CodecError } from '../../lib/errors.js'
 import { DEFAULT_MAX_OUTPUT_BYTES, mostDecodedBytes, resolveEngine, type Engine } from '../../lib/formats.js'
 import { decodeInto } from '../../lib/decode-buffer.js'
 import { loadCodec, type CodecModule } from '../../lib/registry.js'
+import { decodeBlockInto, ERR_INPUT, mostSnappyDecoded, PRE_OK, readPreamble, snappyErrorMessage, type ElementState, type Preamble } from '../../lib/codecs/snappy-block.js'
 import { Status, statusName } from '../../lib/status.js'
 
 /** The Parquet codec names this adapter decodes (parquet.thrift `CompressionCodec`). */
-export type ParquetCodec = 'GZIP' | 'ZSTD' | 'BROTLI' | 'LZ4' | 'LZ4_RAW'
+export type ParquetCodec = 'SNAPPY' | 'GZIP' | 'ZSTD' | 'BROTLI' | 'LZ4' | 'LZ4_RAW'
 
 /** hyparquet's decompressor signature (hyparquet src/types.d.ts `Compressors`). */
 export type ParquetDecompressor = (input: Uint8Array, outputLength: number) => Uint8Array
@@ -46,19 +52,21 @@ export interface ParquetCompressorsOptions {
    */
   engines?: { gzip?: Engine; zstd?: Engine; brotli?: Engine; lz4?: Engine }
   /**
-   * Which codecs to load; default all five. A codec not loaded throws `INVALID_OPTION`
+   * Which codecs to load; default all six. A codec not loaded throws `INVALID_OPTION`
    * when called, so a reader that only meets ZSTD pages need not load brotli.
    */
   codecs?: readonly ParquetCodec[]
 }
 
-const ALL_CODECS: readonly ParquetCodec[] = Object.freeze(['GZIP', 'ZSTD', 'BROTLI', 'LZ4', 'LZ4_RAW'])
+const ALL_CODECS: readonly ParquetCodec[] = Object.freeze(['SNAPPY', 'GZIP', 'ZSTD', 'BROTLI', 'LZ4', 'LZ4_RAW'])
 
 /** Which registry formats each Parquet codec decodes through. */
 /** The registry formats Parquet's codecs map to (never a dictionary transport). */
 type ParquetFormat = Exclude<Format, 'dcz' | 'dcb'>
 
 const FORMATS_OF: Record<ParquetCodec, readonly ParquetFormat[]> = {
+  // Decoded by the Snappy block kernel, loaded by `load()` itself.
+  SNAPPY: [],
   // Parquet says GZIP is RFC 1952 gzip; Arrow C++ inflates with windowBits | 32 (gzip or
   // zlib autodetect) and hyparquet-compressors reads a stream without the gzip magic
   // as raw deflate, so all three wrappers are accepted (see `decodeGzipFamily`).
@@ -102,6 +110,10 @@ function decodeExact(decoder: Decoder, concatenated: boolean, codec: ParquetCode
 class CodecSet {
   private readonly modules = new Map<Format, CodecModule>()
   private readonly decoders = new Map<Format, Decoder>()
+  /** SNAPPY was loaded (its TypeScript decoder needs no engine, but loading is the contract). */
+  snappyLoaded = false
+  private readonly snappyState: ElementState = { ip: 0, op: 0, literalLeft: 0, need: 0 }
+  private readonly preamble: Preamble = { length: 0, size: 0 }
 
   constructor(private readonly loadedCodecs: ReadonlySet<ParquetCodec>) {}
 
@@ -116,6 +128,27 @@ class CodecSet {
       throw new CodecError('INVALID_OPTION', format, `the ${codec} decompressor is not loaded: ${how}`)
     }
     return m
+  }
+
+  /**
+   * Decodes one raw Snappy block (format_description.txt) into `output`, whose length
+   * the preamble must state; the caller allocated it after `allocate()`'s checks.
+   */
+  snappyInto(input: Uint8Array, output: Uint8Array): Uint8Array {
+    if (!this.snappyLoaded || !this.loadedCodecs.has('SNAPPY')) {
+      const how = this.loadedCodecs.has('SNAPPY') ? 'await loadParquetCompressors() before reading' : `add 'SNAPPY' to the codecs option of loadParquetCompressors()`
+      throw new CodecError('INVALID_OPTION', SNAPPY_FORMAT, `the SNAPPY decompressor is not loaded: ${how}`)
+    }
+    const context = `(SNAPPY page, ${input.length} compressed bytes, ${output.length} expected)`
+    const p = this.preamble
+    if (readPreamble(input, 0, input.length, p) !== PRE_OK) throw new CodecError('INVALID_DATA', SNAPPY_FORMAT, `the block's preamble is not a varint below 2^32 ${context}`, 0)
+    if (p.length !== output.length) throw new CodecError('INVALID_DATA', SNAPPY_FORMAT, `the block's preamble declares ${p.length} bytes, its page header ${output.length} ${context}`, 0)
+    const n = decodeBlockInto(input, p.size, input.length, output, 0, p.length, this.snappyState)
+    if (n < 0) {
+      const code = n === ERR_INPUT ? 'TRUNCATED' : 'INVALID_DATA'
+      throw new CodecError(code, SNAPPY_FORMAT, `${n === ERR_INPUT ? 'the block ends before the length its preamble declares' : snappyErrorMessage(n)} ${context}`, this.snappyState.ip)
+    }
+    return output
   }
 
   /** The reused decoder of a format that has no per-call options. */
@@ -139,8 +172,11 @@ class CodecSet {
   }
 }
 
+/** The format named in Snappy errors: one raw block. */
+const SNAPPY_FORMAT = 'snappy-raw'
+
 /** The format named in errors raised before a decoder runs. */
-const ERROR_FORMAT: Record<ParquetCodec, Format> = { GZIP: 'gzip', ZSTD: 'zstd', BROTLI: 'brotli', LZ4: 'lz4-block', LZ4_RAW: 'lz4-block' }
+const ERROR_FORMAT: Record<ParquetCodec, string> = { SNAPPY: SNAPPY_FORMAT, GZIP: 'gzip', ZSTD: 'zstd', BROTLI: 'brotli', LZ4: 'lz4-block', LZ4_RAW: 'lz4-block' }
 
 /**
  * Checks `outputLength` (the page header's `uncompressed_page_size`, untrusted) and the
@@ -154,7 +190,7 @@ function allocate(codec: ParquetCodec, input: Uint8Array, outputLength: number):
   if (!Number.isInteger(outputLength) || outputLength < 0 || outputLength > DEFAULT_MAX_OUTPUT_BYTES) {
     throw new CodecError('INVALID_DATA', format, `uncompressed page size ${String(outputLength)} is not an integer from 0 to ${DEFAULT_MAX_OUTPUT_BYTES} (${codec} page)`)
   }
-  const max = mostDecodedBytes(format, input.length)
+  const max = codec === 'SNAPPY' ? mostSnappyDecoded(input.length) : mostDecodedBytes(format as Format, input.length)
   if (outputLength > max) {
     throw new CodecError('INVALID_DATA', format, `uncompressed page size ${outputLength} is more than ${input.length} compressed bytes can hold (at most ${max}) (${codec} page)`)
   }
@@ -230,6 +266,10 @@ function tryHadoop(set: CodecSet, input: Uint8Array, output: Uint8Array): string
 
 function buildCompressors(set: CodecSet): ParquetCompressors {
   return Object.freeze({
+    SNAPPY: (input: Uint8Array, outputLength: number) => {
+      const output = allocate('SNAPPY', input, outputLength)
+      return input.length === 0 ? output : set.snappyInto(input, output)
+    },
     GZIP: (input: Uint8Array, outputLength: number) => {
       const output = allocate('GZIP', input, outputLength)
       return input.length === 0 ? output : decodeGzipFamily(set, input, output)
@@ -260,6 +300,7 @@ async function load(set: CodecSet, options: ParquetCompressorsOptions, codecs: r
   // Resolve all engines first, so a bad option throws before anything loads.
   const jobs = [...formats].map((format) => [format, resolveEngine(format, engines[FAMILY[format]])] as const)
   await Promise.all(jobs.map(async ([format, engine]) => set.add(format, await loadCodec(format, engine, 'decode'))))
+  if (codecs.includes('SNAPPY')) set.snappyLoaded = true
 }
 
 function checkCodecs(codecs: unknown): readonly ParquetCodec[] {
@@ -300,3 +341,5 @@ export async function loadParquetCompressors(options?: ParquetCompressorsOptions
   await load(set, options, codecs)
   return buildCompressors(set)
 }
+
+export { loadParquetWriterCompressors, type ParquetCompressor, type ParquetWriterCodec, type ParquetWriterCompressors, type ParquetWriterCompressorsOptions } from './writer.js'
