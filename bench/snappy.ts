@@ -13,6 +13,7 @@ import { snappyUncompress as hyparquetSnappy } from 'hyparquet'
 import { snappyCompress as hysnappyCompress, snappyUncompress as hysnappyUncompress } from 'hysnappy'
 import type { Decoder } from '../lib/codec.js'
 import { snappy, snappyRaw } from '../lib/codecs/snappy.js'
+import { loadSnappyWasm } from '../lib/codecs/snappy-wasm.js'
 import { createSnappyTable, decodeBlockInto, encodeBlock, maxCompressedLength, readPreamble, type ElementState } from '../lib/codecs/snappy-block.js'
 import { Status } from '../lib/status.js'
 import { corpus } from './corpus.js'
@@ -73,14 +74,25 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   return out
 }
 
+const wasm = await loadSnappyWasm()
+
 const row = (name: string, prepare: (raw: Uint8Array) => () => unknown): Row => ({ name, prepare: async (raw) => prepare(slice(raw)) })
 
-/** Ours through the exact-size path hyparquet uses: preamble, one allocation, decode. */
+/** Ours through the exact-size path hyparquet uses: preamble, one allocation, decode (TypeScript). */
 function oursRaw(input: Uint8Array): Uint8Array {
   const p = { length: 0, size: 0 }
   readPreamble(input, 0, input.length, p)
   const out = new Uint8Array(p.length)
   if (decodeBlockInto(input, p.size, input.length, out, 0, p.length, state) !== p.length) throw new Error('decode failed')
+  return out
+}
+
+/** The same with the wasm kernel. */
+function oursRawWasm(input: Uint8Array): Uint8Array {
+  const p = { length: 0, size: 0 }
+  readPreamble(input, 0, input.length, p)
+  const out = new Uint8Array(p.length)
+  if (wasm.kernel.decodeInto(input, p.size, input.length, out, 0, p.length) !== p.length) throw new Error('decode failed')
   return out
 }
 const state: ElementState = { ip: 0, op: 0, literalLeft: 0, need: 0 }
@@ -91,6 +103,10 @@ export const snappyGroups: Group[] = [
     corpora: ['text', 'binary'],
     reference: 'hysnappy snappyUncompress (wasm)',
     rows: [
+      row('sluice snappy-raw, exact size (wasm)', (raw) => {
+        const b = block(raw)
+        return () => oursRawWasm(b)
+      }),
       row('sluice snappy-raw, exact size (js)', (raw) => {
         const b = block(raw)
         return () => oursRaw(b)
@@ -137,8 +153,18 @@ export const snappyGroups: Group[] = [
   {
     name: 'snappy framing decode (8 MiB, 64 KiB chunks)',
     corpora: ['text', 'binary'],
-    reference: 'sluice snappy-raw, exact size (js)',
+    reference: 'sluice snappy-raw, exact size (wasm)',
     rows: [
+      row('sluice snappy framing, 64 KiB chunks in and out (wasm)', (raw) => {
+        const f = frames(raw)
+        const dec = wasm.snappy.createDecoder({})
+        const dst = new Uint8Array(65536)
+        return () => decodeChunked(dec, f, dst, raw.length)
+      }),
+      row('sluice snappy-raw, exact size (wasm)', (raw) => {
+        const b = block(raw)
+        return () => oursRawWasm(b)
+      }),
       row('sluice snappy framing, 64 KiB chunks in and out (js)', (raw) => {
         const f = frames(raw)
         const dec = snappy.createDecoder({})

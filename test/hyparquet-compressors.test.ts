@@ -356,7 +356,11 @@ test('options: codecs subset, engines, bad values', async () => {
   const node = await loadParquetCompressors({ engines: { gzip: 'node', zstd: 'node', brotli: 'node' }, codecs: ['GZIP', 'BROTLI'] })
   assert.ok(same(node.GZIP(bytes(gzipSync(text)), text.length), text), 'gzip, node engine')
   assert.ok(same(node.BROTLI(bytes(brotliCompressSync(text)), text.length), text), 'brotli, node engine')
-  for (const bad of [{ engines: { zstd: 'js' } }, { codecs: ['LZO'] }, { codecs: 'GZIP' }]) {
+  const js = await loadParquetCompressors({ engines: { snappy: 'js' }, codecs: ['SNAPPY'] })
+  const block = bytes(snappyCompressSync(text))
+  assert.ok(same(js.SNAPPY(block, text.length), text), 'SNAPPY, js engine')
+  assert.ok(same(parquetCompressors.SNAPPY(block, text.length), text), 'SNAPPY, wasm engine')
+  for (const bad of [{ engines: { zstd: 'js' } }, { engines: { snappy: 'node' } }, { codecs: ['LZO'] }, { codecs: 'GZIP' }]) {
     let err: unknown
     try {
       await loadParquetCompressors(bad as never)

@@ -9,7 +9,10 @@ import * as assert from 'uvu/assert'
 import fc from 'fast-check'
 import type { CodecModule } from '../lib/codec.js'
 import { crc32c, maskCrc } from '../lib/codecs/crc32c.js'
-import { snappy, snappyRaw } from '../lib/codecs/snappy.js'
+import { snappy as jsSnappy, snappyRaw as jsSnappyRaw } from '../lib/codecs/snappy.js'
+import { loadSnappyWasm } from '../lib/codecs/snappy-wasm.js'
+import { mostSnappyDecoded, readPreamble } from '../lib/codecs/snappy-block.js'
+import { jsSnappyKernel } from '../lib/codecs/snappy-kernel.js'
 import { createSnappyTable, encodeBlock, maxCompressedLength, writeVarint } from '../lib/codecs/snappy-block.js'
 import { STREAM_IDENTIFIER } from '../lib/codecs/snappy-frame-format.js'
 import { Status, statusName } from '../lib/status.js'
@@ -79,109 +82,6 @@ test('CRC-32C: the check value and RFC 3720 B.4 vectors; masking as framing_form
   assert.is(maskCrc(c), ((((c >>> 15) | (c << 17)) >>> 0) + 0xa282ead8) >>> 0)
 })
 
-test('snappy-raw: round trips, and agrees with snappyjs, hysnappy and npm snappy both ways', () => {
-  for (const [name, data] of corpus) {
-    const ours = encodeAll(snappyRaw, data)
-    assert.ok(ours.length <= maxCompressedLength(data.length), name)
-    decodesTo(snappyRaw, ours, data)
-    assert.ok(equal(snappyjs.uncompress(ours), data), `snappyjs decodes ours: ${name}`)
-    assert.ok(equal(hysnappy.snappyUncompress(ours, data.length), data), `hysnappy decodes ours: ${name}`)
-    assert.ok(equal(napi.uncompressSync(ours, { asBuffer: true }), data), `npm snappy decodes ours: ${name}`)
-    for (const [peer, theirs] of [
-      ['snappyjs', snappyjs.compress(data)],
-      ['hysnappy', hysnappy.snappyCompress(data)],
-      ['npm snappy', napi.compressSync(data)],
-    ] as const) {
-      decodesTo(snappyRaw, theirs, data)
-      decodesTo(snappyRaw, theirs, data, { split: 7, room: 1000 })
-      void peer
-    }
-  }
-})
-
-test('snappy-raw contract: 1-byte splits, 1-byte and empty destinations, exact fit, the Done latch', () => {
-  const data = text.subarray(0, 20_000)
-  const block = encodeAll(snappyRaw, data)
-  decodesTo(snappyRaw, block, data, { split: 1, room: 1 })
-  decodesTo(snappyRaw, block, data, { split: 1, room: 1 << 20 })
-  decodesTo(snappyRaw, block, data, { split: () => Math.floor(Math.random() * 40), room: () => Math.floor(Math.random() * 300) })
-  // Exact fit: all of the output in one call, Done at once.
-  const d = snappyRaw.createDecoder({})
-  const out = new Uint8Array(data.length)
-  assert.is(statusName(step(d, block, out, true)), 'Done')
-  assert.is(d.written, data.length)
-  assert.is(d.consumed, block.length)
-  assert.ok(equal(out, data))
-  // The latch: Done again, nothing consumed or written; trailing bytes are left.
-  assert.is(statusName(step(d, Uint8Array.of(1, 2, 3), out, true)), 'Done')
-  assert.is(d.consumed, 0)
-  d.reset()
-  const trailing = concatBytes([block, Uint8Array.of(0xde, 0xad)])
-  assert.is(statusName(step(d, trailing, new Uint8Array(data.length + 10), true)), 'Done')
-  assert.is(d.consumed, block.length)
-  d.reset()
-  const streamed = decodeSpans(d, trailing, { split: 5, room: 100 })
-  assert.is(statusName(streamed.status), 'Done')
-  assert.is(streamed.consumed, block.length)
-  // Empty destination: no progress asked for, nothing written, never Done early.
-  d.reset()
-  const s0 = step(d, block, new Uint8Array(0), false)
-  assert.is(d.written, 0)
-  assert.ok(s0 === Status.DestinationTooSmall || s0 === Status.NeedMoreData, statusName(s0))
-  // Empty chunks change nothing.
-  d.reset()
-  assert.is(statusName(step(d, new Uint8Array(0), out, false)), 'NeedMoreData')
-  assert.is(statusName(step(d, block, out, true)), 'Done')
-  // An empty block: the preamble 0 alone.
-  decodesTo(snappyRaw, Uint8Array.of(0), new Uint8Array(0))
-  assert.ok(equal(encodeAll(snappyRaw, new Uint8Array(0)), Uint8Array.of(0)))
-  // Encoder in pieces equals one shot.
-  assert.ok(equal(encodeStream(snappyRaw.createEncoder({}), data, { split: 1000, room: 17 }).out, encodeAll(snappyRaw, data)))
-})
-
-test('snappy-raw hostile: lying preambles are refused before allocation, bad offsets and overruns fail', () => {
-  const fails = (bytes: Uint8Array, code: string, options: Record<string, unknown> = {}, split?: number): void => {
-    for (const s of split ? [undefined, split] : [undefined]) {
-      const r = decodeAll(snappyRaw, bytes, options, { split: s })
-      assert.is(statusName(r.status), 'InvalidData', `${code}: got ${statusName(r.status)}`)
-      assert.is(r.failure!.code, code, r.failure!.message)
-    }
-  }
-  // 2^32 - 1 declared by 5 bytes, then one literal byte: far more than 2 bytes can decode to.
-  fails(Uint8Array.of(0xff, 0xff, 0xff, 0xff, 0x0f, 0x00, 0x41), 'LIMIT_EXCEEDED')
-  fails(Uint8Array.of(0x80, 0x80, 0x80, 0x80, 0x01, 0x00, 0x41), 'INVALID_DATA') // 2^28 from 2 bytes
-  fails(Uint8Array.of(0xff, 0xff, 0xff, 0xff, 0x10), 'INVALID_DATA') // >= 2^32
-  fails(Uint8Array.of(0x80, 0x80, 0x80, 0x80, 0x80, 0x01), 'INVALID_DATA') // 6-byte varint
-  fails(Uint8Array.of(100, 0x00, 0x41), 'LIMIT_EXCEEDED', { maxOutputBytes: 99 })
-  // Streamed, the lie is caught by the elements: the output ends before the declared size.
-  const lying = decodeAll(snappyRaw, Uint8Array.of(0x80, 0x80, 0x04, 0x00, 0x41), {}, { split: 1 })
-  assert.is(statusName(lying.status), 'NeedMoreData') // truncated: the driver says so
-  // Copy before the start: 4 bytes at offset 1 as the first element.
-  fails(Uint8Array.of(4, 0x01 | (0 << 2), 0x01), 'INVALID_DATA', {}, 1)
-  // Offset 0.
-  fails(Uint8Array.of(5, 0x00, 0x41, 0x01, 0x00), 'INVALID_DATA', {}, 1)
-  // 4-byte offset far back.
-  fails(Uint8Array.of(6, 0x00, 0x41, 0x03 | (3 << 2), 0xff, 0xff, 0xff, 0x7f), 'INVALID_DATA', {}, 1)
-  // A literal longer than the declared size.
-  fails(Uint8Array.of(2, 0x08, 0x41, 0x42, 0x43), 'INVALID_DATA', {}, 1)
-  // A copy past the declared size.
-  fails(Uint8Array.of(3, 0x00, 0x41, 0x01 | (4 << 2), 0x01), 'INVALID_DATA', {}, 1)
-})
-
-test('snappy-raw fuzz: mutated blocks decode to the original, fail, or stop short; never throw or overrun', () => {
-  fc.assert(
-    fc.property(plainData, fc.oneof(...basicMutations), fc.integer({ min: 1, max: 50 }), (data, mutation, split) => {
-      const bad = mutation.apply(encodeAll(snappyRaw, data))
-      for (const span of [{}, { split, room: 33 }]) {
-        const r = decodeAll(snappyRaw, bad, { maxOutputBytes: 1 << 20 }, span)
-        if (r.status === Status.InvalidData) assert.ok(['INVALID_DATA', 'LIMIT_EXCEEDED'].includes(r.failure!.code))
-        if (r.status === Status.Done) assert.ok(r.consumed <= bad.length)
-      }
-    }),
-    { numRuns: 400 },
-  )
-})
-
 /**
  * python-snappy through Debian's python3. Debian's python3-snappy computes CRC-32C with
  * its own C helper, which fails on Debian's Python 3.11 ("PY_SSIZE_T_CLEAN macro must be
@@ -201,115 +101,245 @@ const pythonReason = ((): string | null => {
 if (pythonReason) console.log(`skipping python-snappy interop: ${pythonReason}`)
 const pyTest = pythonReason ? test.skip : test
 
-pyTest('snappy framing: python-snappy decodes ours and we decode python-snappy', () => {
-  for (const [name, data] of corpus) {
-    const ours = encodeAll(snappy, data, 10_000)
-    assert.ok(equal(python('decompress', ours), data), `python-snappy decodes ours: ${name}`)
-    const theirs = python('compress', data)
-    decodesTo(snappy, theirs, data)
-    decodesTo(snappy, theirs, data, { split: 4096, room: 999 })
-  }
-})
+const engines: Array<[string, CodecModule, CodecModule]> = [['js', jsSnappy, jsSnappyRaw]]
+const wasm = await loadSnappyWasm()
+engines.push(['wasm', wasm.snappy, wasm.snappyRaw])
 
-test('snappy framing: npm snappy frame codec decodes ours and we decode its frames', async () => {
-  for (const [name, data] of corpus) {
-    const ours = encodeAll(snappy, data)
-    const d = new napi.Decompressor()
-    const got = concatBytes([d.update(ours), await d.finish()])
-    assert.ok(equal(got, data), `npm snappy decodes ours: ${name}`)
-    const c = new napi.Compressor()
-    const theirs = concatBytes([c.update(data), await c.finish()])
-    decodesTo(snappy, theirs, data)
-  }
-})
-
-test('snappy framing contract: splits, destinations, flush, concatenated streams, skippable and padding chunks', () => {
-  const data = concatBytes([text.subarray(0, 150_000), randomBytes(70_000)])
-  const stream = encodeAll(snappy, data)
-  assert.ok(equal(stream.subarray(0, 10), STREAM_IDENTIFIER))
-  decodesTo(snappy, stream, data)
-  decodesTo(snappy, stream, data, { split: 1, room: 1 })
-  decodesTo(snappy, stream, data, { split: () => Math.floor(Math.random() * 3000), room: () => Math.floor(Math.random() * 70_000) })
-  // Encoder: byte pieces and tiny destinations give the same stream.
-  assert.ok(equal(encodeStream(snappy.createEncoder({}), data, { split: 1, room: 1 }).out, stream))
-  assert.ok(equal(encodeAll(snappy, new Uint8Array(0)), STREAM_IDENTIFIER))
-  decodesTo(snappy, STREAM_IDENTIFIER, new Uint8Array(0))
-  // Flush: every flushed prefix decodes on its own.
-  const e = snappy.createEncoder({})
-  const dst = new Uint8Array(1 << 20)
-  assert.is(statusName(e.transform(data.subarray(0, 1000), dst, false)), 'Done')
-  assert.is(e.written, 10) // the identifier; the data waits for a full chunk
-  assert.is(statusName(e.flush(dst.subarray(10))), 'Done')
-  decodesTo(snappy, dst.slice(0, 10 + e.written), data.subarray(0, 1000))
-  // Done latch: only at the end of the input, with final.
-  const dec = snappy.createDecoder({})
-  assert.is(statusName(step(dec, stream, new Uint8Array(data.length), false)), 'NeedMoreData')
-  assert.is(dec.written, data.length)
-  assert.is(statusName(step(dec, new Uint8Array(0), new Uint8Array(10), true)), 'Done')
-  assert.is(statusName(step(dec, stream, new Uint8Array(10), true)), 'Done')
-  assert.is(dec.consumed, 0)
-  // Two streams back to back, padding and skippable chunks between chunks.
-  const small = text.subarray(0, 5000)
-  const joined = concatBytes([encodeAll(snappy, small), chunk(0xfe, new Uint8Array(300)), chunk(0x80, enc('skip me')), chunk(0xfd, new Uint8Array(0)), encodeAll(snappy, small)])
-  decodesTo(snappy, joined, concatBytes([small, small]), { split: 1 })
-  // Hand-made chunks: uncompressed data, and an empty compressed chunk.
-  const hand = concatBytes([STREAM_IDENTIFIER, chunk(0x01, concatBytes([u32(maskCrc(crc32c(small))), small])), compressedChunk(new Uint8Array(0))])
-  decodesTo(snappy, hand, small, { split: 3 })
-  // Truncated: NeedMoreData at the end (the driver's truncation), never Done.
-  for (const cut of [5, 13, 20, stream.length - 1]) assert.is(statusName(decodeAll(snappy, stream.subarray(0, cut)).status), 'NeedMoreData', `cut at ${cut}`)
-})
-
-test('snappy framing hostile: checksums, reserved chunks, identifiers, oversized chunks, limits', () => {
-  const fails = (bytes: Uint8Array, code: string, options: Record<string, unknown> = {}): void => {
-    for (const split of [undefined, 1]) {
-      const r = decodeAll(snappy, bytes, options, { split })
-      assert.is(statusName(r.status), 'InvalidData', `${code}: got ${statusName(r.status)}`)
-      assert.is(r.failure!.code, code, r.failure!.message)
-    }
-  }
-  const data = text.subarray(0, 3000)
-  fails(concatBytes([STREAM_IDENTIFIER, compressedChunk(data, rawBlock(data), maskCrc(crc32c(data)) ^ 1)]), 'CHECKSUM_MISMATCH')
-  fails(concatBytes([STREAM_IDENTIFIER, compressedChunk(data, rawBlock(data), crc32c(data))]), 'CHECKSUM_MISMATCH') // unmasked
-  fails(concatBytes([STREAM_IDENTIFIER, chunk(0x01, concatBytes([u32(0), data]))]), 'CHECKSUM_MISMATCH')
-  // Reserved unskippable types fail on their first byte.
-  for (const type of [0x02, 0x40, 0x7f]) fails(concatBytes([STREAM_IDENTIFIER, Uint8Array.of(type)]), 'INVALID_DATA')
-  // No identifier first, a wrong one, a wrong second one.
-  fails(compressedChunk(data), 'INVALID_DATA')
-  fails(Uint8Array.of(0xfe), 'INVALID_DATA')
-  fails(concatBytes([STREAM_IDENTIFIER.subarray(0, 4), enc('sNaPpy')]), 'INVALID_DATA')
-  fails(concatBytes([STREAM_IDENTIFIER, compressedChunk(data), chunk(0xff, enc('SNAPPY'))]), 'INVALID_DATA')
-  fails(concatBytes([STREAM_IDENTIFIER, chunk(0xff, enc('sNaPpY!'))]), 'INVALID_DATA')
-  // Oversized chunks are refused from their 4-byte header.
-  fails(concatBytes([STREAM_IDENTIFIER, Uint8Array.of(0x01, 0x05, 0x00, 0x01)]), 'LIMIT_EXCEEDED') // 65541 > 4 + 65536
-  fails(concatBytes([STREAM_IDENTIFIER, Uint8Array.of(0x00, 0xff, 0xff, 0xff)]), 'LIMIT_EXCEEDED')
-  fails(concatBytes([STREAM_IDENTIFIER, Uint8Array.of(0x00, 0x03, 0x00, 0x00)]), 'INVALID_DATA') // no room for the checksum
-  // A compressed chunk declaring more than 65536 bytes of data (a valid raw block otherwise).
-  const big = new Uint8Array(65537)
-  fails(concatBytes([STREAM_IDENTIFIER, compressedChunk(big)]), 'INVALID_DATA')
-  // A block lying about its size inside a chunk, and one with trailing elements.
-  const block = rawBlock(data)
-  const longer = concatBytes([Uint8Array.of(0xc0, 0x17), block.subarray(2)]) // 3008 declared for 3000
-  assert.is(block[0], 0xb8) // 3000 = 0xb8 0x17
-  fails(concatBytes([STREAM_IDENTIFIER, compressedChunk(data, longer)]), 'INVALID_DATA')
-  fails(concatBytes([STREAM_IDENTIFIER, compressedChunk(data, concatBytes([block, Uint8Array.of(0x00, 0x41)]))]), 'INVALID_DATA')
-  // maxOutputBytes counts all chunks.
-  fails(concatBytes([STREAM_IDENTIFIER, compressedChunk(data), compressedChunk(data)]), 'LIMIT_EXCEEDED', { maxOutputBytes: 5000 })
-})
-
-test('snappy framing fuzz: mutated streams decode to the original, fail or stop short; never throw', () => {
-  fc.assert(
-    fc.property(plainData, fc.oneof(...basicMutations), fc.integer({ min: 1, max: 50 }), (data, mutation, split) => {
-      const good = encodeAll(snappy, data)
-      const bad = mutation.apply(good)
-      for (const span of [{}, { split, room: 33 }]) {
-        const r = decodeAll(snappy, bad, { maxOutputBytes: 1 << 20 }, span)
-        if (r.status === Status.InvalidData) assert.ok(['INVALID_DATA', 'LIMIT_EXCEEDED', 'CHECKSUM_MISMATCH'].includes(r.failure!.code))
-        // Every chunk is checksummed: what decodes without error is a prefix of the data (or the data).
-        else assert.ok(equal(r.out, data.subarray(0, r.out.length)) || mutation.kind === 'junk after the end' || mutation.kind === 'insertion', mutation.kind)
+for (const [engine, snappy, snappyRaw] of engines) {
+  test(`${engine}: snappy-raw: round trips, and agrees with snappyjs, hysnappy and npm snappy both ways`, () => {
+    for (const [name, data] of corpus) {
+      const ours = encodeAll(snappyRaw, data)
+      assert.ok(ours.length <= maxCompressedLength(data.length), name)
+      decodesTo(snappyRaw, ours, data)
+      assert.ok(equal(snappyjs.uncompress(ours), data), `snappyjs decodes ours: ${name}`)
+      assert.ok(equal(hysnappy.snappyUncompress(ours, data.length), data), `hysnappy decodes ours: ${name}`)
+      assert.ok(equal(napi.uncompressSync(ours, { asBuffer: true }), data), `npm snappy decodes ours: ${name}`)
+      for (const [peer, theirs] of [
+        ['snappyjs', snappyjs.compress(data)],
+        ['hysnappy', hysnappy.snappyCompress(data)],
+        ['npm snappy', napi.compressSync(data)],
+      ] as const) {
+        decodesTo(snappyRaw, theirs, data)
+        decodesTo(snappyRaw, theirs, data, { split: 7, room: 1000 })
+        void peer
       }
+    }
+  })
+
+  test(`${engine}: snappy-raw contract: 1-byte splits, 1-byte and empty destinations, exact fit, the Done latch`, () => {
+    const data = text.subarray(0, 20_000)
+    const block = encodeAll(snappyRaw, data)
+    decodesTo(snappyRaw, block, data, { split: 1, room: 1 })
+    decodesTo(snappyRaw, block, data, { split: 1, room: 1 << 20 })
+    decodesTo(snappyRaw, block, data, { split: () => Math.floor(Math.random() * 40), room: () => Math.floor(Math.random() * 300) })
+    // Exact fit: all of the output in one call, Done at once.
+    const d = snappyRaw.createDecoder({})
+    const out = new Uint8Array(data.length)
+    assert.is(statusName(step(d, block, out, true)), 'Done')
+    assert.is(d.written, data.length)
+    assert.is(d.consumed, block.length)
+    assert.ok(equal(out, data))
+    // The latch: Done again, nothing consumed or written; trailing bytes are left.
+    assert.is(statusName(step(d, Uint8Array.of(1, 2, 3), out, true)), 'Done')
+    assert.is(d.consumed, 0)
+    d.reset()
+    const trailing = concatBytes([block, Uint8Array.of(0xde, 0xad)])
+    assert.is(statusName(step(d, trailing, new Uint8Array(data.length + 10), true)), 'Done')
+    assert.is(d.consumed, block.length)
+    d.reset()
+    const streamed = decodeSpans(d, trailing, { split: 5, room: 100 })
+    assert.is(statusName(streamed.status), 'Done')
+    assert.is(streamed.consumed, block.length)
+    // Empty destination: no progress asked for, nothing written, never Done early.
+    d.reset()
+    const s0 = step(d, block, new Uint8Array(0), false)
+    assert.is(d.written, 0)
+    assert.ok(s0 === Status.DestinationTooSmall || s0 === Status.NeedMoreData, statusName(s0))
+    // Empty chunks change nothing.
+    d.reset()
+    assert.is(statusName(step(d, new Uint8Array(0), out, false)), 'NeedMoreData')
+    assert.is(statusName(step(d, block, out, true)), 'Done')
+    // An empty block: the preamble 0 alone.
+    decodesTo(snappyRaw, Uint8Array.of(0), new Uint8Array(0))
+    assert.ok(equal(encodeAll(snappyRaw, new Uint8Array(0)), Uint8Array.of(0)))
+    // Encoder in pieces equals one shot.
+    assert.ok(equal(encodeStream(snappyRaw.createEncoder({}), data, { split: 1000, room: 17 }).out, encodeAll(snappyRaw, data)))
+  })
+
+  test(`${engine}: snappy-raw hostile: lying preambles are refused before allocation, bad offsets and overruns fail`, () => {
+    const fails = (bytes: Uint8Array, code: string, options: Record<string, unknown> = {}, split?: number): void => {
+      for (const s of split ? [undefined, split] : [undefined]) {
+        const r = decodeAll(snappyRaw, bytes, options, { split: s })
+        assert.is(statusName(r.status), 'InvalidData', `${code}: got ${statusName(r.status)}`)
+        assert.is(r.failure!.code, code, r.failure!.message)
+      }
+    }
+    // 2^32 - 1 declared by 5 bytes, then one literal byte: far more than 2 bytes can decode to.
+    fails(Uint8Array.of(0xff, 0xff, 0xff, 0xff, 0x0f, 0x00, 0x41), 'LIMIT_EXCEEDED')
+    fails(Uint8Array.of(0x80, 0x80, 0x80, 0x80, 0x01, 0x00, 0x41), 'INVALID_DATA') // 2^28 from 2 bytes
+    fails(Uint8Array.of(0xff, 0xff, 0xff, 0xff, 0x10), 'INVALID_DATA') // >= 2^32
+    fails(Uint8Array.of(0x80, 0x80, 0x80, 0x80, 0x80, 0x01), 'INVALID_DATA') // 6-byte varint
+    fails(Uint8Array.of(100, 0x00, 0x41), 'LIMIT_EXCEEDED', { maxOutputBytes: 99 })
+    // Streamed, the lie is caught by the elements: the output ends before the declared size.
+    const lying = decodeAll(snappyRaw, Uint8Array.of(0x80, 0x80, 0x04, 0x00, 0x41), {}, { split: 1 })
+    assert.is(statusName(lying.status), 'NeedMoreData') // truncated: the driver says so
+    // Copy before the start: 4 bytes at offset 1 as the first element.
+    fails(Uint8Array.of(4, 0x01 | (0 << 2), 0x01), 'INVALID_DATA', {}, 1)
+    // Offset 0.
+    fails(Uint8Array.of(5, 0x00, 0x41, 0x01, 0x00), 'INVALID_DATA', {}, 1)
+    // 4-byte offset far back.
+    fails(Uint8Array.of(6, 0x00, 0x41, 0x03 | (3 << 2), 0xff, 0xff, 0xff, 0x7f), 'INVALID_DATA', {}, 1)
+    // A literal longer than the declared size.
+    fails(Uint8Array.of(2, 0x08, 0x41, 0x42, 0x43), 'INVALID_DATA', {}, 1)
+    // A copy past the declared size.
+    fails(Uint8Array.of(3, 0x00, 0x41, 0x01 | (4 << 2), 0x01), 'INVALID_DATA', {}, 1)
+  })
+
+  test(`${engine}: snappy-raw fuzz: mutated blocks decode to the original, fail, or stop short; never throw or overrun`, () => {
+    fc.assert(
+      fc.property(plainData, fc.oneof(...basicMutations), fc.integer({ min: 1, max: 50 }), (data, mutation, split) => {
+        const bad = mutation.apply(encodeAll(snappyRaw, data))
+        for (const span of [{}, { split, room: 33 }]) {
+          const r = decodeAll(snappyRaw, bad, { maxOutputBytes: 1 << 20 }, span)
+          if (r.status === Status.InvalidData) assert.ok(['INVALID_DATA', 'LIMIT_EXCEEDED'].includes(r.failure!.code))
+          if (r.status === Status.Done) assert.ok(r.consumed <= bad.length)
+        }
+      }),
+      { numRuns: 400 },
+    )
+  })
+
+  pyTest(`${engine}: snappy framing: python-snappy decodes ours and we decode python-snappy`, () => {
+    for (const [name, data] of corpus) {
+      const ours = encodeAll(snappy, data, 10_000)
+      assert.ok(equal(python('decompress', ours), data), `python-snappy decodes ours: ${name}`)
+      const theirs = python('compress', data)
+      decodesTo(snappy, theirs, data)
+      decodesTo(snappy, theirs, data, { split: 4096, room: 999 })
+    }
+  })
+
+  test(`${engine}: snappy framing: npm snappy frame codec decodes ours and we decode its frames`, async () => {
+    for (const [name, data] of corpus) {
+      const ours = encodeAll(snappy, data)
+      const d = new napi.Decompressor()
+      const got = concatBytes([d.update(ours), await d.finish()])
+      assert.ok(equal(got, data), `npm snappy decodes ours: ${name}`)
+      const c = new napi.Compressor()
+      const theirs = concatBytes([c.update(data), await c.finish()])
+      decodesTo(snappy, theirs, data)
+    }
+  })
+
+  test(`${engine}: snappy framing contract: splits, destinations, flush, concatenated streams, skippable and padding chunks`, () => {
+    const data = concatBytes([text.subarray(0, 150_000), randomBytes(70_000)])
+    const stream = encodeAll(snappy, data)
+    assert.ok(equal(stream.subarray(0, 10), STREAM_IDENTIFIER))
+    decodesTo(snappy, stream, data)
+    decodesTo(snappy, stream, data, { split: 1, room: 1 })
+    decodesTo(snappy, stream, data, { split: () => Math.floor(Math.random() * 3000), room: () => Math.floor(Math.random() * 70_000) })
+    // Encoder: byte pieces and tiny destinations give the same stream.
+    assert.ok(equal(encodeStream(snappy.createEncoder({}), data, { split: 1, room: 1 }).out, stream))
+    assert.ok(equal(encodeAll(snappy, new Uint8Array(0)), STREAM_IDENTIFIER))
+    decodesTo(snappy, STREAM_IDENTIFIER, new Uint8Array(0))
+    // Flush: every flushed prefix decodes on its own.
+    const e = snappy.createEncoder({})
+    const dst = new Uint8Array(1 << 20)
+    assert.is(statusName(e.transform(data.subarray(0, 1000), dst, false)), 'Done')
+    assert.is(e.written, 10) // the identifier; the data waits for a full chunk
+    assert.is(statusName(e.flush(dst.subarray(10))), 'Done')
+    decodesTo(snappy, dst.slice(0, 10 + e.written), data.subarray(0, 1000))
+    // Done latch: only at the end of the input, with final.
+    const dec = snappy.createDecoder({})
+    assert.is(statusName(step(dec, stream, new Uint8Array(data.length), false)), 'NeedMoreData')
+    assert.is(dec.written, data.length)
+    assert.is(statusName(step(dec, new Uint8Array(0), new Uint8Array(10), true)), 'Done')
+    assert.is(statusName(step(dec, stream, new Uint8Array(10), true)), 'Done')
+    assert.is(dec.consumed, 0)
+    // Two streams back to back, padding and skippable chunks between chunks.
+    const small = text.subarray(0, 5000)
+    const joined = concatBytes([encodeAll(snappy, small), chunk(0xfe, new Uint8Array(300)), chunk(0x80, enc('skip me')), chunk(0xfd, new Uint8Array(0)), encodeAll(snappy, small)])
+    decodesTo(snappy, joined, concatBytes([small, small]), { split: 1 })
+    // Hand-made chunks: uncompressed data, and an empty compressed chunk.
+    const hand = concatBytes([STREAM_IDENTIFIER, chunk(0x01, concatBytes([u32(maskCrc(crc32c(small))), small])), compressedChunk(new Uint8Array(0))])
+    decodesTo(snappy, hand, small, { split: 3 })
+    // Truncated: NeedMoreData at the end (the driver's truncation), never Done.
+    for (const cut of [5, 13, 20, stream.length - 1]) assert.is(statusName(decodeAll(snappy, stream.subarray(0, cut)).status), 'NeedMoreData', `cut at ${cut}`)
+  })
+
+  test(`${engine}: snappy framing hostile: checksums, reserved chunks, identifiers, oversized chunks, limits`, () => {
+    const fails = (bytes: Uint8Array, code: string, options: Record<string, unknown> = {}): void => {
+      for (const split of [undefined, 1]) {
+        const r = decodeAll(snappy, bytes, options, { split })
+        assert.is(statusName(r.status), 'InvalidData', `${code}: got ${statusName(r.status)}`)
+        assert.is(r.failure!.code, code, r.failure!.message)
+      }
+    }
+    const data = text.subarray(0, 3000)
+    fails(concatBytes([STREAM_IDENTIFIER, compressedChunk(data, rawBlock(data), maskCrc(crc32c(data)) ^ 1)]), 'CHECKSUM_MISMATCH')
+    fails(concatBytes([STREAM_IDENTIFIER, compressedChunk(data, rawBlock(data), crc32c(data))]), 'CHECKSUM_MISMATCH') // unmasked
+    fails(concatBytes([STREAM_IDENTIFIER, chunk(0x01, concatBytes([u32(0), data]))]), 'CHECKSUM_MISMATCH')
+    // Reserved unskippable types fail on their first byte.
+    for (const type of [0x02, 0x40, 0x7f]) fails(concatBytes([STREAM_IDENTIFIER, Uint8Array.of(type)]), 'INVALID_DATA')
+    // No identifier first, a wrong one, a wrong second one.
+    fails(compressedChunk(data), 'INVALID_DATA')
+    fails(Uint8Array.of(0xfe), 'INVALID_DATA')
+    fails(concatBytes([STREAM_IDENTIFIER.subarray(0, 4), enc('sNaPpy')]), 'INVALID_DATA')
+    fails(concatBytes([STREAM_IDENTIFIER, compressedChunk(data), chunk(0xff, enc('SNAPPY'))]), 'INVALID_DATA')
+    fails(concatBytes([STREAM_IDENTIFIER, chunk(0xff, enc('sNaPpY!'))]), 'INVALID_DATA')
+    // Oversized chunks are refused from their 4-byte header.
+    fails(concatBytes([STREAM_IDENTIFIER, Uint8Array.of(0x01, 0x05, 0x00, 0x01)]), 'LIMIT_EXCEEDED') // 65541 > 4 + 65536
+    fails(concatBytes([STREAM_IDENTIFIER, Uint8Array.of(0x00, 0xff, 0xff, 0xff)]), 'LIMIT_EXCEEDED')
+    fails(concatBytes([STREAM_IDENTIFIER, Uint8Array.of(0x00, 0x03, 0x00, 0x00)]), 'INVALID_DATA') // no room for the checksum
+    // A compressed chunk declaring more than 65536 bytes of data (a valid raw block otherwise).
+    const big = new Uint8Array(65537)
+    fails(concatBytes([STREAM_IDENTIFIER, compressedChunk(big)]), 'INVALID_DATA')
+    // A block lying about its size inside a chunk, and one with trailing elements.
+    const block = rawBlock(data)
+    const longer = concatBytes([Uint8Array.of(0xc0, 0x17), block.subarray(2)]) // 3008 declared for 3000
+    assert.is(block[0], 0xb8) // 3000 = 0xb8 0x17
+    fails(concatBytes([STREAM_IDENTIFIER, compressedChunk(data, longer)]), 'INVALID_DATA')
+    fails(concatBytes([STREAM_IDENTIFIER, compressedChunk(data, concatBytes([block, Uint8Array.of(0x00, 0x41)]))]), 'INVALID_DATA')
+    // maxOutputBytes counts all chunks.
+    fails(concatBytes([STREAM_IDENTIFIER, compressedChunk(data), compressedChunk(data)]), 'LIMIT_EXCEEDED', { maxOutputBytes: 5000 })
+  })
+
+  test(`${engine}: snappy framing fuzz: mutated streams decode to the original, fail or stop short; never throw`, () => {
+    fc.assert(
+      fc.property(plainData, fc.oneof(...basicMutations), fc.integer({ min: 1, max: 50 }), (data, mutation, split) => {
+        const good = encodeAll(snappy, data)
+        const bad = mutation.apply(good)
+        for (const span of [{}, { split, room: 33 }]) {
+          const r = decodeAll(snappy, bad, { maxOutputBytes: 1 << 20 }, span)
+          if (r.status === Status.InvalidData) assert.ok(['INVALID_DATA', 'LIMIT_EXCEEDED', 'CHECKSUM_MISMATCH'].includes(r.failure!.code))
+          // Every chunk is checksummed: what decodes without error is a prefix of the data (or the data).
+          else assert.ok(equal(r.out, data.subarray(0, r.out.length)) || mutation.kind === 'junk after the end' || mutation.kind === 'insertion', mutation.kind)
+        }
+      }),
+      { numRuns: 400 },
+    )
+  })
+}
+
+test('the wasm kernel and the TypeScript decoder agree on mutated blocks (result or error code)', () => {
+  const js = jsSnappyKernel()
+  fc.assert(
+    fc.property(plainData, fc.oneof(...basicMutations), (data, mutation) => {
+      const bad = mutation.apply(rawBlock(data))
+      const p = { length: 0, size: 0 }
+      if (readPreamble(bad, 0, bad.length, p) !== 0 || p.length > mostSnappyDecoded(bad.length)) return
+      const a = new Uint8Array(p.length)
+      const b = new Uint8Array(p.length)
+      const ra = js.decodeInto(bad, p.size, bad.length, a, 0, p.length)
+      const rb = wasm.kernel.decodeInto(bad, p.size, bad.length, b, 0, p.length)
+      assert.is(rb, ra, mutation.kind)
+      if (ra === p.length) assert.ok(equal(a, b))
     }),
-    { numRuns: 400 },
+    { numRuns: 1000 },
   )
+  // The wasm CRC-32C equals the TypeScript one at every length around its 8-byte steps.
+  for (let n = 0; n < 40; n++) assert.is(wasm.kernel.crc32c(text, 3, 3 + n), crc32c(text, 0, 3, 3 + n))
+  assert.is(wasm.kernel.crc32c(text, 0, text.length), crc32c(text))
 })
 
 test.run()

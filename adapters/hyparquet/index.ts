@@ -17,9 +17,10 @@
  * can be passed around synchronously, and its functions throw `INVALID_OPTION` (a call
  * that breaks the API contract) until that first load has finished.
  *
- * SNAPPY is decoded by this library's Snappy block decoder (lib/codecs/snappy-block.ts,
- * TypeScript), not hyparquet's own: the block's varint preamble must state exactly
- * `outputLength` bytes, checked before the output is allocated.
+ * SNAPPY is decoded by this library's Snappy block kernel (engine 'wasm', sluice's
+ * hand-written lib/codecs/wasm/snappy.wat, by default; 'js': lib/codecs/snappy-block.ts),
+ * not hyparquet's own: the block's varint preamble must state exactly `outputLength`
+ * bytes, checked before the output is allocated.
  *
  * `loadParquetWriterCompressors()` gives the other direction, compressors for
  * hyparquet-writer's `compressors` option.
@@ -33,7 +34,9 @@ import { CodecError } from '../../lib/errors.js'
 import { DEFAULT_MAX_OUTPUT_BYTES, mostDecodedBytes, resolveEngine, type Engine } from '../../lib/formats.js'
 import { decodeInto } from '../../lib/decode-buffer.js'
 import { loadCodec, type CodecModule } from '../../lib/registry.js'
-import { decodeBlockInto, ERR_INPUT, mostSnappyDecoded, PRE_OK, readPreamble, snappyErrorMessage, type ElementState, type Preamble } from '../../lib/codecs/snappy-block.js'
+import { ERR_INPUT, mostSnappyDecoded, PRE_OK, readPreamble, snappyErrorMessage, type Preamble } from '../../lib/codecs/snappy-block.js'
+import { ERR_MEMORY, type SnappyKernel } from '../../lib/codecs/snappy-kernel.js'
+import { checkOneOf } from '../../lib/options.js'
 import { Status, statusName } from '../../lib/status.js'
 
 /** The Parquet codec names this adapter decodes (parquet.thrift `CompressionCodec`). */
@@ -48,9 +51,10 @@ export interface ParquetCompressorsOptions {
   /**
    * Engine per codec family (see `lib/registry.ts`): `gzip` ('js' | 'node'), `zstd`
    * ('wasm' | 'node'), `brotli` ('wasm' | 'node'), `lz4` ('js' | 'wasm', for LZ4 and
-   * LZ4_RAW). Defaults are the registry's defaults.
+   * LZ4_RAW), `snappy` ('js' | 'wasm', default 'wasm'). Defaults are the registry's
+   * defaults.
    */
-  engines?: { gzip?: Engine; zstd?: Engine; brotli?: Engine; lz4?: Engine }
+  engines?: { gzip?: Engine; zstd?: Engine; brotli?: Engine; lz4?: Engine; snappy?: 'js' | 'wasm' }
   /**
    * Which codecs to load; default all six. A codec not loaded throws `INVALID_OPTION`
    * when called, so a reader that only meets ZSTD pages need not load brotli.
@@ -110,9 +114,8 @@ function decodeExact(decoder: Decoder, concatenated: boolean, codec: ParquetCode
 class CodecSet {
   private readonly modules = new Map<Format, CodecModule>()
   private readonly decoders = new Map<Format, Decoder>()
-  /** SNAPPY was loaded (its TypeScript decoder needs no engine, but loading is the contract). */
-  snappyLoaded = false
-  private readonly snappyState: ElementState = { ip: 0, op: 0, literalLeft: 0, need: 0 }
+  /** The Snappy block kernel of the chosen engine, once loaded. */
+  snappy: SnappyKernel | null = null
   private readonly preamble: Preamble = { length: 0, size: 0 }
 
   constructor(private readonly loadedCodecs: ReadonlySet<ParquetCodec>) {}
@@ -135,7 +138,8 @@ class CodecSet {
    * the preamble must state; the caller allocated it after `allocate()`'s checks.
    */
   snappyInto(input: Uint8Array, output: Uint8Array): Uint8Array {
-    if (!this.snappyLoaded || !this.loadedCodecs.has('SNAPPY')) {
+    const kernel = this.snappy
+    if (!kernel || !this.loadedCodecs.has('SNAPPY')) {
       const how = this.loadedCodecs.has('SNAPPY') ? 'await loadParquetCompressors() before reading' : `add 'SNAPPY' to the codecs option of loadParquetCompressors()`
       throw new CodecError('INVALID_OPTION', SNAPPY_FORMAT, `the SNAPPY decompressor is not loaded: ${how}`)
     }
@@ -143,10 +147,11 @@ class CodecSet {
     const p = this.preamble
     if (readPreamble(input, 0, input.length, p) !== PRE_OK) throw new CodecError('INVALID_DATA', SNAPPY_FORMAT, `the block's preamble is not a varint below 2^32 ${context}`, 0)
     if (p.length !== output.length) throw new CodecError('INVALID_DATA', SNAPPY_FORMAT, `the block's preamble declares ${p.length} bytes, its page header ${output.length} ${context}`, 0)
-    const n = decodeBlockInto(input, p.size, input.length, output, 0, p.length, this.snappyState)
+    const n = kernel.decodeInto(input, p.size, input.length, output, 0, p.length)
+    if (n === ERR_MEMORY) throw new CodecError('LIMIT_EXCEEDED', SNAPPY_FORMAT, `the wasm engine could not grow its memory to ${input.length} + ${output.length} bytes ${context}`)
     if (n < 0) {
       const code = n === ERR_INPUT ? 'TRUNCATED' : 'INVALID_DATA'
-      throw new CodecError(code, SNAPPY_FORMAT, `${n === ERR_INPUT ? 'the block ends before the length its preamble declares' : snappyErrorMessage(n)} ${context}`, this.snappyState.ip)
+      throw new CodecError(code, SNAPPY_FORMAT, `${n === ERR_INPUT ? 'the block ends before the length its preamble declares' : snappyErrorMessage(n)} ${context}`)
     }
     return output
   }
@@ -299,8 +304,13 @@ async function load(set: CodecSet, options: ParquetCompressorsOptions, codecs: r
   for (const codec of codecs) for (const f of FORMATS_OF[codec]) formats.add(f)
   // Resolve all engines first, so a bad option throws before anything loads.
   const jobs = [...formats].map((format) => [format, resolveEngine(format, engines[FAMILY[format]])] as const)
-  await Promise.all(jobs.map(async ([format, engine]) => set.add(format, await loadCodec(format, engine, 'decode'))))
-  if (codecs.includes('SNAPPY')) set.snappyLoaded = true
+  const snappyEngine = checkOneOf('snappy-raw', 'engines.snappy', engines.snappy, ['js', 'wasm'], 'wasm')
+  const snappy = !codecs.includes('SNAPPY')
+    ? null
+    : snappyEngine === 'js'
+      ? import('../../lib/codecs/snappy-kernel.js').then((m) => m.jsSnappyKernel())
+      : import('../../lib/codecs/snappy-wasm.js').then((m) => m.loadSnappyWasm()).then((m) => m.kernel)
+  await Promise.all([...jobs.map(async ([format, engine]) => set.add(format, await loadCodec(format, engine, 'decode'))), snappy?.then((k) => (set.snappy = k))])
 }
 
 function checkCodecs(codecs: unknown): readonly ParquetCodec[] {

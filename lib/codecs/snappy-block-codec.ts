@@ -24,6 +24,7 @@ import {
   type ElementState,
   type Preamble,
 } from './snappy-block.js'
+import type { SnappyKernel } from './snappy-kernel.js'
 
 const FORMAT = 'snappy-raw'
 
@@ -38,7 +39,7 @@ const FIRST_BUFFER = 65536
 
 /**
  * Raw Snappy block decoder. A whole block passed with `final` into a destination with
- * room for the declared length is decoded straight into it (one call, no copy);
+ * room for the declared length is decoded straight into it by the kernel (one call);
  * otherwise elements are decoded as they arrive into a buffer that grows with the
  * output actually produced (never to a declared size the input has not earned), at
  * most as far ahead as the destination has room, and drained from there. `Done` when
@@ -62,9 +63,12 @@ export class SnappyRawDecoder implements Decoder {
   private out: Uint8Array | null = null
   /** Bytes of `out` handed out already. */
   private drainPos = 0
+  /** Decodes a whole block found in one call (TypeScript or the wasm kernel). */
+  private readonly kernel: SnappyKernel
 
-  constructor(options: Record<string, unknown>) {
+  constructor(options: Record<string, unknown>, kernel: SnappyKernel) {
     this.maxOutput = checkMaxOutput(FORMAT, options.maxOutputBytes)
+    this.kernel = kernel
   }
 
   reset(): void {
@@ -111,7 +115,17 @@ export class SnappyRawDecoder implements Decoder {
       el.op = 0
       el.literalLeft = 0
       if (final && dst.length >= length) {
-        // The whole block and room for all of it: decode straight into dst.
+        // The whole block and room for all of it: decode straight into dst, by the
+        // kernel when the block is exactly the input (no trailing bytes to leave).
+        if (this.kernel.decodeInto(src, ip, src.length, dst, 0, length) === length) {
+          this.consumed = src.length
+          this.written = length
+          this.inputBase += src.length
+          this.stage = S_DONE
+          return Status.Done
+        }
+        // Otherwise (trailing bytes, corrupt or truncated input) the element decoder
+        // finds where the block ends or what is wrong.
         const r2 = decodeElements(el, src, src.length, dst, 0, length, length)
         if (r2 < 0) {
           this.consumed = 0

@@ -10,8 +10,9 @@ import type { ErrorCode, Failure } from '../errors.js'
 import { readU32LE } from '../endian.js'
 import { checkMaxOutput } from '../formats.js'
 import { Status } from '../status.js'
-import { crc32c, maskCrc } from './crc32c.js'
-import { decodeBlockInto, ERR_INPUT, PRE_OK, readPreamble, snappyErrorMessage, type ElementState, type Preamble } from './snappy-block.js'
+import { maskCrc } from './crc32c.js'
+import { ERR_INPUT, PRE_OK, readPreamble, snappyErrorMessage, type Preamble } from './snappy-block.js'
+import { ERR_MEMORY, type SnappyKernel } from './snappy-kernel.js'
 import {
   CHUNK_COMPRESSED,
   CHUNK_STREAM_IDENTIFIER,
@@ -77,10 +78,12 @@ export class SnappyFrameDecoder implements Decoder {
   private pendingPos = 0
   private pendingEnd = 0
   private readonly preamble: Preamble = { length: 0, size: 0 }
-  private readonly el: ElementState = { ip: 0, op: 0, literalLeft: 0, need: 0 }
+  /** Decodes whole blocks and computes checksums (TypeScript or the wasm kernel). */
+  private readonly kernel: SnappyKernel
 
-  constructor(options: Record<string, unknown>) {
+  constructor(options: Record<string, unknown>, kernel: SnappyKernel) {
     this.maxOutput = checkMaxOutput(FORMAT, options.maxOutputBytes)
+    this.kernel = kernel
   }
 
   reset(): void {
@@ -265,15 +268,15 @@ export class SnappyFrameDecoder implements Decoder {
     const out = direct ? dst : (this.block ??= new Uint8Array(MAX_CHUNK_DATA))
     const o = direct ? w : 0
     if (this.type === CHUNK_COMPRESSED) {
-      const n = decodeBlockInto(body, start + 4 + this.preamble.size, start + length, out, o, size, this.el)
+      const n = this.kernel.decodeInto(body, start + 4 + this.preamble.size, start + length, out, o, size)
+      if (n === ERR_MEMORY) return this.fail('LIMIT_EXCEEDED', `the wasm engine could not grow its memory for a ${length}-byte chunk`, this.chunkStart)
       if (n < 0) {
-        const where = at + (this.el.ip - start)
-        return this.fail('INVALID_DATA', n === ERR_INPUT ? 'compressed data ends before the length its preamble declares' : snappyErrorMessage(n), where)
+        return this.fail('INVALID_DATA', `compressed data chunk: ${n === ERR_INPUT ? 'the block ends before the length its preamble declares' : snappyErrorMessage(n)}`, at)
       }
     } else {
       out.set(body.subarray(start + 4, start + length), o)
     }
-    const actual = maskCrc(crc32c(out, 0, o, o + size))
+    const actual = maskCrc(this.kernel.crc32c(out, o, o + size))
     if (actual !== expected) {
       return this.fail('CHECKSUM_MISMATCH', `chunk checksum ${actual.toString(16).padStart(8, '0')} (masked CRC-32C) does not match the stored ${expected.toString(16).padStart(8, '0')}`, this.chunkStart)
     }
