@@ -268,15 +268,14 @@ export class SnappyFrameDecoder implements Decoder {
     const out = direct ? dst : (this.block ??= new Uint8Array(MAX_CHUNK_DATA))
     const o = direct ? w : 0
     if (this.type === CHUNK_COMPRESSED) {
-      const n = this.kernel.decodeInto(body, start + 4 + this.preamble.size, start + length, out, o, size)
+      const n = this.kernel.decodeInto(body, start + 4 + this.preamble.size, start + length, out, o, size, true)
       if (n === ERR_MEMORY) return this.fail('LIMIT_EXCEEDED', `the wasm engine could not grow its memory for a ${length}-byte chunk`, this.chunkStart)
       if (n < 0) {
         return this.fail('INVALID_DATA', `compressed data chunk: ${n === ERR_INPUT ? 'the block ends before the length its preamble declares' : snappyErrorMessage(n)}`, at)
       }
-    } else {
-      out.set(body.subarray(start + 4, start + length), o)
     }
-    const actual = maskCrc(this.kernel.crc32c(out, o, o + size))
+    const actual = maskCrc(this.type === CHUNK_COMPRESSED ? this.kernel.checksum : this.kernel.crc32c(body, start + 4, start + length))
+    if (this.type === CHUNK_UNCOMPRESSED && actual === expected) out.set(body.subarray(start + 4, start + length), o)
     if (actual !== expected) {
       return this.fail('CHECKSUM_MISMATCH', `chunk checksum ${actual.toString(16).padStart(8, '0')} (masked CRC-32C) does not match the stored ${expected.toString(16).padStart(8, '0')}`, this.chunkStart)
     }

@@ -5,6 +5,7 @@
  *
  * One instance, created when this module loads, serves every codec. Its memory:
  *
+ *     [0, 4)             the CRC-32C of the last output decoded by decode_crc
  *     [1024, 9216)       CRC-32C tables (filled by crc32c_init)
  *     [INPUT, +I)        the compressed block (or the bytes to checksum), copied in
  *     SLACK
@@ -26,6 +27,8 @@ interface SnappyExports {
   readonly memory: WebAssembly.Memory
   /** Elements [src, srcEnd) into [dst, dstEnd); returns bytes written or ERR_* (-1..-4). */
   decode(src: number, srcEnd: number, dst: number, dstEnd: number): number
+  /** As decode; on success stores the output's CRC-32C at address 0. */
+  decode_crc(src: number, srcEnd: number, dst: number, dstEnd: number): number
   crc32c_init(): void
   crc32c(p: number, length: number, crc: number): number
 }
@@ -72,7 +75,8 @@ let loading: Promise<void> | null = null
 
 /** The wasm kernel (one object, all on the shared instance: each call is complete). */
 const kernel: SnappyKernel = {
-  decodeInto(src, start, end, dst, at, length) {
+  checksum: 0,
+  decodeInto(src, start, end, dst, at, length, checksum) {
     const n = end - start
     const output = INPUT + n + SLACK
     const top = output + length + SLACK
@@ -86,10 +90,13 @@ const kernel: SnappyKernel = {
     }
     if (!memory.reserve(top)) return ERR_MEMORY
     memory.bytes.set(src.subarray(start, end), INPUT)
-    const r = memory.exports.decode(INPUT, INPUT + n, output, output + length)
+    const x = memory.exports
+    const r = checksum ? x.decode_crc(INPUT, INPUT + n, output, output + length) : x.decode(INPUT, INPUT + n, output, output + length)
     if (r < 0) return r
     if (r !== length) return -1 // ERR_INPUT: the elements end before the declared length
-    dst.set(memory.bytes.subarray(output, output + length), at)
+    const bytes = memory.bytes
+    if (checksum) this.checksum = (bytes[0]! | (bytes[1]! << 8) | (bytes[2]! << 16) | (bytes[3]! << 24)) >>> 0
+    dst.set(bytes.subarray(output, output + length), at)
     return length
   },
   crc32c(data, start, end) {

@@ -23,7 +23,8 @@
   ;; ERR_OFFSET -3: a copy's offset is 0 or reaches before dst
   ;; ERR_RANGE  -4: a range given by the caller is not inside memory (caller bug)
 
-  ;; CRC-32C tables: 8 x 256 entries of 4 bytes at TABLES (crc32c_init fills them).
+  ;; CRC-32C tables: 8 x 256 entries of 4 bytes at TABLES = 1024 (crc32c_init fills
+  ;; them; $crc32c's loads name the address in their offsets).
   (global $TABLES i32 (i32.const 1024))
 
   ;; Largest usable address + 1 minus the slack.
@@ -141,6 +142,16 @@
         (br $element)))
     (i32.sub (local.get $op) (local.get $dst)))
 
+  ;; decode_crc(src, srcEnd, dst, dstEnd) -> as decode; when all of [dst, dstEnd) was
+  ;; written, stores the CRC-32C of it at address 0 (the framing format's chunk check
+  ;; without copying the output back in).
+  (func (export "decode_crc") (param $ip i32) (param $srcEnd i32) (param $op i32) (param $dstEnd i32) (result i32)
+    (local $n i32)
+    (local.set $n (call $decode (local.get $ip) (local.get $srcEnd) (local.get $op) (local.get $dstEnd)))
+    (if (i32.eq (local.get $n) (i32.sub (local.get $dstEnd) (local.get $op)))
+      (then (i32.store (i32.const 0) (call $crc32c (local.get $op) (local.get $n) (i32.const 0)))))
+    (local.get $n))
+
   ;; ---------------------------------------------------------------------------------
   ;; CRC-32C (Castagnoli, reflected 0x82F63B78), slicing by 8 as lib/codecs/crc32c.ts.
 
@@ -178,12 +189,9 @@
       (local.set $k (i32.add (local.get $k) (i32.const 1)))
       (br_if $tables (i32.lt_u (local.get $k) (i32.const 8)))))
 
-  ;; The entry of table k for byte b.
-  (func $t (param $k i32) (param $b i32) (result i32)
-    (i32.load (i32.add (global.get $TABLES) (i32.shl (i32.add (i32.shl (local.get $k) (i32.const 8)) (local.get $b)) (i32.const 2)))))
-
   ;; crc32c(p, length, crc) -> CRC-32C of [p, p + length) continuing from crc, or 0
-  ;; for a range outside memory (callers check ranges first).
+  ;; for a range outside memory (callers check ranges first). Table k's entry for byte
+  ;; b is at TABLES + 1024 k + 4 b: the loads below carry TABLES + 1024 k as offset.
   (func $crc32c (export "crc32c") (param $p i32) (param $length i32) (param $crc i32) (result i32)
     (local $c i32) (local $a i32) (local $end i32) (local $end8 i32)
     (if (i32.or (i32.gt_u (local.get $p) (call $limit))
@@ -199,22 +207,22 @@
         (local.set $c
           (i32.xor
             (i32.xor
-              (i32.xor (call $t (i32.const 7) (i32.and (local.get $a) (i32.const 0xff)))
-                       (call $t (i32.const 6) (i32.and (i32.shr_u (local.get $a) (i32.const 8)) (i32.const 0xff))))
-              (i32.xor (call $t (i32.const 5) (i32.and (i32.shr_u (local.get $a) (i32.const 16)) (i32.const 0xff)))
-                       (call $t (i32.const 4) (i32.shr_u (local.get $a) (i32.const 24)))))
+              (i32.xor (i32.load offset=8192 (i32.shl (i32.and (local.get $a) (i32.const 0xff)) (i32.const 2)))
+                       (i32.load offset=7168 (i32.shl (i32.and (i32.shr_u (local.get $a) (i32.const 8)) (i32.const 0xff)) (i32.const 2))))
+              (i32.xor (i32.load offset=6144 (i32.shl (i32.and (i32.shr_u (local.get $a) (i32.const 16)) (i32.const 0xff)) (i32.const 2)))
+                       (i32.load offset=5120 (i32.shl (i32.shr_u (local.get $a) (i32.const 24)) (i32.const 2)))))
             (i32.xor
-              (i32.xor (call $t (i32.const 3) (i32.load8_u offset=4 (local.get $p)))
-                       (call $t (i32.const 2) (i32.load8_u offset=5 (local.get $p))))
-              (i32.xor (call $t (i32.const 1) (i32.load8_u offset=6 (local.get $p)))
-                       (call $t (i32.const 0) (i32.load8_u offset=7 (local.get $p)))))))
+              (i32.xor (i32.load offset=4096 (i32.shl (i32.load8_u offset=4 (local.get $p)) (i32.const 2)))
+                       (i32.load offset=3072 (i32.shl (i32.load8_u offset=5 (local.get $p)) (i32.const 2))))
+              (i32.xor (i32.load offset=2048 (i32.shl (i32.load8_u offset=6 (local.get $p)) (i32.const 2)))
+                       (i32.load offset=1024 (i32.shl (i32.load8_u offset=7 (local.get $p)) (i32.const 2)))))))
         (local.set $p (i32.add (local.get $p) (i32.const 8)))
         (br $eight)))
     (block $done
       (loop $bytes
         (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
         (local.set $c
-          (i32.xor (call $t (i32.const 0) (i32.and (i32.xor (local.get $c) (i32.load8_u (local.get $p))) (i32.const 0xff)))
+          (i32.xor (i32.load offset=1024 (i32.shl (i32.and (i32.xor (local.get $c) (i32.load8_u (local.get $p))) (i32.const 0xff)) (i32.const 2)))
                    (i32.shr_u (local.get $c) (i32.const 8))))
         (local.set $p (i32.add (local.get $p) (i32.const 1)))
         (br $bytes)))
