@@ -1,4 +1,5 @@
 import type { Failure } from './errors.js'
+import type { Format } from './formats.js'
 import type { Status } from './status.js'
 
 /**
@@ -62,8 +63,8 @@ export interface Encoder extends SpanCodec {
   flush(dst: Uint8Array): Status
 }
 
-/** Formats of the compression codecs. */
-export type Format = 'gzip' | 'deflate' | 'deflate-raw' | 'lz4' | 'lz4-block' | 'zstd' | 'brotli' | 'dcz' | 'dcb'
+/** Formats of the compression codecs: the rows of the format table (formats.ts). */
+export type { Format }
 
 /** Options every decoder accepts. */
 export interface DecoderOptions {

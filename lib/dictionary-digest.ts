@@ -5,6 +5,7 @@
  * codec is opened and pass it to the codec as `dictionaryDigest`. Kept apart from the
  * transport codecs so that opening a gzip stream does not load them.
  */
+import { isDictionaryTransport } from './formats.js'
 
 /**
  * The SHA-256 of `bytes`. WebCrypto refuses views of shared memory, so those are copied
@@ -13,11 +14,6 @@
 export async function sha256(bytes: Uint8Array): Promise<Uint8Array> {
   const own = bytes.buffer instanceof ArrayBuffer ? (bytes as Uint8Array<ArrayBuffer>) : bytes.slice()
   return new Uint8Array(await crypto.subtle.digest('SHA-256', own))
-}
-
-/** Whether `format` is one of the transports, whose codecs need `dictionaryDigest`. */
-export function isDictionaryTransport(format: string): format is 'dcz' | 'dcb' {
-  return format === 'dcz' || format === 'dcb'
 }
 
 /**

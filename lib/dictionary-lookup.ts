@@ -9,35 +9,34 @@
 import { toBytes } from './bytes.js'
 import { sha256 } from './dictionary-digest.js'
 import { CodecError } from './errors.js'
+import { transportOf, type TransportFormat } from './formats.js'
 
-export type TransportFormat = 'dcz' | 'dcb'
+export type { TransportFormat } from './formats.js'
 
 /**
- * Header bytes before the hash: dcz's is a zstd skippable frame of 32 bytes (magic
- * 0x184D2A5E, RFC 8878 section 3.1.2), dcb's four bytes of its own (RFC 9842 sections 4, 5).
+ * Header bytes before the hash (the format table's `transport.magic`): dcz's is a zstd
+ * skippable frame of 32 bytes (magic 0x184D2A5E, RFC 8878 section 3.1.2), dcb's four
+ * bytes of its own (RFC 9842 sections 4, 5).
  */
-export const TRANSPORT_MAGIC: Readonly<Record<TransportFormat, readonly number[]>> = /* @__PURE__ */ Object.freeze({
-  dcz: Object.freeze([0x5e, 0x2a, 0x4d, 0x18, 0x20, 0x00, 0x00, 0x00]),
-  dcb: Object.freeze([0xff, 0x44, 0x43, 0x42]),
-})
+export const transportMagic = (format: TransportFormat): readonly number[] => transportOf(format).magic
 export const TRANSPORT_HASH_BYTES = 32
 
 /** Bytes of the whole header of `format`: magic and hash. */
-export const transportHeaderLength = (format: TransportFormat): number => TRANSPORT_MAGIC[format].length + TRANSPORT_HASH_BYTES
+export const transportHeaderLength = (format: TransportFormat): number => transportMagic(format).length + TRANSPORT_HASH_BYTES
 
 /**
  * 'match' when `head` starts with `format`'s whole header (magic and hash), 'partial'
  * while the bytes so far agree with its magic, 'no' otherwise.
  */
 export function transportHeaderAt(format: TransportFormat, head: Uint8Array): 'match' | 'partial' | 'no' {
-  const magic = TRANSPORT_MAGIC[format]
+  const magic = transportMagic(format)
   for (let i = 0; i < Math.min(magic.length, head.length); i++) if (head[i] !== magic[i]) return 'no'
   return head.length >= transportHeaderLength(format) ? 'match' : 'partial'
 }
 
 /** The SHA-256 in a matched header (a view of `head`). */
 export const transportHash = (format: TransportFormat, head: Uint8Array): Uint8Array =>
-  head.subarray(TRANSPORT_MAGIC[format].length, transportHeaderLength(format))
+  head.subarray(transportMagic(format).length, transportHeaderLength(format))
 
 /** A dictionary for a hash, or undefined when there is none. */
 export type DictionaryLookup = (sha256: Uint8Array) => BufferSource | undefined | Promise<BufferSource | undefined>

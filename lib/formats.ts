@@ -1,14 +1,15 @@
-import { toBytes } from './bytes.js'
-import type { Format, FormatTraits } from './codec.js'
-import { CodecError } from './errors.js'
-import { checkInteger, checkLimit, checkOneOf } from './options.js'
-
-export { checkBoolean, checkInteger, checkLimit, checkOneOf } from './options.js'
-
 /**
- * Per-format facts and every option check, in one leaf module: the registry, the codecs,
- * the shells and the adapters import facts from here, never from the module that loads
- * the codecs (which would make every codec depend on every other).
+ * The format table: every fact the rest of the code asks of a format, one row per
+ * format (`FORMAT_TABLE` below), and the option checks that follow from it. Every list
+ * of formats elsewhere is derived from this table: the web classes' names, the HTTP
+ * content codings, the dictionary transports, the magic numbers `decompress()` detects,
+ * the decoded-size bounds, the option schema each surface checks (and whose TypeScript
+ * types the factories take). Adding a format is adding its row here, its codec module(s)
+ * and its loader in registry.ts (ARCHITECTURE.md, "Adding a format").
+ *
+ * A leaf module: the registry, the codecs, the shells and the adapters import facts from
+ * here, never from the module that loads the codecs (which would make every codec depend
+ * on every other).
  *
  * Engines:
  * - `js`: TypeScript in this package (deflate family, LZ4). Runs everywhere.
@@ -17,79 +18,389 @@ export { checkBoolean, checkInteger, checkLimit, checkOneOf } from './options.js
  * - `node`: `node:zlib` (opt-in). Fails with `ENGINE_UNAVAILABLE` outside Node, or
  *   where the running Node lacks the format (zstd needs Node >= 22.15).
  */
+import { toBytes } from './bytes.js'
+import type { FormatTraits, Role } from './codec.js'
+import { CodecError } from './errors.js'
+import { checkInteger, checkLimit, checkOneOf, checkSpec, describe, nearestKey, type OptionSchema, type OptionSpec, type OptionsOf } from './options.js'
+
+export { checkBoolean, checkInteger, checkLimit, checkOneOf } from './options.js'
+
 export type Engine = 'js' | 'wasm' | 'node'
 
-interface FormatFacts {
-  readonly defaultEngine: Engine
+/** Whether a format takes a `dictionary` option. */
+export type DictionaryUse = 'none' | 'optional' | 'required'
+
+/** One row of the format table. */
+export interface FormatRow {
+  /** The engines the format runs on; `defaultEngine` is one of them. */
   readonly engines: readonly Engine[]
+  readonly defaultEngine: Engine
   /** Inclusive encoder level range and default. */
   readonly levels: readonly [min: number, max: number, fallback: number]
   readonly traits: FormatTraits
-  /** Why the `dictionary` option is refused for this format; absent where it is taken. */
-  readonly noDictionary?: string
-  /** Why the `dictionary` option is required (the format is a dictionary transport). */
-  readonly needsDictionary?: string
+  /** Whether the `dictionary` option is refused, taken, or required. */
+  readonly dictionary: DictionaryUse
+  /** Why it is refused (`'none'`) or required (`'required'`): the message's reason. */
+  readonly dictionaryWhy?: string
+  /** Whether its encoders can write a sync point mid-stream (`flush()`, `flush: 'write'`). */
+  readonly flushes: boolean
+  /**
+   * Its name in `CompressionStream`/`DecompressionStream` (the format string), and
+   * whether the web class decodes further frames after the first (gzip is one member
+   * there, as the Compression Streams standard and browsers have it; zstd and LZ4 are
+   * sequences of frames by their own specifications). Absent: not a web format.
+   */
+  readonly web?: { readonly name: string; readonly concatenated: boolean }
+  /**
+   * Its HTTP content coding (RFC 9110 section 8.4.1, IANA registry): the token, the
+   * level `encodeResponse` uses by default (content made per request: speed over the last
+   * percent) and its place in the default offer (1 first).
+   */
+  readonly http?: { readonly coding: string; readonly level: number; readonly preference: number }
+  /**
+   * An RFC 9842 dictionary transport: the format inside it, the header's magic before the
+   * SHA-256 and the RFC section. Its rows take their engines from the inner format's wasm.
+   */
+  readonly transport?: { readonly inner: string; readonly magic: readonly number[]; readonly section: string }
+  /**
+   * How `decompress()` recognises it: a magic number at the start (`frames`: also after
+   * leading skippable frames, which only zstd and LZ4 have), or the zlib header check
+   * (RFC 1950 section 2.2). Transports are recognised by their header (`transport`).
+   * `label` names it in the message for unrecognised input.
+   */
+  readonly detect?: { readonly magic: readonly number[] | 'zlib header'; readonly frames?: boolean; readonly label: string }
+  /**
+   * The most bytes one compressed byte can decode to, and a constant for headers and the
+   * last block (see `mostDecodedBytes`); `null`: no useful bound.
+   */
+  readonly decodedPerByte: readonly [perByte: number, constant: number] | null
+  /**
+   * The format's own options per role, beyond the common ones (`COMMON_OPTIONS`): the
+   * run-time check (`checkOptions`) and the TypeScript types (`FormatOptions`) both
+   * follow this schema.
+   */
+  readonly options: { readonly decode: OptionSchema; readonly encode: OptionSchema }
 }
 
 const MEMBERS: FormatTraits = /* @__PURE__ */ Object.freeze({ concatenable: true })
 const SINGLE: FormatTraits = /* @__PURE__ */ Object.freeze({ concatenable: false })
-const DEFLATE_ENGINES: readonly Engine[] = /* @__PURE__ */ Object.freeze(['js', 'wasm', 'node'] as const)
+const DEFLATE_ENGINES = ['js', 'wasm', 'node'] as const
+const NONE = {} as const
 
-const facts: Record<Format, FormatFacts> = {
-  // gzip members may follow each other (RFC 1952 section 2.2); zlib and raw deflate
-  // streams end with their final block. wasm by default: the inflate kernel decodes
-  // about twice as fast as the TypeScript one (bench/inflate-micro.ts); 'js' stays for
-  // pages whose Content-Security-Policy forbids WebAssembly.
-  // Dictionaries: a zlib stream names its preset dictionary (RFC 1950 section 2.2,
-  // FDICT/DICTID); raw deflate takes one as the window's initial content (RFC 1951
-  // section 3.2: distances may reach back into it). The gzip header has no such field.
+/**
+ * zstd's windows. libzstd's ZSTD_WINDOWLOG_LIMIT_DEFAULT, 27, is the wasm engine's hard
+ * limit (a 2^27-byte window is 128 MiB of wasm memory, which an instance never gives
+ * back; lib/codecs/zstd.ts); node:zlib's libzstd accepts up to 31 (ZSTD_d_windowLogMax
+ * on 64-bit builds). RFC 8878 section 3.1.1.1.2: at least 2^10.
+ */
+const ZSTD_WINDOW_LOG = { type: 'integer', min: 10, max: 31, engineMax: { wasm: 27 } } as const
+
+const ZSTD_DECODE = {
+  /** Largest accepted Window_Log (RFC 8878 section 3.1.1.1.2): 10 to 27 on wasm, 31 on node. Default: 27. */
+  maxWindowLog: ZSTD_WINDOW_LOG,
+  /**
+   * Largest accepted Window_Size in bytes, when a limit is not a power of two (RFC 9842
+   * section 2.2's max(8 MiB, 1.25 x dictionary) for 'dcz'); the smaller limit applies. wasm only.
+   */
+  maxWindowBytes: { type: 'integer', min: 2 ** 10, max: 2 ** 27, engines: ['wasm'] },
+  /** 'auto' (default): a trained dictionary when it starts with the magic 37 A4 30 EC; 'raw': always raw content. */
+  dictionaryType: { type: 'choice', values: ['auto', 'raw'] },
+} as const
+
+const ZSTD_ENCODE = {
+  /** Writes the frame's XXH64 content checksum (RFC 8878 section 3.1.1). Default true. */
+  checksum: { type: 'boolean' },
+  /** The exact number of bytes that will be written, put into the frame header. wasm only. */
+  contentSize: { type: 'integer', min: 0, max: Number.MAX_SAFE_INTEGER, engines: ['wasm'] },
+  /** Window_Log of the frames written, 10 to 27 (default: libzstd's for the level). wasm only. */
+  windowLog: { type: 'integer', min: 10, max: 27, engines: ['wasm'] },
+  dictionaryType: ZSTD_DECODE.dictionaryType,
+} as const
+
+const BROTLI_ENCODE = {
+  /** Window bits, 10 to 24 (RFC 7932 section 9.1: WINDOW_BITS); default 22. */
+  lgwin: { type: 'integer', min: 10, max: 24 },
+} as const
+
+const LZ4_ENCODE = {
+  /** Block maximum size (LZ4 frame format, BD byte): 64 KiB (default), 256 KiB, 1 MiB or 4 MiB. */
+  blockSize: { type: 'choice', values: [65536, 262144, 1048576, 4194304] },
+  /** An xxHash32 after each block. Default false. */
+  blockChecksum: { type: 'boolean' },
+  /** An xxHash32 of the content at the end of the frame. Default true. */
+  contentChecksum: { type: 'boolean' },
+  /** Blocks that do not refer into earlier ones. Default true; false (linked blocks) is decoded but not written. */
+  blockIndependence: { type: 'boolean', refuse: { value: false, why: 'false (linked blocks) is not implemented by the encoder; the decoder reads linked frames' } },
+  /** The exact number of bytes that will be written, put into the frame header. */
+  contentSize: { type: 'integer', min: 0, max: Number.MAX_SAFE_INTEGER },
+} as const
+
+const LZ4_BLOCK_DECODE = {
+  /** The exact decoded size of the block (a raw block does not record it). Required. */
+  outputSize: { type: 'integer', min: 0, max: Number.MAX_SAFE_INTEGER, required: 'the exact decoded size of the block' },
+} as const
+
+/**
+ * The table. Notes per row:
+ * - deflate family: gzip members may follow each other (RFC 1952 section 2.2); zlib and
+ *   raw deflate streams end with their final block. wasm by default: the inflate kernel
+ *   decodes about twice as fast as the TypeScript one (bench/inflate-micro.ts); 'js'
+ *   stays for pages whose Content-Security-Policy forbids WebAssembly. Dictionaries: a
+ *   zlib stream names its preset dictionary (RFC 1950 section 2.2, FDICT/DICTID); raw
+ *   deflate takes one as the window's initial content (RFC 1951 section 3.2: distances
+ *   may reach back into it). The gzip header has no such field.
+ * - LZ4: wasm by default, decode 2.1-3x and encode 1.8-2.2x the TypeScript engine
+ *   (bench/lz4-micro.ts). A raw block has no sync points: it does not flush.
+ * - zstd: a stream is a sequence of frames (RFC 8878 section 3.1). Dictionaries: a
+ *   trained one (RFC 8878 section 5, magic 37 A4 30 EC, named by its ID in the frame
+ *   header) or raw content (a prefix the first matches may reach back into).
+ * - brotli: the web platform's CompressionStream('brotli') proposal and node:zlib both
+ *   default to quality 11 for one-shot use; streams favour speed, so 5 here. RFC 7932
+ *   defines a single stream: bytes after its end are trailing data. Dictionaries: raw
+ *   content (a prefix, brotli's BROTLI_SHARED_DICTIONARY_RAW). HTTP level 4: about gzip's
+ *   speed at a better ratio.
+ * - dcz, dcb: RFC 9842 (Compression Dictionary Transport) sections 5 and 4: a header with
+ *   the dictionary's SHA-256, then one zstd frame or one brotli stream using it as raw
+ *   content. Levels as the inner formats'. One stream: bytes after it are trailing data.
+ *   dcb's HTTP level is 5: brotli's encoder uses a dictionary from quality 5 only.
+ *
+ * Decoded-size bounds (`decodedPerByte`):
+ * - deflate: a length/distance pair costs at least 2 bits and yields at most 258 bytes
+ *   (RFC 1951 section 3.2.5), so at most 1032 bytes per input byte.
+ * - zstd: the densest block is an RLE block, 3 header bytes and 1 byte for up to
+ *   Block_Maximum_Size = 128 KiB (RFC 8878 section 3.1.1.2), so < 32768 per byte.
+ * - LZ4: a match length byte adds at most 255 bytes (lz4_Block_format.md), so about 255
+ *   per byte.
+ * - brotli: one insert-and-copy command of a few bytes can copy ~16 MiB (RFC 7932
+ *   section 5): no useful bound (only the caller's limit applies).
+ */
+export const FORMAT_TABLE = /* @__PURE__ */ Object.freeze({
   gzip: {
-    defaultEngine: 'wasm',
     engines: DEFLATE_ENGINES,
+    defaultEngine: 'wasm',
     levels: [0, 9, 6],
     traits: MEMBERS,
-    noDictionary: "gzip has no preset dictionary (RFC 1952 defines none); use 'deflate' (zlib, RFC 1950 FDICT) or 'deflate-raw'",
+    dictionary: 'none',
+    dictionaryWhy: "gzip has no preset dictionary (RFC 1952 defines none); use 'deflate' (zlib, RFC 1950 FDICT) or 'deflate-raw'",
+    flushes: true,
+    web: { name: 'gzip', concatenated: false },
+    http: { coding: 'gzip', level: 6, preference: 3 },
+    detect: { magic: [0x1f, 0x8b], label: 'gzip' }, // RFC 1952 section 2.3.1 ID1 ID2
+    decodedPerByte: [1032, 1032],
+    options: { decode: NONE, encode: NONE },
   },
-  deflate: { defaultEngine: 'wasm', engines: DEFLATE_ENGINES, levels: [0, 9, 6], traits: SINGLE },
-  'deflate-raw': { defaultEngine: 'wasm', engines: DEFLATE_ENGINES, levels: [0, 9, 6], traits: SINGLE },
-  // wasm by default: decode 2.1-3x, encode 1.8-2.2x the TypeScript engine (bench/lz4-micro.ts).
-  lz4: { defaultEngine: 'wasm', engines: ['js', 'wasm'], levels: [1, 12, 1], traits: MEMBERS, noDictionary: 'lz4 dictionaries are not supported' },
-  'lz4-block': { defaultEngine: 'wasm', engines: ['js', 'wasm'], levels: [1, 12, 1], traits: SINGLE, noDictionary: 'lz4 dictionaries are not supported' },
-  // RFC 8878 section 3.1: a zstd stream is a sequence of frames.
-  // Dictionaries: a trained one (RFC 8878 section 5, magic 37 A4 30 EC, named by its ID in
-  // the frame header) or raw content (a prefix the first matches may reach back into).
-  zstd: { defaultEngine: 'wasm', engines: ['wasm', 'node'], levels: [1, 19, 3], traits: MEMBERS },
-  // The web platform's CompressionStream('brotli') proposal and node:zlib both default to
-  // quality 11 for one-shot use; streams favour speed, so 5 here. RFC 7932 defines a
-  // single stream: bytes after its end are trailing data.
-  // Dictionaries: raw content (a prefix, brotli's BROTLI_SHARED_DICTIONARY_RAW).
-  brotli: { defaultEngine: 'wasm', engines: ['wasm', 'node'], levels: [0, 11, 5], traits: SINGLE },
-  // RFC 9842 (Compression Dictionary Transport) sections 4 and 5: a header with the
-  // dictionary's SHA-256, then one zstd frame or one brotli stream using it as raw
-  // content. Levels as the inner formats'. One stream: bytes after it are trailing data.
-  dcz: { defaultEngine: 'wasm', engines: ['wasm'], levels: [1, 19, 3], traits: SINGLE, needsDictionary: "'dcz' is zstd with a dictionary (RFC 9842 section 5)" },
-  dcb: { defaultEngine: 'wasm', engines: ['wasm'], levels: [0, 11, 5], traits: SINGLE, needsDictionary: "'dcb' is brotli with a dictionary (RFC 9842 section 4)" },
-}
+  deflate: {
+    engines: DEFLATE_ENGINES,
+    defaultEngine: 'wasm',
+    levels: [0, 9, 6],
+    traits: SINGLE,
+    dictionary: 'optional',
+    flushes: true,
+    web: { name: 'deflate', concatenated: false },
+    // HTTP `deflate` is the zlib format (RFC 9110 section 8.4.1.2).
+    http: { coding: 'deflate', level: 6, preference: 4 },
+    detect: { magic: 'zlib header', label: 'zlib deflate (RFC 1950 header)' },
+    decodedPerByte: [1032, 1032],
+    options: { decode: NONE, encode: NONE },
+  },
+  'deflate-raw': {
+    engines: DEFLATE_ENGINES,
+    defaultEngine: 'wasm',
+    levels: [0, 9, 6],
+    traits: SINGLE,
+    dictionary: 'optional',
+    flushes: true,
+    web: { name: 'deflate-raw', concatenated: false },
+    decodedPerByte: [1032, 1032],
+    options: { decode: NONE, encode: NONE },
+  },
+  lz4: {
+    engines: ['js', 'wasm'],
+    defaultEngine: 'wasm',
+    levels: [1, 12, 1],
+    traits: MEMBERS,
+    dictionary: 'none',
+    dictionaryWhy: 'lz4 dictionaries are not supported',
+    flushes: true,
+    web: { name: 'lz4', concatenated: true },
+    detect: { magic: [0x04, 0x22, 0x4d, 0x18], frames: true, label: 'LZ4 frame' }, // 0x184D2204 little-endian
+    decodedPerByte: [256, 65_536],
+    options: { decode: NONE, encode: LZ4_ENCODE },
+  },
+  'lz4-block': {
+    engines: ['js', 'wasm'],
+    defaultEngine: 'wasm',
+    levels: [1, 12, 1],
+    traits: SINGLE,
+    dictionary: 'none',
+    dictionaryWhy: 'lz4 dictionaries are not supported',
+    flushes: false,
+    decodedPerByte: [256, 65_536],
+    options: { decode: LZ4_BLOCK_DECODE, encode: NONE },
+  },
+  zstd: {
+    engines: ['wasm', 'node'],
+    defaultEngine: 'wasm',
+    levels: [1, 19, 3],
+    traits: MEMBERS,
+    dictionary: 'optional',
+    flushes: true,
+    web: { name: 'zstd', concatenated: true },
+    http: { coding: 'zstd', level: 3, preference: 1 },
+    detect: { magic: [0x28, 0xb5, 0x2f, 0xfd], frames: true, label: 'zstd' }, // RFC 8878 section 3.1.1: 0xFD2FB528 little-endian
+    decodedPerByte: [32_768, 131_072],
+    options: { decode: ZSTD_DECODE, encode: ZSTD_ENCODE },
+  },
+  brotli: {
+    engines: ['wasm', 'node'],
+    defaultEngine: 'wasm',
+    levels: [0, 11, 5],
+    traits: SINGLE,
+    dictionary: 'optional',
+    flushes: true,
+    web: { name: 'brotli', concatenated: false },
+    http: { coding: 'br', level: 4, preference: 2 },
+    decodedPerByte: null,
+    options: { decode: NONE, encode: BROTLI_ENCODE },
+  },
+  dcz: {
+    engines: ['wasm'],
+    defaultEngine: 'wasm',
+    levels: [1, 19, 3],
+    traits: SINGLE,
+    dictionary: 'required',
+    dictionaryWhy: "'dcz' is zstd with a dictionary (RFC 9842 section 5)",
+    flushes: true,
+    web: { name: 'dcz', concatenated: false },
+    http: { coding: 'dcz', level: 3, preference: 1 },
+    // A zstd skippable frame of 32 bytes (magic 0x184D2A5E, RFC 8878 section 3.1.2).
+    transport: { inner: 'zstd', magic: [0x5e, 0x2a, 0x4d, 0x18, 0x20, 0x00, 0x00, 0x00], section: '5' },
+    decodedPerByte: [32_768, 131_072],
+    // The window limits and the dictionary type are the transport's (RFC 9842 section 2.2).
+    options: { decode: { maxWindowLog: ZSTD_WINDOW_LOG }, encode: { checksum: ZSTD_ENCODE.checksum, contentSize: ZSTD_ENCODE.contentSize, windowLog: ZSTD_ENCODE.windowLog } },
+  },
+  dcb: {
+    engines: ['wasm'],
+    defaultEngine: 'wasm',
+    levels: [0, 11, 5],
+    traits: SINGLE,
+    dictionary: 'required',
+    dictionaryWhy: "'dcb' is brotli with a dictionary (RFC 9842 section 4)",
+    flushes: true,
+    web: { name: 'dcb', concatenated: false },
+    http: { coding: 'dcb', level: 5, preference: 2 },
+    transport: { inner: 'brotli', magic: [0xff, 0x44, 0x43, 0x42], section: '4' },
+    decodedPerByte: null,
+    options: { decode: NONE, encode: BROTLI_ENCODE },
+  },
+} as const satisfies Record<string, FormatRow>)
 
-export const FORMATS = /* @__PURE__ */ Object.freeze(Object.keys(facts) as Format[])
+type Table = typeof FORMAT_TABLE
+
+/** The formats of the compression codecs: the keys of `FORMAT_TABLE`. */
+export type Format = keyof Table
+
+/** The dictionary transports (RFC 9842): the rows with `transport`. */
+export type TransportFormat = { [F in Format]: Table[F] extends { transport: object } ? F : never }[Format]
+
+/** The HTTP content codings: the `http.coding` tokens of the rows. */
+export type HttpCoding = { [F in Format]: Table[F] extends { http: { coding: infer C } } ? C : never }[Format]
+
+/** The format names `CompressionStream`/`DecompressionStream` take. */
+export type WebFormat = { [F in Format]: Table[F] extends { web: { name: infer N } } ? N : never }[Format]
+
+const rows = FORMAT_TABLE as Readonly<Record<Format, FormatRow>>
+const hasOwn = (o: object, key: string): boolean => Object.prototype.hasOwnProperty.call(o, key)
+const has = (name: unknown): name is Format => typeof name === 'string' && hasOwn(rows, name)
+
+/** Every format, in table order. */
+export const FORMATS: readonly Format[] = /* @__PURE__ */ Object.freeze(Object.keys(FORMAT_TABLE) as Format[])
 
 export function isFormat(name: unknown): name is Format {
-  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(facts, name)
+  return has(name)
 }
 
 /** `format` if it is one; otherwise throws `UNKNOWN_FORMAT`. */
 export function checkFormat(format: string): Format {
-  if (!isFormat(format)) throw new CodecError('UNKNOWN_FORMAT', String(format), `unknown format; expected one of ${FORMATS.join(', ')}`)
+  if (!has(format)) throw new CodecError('UNKNOWN_FORMAT', String(format), `unknown format; expected one of ${FORMATS.join(', ')}`)
   return format
 }
 
-function factsOf(format: string): FormatFacts {
-  return facts[checkFormat(format)]
+/** The row of `format` (throws `UNKNOWN_FORMAT` for other names). */
+export function rowOf(format: string): FormatRow {
+  return rows[checkFormat(format)]
+}
+
+/** The engines of `format`, in table order (the test matrices run every one). */
+export function enginesOf(format: Format): readonly Engine[] {
+  return rowOf(format).engines
 }
 
 /** What the stream driver needs to know of `format` besides its codec. */
 export function traitsOf(format: Format): FormatTraits {
-  return factsOf(format).traits
+  return rowOf(format).traits
+}
+
+/** The formats whose rows have `key`, in table order. */
+function formatsWith<K extends keyof FormatRow>(key: K): Format[] {
+  return FORMATS.filter((f) => rows[f][key] !== undefined)
+}
+
+/** The format names of `CompressionStream`/`DecompressionStream`. */
+export const WEB_FORMATS: readonly WebFormat[] = /* @__PURE__ */ Object.freeze(formatsWith('web').map((f) => rows[f].web!.name as WebFormat))
+
+/** The web format named `name`, or undefined. */
+export function webFormat(name: string): { format: Format; concatenated: boolean } | undefined {
+  for (const f of FORMATS) {
+    const web = rows[f].web
+    if (web !== undefined && web.name === name) return { format: f, concatenated: web.concatenated }
+  }
+  return undefined
+}
+
+/** The HTTP content codings, in the default offer's order (dictionary transports first). */
+export const HTTP_CODINGS: readonly HttpCoding[] = /* @__PURE__ */ Object.freeze(
+  formatsWith('http')
+    .sort((a, b) => Number(rows[a].transport === undefined) - Number(rows[b].transport === undefined) || rows[a].http!.preference - rows[b].http!.preference)
+    .map((f) => rows[f].http!.coding as HttpCoding),
+)
+
+/** The format a content coding decodes/encodes as, or undefined. */
+export function formatOfCoding(coding: string): Format | undefined {
+  return FORMATS.find((f) => rows[f].http?.coding === coding)
+}
+
+/** The HTTP facts of a coding (its format's `http` row); throws for a coding not in the table. */
+export function httpOf(coding: HttpCoding): { format: Format; level: number; transport: boolean } {
+  const format = formatOfCoding(coding)!
+  return { format, level: rows[format].http!.level, transport: rows[format].transport !== undefined }
+}
+
+/** The dictionary transports (RFC 9842), in table order. */
+export const TRANSPORT_FORMATS: readonly TransportFormat[] = /* @__PURE__ */ Object.freeze(formatsWith('transport') as TransportFormat[])
+
+/** Whether `format` is one of the transports, whose codecs need `dictionaryDigest`. */
+export function isDictionaryTransport(format: string): format is TransportFormat {
+  return has(format) && rows[format].transport !== undefined
+}
+
+/** The transport facts of `format`: its inner format, header magic and RFC 9842 section. */
+export function transportOf(format: TransportFormat): { inner: Format; magic: readonly number[]; section: string } {
+  const t = rows[format].transport!
+  return { inner: t.inner as Format, magic: t.magic, section: t.section }
+}
+
+/** The formats `decompress()` recognises by a magic number (transports: by their header). */
+export const DETECTED_FORMATS: readonly Format[] = /* @__PURE__ */ Object.freeze(formatsWith('detect'))
+
+/** How `format` is detected (its `detect` row), or undefined. */
+export function detectOf(format: Format): FormatRow['detect'] {
+  return rows[format].detect
+}
+
+/** Whether `format` takes a `dictionary` (optional or required). */
+export function takesDictionary(format: Format): boolean {
+  return rows[format].dictionary !== 'none'
 }
 
 /**
@@ -97,7 +408,7 @@ export function traitsOf(format: Format): FormatTraits {
  * engines the format does not have, so that stream factories fail at construction.
  */
 export function resolveEngine(format: string, engine: unknown): Engine {
-  const f = factsOf(format)
+  const f = rowOf(format)
   if (engine === undefined) return f.defaultEngine
   if (typeof engine !== 'string' || !f.engines.includes(engine as Engine)) {
     throw new CodecError('INVALID_OPTION', format, `engine ${JSON.stringify(engine)} is not available for this format; expected one of ${f.engines.join(', ')}`)
@@ -112,7 +423,7 @@ export function resolveEngine(format: string, engine: unknown): Engine {
 
 /** Checks an encoder's `level`; returns the level to use. */
 export function checkLevel(format: string, level: unknown): number {
-  const [min, max, fallback] = factsOf(format).levels
+  const [min, max, fallback] = rowOf(format).levels
   return checkInteger(format, 'level', level, min, max, fallback)
 }
 
@@ -128,19 +439,18 @@ const checkedDictionaries = /* @__PURE__ */ new WeakSet<Uint8Array>()
  * allowed and changes no output. The dictionary transports ('dcz', 'dcb') require one.
  */
 export function checkDictionary(format: string, value: unknown): Uint8Array | undefined {
+  const row = rowOf(format)
   if (value === undefined) {
-    const needed = factsOf(format).needsDictionary
-    if (needed) throw new CodecError('INVALID_OPTION', format, `the dictionary option is required: ${needed}`)
+    if (row.dictionary === 'required') throw new CodecError('INVALID_OPTION', format, `the dictionary option is required: ${row.dictionaryWhy}`)
     return undefined
   }
-  const refused = factsOf(format).noDictionary
-  if (refused) throw new CodecError('INVALID_OPTION', format, `dictionary: ${refused}`)
+  if (row.dictionary === 'none') throw new CodecError('INVALID_OPTION', format, `dictionary: ${row.dictionaryWhy}`)
   if (value instanceof Uint8Array && checkedDictionaries.has(value)) return value
   let bytes: Uint8Array
   try {
     bytes = toBytes(value, true)
   } catch {
-    throw new CodecError('INVALID_OPTION', format, `dictionary must be an ArrayBuffer or an ArrayBufferView, got ${value === null ? 'null' : Array.isArray(value) ? 'an Array' : typeof value}`)
+    throw new CodecError('INVALID_OPTION', format, `dictionary must be an ArrayBuffer or an ArrayBufferView, got ${describe(value)}`)
   }
   const copy = bytes.slice()
   checkedDictionaries.add(copy)
@@ -149,34 +459,13 @@ export function checkDictionary(format: string, value: unknown): Uint8Array | un
 
 /**
  * The most bytes `n` compressed bytes of `format` can decode to, from the formats' own
- * limits, to refuse a declared size (a frame header, an Arrow prefix, a Parquet page
- * header: all untrusted) before allocating it:
- * - deflate: a length/distance pair costs at least 2 bits and yields at most 258 bytes
- *   (RFC 1951 section 3.2.5), so at most 1032 bytes per input byte.
- * - zstd: the densest block is an RLE block, 3 header bytes and 1 byte for up to
- *   Block_Maximum_Size = 128 KiB (RFC 8878 section 3.1.1.2), so < 32768 per byte.
- * - LZ4: a match length byte adds at most 255 bytes (lz4_Block_format.md), so about 255
- *   per byte.
- * - brotli: one insert-and-copy command of a few bytes can copy ~16 MiB (RFC 7932
- *   section 5): no useful bound, `Infinity` (only the caller's limit applies).
- * Small constants cover frame headers and the last block.
+ * limits (the table's `decodedPerByte`), to refuse a declared size (a frame header, an
+ * Arrow prefix, a Parquet page header: all untrusted) before allocating it. `Infinity`
+ * where the format gives no useful bound (brotli).
  */
 export function mostDecodedBytes(format: Format, n: number): number {
-  switch (format) {
-    case 'gzip':
-    case 'deflate':
-    case 'deflate-raw':
-      return n * 1032 + 1032
-    case 'zstd':
-    case 'dcz':
-      return n * 32_768 + 131_072
-    case 'lz4':
-    case 'lz4-block':
-      return n * 256 + 65_536
-    case 'brotli':
-    case 'dcb':
-      return Infinity
-  }
+  const bound = rowOf(format).decodedPerByte
+  return bound === null ? Infinity : n * bound[0] + bound[1]
 }
 
 /** 2 GiB: larger than any single ArrayBuffer many runtimes allow, far below a bomb. */
@@ -200,30 +489,213 @@ export function checkChunkSize(format: string, value: unknown): number | undefin
 }
 
 // ---------------------------------------------------------------------------------------
-// Flushing. Every encoder can write a sync point mid-stream (`Encoder.flush()`), known
-// before any engine loads, so that asking for one where it cannot be had fails at once:
-// - deflate family (every engine): sync flush, an empty stored block (RFC 1951 §3.2.4);
-// - zstd (wasm, node): ZSTD_e_flush ends the current block (zstd.h);
+// Flushing. Every encoder but the raw LZ4 block's can write a sync point mid-stream
+// (`Encoder.flush()`), on every engine it has, known before any engine loads, so that
+// asking for one where it cannot be had fails at once:
+// - deflate family: sync flush, an empty stored block (RFC 1951 §3.2.4);
+// - zstd: ZSTD_e_flush ends the current block (zstd.h);
 // - LZ4 frame: the current block is ended early (blocks are independent);
-// - brotli (wasm, node): BROTLI_OPERATION_FLUSH (encode.h);
+// - brotli: BROTLI_OPERATION_FLUSH (encode.h);
 // - raw LZ4 blocks: one block, nothing to split.
 
 /** `'none'`: sync points only on `flush()`. `'write'`: one after each written chunk. */
 export type FlushMode = 'none' | 'write'
 
-/** Whether `format`'s encoders can write a sync point (on every engine it has). */
-export function canFlush(format: Format, _engine?: Engine): boolean {
-  return format !== 'lz4-block'
+/** Whether `format`'s encoders can write a sync point (the table's `flushes`). */
+export function canFlush(format: Format): boolean {
+  return rowOf(format).flushes
 }
 
 /** The error for a sync point asked of an encoder that cannot write one. */
-export function unflushable(format: Format, engine: Engine): CodecError {
-  return new CodecError('UNSUPPORTED', format, `cannot flush on engine '${engine}': a raw LZ4 block has no sync points`)
+export function unflushable(format: Format): CodecError {
+  return new CodecError('UNSUPPORTED', format, `cannot flush: a ${format} encoder has no sync points${format === 'lz4-block' ? ' (a raw LZ4 block is one block)' : ''}`)
 }
 
 /** Checks an encoder's `flush` option; returns the mode to use. */
-export function checkFlush(format: Format, value: unknown, engine: Engine = factsOf(format).defaultEngine): FlushMode {
+export function checkFlush(format: Format, value: unknown): FlushMode {
   const mode = checkOneOf(format, 'flush', value, ['none', 'write'], 'none')
-  if (mode === 'write' && !canFlush(format, engine)) throw unflushable(format, engine)
+  if (mode === 'write' && !canFlush(format)) throw unflushable(format)
   return mode
+}
+
+// ---------------------------------------------------------------------------------------
+// The option schema. Each surface (streams, one-shot, span codecs, Node duplex) takes
+// the common options of its role, the format's own (`FormatRow.options`) and its own
+// shell keys (`signal`, `streams`, `duplex`); `checkOptions` checks them all at once,
+// before any engine loads, and refuses unknown keys.
+
+/**
+ * Options every codec of a role takes, whatever the format: the run-time check
+ * (`checkOptions`) and the types (`CodecOptions`) both follow this list.
+ */
+export const COMMON_OPTIONS = /* @__PURE__ */ Object.freeze({
+  decode: {
+    /** `'js'`/`'wasm'` (portable; the default per format) or `'node'` (node:zlib). */
+    engine: { type: 'engine' },
+    /** Most bytes to produce; more errors with `LIMIT_EXCEEDED` before the memory is spent. Default 2 GiB. */
+    maxOutputBytes: { type: 'limit' },
+    /**
+     * The encoder's preset dictionary, any BufferSource (copied at creation): 'deflate'
+     * checks it against the stream's DICTID, 'deflate-raw' starts with it as the window,
+     * zstd (trained or raw content), brotli (raw content); required for 'dcz' and 'dcb';
+     * refused for gzip and LZ4.
+     */
+    dictionary: { type: 'dictionary' },
+  },
+  encode: {
+    /** `'js'`/`'wasm'` (portable; the default per format) or `'node'` (node:zlib). */
+    engine: { type: 'engine' },
+    /** Compression level; range and default depend on the format. */
+    level: { type: 'level' },
+    /**
+     * A preset dictionary, any BufferSource (copied at creation): 'deflate' writes FDICT
+     * and its DICTID (Adler-32), 'deflate-raw' starts with it as the window (only its last
+     * 32 KiB count), zstd (trained or raw content), brotli (raw content); required for
+     * 'dcz' and 'dcb'; refused for gzip and LZ4. The decoder needs the same bytes.
+     */
+    dictionary: { type: 'dictionary' },
+  },
+} as const)
+
+/** Options of the machine that drives a codec (streams, Node duplex, one-shot decode). */
+export const MACHINE_OPTIONS = /* @__PURE__ */ Object.freeze({
+  decode: {
+    /** Output chunk size in bytes, 64 to 2^30. Default: 16 KiB growing to 256 KiB. */
+    chunkSize: { type: 'integer', min: MIN_CHUNK_SIZE, max: MAX_CHUNK_SIZE },
+    /**
+     * Whether another frame/member may follow the first (gzip members, LZ4 and zstd
+     * frames). Default: what the format allows. `false` makes bytes after the first
+     * frame an error, as the web platform's `DecompressionStream('gzip')` does.
+     */
+    concatenated: { type: 'boolean' },
+  },
+  encode: {
+    /** Output chunk size in bytes, 64 to 2^30. Default: 16 KiB growing to 256 KiB. */
+    chunkSize: { type: 'integer', min: MIN_CHUNK_SIZE, max: MAX_CHUNK_SIZE },
+    /**
+     * `'write'`: end the output of every written chunk with a sync point, so that a
+     * decoder can produce everything written so far without the rest of the stream
+     * (deflate family: sync flush; brotli: BROTLI_OPERATION_FLUSH; zstd: end of block;
+     * LZ4: end of the current block). For live streams (server-sent events, logs); it
+     * costs ratio on small writes. Default `'none'`.
+     */
+    flush: { type: 'choice', values: ['none', 'write'] },
+  },
+} as const)
+
+/** The format's own options of a role (its row's schema), as TypeScript sees them. */
+type OwnOptions<F extends Format, R extends Role> = OptionsOf<UnionToIntersection<Table[F]['options'][R]>>
+type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never
+
+/**
+ * The options a span codec of `format` takes for role `R` (`createDecoder`,
+ * `createEncoder`): the common ones and the format's own. For the union `Format`, every
+ * format's keys.
+ */
+export type CodecOptions<F extends Format, R extends Role> = OptionsOf<(typeof COMMON_OPTIONS)[R]> & OwnOptions<F, R>
+
+/** The options of a machine-driven codec (streams, Node duplex): the codec's and the machine's. */
+export type MachineCodecOptions<F extends Format, R extends Role> = CodecOptions<F, R> & OptionsOf<(typeof MACHINE_OPTIONS)[R]>
+
+/** What `checkOptions` found. */
+export interface CheckedOptions {
+  readonly engine: Engine
+  /** Decoders: the output limit. */
+  readonly maxOutputBytes: number
+  /** Encoders: the level. */
+  readonly level: number
+  /** The caller's `chunkSize`, or undefined. */
+  readonly chunkSize: number | undefined
+  readonly concatenated: boolean
+  readonly flush: FlushMode
+  /**
+   * What the codec module gets: the format's own options as given, the copied
+   * dictionary, `level`, `maxOutputBytes` (when given).
+   */
+  readonly codec: Record<string, unknown>
+}
+
+/**
+ * Which keys a surface takes besides the codec's: `machine` for the machine options
+ * (`chunkSize` and `concatenated` or `flush`), `shell` for keys the surface checks
+ * itself (`signal`, `streams`, `duplex`).
+ */
+export interface SurfaceKeys {
+  readonly machine?: boolean | readonly string[]
+  readonly shell?: readonly string[]
+}
+
+function engineAllows(key: string, spec: OptionSpec, engine: Engine, format: string): void {
+  if (spec.engines !== undefined && !spec.engines.includes(engine)) {
+    throw new CodecError('INVALID_OPTION', format, `${key} is not available on engine '${engine}'; only on ${spec.engines.map((e) => `'${e}'`).join(', ')}`)
+  }
+}
+
+/**
+ * Checks every option of a `role` codec of `format`, synchronously, before any engine
+ * loads: the common ones, the machine's where `keys.machine` allows them, the format's
+ * own by its row's schema, and unknown keys (`INVALID_OPTION` naming the key and the
+ * nearest known one). The one check every surface runs, through `prepare.ts` or the
+ * registry; the codecs read their own options with `formatOption` (the same schema).
+ */
+export function checkOptions(format: Format, role: Role, options: unknown, keys: SurfaceKeys = {}): CheckedOptions {
+  if (options === undefined) options = {}
+  if (typeof options !== 'object' || options === null) throw new CodecError('INVALID_OPTION', format, `options must be an object, got ${describe(options)}`)
+  const o = options as Record<string, unknown>
+  const row = rowOf(format)
+  const own = row.options[role]
+  const machine = MACHINE_OPTIONS[role] as OptionSchema
+  const machineKeys = keys.machine === true ? Object.keys(machine) : keys.machine === false || keys.machine === undefined ? [] : keys.machine
+  const shell = keys.shell ?? []
+  // Unknown keys first, so that a typo is named before a value it hides is missed.
+  for (const key of Object.keys(o)) {
+    if (o[key] === undefined) continue
+    if (hasOwn(COMMON_OPTIONS[role], key) || hasOwn(own, key) || machineKeys.includes(key) || shell.includes(key)) continue
+    const known = [...Object.keys(COMMON_OPTIONS[role]), ...Object.keys(own), ...machineKeys, ...shell]
+    const near = nearestKey(key, known)
+    throw new CodecError('INVALID_OPTION', format, `unknown ${role === 'decode' ? 'decoder' : 'encoder'} option '${key}'${near ? ` (did you mean '${near}'?)` : ''}; ${format} takes ${known.join(', ')}`)
+  }
+  const engine = resolveEngine(format, o.engine)
+  const codec: Record<string, unknown> = {}
+  for (const key of Object.keys(own)) {
+    if (o[key] === undefined) continue
+    const spec = own[key]!
+    engineAllows(key, spec, engine, format)
+    codec[key] = checkSpec(format, key, spec, o[key], engine)
+  }
+  for (const key of Object.keys(own)) {
+    const spec = own[key]!
+    if (spec.required !== undefined && o[key] === undefined) throw new CodecError('INVALID_OPTION', format, `${key} (${spec.required}) is required`)
+  }
+  let maxOutputBytes = Infinity
+  let level = 0
+  if (role === 'decode') {
+    maxOutputBytes = checkMaxOutput(format, o.maxOutputBytes)
+    if (o.maxOutputBytes !== undefined) codec.maxOutputBytes = maxOutputBytes
+  } else {
+    level = checkLevel(format, o.level)
+    if (o.level !== undefined) codec.level = level
+  }
+  const dictionary = checkDictionary(format, o.dictionary)
+  if (dictionary !== undefined) codec.dictionary = dictionary
+  const chunkSize = machineKeys.includes('chunkSize') ? checkChunkSize(format, o.chunkSize) : undefined
+  const concatenated = machineKeys.includes('concatenated') ? checkSpec(format, 'concatenated', MACHINE_OPTIONS.decode.concatenated, o.concatenated, engine) ?? row.traits.concatenable : row.traits.concatenable
+  const flush = role === 'encode' && machineKeys.includes('flush') ? checkFlush(format, o.flush) : 'none'
+  return { engine, maxOutputBytes, level, chunkSize, concatenated: concatenated as boolean, flush, codec }
+}
+
+/**
+ * One of the format's own options, checked by its row's schema (`undefined` when not
+ * given): how a codec module reads its options, so that a codec created directly
+ * (`loadCodec(...).createEncoder(options)`) is held to the same ranges as every surface.
+ */
+export function formatOption(format: Format, role: Role, key: string, value: unknown, engine: Engine = rowOf(format).defaultEngine): unknown {
+  const spec = rowOf(format).options[role][key]
+  if (spec === undefined) throw new CodecError('INVALID_OPTION', format, `unknown ${role === 'decode' ? 'decoder' : 'encoder'} option '${key}'`)
+  if (value === undefined) {
+    if (spec.required !== undefined) throw new CodecError('INVALID_OPTION', format, `${key} (${spec.required}) is required`)
+    return undefined
+  }
+  engineAllows(key, spec, engine, format)
+  return checkSpec(format, key, spec, value, engine)
 }

@@ -1,11 +1,38 @@
-import { CodecError } from './errors.js'
-
 /**
  * The generic option checks every module uses (codecs through `formats.ts`, the Arrow and
- * Parquet readers directly): a leaf of its own, so that an entry that needs no format
- * facts (`sluice/parquet`) does not load them. Each throws `CodecError('INVALID_OPTION')`
- * naming the option, the range and the value; `undefined` gives the default.
+ * Parquet readers directly) and the option schema's vocabulary (`OptionSpec`): a leaf of
+ * its own, so that an entry that needs no format facts (`sluice/parquet`) does not load
+ * them. Each check throws `CodecError('INVALID_OPTION')` naming the option, the range
+ * and the value with its type (`got "9" (a string)`); `undefined` gives the default.
  */
+import type { BinaryInput } from './bytes.js'
+import { CodecError } from './errors.js'
+import type { Engine } from './formats.js'
+
+/**
+ * A value as messages show it: strings quoted with their type named, numbers and
+ * booleans as written, other types by name (`"9" (a string)`, `99`, `an object`).
+ */
+export function describe(value: unknown): string {
+  switch (typeof value) {
+    case 'string':
+      return `${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value)} (a string)`
+    case 'number':
+    case 'boolean':
+    case 'undefined':
+      return String(value)
+    case 'bigint':
+      return `${String(value)}n (a bigint)`
+    case 'symbol':
+      return 'a symbol'
+    case 'function':
+      return 'a function'
+    default:
+      if (value === null) return 'null'
+      if (Array.isArray(value)) return 'an Array'
+      return 'an object'
+  }
+}
 
 /** An integer in `[min, max]`. */
 export function checkInteger(format: string, name: string, value: unknown, min: number, max: number, fallback: number): number
@@ -13,7 +40,7 @@ export function checkInteger(format: string, name: string, value: unknown, min: 
 export function checkInteger(format: string, name: string, value: unknown, min: number, max: number, fallback?: number): number | undefined {
   if (value === undefined) return fallback
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw new CodecError('INVALID_OPTION', format, `${name} must be an integer from ${rangeText(min)} to ${rangeText(max)}, got ${String(value)}`)
+    throw new CodecError('INVALID_OPTION', format, `${name} must be an integer from ${rangeText(min)} to ${rangeText(max)}, got ${describe(value)}`)
   }
   return value
 }
@@ -27,15 +54,22 @@ export function checkBoolean(format: string, name: string, value: unknown, fallb
 export function checkBoolean(format: string, name: string, value: unknown, fallback?: boolean): boolean | undefined
 export function checkBoolean(format: string, name: string, value: unknown, fallback?: boolean): boolean | undefined {
   if (value === undefined) return fallback
-  if (typeof value !== 'boolean') throw new CodecError('INVALID_OPTION', format, `${name} must be a boolean, got ${String(value)}`)
+  if (typeof value !== 'boolean') throw new CodecError('INVALID_OPTION', format, `${name} must be a boolean, got ${describe(value)}`)
   return value
 }
 
-/** One of `choices` (strings). */
-export function checkOneOf<T extends string>(format: string, name: string, value: unknown, choices: readonly T[], fallback: T): T {
+/** `a`, `a or b`, `a, b or c`. */
+function orList(items: readonly string[]): string {
+  return items.length <= 2 ? items.join(' or ') : `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`
+}
+
+/** One of `choices` (strings or numbers). */
+export function checkOneOf<T extends string | number>(format: string, name: string, value: unknown, choices: readonly T[], fallback: T): T
+export function checkOneOf<T extends string | number>(format: string, name: string, value: unknown, choices: readonly T[], fallback?: T): T | undefined
+export function checkOneOf<T extends string | number>(format: string, name: string, value: unknown, choices: readonly T[], fallback?: T): T | undefined {
   if (value === undefined) return fallback
-  if (typeof value !== 'string' || !choices.includes(value as T)) {
-    throw new CodecError('INVALID_OPTION', format, `${name} must be ${choices.map((c) => `'${c}'`).join(' or ')}, got ${String(value)}`)
+  if (!choices.includes(value as T)) {
+    throw new CodecError('INVALID_OPTION', format, `${name} must be ${orList(choices.map((c) => (typeof c === 'string' ? `'${c}'` : String(c))))}, got ${describe(value)}`)
   }
   return value as T
 }
@@ -47,7 +81,115 @@ export function checkOneOf<T extends string>(format: string, name: string, value
 export function checkLimit(format: string, name: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback
   if (typeof value !== 'number' || !(value >= 0) || (Number.isFinite(value) && !Number.isInteger(value))) {
-    throw new CodecError('INVALID_OPTION', format, `${name} must be a non-negative integer or Infinity, got ${String(value)}`)
+    throw new CodecError('INVALID_OPTION', format, `${name} must be a non-negative integer or Infinity, got ${describe(value)}`)
   }
   return value
+}
+
+// ---------------------------------------------------------------------------------------
+// The option schema: what one option of a format takes, as data, so that the run-time
+// check (`checkSpec`, `checkOptions` in formats.ts) and the TypeScript type
+// (`OptionsOf`) follow the same entry.
+
+interface SpecBase {
+  /** Engines that honour the option; others refuse it (never ignore it). Default: all. */
+  readonly engines?: readonly Engine[]
+  /** Set when the option must be given: what it is, for the message. */
+  readonly required?: string
+}
+
+/** One option's schema entry. */
+export type OptionSpec = SpecBase &
+  (
+    | { readonly type: 'integer'; readonly min: number; readonly max: number; /** A lower maximum on some engines. */ readonly engineMax?: Readonly<Partial<Record<Engine, number>>> }
+    | { readonly type: 'boolean'; /** A value the option may not take, and why. */ readonly refuse?: { readonly value: boolean; readonly why: string } }
+    | { readonly type: 'choice'; readonly values: readonly (string | number)[] }
+    /** A byte limit (`checkLimit`). */
+    | { readonly type: 'limit' }
+    /** The common options with checks of their own (formats.ts): engine, level, dictionary. */
+    | { readonly type: 'engine' | 'level' | 'dictionary' }
+  )
+
+/** Options by name. */
+export type OptionSchema = Readonly<Record<string, OptionSpec>>
+
+/** Checks `value` (not undefined) against `spec`; returns it. */
+export function checkSpec(format: string, name: string, spec: OptionSpec, value: unknown, engine: Engine): unknown {
+  switch (spec.type) {
+    case 'integer': {
+      const max = spec.engineMax?.[engine] ?? spec.max
+      if (max !== spec.max && typeof value === 'number' && Number.isInteger(value) && value > max && value <= spec.max) {
+        throw new CodecError('INVALID_OPTION', format, `${name} must be an integer from ${rangeText(spec.min)} to ${rangeText(max)} on engine '${engine}', got ${describe(value)}`)
+      }
+      return checkInteger(format, name, value, spec.min, max)
+    }
+    case 'boolean': {
+      const b = checkBoolean(format, name, value)
+      if (spec.refuse !== undefined && b === spec.refuse.value) throw new CodecError('INVALID_OPTION', format, `${name}: ${spec.refuse.why}`)
+      return b
+    }
+    case 'choice':
+      return checkOneOf(format, name, value, spec.values)
+    case 'limit':
+      return checkLimit(format, name, value, Infinity)
+    default:
+      throw new CodecError('INVALID_OPTION', format, `${name} is checked by its own rule, not by checkSpec`)
+  }
+}
+
+/** The TypeScript value type of a schema entry. */
+type ValueOf<S> = S extends { type: 'integer' | 'limit' | 'level' }
+  ? number
+  : S extends { type: 'boolean' }
+    ? boolean
+    : S extends { type: 'choice'; values: readonly (infer V)[] }
+      ? V
+      : S extends { type: 'engine' }
+        ? Engine
+        : S extends { type: 'dictionary' }
+          ? BinaryInput
+          : never
+
+type RequiredKeys<S> = { [K in keyof S]: S[K] extends { required: string } ? K : never }[keyof S]
+
+/** The options object a schema describes: its entries, optional unless `required`. */
+export type OptionsOf<S> = { [K in keyof S as K extends RequiredKeys<S> ? never : K]?: ValueOf<S[K]> } & { [K in keyof S as K extends RequiredKeys<S> ? K : never]-?: ValueOf<S[K]> }
+
+/**
+ * The key of `known` nearest to `key` by edit distance (insertions, deletions,
+ * substitutions and swaps of neighbours: `levle` is one from `level`), if it is near
+ * enough to be a typo of it (at most 2 edits, or a third of the key's length); else
+ * undefined.
+ */
+export function nearestKey(key: string, known: readonly string[]): string | undefined {
+  let best: string | undefined
+  let bestDistance = Math.max(2, Math.floor(key.length / 3)) + 1
+  for (const candidate of known) {
+    const d = editDistance(key.toLowerCase(), candidate.toLowerCase())
+    if (d < bestDistance) {
+      best = candidate
+      bestDistance = d
+    }
+  }
+  return best
+}
+
+/** Optimal string alignment distance (Damerau-Levenshtein without repeated edits of a substring). */
+function editDistance(a: string, b: string): number {
+  const rows: number[][] = []
+  for (let i = 0; i <= a.length; i++) {
+    const row = [i]
+    for (let j = 1; j <= b.length; j++) {
+      if (i === 0) {
+        row.push(j)
+        continue
+      }
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1
+      let d = Math.min(rows[i - 1]![j]! + 1, row[j - 1]! + 1, rows[i - 1]![j - 1]! + cost)
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, rows[i - 2]![j - 2]! + 1)
+      row.push(d)
+    }
+    rows.push(row)
+  }
+  return rows[a.length]![b.length]!
 }

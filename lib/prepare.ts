@@ -1,8 +1,8 @@
 import type { Format } from './codec.js'
 import { DEFAULT_BLOCK_SIZE, FIRST_BLOCK_SIZE, Machine } from './machine.js'
-import { checkBoolean, checkChunkSize, checkDictionary, checkFlush, checkLevel, checkMaxOutput, resolveEngine, traitsOf } from './formats.js'
+import { checkBoolean, checkChunkSize, checkDictionary, checkFlush, checkLevel, checkMaxOutput, isDictionaryTransport, resolveEngine, traitsOf } from './formats.js'
 import { loadCodec } from './registry.js'
-import { addDictionaryDigest, isDictionaryTransport } from './dictionary-digest.js'
+import { addDictionaryDigest } from './dictionary-digest.js'
 
 /**
  * The one place where a codec's options are checked and its machine is built, shared by

@@ -1,7 +1,7 @@
 import type { CodecModule, Decoder, Encoder, Format, Role } from './codec.js'
 import { CodecError } from './errors.js'
-import { checkDictionary, checkFormat, checkLevel, checkMaxOutput, resolveEngine, type Engine } from './formats.js'
-import { addDictionaryDigest, isDictionaryTransport } from './dictionary-digest.js'
+import { checkDictionary, checkFormat, checkLevel, checkMaxOutput, isDictionaryTransport, resolveEngine, type Engine } from './formats.js'
+import { addDictionaryDigest } from './dictionary-digest.js'
 
 export type { CodecModule, Role } from './codec.js'
 export type { Engine } from './formats.js'

@@ -1,9 +1,3 @@
-import type { BinaryInput } from '../lib/bytes.js'
-import type { Format } from '../lib/codec.js'
-import { CodecError } from '../lib/errors.js'
-import { decodeStream, encodeStream } from './factories.js'
-import type { CodecStream, StreamClasses } from './codec-stream.js'
-
 /**
  * Drop-in versions of the web platform's `CompressionStream` and `DecompressionStream`
  * (https://compression.spec.whatwg.org/), on this library's engines, in every runtime,
@@ -20,14 +14,18 @@ import type { CodecStream, StreamClasses } from './codec-stream.js'
  * since it adopted the same rule (nodejs/node#58247). zstd and LZ4 streams are
  * sequences of frames by their own specifications, so further frames are decoded.
  */
-const FORMATS: readonly Format[] = ['gzip', 'deflate', 'deflate-raw', 'brotli', 'zstd', 'lz4', 'dcz', 'dcb']
+import type { BinaryInput } from '../lib/bytes.js'
+import type { Format } from '../lib/codec.js'
+import { CodecError } from '../lib/errors.js'
+import { WEB_FORMATS, webFormat } from '../lib/formats.js'
+import { decodeStream, encodeStream } from './factories.js'
+import type { CodecStream, StreamClasses } from './codec-stream.js'
 
-function checkFormat(format: unknown, what: string): Format {
+function checkFormat(format: unknown, what: string): { format: Format; concatenated: boolean } {
   const name = String(format)
-  if (!(FORMATS as readonly string[]).includes(name)) {
-    throw new TypeError(`Failed to construct '${what}': format '${name}' is not one of ${FORMATS.join(', ')}`)
-  }
-  return name as Format
+  const web = webFormat(name)
+  if (web === undefined) throw new TypeError(`Failed to construct '${what}': format '${name}' is not one of ${WEB_FORMATS.join(', ')}`)
+  return web
 }
 
 /** Errors as the standard shows them: `TypeError`s, with the library's error as cause. */
@@ -69,7 +67,7 @@ function construct(build: () => CodecStream): CodecStream {
 export class CompressionStream {
   readonly #pair: CodecStream
   constructor(format: string, options: CompressionStreamOptions = {}) {
-    const f = checkFormat(format, 'CompressionStream')
+    const { format: f } = checkFormat(format, 'CompressionStream')
     this.#pair = construct(() => encodeStream(f, { streams: options.streams, dictionary: options.dictionary, flush: options.flush }, asTypeError, false))
   }
   /** Beyond the standard: a sync point after everything written so far (see `CodecStream.flush`). */
@@ -87,9 +85,9 @@ export class CompressionStream {
 export class DecompressionStream {
   readonly #pair: CodecStream
   constructor(format: string, options: CompressionStreamOptions = {}) {
-    const f = checkFormat(format, 'DecompressionStream')
+    const { format: f, concatenated } = checkFormat(format, 'DecompressionStream')
     this.#pair = construct(() =>
-      decodeStream(f, { concatenated: f === 'zstd' || f === 'lz4', streams: options.streams, dictionary: options.dictionary }, asTypeError, false),
+      decodeStream(f, { concatenated, streams: options.streams, dictionary: options.dictionary }, asTypeError, false),
     )
   }
   get readable(): ReadableStream<Uint8Array> {

@@ -1,8 +1,8 @@
 import type { Format } from '../lib/codec.js'
 import { toBytes } from '../lib/bytes.js'
 import { CodecError } from '../lib/errors.js'
-import { checkChunkSize, checkDictionary, checkMaxOutput, isFormat } from '../lib/formats.js'
-import { DictionaryFinder, hashHex, TRANSPORT_HASH_BYTES, transportHash, transportHeaderAt, transportHeaderLength, type DictionariesOption, type TransportFormat } from '../lib/dictionary-lookup.js'
+import { checkChunkSize, checkDictionary, checkMaxOutput, DETECTED_FORMATS, detectOf, isDictionaryTransport, isFormat, takesDictionary, TRANSPORT_FORMATS, transportOf, type TransportFormat } from '../lib/formats.js'
+import { DictionaryFinder, hashHex, TRANSPORT_HASH_BYTES, transportHash, transportHeaderAt, transportHeaderLength, type DictionariesOption } from '../lib/dictionary-lookup.js'
 import type { StreamClasses } from './codec-stream.js'
 import { decodeStream, type DecodeStreamOptions } from './factories.js'
 
@@ -63,11 +63,19 @@ export type Decide = (head: Uint8Array, ended: boolean) => Decision | null | Pro
  */
 export const SNIFF_LIMIT = 64 * 1024
 
-const GZIP_MAGIC = [0x1f, 0x8b] // RFC 1952 §2.3.1 ID1 ID2
-// RFC 9842 §5 and §4 (lib/dictionary-lookup.ts): dcz's header, 5E 2A 4D 18 20 00 00 00 and
-// a SHA-256, is a zstd skippable frame of 32 bytes; dcb's starts FF 44 43 42.
-const ZSTD_MAGIC = [0x28, 0xb5, 0x2f, 0xfd] // RFC 8878 §3.1.1: 0xFD2FB528 little-endian
-const LZ4_MAGIC = [0x04, 0x22, 0x4d, 0x18] // LZ4 frame format: 0x184D2204 little-endian
+/** The magic number a format starts with (its table row's `detect.magic`). */
+function magicOf(format: Format): readonly number[] {
+  const magic = detectOf(format)?.magic
+  if (!Array.isArray(magic)) throw new Error(`${format} has no magic number in the format table`)
+  return magic
+}
+
+/** Formats recognised by a magic number at the very start (gzip). */
+const AT_START: readonly Format[] = /* @__PURE__ */ DETECTED_FORMATS.filter((f) => Array.isArray(detectOf(f)!.magic) && !detectOf(f)!.frames)
+/** Formats recognised by the zlib header check (deflate). */
+const ZLIB: readonly Format[] = /* @__PURE__ */ DETECTED_FORMATS.filter((f) => detectOf(f)!.magic === 'zlib header')
+/** Formats made of frames, recognised also after leading skippable frames (zstd, LZ4). */
+const FRAMED: readonly Format[] = /* @__PURE__ */ DETECTED_FORMATS.filter((f) => detectOf(f)!.frames === true)
 
 type Match = 'match' | 'partial' | 'no'
 
@@ -111,11 +119,11 @@ export function zlibHeaderAt(head: Uint8Array): Match {
 }
 
 /** gzip magic at the start (for a declared gzip layer). */
-export const gzipHeaderAt = (head: Uint8Array): Match => magicAt(head, 0, GZIP_MAGIC)
+export const gzipHeaderAt = (head: Uint8Array): Match => magicAt(head, 0, magicOf('gzip'))
 
 /** zstd frame or skippable frame magic at the start (for a declared zstd layer). */
 export function zstdHeaderAt(head: Uint8Array): Match {
-  const z = magicAt(head, 0, ZSTD_MAGIC)
+  const z = magicAt(head, 0, magicOf('zstd'))
   const s = skippableAt(head, 0)
   if (z === 'match' || s === 'match') return 'match'
   return z === 'partial' || s === 'partial' ? 'partial' : 'no'
@@ -139,24 +147,33 @@ export function hexHead(head: Uint8Array, n = 16): string {
  * skippable frame leads to zstd as before (`format: 'zstd'` forces it).
  */
 export function detectFormat(head: Uint8Array, ended: boolean): Format | 'unknown' | 'truncated' | null {
-  const gzip = magicAt(head, 0, GZIP_MAGIC)
-  if (gzip === 'match') return 'gzip'
-  const zlib = zlibHeaderAt(head)
-  if (zlib === 'match') return 'deflate'
-  for (const t of ['dcz', 'dcb'] as const) {
+  let partialAtStart = false
+  for (const f of AT_START) {
+    const match = magicAt(head, 0, magicOf(f))
+    if (match === 'match') return f
+    if (match === 'partial') partialAtStart = true
+  }
+  for (const f of ZLIB) {
+    const match = zlibHeaderAt(head)
+    if (match === 'match') return f
+    if (match === 'partial') partialAtStart = true
+  }
+  for (const t of TRANSPORT_FORMATS) {
     const match = transportHeaderAt(t, head)
     if (match === 'match') return t
     // The whole magic seen, the hash not yet.
     if (match === 'partial' && head.length >= transportHeaderLength(t) - TRANSPORT_HASH_BYTES) return ended ? 'truncated' : null
+    if (match === 'partial') partialAtStart = true
   }
-  const dcb = transportHeaderAt('dcb', head)
   let pos = 0
   let sawSkippable = false
   for (;;) {
-    const zstd = magicAt(head, pos, ZSTD_MAGIC)
-    if (zstd === 'match') return 'zstd'
-    const lz4 = magicAt(head, pos, LZ4_MAGIC)
-    if (lz4 === 'match') return 'lz4'
+    let partial = false
+    for (const f of FRAMED) {
+      const match = magicAt(head, pos, magicOf(f))
+      if (match === 'match') return f
+      if (match === 'partial') partial = true
+    }
     const skip = skippableAt(head, pos)
     if (skip === 'match') {
       sawSkippable = true
@@ -173,28 +190,34 @@ export function detectFormat(head: Uint8Array, ended: boolean): Format | 'unknow
       pos = next
       continue
     }
-    const partial = zstd === 'partial' || lz4 === 'partial' || skip === 'partial'
+    if (skip === 'partial') partial = true
     if (sawSkippable) {
       // Only zstd and LZ4 have skippable frames; with only skippable frames seen (or an
       // unknown frame after them) zstd decodes them and reports the rest at its offset.
       if (partial && !ended && head.length < SNIFF_LIMIT) return null
       return 'zstd'
     }
-    if (partial || gzip === 'partial' || zlib === 'partial' || dcb === 'partial') return ended ? 'truncated' : null
+    if (partial || partialAtStart) return ended ? 'truncated' : null
     return 'unknown'
   }
 }
 
-const DETECTED = 'gzip (1f 8b), zlib deflate (RFC 1950 header), zstd (28 b5 2f fd), LZ4 frame (04 22 4d 18), dcz (5e 2a 4d 18 20 00 00 00) or dcb (ff 44 43 42)'
+const hexOf = (bytes: readonly number[]): string => bytes.map((b) => b.toString(16).padStart(2, '0')).join(' ')
 
-/** Formats `dictionary` is passed to when detected; gzip and LZ4 have none. */
-const TAKES_DICTIONARY: ReadonlySet<Format> = /* @__PURE__ */ new Set<Format>(['deflate', 'deflate-raw', 'zstd', 'brotli', 'dcz', 'dcb'])
+/** What `decompress()` recognises, for the message on unrecognised input (from the format table). */
+const DETECTED: string = /* @__PURE__ */ (() => {
+  const names = [
+    ...DETECTED_FORMATS.map((f) => {
+      const d = detectOf(f)!
+      return Array.isArray(d.magic) ? `${d.label} (${hexOf(d.magic)})` : d.label
+    }),
+    ...TRANSPORT_FORMATS.map((t) => `${t} (${hexOf(transportOf(t).magic)})`),
+  ]
+  return `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`
+})()
 
-const TRANSPORT_NAMES: Record<TransportFormat, string> = {
-  dcz: 'dictionary-compressed zstd, RFC 9842 §5',
-  dcb: 'dictionary-compressed brotli, RFC 9842 §4',
-}
-
+/** The name of a transport in messages: `dictionary-compressed zstd, RFC 9842 §5`. */
+const transportName = (t: TransportFormat): string => `dictionary-compressed ${transportOf(t).inner}, RFC 9842 §${transportOf(t).section}`
 /** The `dictionary` option checked (and copied once) when decompress() is called. */
 function checkedDictionary(value: unknown): Uint8Array | undefined {
   if (value === undefined) return undefined
@@ -213,7 +236,7 @@ function checkedDictionary(value: unknown): Uint8Array | undefined {
  */
 async function transportDecision(format: TransportFormat, head: Uint8Array, finder: DictionaryFinder | null, dictionary: Uint8Array | undefined): Promise<Decision> {
   const hash = transportHash(format, head)
-  const what = `${format} input (${TRANSPORT_NAMES[format]})`
+  const what = `${format} input (${transportName(format)})`
   if (finder) {
     try {
       return { kind: 'decode', format, options: { dictionary: await finder.find(what, hash) } }
@@ -246,7 +269,7 @@ export function decompress(options: DecompressOptions = {}): Pair {
   const finder = dictionaries === undefined ? null : new DictionaryFinder(dictionaries, 'decompress')
   if (format !== undefined) {
     if (!isFormat(format)) throw new CodecError('UNKNOWN_FORMAT', String(format), 'unknown format given to decompress()')
-    if ((format === 'dcz' || format === 'dcb') && finder) {
+    if (isDictionaryTransport(format) && finder) {
       // The dictionary is known once the header is in: sniff that much.
       const t: TransportFormat = format
       return sniffingStream(
@@ -275,8 +298,8 @@ export function decompress(options: DecompressOptions = {}): Pair {
       }
       throw new CodecError('TRUNCATED', 'decompress', head.length === 0 ? 'empty input: no format to detect' : `input ended after ${head.length} bytes (${hexHead(head)}), inside a magic number or an RFC 9842 header`, head.length)
     }
-    if (found === 'dcz' || found === 'dcb') return transportDecision(found, head, finder, dictionary)
-    return dictionary !== undefined && TAKES_DICTIONARY.has(found) ? { kind: 'decode', format: found, options: { dictionary } } : { kind: 'decode', format: found }
+    if (isDictionaryTransport(found)) return transportDecision(found, head, finder, dictionary)
+    return dictionary !== undefined && takesDictionary(found) ? { kind: 'decode', format: found, options: { dictionary } } : { kind: 'decode', format: found }
   }
   return sniffingStream(decide, rest, 'decompress')
 }

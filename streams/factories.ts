@@ -1,7 +1,7 @@
 import type { BinaryInput } from '../lib/bytes.js'
 import type { Format } from '../lib/codec.js'
 import { prepareDecoder, prepareEncoder } from '../lib/prepare.js'
-import { canFlush, resolveEngine, unflushable, type Engine, type FlushMode } from '../lib/formats.js'
+import { canFlush, unflushable, type Engine, type FlushMode } from '../lib/formats.js'
 import { CodecStream, type StreamOptions, type Surface } from './codec-stream.js'
 
 export interface DecodeStreamOptions extends StreamOptions {
@@ -58,8 +58,7 @@ export function decodeStream(format: Format, options: DecodeStreamOptions = {}, 
 /** Builds an encoding stream for `format`; checks options synchronously. */
 export function encodeStream(format: Format, options: EncodeStreamOptions = {}, surface?: Surface, allowShared = true): CodecStream {
   const open = prepareEncoder(format, options)
-  const engine = resolveEngine(format, options.engine)
-  const why = canFlush(format, engine) ? null : unflushable(format, engine)
+  const why = canFlush(format) ? null : unflushable(format)
   return new CodecStream({ format, allowShared, surface, signal: options.signal, streams: options.streams, open, unflushable: why, bytes: true })
 }
 

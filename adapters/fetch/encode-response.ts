@@ -29,7 +29,7 @@
  */
 import type { Format } from '../../lib/codec.js'
 import { CodecError } from '../../lib/errors.js'
-import { canFlush, checkLevel, resolveEngine, type Engine } from '../../lib/formats.js'
+import { canFlush, checkLevel, HTTP_CODINGS, httpOf, resolveEngine, type Engine } from '../../lib/formats.js'
 import { encodeStream } from '../../streams/factories.js'
 import { CONTENT_CODINGS, DICTIONARY_CODINGS, negotiate, type ContentCoding, type DictionaryCoding } from './negotiate.js'
 import { dictionaryChooser, type DictionaryChooser, type ServerDictionariesOption } from './server-dictionaries.js'
@@ -84,14 +84,12 @@ export interface EncodeResponseOptions {
   dictionaries?: ServerDictionariesOption
 }
 
-/** HTTP coding name to the format encoding it (`deflate` is the zlib format, RFC 9110 §8.4.1.2). */
-const FORMAT_OF: Readonly<Record<Coding, Format>> = Object.freeze({ zstd: 'zstd', br: 'brotli', gzip: 'gzip', deflate: 'deflate', dcz: 'dcz', dcb: 'dcb' })
+/** HTTP coding name to the format encoding it (the format table's `http` rows). */
+const FORMAT_OF = (c: Coding): Format => httpOf(c).format
 
-const DEFAULT_LEVELS: Readonly<Record<Coding, number>> = Object.freeze({ zstd: 3, br: 4, gzip: 6, deflate: 6, dcz: 3, dcb: 5 })
+const ALL_CODINGS: readonly Coding[] = HTTP_CODINGS
 
-const ALL_CODINGS: readonly Coding[] = Object.freeze([...DICTIONARY_CODINGS, ...CONTENT_CODINGS])
-
-const isDictionaryCoding = (c: Coding): c is DictionaryCoding => c === 'dcz' || c === 'dcb'
+const isDictionaryCoding = (c: Coding): c is DictionaryCoding => httpOf(c).transport
 
 const HTTP = 'http'
 
@@ -188,10 +186,10 @@ function check(options: EncodeResponseOptions): Checked {
   if (dictionary !== null && dictionaryCodings.length === 0) {
     throw new CodecError('INVALID_OPTION', HTTP, `dictionaries are given but encodings lists neither dcz nor dcb, the codings that use them: ${JSON.stringify(encodings)}`)
   }
-  const levels = { ...DEFAULT_LEVELS }
+  const levels = Object.fromEntries(ALL_CODINGS.map((c) => [c, httpOf(c).level])) as Record<Coding, number>
   const engines = {} as Record<Coding, Engine>
   for (const coding of ALL_CODINGS) {
-    const format = FORMAT_OF[coding]
+    const format = FORMAT_OF(coding)
     const level = options.levels?.[coding]
     if (level !== undefined) levels[coding] = checkLevel(format, level)
     engines[coding] = resolveEngine(format, options.engines?.[coding])
@@ -247,11 +245,11 @@ export function planEncoding(method: string, requestHeader: HeaderLookup, status
   const flush = o.flush ?? (live ? 'write' : 'none')
   // The dictionary the request names, if the server has it; without one, no dcz/dcb.
   const dictionary = o.dictionary?.(requestHeader)
-  const offered = o.encodings.filter((c) => (dictionary !== undefined || !isDictionaryCoding(c)) && (flush !== 'write' || canFlush(FORMAT_OF[c], o.engines[c])))
+  const offered = o.encodings.filter((c) => (dictionary !== undefined || !isDictionaryCoding(c)) && (flush !== 'write' || canFlush(FORMAT_OF(c))))
   const coding = negotiate(requestHeader('accept-encoding'), offered)
   const vary = varyWith(responseHeader('vary'), o.dictionary === null ? VARY : VARY_DICTIONARY)
   const c = coding ?? 'gzip'
-  const plan: EncodingPlan = { coding, format: FORMAT_OF[c], level: o.levels[c], engine: o.engines[c], flush, vary }
+  const plan: EncodingPlan = { coding, format: FORMAT_OF(c), level: o.levels[c], engine: o.engines[c], flush, vary }
   if (coding !== null && isDictionaryCoding(coding)) plan.dictionary = dictionary!.bytes
   return plan
 }

@@ -27,7 +27,7 @@
 import type { Format } from '../../lib/codec.js'
 import type { Decoder } from '../../lib/codec.js'
 import { CodecError } from '../../lib/errors.js'
-import { checkMaxOutput } from '../../lib/formats.js'
+import { checkMaxOutput, HTTP_CODINGS, type HttpCoding } from '../../lib/formats.js'
 import { createDecoder } from '../../lib/registry.js'
 import { Status } from '../../lib/status.js'
 import { DictionaryFinder, transportHash, transportHeaderAt, transportHeaderLength, type DictionariesOption } from '../../lib/dictionary-lookup.js'
@@ -72,17 +72,16 @@ export type { DictionariesOption, DictionaryLookup } from '../../lib/dictionary-
  */
 export const MAX_CONTENT_ENCODINGS = 5
 
-type Coding = 'gzip' | 'deflate' | 'br' | 'zstd' | 'dcz' | 'dcb'
+type Coding = HttpCoding
 
-/** Content-coding names (RFC 9110 §8.4.1, IANA registry) to what decodes them. */
-const CODINGS: Readonly<Record<string, Coding | 'identity'>> = Object.freeze({
-  gzip: 'gzip',
-  'x-gzip': 'gzip', // RFC 9110 §8.4.1.3: recipients SHOULD treat x-gzip as gzip
-  deflate: 'deflate',
-  br: 'br',
-  zstd: 'zstd',
-  dcz: 'dcz', // RFC 9842 section 5
-  dcb: 'dcb', // RFC 9842 section 4
+/**
+ * Content-coding names (RFC 9110 §8.4.1, IANA registry) to what decodes them: the format
+ * table's codings, `x-gzip` (RFC 9110 §8.4.1.3: recipients SHOULD treat it as gzip) and
+ * `identity`.
+ */
+const CODINGS: Readonly<Record<string, Coding | 'identity'>> = /* @__PURE__ */ Object.freeze({
+  ...Object.fromEntries(HTTP_CODINGS.map((c) => [c, c])),
+  'x-gzip': 'gzip',
   identity: 'identity',
 })
 
@@ -113,7 +112,7 @@ function planLayers(codings: string[], skip: ReadonlySet<string>): Coding[] {
     if (skip.has(name)) continue
     const coding = Object.prototype.hasOwnProperty.call(CODINGS, name) ? CODINGS[name] : undefined
     if (coding === undefined) {
-      throw new CodecError('UNSUPPORTED', FORMAT, `unknown content coding '${name}' in Content-Encoding '${codings.join(', ')}'; supported: gzip, x-gzip, deflate, br, zstd, dcz, dcb, identity`)
+      throw new CodecError('UNSUPPORTED', FORMAT, `unknown content coding '${name}' in Content-Encoding '${codings.join(', ')}'; supported: ${Object.keys(CODINGS).join(', ')}`)
     }
     if (coding !== 'identity') layers.push(coding)
   }

@@ -21,19 +21,24 @@
  * one: such requests are answered without a coding, as servers commonly do (nginx
  * gzip, hono compress(), Express compression).
  */
+import { HTTP_CODINGS, httpOf, type HttpCoding, type TransportFormat } from '../../lib/formats.js'
 
-/** The content codings this library can produce, by their HTTP names. */
-export type ContentCoding = 'zstd' | 'br' | 'gzip' | 'deflate'
+/**
+ * The content codings this library can produce, by their HTTP names (the format table's
+ * codings that are not dictionary transports), in the default offer's order.
+ */
+export type ContentCoding = Exclude<HttpCoding, DictionaryCoding>
 
-export const CONTENT_CODINGS: readonly ContentCoding[] = Object.freeze(['zstd', 'br', 'gzip', 'deflate'])
+export const CONTENT_CODINGS: readonly ContentCoding[] = /* @__PURE__ */ Object.freeze(HTTP_CODINGS.filter((c) => !httpOf(c).transport) as ContentCoding[])
 
 /**
  * The dictionary-compressed codings of RFC 9842 (sections 4 and 5), offered only with a
- * dictionary the request names in `Available-Dictionary`.
+ * dictionary the request names in `Available-Dictionary`: the codings of the format
+ * table's transports.
  */
-export type DictionaryCoding = 'dcz' | 'dcb'
+export type DictionaryCoding = TransportFormat & HttpCoding
 
-export const DICTIONARY_CODINGS: readonly DictionaryCoding[] = Object.freeze(['dcz', 'dcb'])
+export const DICTIONARY_CODINGS: readonly DictionaryCoding[] = /* @__PURE__ */ Object.freeze(HTTP_CODINGS.filter((c) => httpOf(c).transport) as DictionaryCoding[])
 
 /** One element of an `Accept-Encoding` value. */
 export interface AcceptedCoding {

@@ -22,15 +22,10 @@ import type { CodecModule, Decoder, Encoder } from '../codec.js'
 import { CodecError, type Failure } from '../errors.js'
 import { checkDictionary, traitsOf } from '../formats.js'
 import { Status } from '../status.js'
-import { TRANSPORT_HASH_BYTES as HASH_BYTES, TRANSPORT_MAGIC, type TransportFormat } from '../dictionary-lookup.js'
+import { TRANSPORT_HASH_BYTES as HASH_BYTES, transportMagic, type TransportFormat } from '../dictionary-lookup.js'
 
 export type { TransportFormat } from '../dictionary-lookup.js'
 
-/** Header bytes before the hash (RFC 9842 sections 4 and 5). */
-const MAGIC: Record<TransportFormat, Uint8Array> = {
-  dcz: /* @__PURE__ */ Uint8Array.from(TRANSPORT_MAGIC.dcz),
-  dcb: /* @__PURE__ */ Uint8Array.from(TRANSPORT_MAGIC.dcb),
-}
 
 /** RFC 9842 section 2.2: windows up to max(8 MiB, 1.25 x dictionary), at most 128 MiB. */
 export function dczWindowLimit(dictionaryBytes: number): number {
@@ -39,7 +34,7 @@ export function dczWindowLimit(dictionaryBytes: number): number {
 
 /** The header: magic and the digest. */
 export function transportHeader(format: TransportFormat, digest: Uint8Array): Uint8Array {
-  const magic = MAGIC[format]
+  const magic = transportMagic(format)
   const header = new Uint8Array(magic.length + HASH_BYTES)
   header.set(magic)
   header.set(digest, magic.length)
@@ -101,7 +96,7 @@ class TransportDecoder implements Decoder {
     this.written = 0
     if (this.headerFailure) return Status.InvalidData
     const header = this.header
-    const magicBytes = MAGIC[this.format].length
+    const magicBytes = transportMagic(this.format).length
     let i = 0
     while (this.matched < header.length && i < src.length) {
       const at = this.matched
@@ -109,7 +104,7 @@ class TransportDecoder implements Decoder {
         this.consumed = i
         const message =
           at < magicBytes
-            ? `byte ${at} is 0x${src[i]!.toString(16).padStart(2, '0')}; a ${this.format} stream starts with ${hex(MAGIC[this.format])} (RFC 9842)`
+            ? `byte ${at} is 0x${src[i]!.toString(16).padStart(2, '0')}; a ${this.format} stream starts with ${hex(transportMagic(this.format))} (RFC 9842)`
             : `the stream's dictionary hash (SHA-256, bytes ${magicBytes}-${header.length - 1}) is not that of the dictionary given (${this.dictionaryBytes} bytes, SHA-256 ${hex(header.subarray(magicBytes))})`
         this.headerFailure = { code: at < magicBytes ? 'INVALID_DATA' : 'CHECKSUM_MISMATCH', message, offset: at }
         return Status.InvalidData
@@ -201,7 +196,7 @@ class TransportEncoder implements Encoder {
   }
 }
 
-function hex(bytes: Uint8Array): string {
+function hex(bytes: ArrayLike<number>): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join(' ')
 }
 
