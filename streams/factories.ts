@@ -89,6 +89,14 @@ export const zstdEncode = (options?: EncodeStreamOptions): EncoderPair => encode
 /** brotli (RFC 7932). */
 export const brotliDecode = (options?: DecodeStreamOptions): Pair => decodeStream('brotli', options)
 export const brotliEncode = (options?: EncodeStreamOptions): EncoderPair => encodeStream('brotli', options)
+/**
+ * Snappy's framing format (google/snappy framing_format.txt): every chunk's masked
+ * CRC-32C is checked; skippable and padding chunks are skipped. For one raw block
+ * ('snappy-raw', as Parquet stores it) use `decode`/`encode` or the span codecs.
+ */
+export const snappyDecode = (options?: DecodeStreamOptions): Pair => decodeStream('snappy', options)
+/** Snappy framing format encoder: the stream identifier, then one chunk per 64 KiB. */
+export const snappyEncode = (options?: EncodeStreamOptions): EncoderPair => encodeStream('snappy', options)
 /** RFC 9842 dictionary-compressed zstd ('dcz'): `dictionary` is required. */
 export const dczDecode = (options: DecodeStreamOptions): Pair => decodeStream('dcz', options)
 export const dczEncode = (options: EncodeStreamOptions): EncoderPair => encodeStream('dcz', options)

@@ -26,6 +26,8 @@ export {
   zstdEncode,
   brotliDecode,
   brotliEncode,
+  snappyDecode,
+  snappyEncode,
   dczDecode,
   dczEncode,
   dcbDecode,

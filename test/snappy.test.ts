@@ -16,6 +16,7 @@ import { jsSnappyKernel } from '../lib/codecs/snappy-kernel.js'
 import { createSnappyTable, encodeBlock, maxCompressedLength, writeVarint } from '../lib/codecs/snappy-block.js'
 import { STREAM_IDENTIFIER } from '../lib/codecs/snappy-frame-format.js'
 import { Status, statusName } from '../lib/status.js'
+import { CodecError } from '../lib/errors.js'
 import { concatBytes } from './_bytes.js'
 import { randomBytes, samples } from './_corpus.js'
 import { basicMutations, plainData } from './_mutations.js'
@@ -340,6 +341,42 @@ test('the wasm kernel and the TypeScript decoder agree on mutated blocks (result
   // The wasm CRC-32C equals the TypeScript one at every length around its 8-byte steps.
   for (let n = 0; n < 40; n++) assert.is(wasm.kernel.crc32c(text, 3, 3 + n), crc32c(text, 0, 3, 3 + n))
   assert.is(wasm.kernel.crc32c(text, 0, text.length), crc32c(text))
+})
+
+test('through the format table: snappyDecode/snappyEncode, encode/decode, the web classes, decompress() detection', async () => {
+  const sluice = await import('../index.js')
+  const data = text.subarray(0, 200_000)
+  const read = async (s: ReadableStream<Uint8Array>): Promise<Uint8Array> => new Uint8Array(await new Response(s).arrayBuffer())
+  const source = () => new Blob([data as Uint8Array<ArrayBuffer>]).stream()
+  for (const engine of ['js', 'wasm'] as const) {
+    for (const format of ['snappy', 'snappy-raw'] as const) {
+      const packed = await sluice.encode(format, data, { engine })
+      assert.ok(equal(await sluice.decode(format, packed, { engine }), data), `${format} ${engine}`)
+    }
+    const framed = await read(source().pipeThrough(sluice.snappyEncode({ engine })))
+    assert.ok(equal(framed.subarray(0, 10), STREAM_IDENTIFIER))
+    assert.ok(equal(await read(new Blob([framed as Uint8Array<ArrayBuffer>]).stream().pipeThrough(sluice.snappyDecode({ engine }))), data))
+  }
+  const web = await read(source().pipeThrough(new sluice.CompressionStream('snappy')))
+  assert.ok(equal(await read(new Blob([web as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new sluice.DecompressionStream('snappy'))), data))
+  // decompress() recognises the stream identifier, also when it arrives a byte at a time.
+  const bytewise = new ReadableStream<Uint8Array>({
+    start(c) {
+      for (let i = 0; i < web.length; i += i < 20 ? 1 : 4096) c.enqueue(web.subarray(i, i < 20 ? i + 1 : i + 4096))
+      c.close()
+    },
+  })
+  assert.ok(equal(await read(bytewise.pipeThrough(sluice.decompress())), data))
+  // Limits and corruption surface as CodecErrors from the streams too.
+  const bad = web.slice()
+  bad[bad.length - 3]! ^= 1
+  const err = await read(new Blob([bad as Uint8Array<ArrayBuffer>]).stream().pipeThrough(sluice.snappyDecode())).catch((e: unknown) => e)
+  assert.ok(err instanceof CodecError && ['CHECKSUM_MISMATCH', 'INVALID_DATA'].includes(err.code), String(err))
+  const big = await sluice.decode('snappy', web, { maxOutputBytes: 1000 }).catch((e: unknown) => e)
+  assert.ok(big instanceof CodecError && big.code === 'LIMIT_EXCEEDED', String(big))
+  const raw = await sluice.encode('snappy-raw', data)
+  const lie = await sluice.decode('snappy-raw', raw, { maxOutputBytes: 1000 }).catch((e: unknown) => e)
+  assert.ok(lie instanceof CodecError && lie.code === 'LIMIT_EXCEEDED', String(lie))
 })
 
 test.run()

@@ -36,7 +36,6 @@ import { decodeInto } from '../../lib/decode-buffer.js'
 import { loadCodec, type CodecModule } from '../../lib/registry.js'
 import { ERR_INPUT, mostSnappyDecoded, PRE_OK, readPreamble, snappyErrorMessage, type Preamble } from '../../lib/codecs/snappy-block.js'
 import { ERR_MEMORY, type SnappyKernel } from '../../lib/codecs/snappy-kernel.js'
-import { checkOneOf } from '../../lib/options.js'
 import { Status, statusName } from '../../lib/status.js'
 
 /** The Parquet codec names this adapter decodes (parquet.thrift `CompressionCodec`). */
@@ -54,7 +53,7 @@ export interface ParquetCompressorsOptions {
    * LZ4_RAW), `snappy` ('js' | 'wasm', default 'wasm'). Defaults are the registry's
    * defaults.
    */
-  engines?: { gzip?: Engine; zstd?: Engine; brotli?: Engine; lz4?: Engine; snappy?: 'js' | 'wasm' }
+  engines?: { gzip?: Engine; zstd?: Engine; brotli?: Engine; lz4?: Engine; snappy?: Engine }
   /**
    * Which codecs to load; default all six. A codec not loaded throws `INVALID_OPTION`
    * when called, so a reader that only meets ZSTD pages need not load brotli.
@@ -90,6 +89,8 @@ const FAMILY: Record<ParquetFormat, keyof NonNullable<ParquetCompressorsOptions[
   brotli: 'brotli',
   lz4: 'lz4',
   'lz4-block': 'lz4',
+  snappy: 'snappy',
+  'snappy-raw': 'snappy',
 }
 
 
@@ -304,7 +305,7 @@ async function load(set: CodecSet, options: ParquetCompressorsOptions, codecs: r
   for (const codec of codecs) for (const f of FORMATS_OF[codec]) formats.add(f)
   // Resolve all engines first, so a bad option throws before anything loads.
   const jobs = [...formats].map((format) => [format, resolveEngine(format, engines[FAMILY[format]])] as const)
-  const snappyEngine = checkOneOf('snappy-raw', 'engines.snappy', engines.snappy, ['js', 'wasm'], 'wasm')
+  const snappyEngine = resolveEngine('snappy-raw', engines.snappy)
   const snappy = !codecs.includes('SNAPPY')
     ? null
     : snappyEngine === 'js'
