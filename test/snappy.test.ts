@@ -360,9 +360,9 @@ test('through the format table: snappyDecode/snappyEncode, encode/decode, the we
   const web = await read(source().pipeThrough(new sluice.CompressionStream('snappy')))
   assert.ok(equal(await read(new Blob([web as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new sluice.DecompressionStream('snappy'))), data))
   // decompress() recognises the stream identifier, also when it arrives a byte at a time.
-  const bytewise = new ReadableStream<Uint8Array>({
+  const bytewise = new ReadableStream<BufferSource>({
     start(c) {
-      for (let i = 0; i < web.length; i += i < 20 ? 1 : 4096) c.enqueue(web.subarray(i, i < 20 ? i + 1 : i + 4096))
+      for (let i = 0; i < web.length; i += i < 20 ? 1 : 4096) c.enqueue((web as Uint8Array<ArrayBuffer>).subarray(i, i < 20 ? i + 1 : i + 4096))
       c.close()
     },
   })
