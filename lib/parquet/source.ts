@@ -112,7 +112,8 @@ function checkTrailer(tail: Uint8Array, size: number, maxFooterBytes: number): n
   return length
 }
 
-function rangeReader(source: MetadataSource): RangeSource {
+/** `source` as a range reader (a `Blob` is sliced; a `{ size, read }` is checked). */
+export function rangeReader(source: MetadataSource): RangeSource {
   if (source instanceof Blob) {
     return {
       size: source.size,
@@ -126,7 +127,8 @@ function rangeReader(source: MetadataSource): RangeSource {
   return candidate as RangeSource
 }
 
-async function readExactly(reader: RangeSource, offset: number, length: number): Promise<Uint8Array> {
+/** Exactly `length` bytes at `offset`, or a `CodecError`. */
+export async function readExactly(reader: RangeSource, offset: number, length: number): Promise<Uint8Array> {
   const bytes = await reader.read(offset, length)
   if (!(bytes instanceof Uint8Array)) {
     throw new CodecError('INVALID_OPTION', FORMAT, `source read(${offset}, ${length}) did not resolve to a Uint8Array`)
