@@ -30,7 +30,10 @@ import { fileURLToPath } from 'node:url'
 
 const root = dirname(fileURLToPath(import.meta.url))
 
-/** Entry points: name -> source. Missing sources (work in progress) are skipped. */
+/**
+ * Entry points: name -> source. Every source must exist: a missing one would drop its
+ * `exports` target from the package without a word, so it stops the build (below).
+ */
 export const entries = {
   index: 'index.ts',
   fetch: 'adapters/fetch/index.ts',
@@ -43,8 +46,11 @@ export const entries = {
 /** Entries that only make sense in Node (node:stream, node:fs). */
 const nodeOnly = new Set(['node'])
 
-export const present = Object.fromEntries(Object.entries(entries).filter(([, file]) => existsSync(join(root, file))))
-const portable = Object.fromEntries(Object.entries(present).filter(([name]) => !nodeOnly.has(name)))
+const missing = Object.entries(entries).filter(([, file]) => !existsSync(join(root, file)))
+if (missing.length > 0) {
+  throw new Error(`esbuild.config.mjs: entry point source missing: ${missing.map(([name, file]) => `${name} -> ${file}`).join(', ')}; restore the file or remove the entry (and its package.json exports)`)
+}
+const portable = Object.fromEntries(Object.entries(entries).filter(([name]) => !nodeOnly.has(name)))
 
 export const common = {
   bundle: true,
@@ -151,7 +157,7 @@ export function esmTarget(kind, outdir = `dist/${kind}`) {
   // Flat: every chunk sits at the same depth, so one relative path reaches the .wasm files.
   const flat = { format: 'esm', splitting: true, outdir, chunkNames: '[name]-[hash]' }
   if (kind === 'esm') {
-    return { ...common, ...flat, entryPoints: present, platform: 'neutral', mainFields: ['module', 'main'], plugins: [nodeEnginePlugin, wasmSourcePlugin('read', out, wasmDirFor(outdir))] }
+    return { ...common, ...flat, entryPoints: entries, platform: 'neutral', mainFields: ['module', 'main'], plugins: [nodeEnginePlugin, wasmSourcePlugin('read', out, wasmDirFor(outdir))] }
   }
   const plugins = [kind === 'browser' ? wasmSourcePlugin('fetch', out) : wasmSourcePlugin('import', out, wasmDirFor(outdir))]
   return {
@@ -175,7 +181,7 @@ export async function buildCjs(outdir = 'dist/cjs') {
   const out = resolve(root, outdir)
   const split = await build({
     ...common,
-    entryPoints: present,
+    entryPoints: entries,
     outdir: out,
     format: 'esm',
     splitting: true,

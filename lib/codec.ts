@@ -52,6 +52,14 @@ export interface Decoder extends SpanCodec {
    * frame decodes to (LZ4 content size, zstd frame content size); otherwise -1.
    */
   readonly contentSize?: number
+  /**
+   * Formats whose members or frames may follow each other (gzip): whether `src`, the
+   * bytes after a member ended (at least one), starts another member: `'match'`,
+   * `'partial'` (too few bytes to tell) or `'no'`. The machine ends the stream at a
+   * `'no'`: zero bytes from there to the end are padding, anything else is
+   * `TRAILING_DATA`. Without this method every byte after a member starts another one.
+   */
+  startsMember?(src: Uint8Array): 'match' | 'partial' | 'no'
 }
 
 export interface Encoder extends SpanCodec {

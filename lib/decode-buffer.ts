@@ -1,8 +1,3 @@
-import { joinBytes } from './bytes.js'
-import type { Decoder } from './codec.js'
-import { CodecError } from './errors.js'
-import { Status, statusName } from './status.js'
-
 /**
  * Driving a span decoder over one whole buffer that is already in memory, with a limit:
  * the job of the Arrow body decoder (each compressed buffer), apache-arrow's codec
@@ -16,6 +11,12 @@ import { Status, statusName } from './status.js'
  * else `TRAILING_DATA`; a decoder's `InvalidData` becomes its failure, with the offset
  * counted from `target.base`.
  */
+import { joinBytes } from './bytes.js'
+import type { Decoder } from './codec.js'
+import { CodecError } from './errors.js'
+import { Status, statusName } from './status.js'
+
+/** One whole-buffer decode: what it is called in messages, where it starts, what follows may be. */
 export interface BufferTarget {
   /** The `format` of the errors thrown (e.g. `'arrow'`, or the decoder's own). */
   readonly format: string

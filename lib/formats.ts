@@ -56,7 +56,13 @@ export interface FormatRow {
    * level `encodeResponse` uses by default (content made per request: speed over the last
    * percent) and its place in the default offer (1 first).
    */
-  readonly http?: { readonly coding: string; readonly level: number; readonly preference: number }
+  readonly http?: {
+    readonly coding: string
+    readonly level: number
+    readonly preference: number
+    /** Decoder options the coding implies (`decodeResponse` applies them unless told otherwise). */
+    readonly decode?: Readonly<Record<string, unknown>>
+  }
   /**
    * An RFC 9842 dictionary transport: the format inside it, the header's magic before the
    * SHA-256 and the RFC section. Its rows take their engines from the inner format's wasm.
@@ -103,8 +109,8 @@ const ZSTD_DECODE = {
    * section 2.2's max(8 MiB, 1.25 x dictionary) for 'dcz'); the smaller limit applies. wasm only.
    */
   maxWindowBytes: { type: 'integer', min: 2 ** 10, max: 2 ** 27, engines: ['wasm'] },
-  /** 'auto' (default): a trained dictionary when it starts with the magic 37 A4 30 EC; 'raw': always raw content. */
-  dictionaryType: { type: 'choice', values: ['auto', 'raw'] },
+  /** 'auto' (default): a trained dictionary when it starts with the magic 37 A4 30 EC; 'raw': always raw content. wasm only. */
+  dictionaryType: { type: 'choice', values: ['auto', 'raw'], engines: ['wasm'] },
 } as const
 
 const ZSTD_ENCODE = {
@@ -255,7 +261,8 @@ export const FORMAT_TABLE = /* @__PURE__ */ Object.freeze({
     dictionary: 'optional',
     flushes: true,
     web: { name: 'zstd', concatenated: true },
-    http: { coding: 'zstd', level: 3, preference: 1 },
+    // RFC 9659 section 3: the zstd content coding's window is at most 8 MB (2^23).
+    http: { coding: 'zstd', level: 3, preference: 1, decode: { maxWindowLog: 23 } },
     detect: { magic: [0x28, 0xb5, 0x2f, 0xfd], frames: true, label: 'zstd' }, // RFC 8878 section 3.1.1: 0xFD2FB528 little-endian
     decodedPerByte: [32_768, 131_072],
     options: { decode: ZSTD_DECODE, encode: ZSTD_ENCODE },
@@ -404,10 +411,11 @@ export function formatOfCoding(coding: string): Format | undefined {
   return FORMATS.find((f) => rows[f].http?.coding === coding)
 }
 
-/** The HTTP facts of a coding (its format's `http` row); throws for a coding not in the table. */
-export function httpOf(coding: HttpCoding): { format: Format; level: number; transport: boolean } {
+/** The HTTP facts of a coding (its format's `http` row). */
+export function httpOf(coding: HttpCoding): { format: Format; level: number; transport: boolean; decode: Readonly<Record<string, unknown>> } {
   const format = formatOfCoding(coding)!
-  return { format, level: rows[format].http!.level, transport: rows[format].transport !== undefined }
+  const http = rows[format].http!
+  return { format, level: http.level, transport: rows[format].transport !== undefined, decode: http.decode ?? {} }
 }
 
 /** The dictionary transports (RFC 9842), in table order. */
@@ -617,9 +625,13 @@ export const MACHINE_OPTIONS = /* @__PURE__ */ Object.freeze({
   },
 } as const)
 
-/** The format's own options of a role (its row's schema), as TypeScript sees them. */
-type OwnOptions<F extends Format, R extends Role> = OptionsOf<UnionToIntersection<Table[F]['options'][R]>>
+/**
+ * The format's own options of a role (its row's schema), as TypeScript sees them; for
+ * several formats at once (`Format`), every one's keys, none of them required.
+ */
+type OwnOptions<F extends Format, R extends Role> = true extends IsUnion<F> ? Partial<OptionsOf<UnionToIntersection<Table[F]['options'][R]>>> : OptionsOf<Table[F]['options'][R]>
 type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never
+type IsUnion<T, U = T> = T extends unknown ? ([U] extends [T] ? false : true) : never
 
 /**
  * The options a span codec of `format` takes for role `R` (`createDecoder`,
@@ -732,4 +744,46 @@ export function formatOption(format: Format, role: Role, key: string, value: unk
   }
   engineAllows(key, spec, engine, format)
   return checkSpec(format, key, spec, value, engine)
+}
+
+/**
+ * Checks the options of a decoder (or encoder) whose format is chosen later, among
+ * `formats` (`decompress()` picks it from the first bytes): unknown keys, and each
+ * format-specific value by the schema of every format that takes it, synchronously now.
+ * Returns the options every format takes (`shared`: the common ones, the machine's, the
+ * surface's) and, per format, its own (`ownFor`), so that a zstd option does not reach a
+ * gzip stream that was detected instead.
+ */
+export function checkDeferredOptions(
+  label: string,
+  formats: readonly Format[],
+  role: Role,
+  options: Record<string, unknown>,
+  keys: SurfaceKeys,
+): { shared: Record<string, unknown>; ownFor(format: Format): Record<string, unknown> } {
+  const machine = MACHINE_OPTIONS[role] as OptionSchema
+  const machineKeys = keys.machine === true ? Object.keys(machine) : keys.machine === false || keys.machine === undefined ? [] : keys.machine
+  const sharedKeys = [...Object.keys(COMMON_OPTIONS[role]), ...machineKeys, ...(keys.shell ?? [])]
+  const shared: Record<string, unknown> = {}
+  const own: Record<string, unknown> = {}
+  for (const key of Object.keys(options)) {
+    const value = options[key]
+    if (value === undefined) continue
+    if (sharedKeys.includes(key)) {
+      shared[key] = value
+      continue
+    }
+    const takers = formats.filter((f) => hasOwn(rows[f].options[role], key))
+    if (takers.length === 0) {
+      const known = [...new Set([...sharedKeys, ...formats.flatMap((f) => Object.keys(rows[f].options[role]))])]
+      const near = nearestKey(key, known)
+      throw new CodecError('INVALID_OPTION', label, `unknown ${role === 'decode' ? 'decoder' : 'encoder'} option '${key}'${near ? ` (did you mean '${near}'?)` : ''}; ${label} takes ${known.join(', ')}`)
+    }
+    for (const f of takers) checkSpec(f, key, rows[f].options[role][key]!, value, rows[f].engines.includes(shared.engine as Engine) ? (shared.engine as Engine) : rows[f].defaultEngine)
+    own[key] = value
+  }
+  return {
+    shared,
+    ownFor: (format) => Object.fromEntries(Object.entries(own).filter(([key]) => hasOwn(rows[format].options[role], key))),
+  }
 }

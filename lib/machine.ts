@@ -1,7 +1,3 @@
-import type { Encoder, SpanCodec } from './codec.js'
-import { CodecError } from './errors.js'
-import { Status } from './status.js'
-
 /**
  * The pooled-chunk state machine: the one driver loop between input chunks, a span codec
  * and output chunks. Every stream (WHATWG and Node) and the one-shot helpers run their
@@ -23,6 +19,11 @@ import { Status } from './status.js'
  * unconsumed tail (when a codec leaves one) is copied, into scratch reused for the
  * machine's life.
  */
+import type { Decoder, Encoder, SpanCodec } from './codec.js'
+import { CodecError } from './errors.js'
+import { Status } from './status.js'
+
+/** What a machine is built with: its codec, its role and its limits. */
 export interface MachineOptions {
   /** The format name, for errors. */
   format: string
@@ -81,6 +82,8 @@ export class Machine {
   private ended = false
   /** The codec asked for more input than it has: wait for `push()` or `end()`. */
   private starved = false
+  /** Where zero bytes after the last member began (gzip padding), or -1. */
+  private paddingFrom = -1
   /** The codec's last call ended with output still pending (DestinationTooSmall). */
   private owesOutput = false
   /** An error found while output was still to be handed out; thrown on the next call. */
@@ -258,6 +261,17 @@ export class Machine {
         if (!options.concatenated) {
           throw new CodecError('TRAILING_DATA', options.format, `${src.length}${this.ended ? '' : '+'} bytes after the end of the stream`, this.totalIn)
         }
+        const next = this.paddingFrom >= 0 ? 'no' : ((codec as Decoder).startsMember?.(src) ?? 'match')
+        if (next === 'partial' && !this.ended) {
+          // Too few bytes to tell (one byte of a two-byte magic): wait for more.
+          this.keepTail(src)
+          this.starved = true
+          continue
+        }
+        if (next !== 'match') {
+          this.skipPadding(src)
+          continue
+        }
         codec.reset()
         this.memberEnded = false
         this.memberStart = this.totalIn
@@ -395,6 +409,24 @@ export class Machine {
     this.block = new Uint8Array(size)
     this.emitPos = 0
     this.writePos = 0
+  }
+
+  /**
+   * Bytes after the last member that start no member: zero bytes are padding and are
+   * consumed (tape and block-device archives pad a .gz file to their block size; gzip,
+   * pigz, zlib's gunzip and node:zlib accept it), anything else is `TRAILING_DATA` at
+   * the offset where the bytes after the member begin.
+   */
+  private skipPadding(src: Uint8Array): void {
+    const from = this.paddingFrom >= 0 ? this.paddingFrom : this.totalIn
+    for (let i = 0; i < src.length; i++) {
+      if (src[i] !== 0) {
+        throw new CodecError('TRAILING_DATA', this.options.format, `bytes after the last member start no member and are not zero padding (byte ${this.totalIn + i - from} after the member is ${src[i]!.toString(16).padStart(2, '0')})`, from)
+      }
+    }
+    this.paddingFrom = from
+    this.inputPos += src.length
+    this.totalIn += src.length
   }
 
   private keepTail(tail: Uint8Array): void {

@@ -1,19 +1,17 @@
+/**
+ * One-shot helpers, built on the span codecs and the same machine the streams use (so
+ * truncation, trailing data and limits are judged identically).
+ */
 import { joinBytes, toBytes, type BinaryInput } from './bytes.js'
 import type { Format } from './codec.js'
 import type { Machine } from './machine.js'
 import type { Decoder } from './codec.js'
 import { readU32LE } from './endian.js'
-import { checkMaxOutput, mostDecodedBytes } from './formats.js'
+import { checkMaxOutput, mostDecodedBytes, type CodecOptions } from './formats.js'
 import { prepareDecoder, prepareEncoder } from './prepare.js'
 import { Status } from './status.js'
-import type { CreateOptions } from './registry.js'
 
-/**
- * One-shot helpers, built on the span codecs and the same machine the streams use (so
- * truncation, trailing data and limits are judged identically).
- */
-
-/** Output blocks grow from 64 KiB up to this size, so large outputs take few blocks. */
+/** The largest output block a one-shot call uses (see `blockSizeFor`). */
 const MAX_BLOCK = 16 * 1024 * 1024
 
 function run(machine: Machine, data: Uint8Array): Uint8Array {
@@ -36,6 +34,23 @@ function run(machine: Machine, data: Uint8Array): Uint8Array {
   return joinBytes(parts, total)
 }
 
+/**
+ * Options of `decode()`: the span decoder's (`engine`, `maxOutputBytes`, `dictionary`,
+ * the format's own) and `concatenated`.
+ */
+export type DecodeOptions<F extends Format = Format> = CodecOptions<F, 'decode'> & {
+  /** Whether further frames/members are decoded (default: the format's rule). */
+  concatenated?: boolean
+}
+
+/** Options of `encode()`: the span encoder's (`engine`, `level`, `dictionary`, the format's own). */
+export type EncodeOptions<F extends Format = Format> = CodecOptions<F, 'encode'>
+
+/**
+ * The one block size a call uses, fixed for that call: the input length times `factor`
+ * (the output expected per input byte) rounded up to a power of two, at least 64 KiB and
+ * at most `MAX_BLOCK`, so a large output takes few blocks and a small one no large block.
+ */
 function blockSizeFor(inputLength: number, factor: number): number {
   return Math.min(MAX_BLOCK, Math.max(64 * 1024, 2 ** Math.ceil(Math.log2(Math.max(1, inputLength * factor)))))
 }
@@ -49,9 +64,9 @@ function blockSizeFor(inputLength: number, factor: number): number {
  * that does not hold, more frames, corrupt input), goes through the machine from the
  * start, so results and errors are the machine's in every case.
  */
-export async function decode(format: Format, data: BinaryInput, options: CreateOptions & { concatenated?: boolean } = {}): Promise<Uint8Array> {
+export async function decode<F extends Format>(format: F, data: BinaryInput, options: DecodeOptions<F> = {} as DecodeOptions<F>): Promise<Uint8Array> {
   const bytes = toBytes(data, true)
-  const open = prepareDecoder(format, { ...options, chunkSize: blockSizeFor(bytes.length, 4) })
+  const open = prepareDecoder(format, options, { machine: ['concatenated'], chunkSize: blockSizeFor(bytes.length, 4) })
   let machine: Machine | null = null
   await open((m) => (machine = m))
   const m = machine as Machine | null
@@ -87,9 +102,9 @@ export function declaredSizeDecode(decoder: Decoder, format: Format, bytes: Uint
 }
 
 /** Encodes a whole buffer. Options: `engine`, `level`, codec options. */
-export async function encode(format: Format, data: BinaryInput, options: CreateOptions = {}): Promise<Uint8Array> {
+export async function encode<F extends Format>(format: F, data: BinaryInput, options: EncodeOptions<F> = {} as EncodeOptions<F>): Promise<Uint8Array> {
   const bytes = toBytes(data, true)
-  const open = prepareEncoder(format, { ...options, chunkSize: blockSizeFor(bytes.length, 1) })
+  const open = prepareEncoder(format, options, { chunkSize: blockSizeFor(bytes.length, 1) })
   let machine: Machine | null = null
   await open((m) => (machine = m))
   return run(machine!, bytes)

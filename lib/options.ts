@@ -63,6 +63,20 @@ function orList(items: readonly string[]): string {
   return items.length <= 2 ? items.join(' or ') : `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`
 }
 
+/**
+ * `INVALID_OPTION` for an own key of `options` (an object; not undefined-valued) that is
+ * not in `known`, naming the nearest known one (`levle` → `level`). Non-objects throw too.
+ */
+export function checkKeys(format: string, options: unknown, known: readonly string[], what = 'option'): void {
+  if (options === undefined) return
+  if (typeof options !== 'object' || options === null) throw new CodecError('INVALID_OPTION', format, `options must be an object, got ${describe(options)}`)
+  for (const key of Object.keys(options)) {
+    if ((options as Record<string, unknown>)[key] === undefined || known.includes(key)) continue
+    const near = nearestKey(key, known)
+    throw new CodecError('INVALID_OPTION', format, `unknown ${what} '${key}'${near ? ` (did you mean '${near}'?)` : ''}; expected ${known.join(', ')}`)
+  }
+}
+
 /** One of `choices` (strings or numbers). */
 export function checkOneOf<T extends string | number>(format: string, name: string, value: unknown, choices: readonly T[], fallback: T): T
 export function checkOneOf<T extends string | number>(format: string, name: string, value: unknown, choices: readonly T[], fallback?: T): T | undefined
@@ -153,7 +167,7 @@ type ValueOf<S> = S extends { type: 'integer' | 'limit' | 'level' }
 type RequiredKeys<S> = { [K in keyof S]: S[K] extends { required: string } ? K : never }[keyof S]
 
 /** The options object a schema describes: its entries, optional unless `required`. */
-export type OptionsOf<S> = { [K in keyof S as K extends RequiredKeys<S> ? never : K]?: ValueOf<S[K]> } & { [K in keyof S as K extends RequiredKeys<S> ? K : never]-?: ValueOf<S[K]> }
+export type OptionsOf<S> = { -readonly [K in keyof S as K extends RequiredKeys<S> ? never : K]?: ValueOf<S[K]> } & { -readonly [K in keyof S as K extends RequiredKeys<S> ? K : never]-?: ValueOf<S[K]> }
 
 /**
  * The key of `known` nearest to `key` by edit distance (insertions, deletions,

@@ -1,18 +1,19 @@
-import type { CodecModule, Decoder, Encoder, Format, Role } from './codec.js'
-import { CodecError } from './errors.js'
-import { checkDictionary, checkFormat, checkLevel, checkMaxOutput, isDictionaryTransport, resolveEngine, type Engine } from './formats.js'
-import { addDictionaryDigest } from './dictionary-digest.js'
-
-export type { CodecModule, Role } from './codec.js'
-export type { Engine } from './formats.js'
-
 /**
  * Where each format's codecs come from. Engines load lazily through dynamic `import()`,
  * so a bundle that only uses gzip never contains (or fetches) the zstd or brotli wasm,
  * and the engine in use is always the one asked for: there is no silent fallback from
  * one engine to another. Which engines a format has, its levels and its traits are facts
- * of `formats.ts`; this module only knows how to load each engine.
+ * of `formats.ts`, and so are the option checks (`checkOptions`); this module loads each
+ * engine and creates codecs from checked options.
  */
+import type { CodecModule, Decoder, Encoder, Format, Role } from './codec.js'
+import { CodecError } from './errors.js'
+import { checkFormat, checkOptions, isDictionaryTransport, type CheckedOptions, type CodecOptions, type Engine } from './formats.js'
+import { addDictionaryDigest } from './dictionary-digest.js'
+
+export type { CodecModule, Role } from './codec.js'
+export type { Engine } from './formats.js'
+
 type Loader = (role?: Role) => Promise<CodecModule>
 
 /**
@@ -79,31 +80,35 @@ export function loadCodec(format: Format, engine: Engine, role?: Role): Promise<
   return p
 }
 
-/** Options understood by `createEncoder`/`createDecoder` and the stream factories. */
-export interface EngineOptions {
-  engine?: Engine
+/**
+ * Loads the engine of checked options and creates the codec, handing it to `use`. The
+ * transports' SHA-256 of the dictionary is computed here (WebCrypto is asynchronous).
+ */
+export async function openCodec(format: Format, role: Role, checked: CheckedOptions, use: (codec: Decoder | Encoder) => void): Promise<void> {
+  const pass = { ...checked.codec }
+  if (isDictionaryTransport(format)) await addDictionaryDigest(format, pass)
+  const mod = await loadCodec(format, checked.engine, role)
+  use(role === 'decode' ? mod.createDecoder(pass) : mod.createEncoder(pass))
 }
 
-export type CreateOptions = EngineOptions & Record<string, unknown>
-
-/** Creates a span decoder for `format`, loading its engine on first use. */
-export async function createDecoder(format: Format, options: CreateOptions = {}): Promise<Decoder> {
-  const engine = resolveEngine(format, options.engine)
-  checkMaxOutput(format, options.maxOutputBytes)
-  const dictionary = checkDictionary(format, options.dictionary)
-  const pass = dictionary ? { ...options, dictionary } : options
-  if (isDictionaryTransport(format)) await addDictionaryDigest(format, pass)
-  const mod = await loadCodec(format, engine, 'decode')
-  return mod.createDecoder(pass)
+/**
+ * Creates a span decoder for `format`, loading its engine on first use. Options are
+ * checked before anything loads (a bad one rejects with `INVALID_OPTION`).
+ */
+export async function createDecoder<F extends Format>(format: F, options: CodecOptions<F, 'decode'> = {} as CodecOptions<F, 'decode'>): Promise<Decoder> {
+  const checked = checkOptions(format, 'decode', options)
+  let codec: Decoder | null = null
+  await openCodec(format, 'decode', checked, (c) => (codec = c as Decoder))
+  return codec!
 }
 
-/** Creates a span encoder for `format`, loading its engine on first use. */
-export async function createEncoder(format: Format, options: CreateOptions = {}): Promise<Encoder> {
-  const engine = resolveEngine(format, options.engine)
-  checkLevel(format, options.level)
-  const dictionary = checkDictionary(format, options.dictionary)
-  const pass = dictionary ? { ...options, dictionary } : options
-  if (isDictionaryTransport(format)) await addDictionaryDigest(format, pass)
-  const mod = await loadCodec(format, engine, 'encode')
-  return mod.createEncoder(pass)
+/**
+ * Creates a span encoder for `format`, loading its engine on first use. Options are
+ * checked before anything loads (a bad one rejects with `INVALID_OPTION`).
+ */
+export async function createEncoder<F extends Format>(format: F, options: CodecOptions<F, 'encode'> = {} as CodecOptions<F, 'encode'>): Promise<Encoder> {
+  const checked = checkOptions(format, 'encode', options)
+  let codec: Encoder | null = null
+  await openCodec(format, 'encode', checked, (c) => (codec = c as Encoder))
+  return codec!
 }

@@ -1,6 +1,3 @@
-import { CodecError } from '../lib/errors.js'
-import { toBytes, type BinaryInput } from '../lib/bytes.js'
-
 /**
  * The WHATWG shell around the machine: a writable side that offers chunks, a readable
  * side that pulls output. It is a transform stream in shape (`{ writable, readable }`,
@@ -10,6 +7,8 @@ import { toBytes, type BinaryInput } from '../lib/bytes.js'
  * middle of a chunk, so a decoder that inflates one small chunk to gigabytes would
  * queue them all; here it waits.
  */
+import { CodecError } from '../lib/errors.js'
+import { toBytes, type BinaryInput } from '../lib/bytes.js'
 
 /** Stream classes to use instead of the global ones (e.g. web-streams-polyfill's). */
 export interface StreamClasses {
@@ -100,19 +99,22 @@ function own(chunk: Uint8Array): Uint8Array {
   return chunk.byteOffset + chunk.byteLength === chunk.buffer.byteLength ? chunk : chunk.slice()
 }
 
+/**
+ * Checks `streams` (or, without it, the runtime's globals) for the two stream classes
+ * the shells build on; `INVALID_OPTION` naming `label` when they are missing.
+ */
+export function classes(streams: StreamClasses | undefined, label: string): StreamClasses {
+  const s = streams ?? (globalThis as Partial<StreamClasses>)
+  if (typeof s.ReadableStream !== 'function' || typeof s.WritableStream !== 'function') {
+    throw new CodecError('INVALID_OPTION', label, streams ? 'streams must provide ReadableStream and WritableStream classes' : 'this runtime has no global ReadableStream/WritableStream: pass them as options.streams')
+  }
+  return s as StreamClasses
+}
 
-function classes(streams: StreamClasses | undefined, format: string): StreamClasses {
-  if (streams) {
-    if (typeof streams.ReadableStream !== 'function' || typeof streams.WritableStream !== 'function') {
-      throw new CodecError('INVALID_OPTION', format, 'streams must provide ReadableStream and WritableStream classes')
-    }
-    return streams
-  }
-  const g = globalThis as Partial<StreamClasses>
-  if (typeof g.ReadableStream !== 'function' || typeof g.WritableStream !== 'function') {
-    throw new CodecError('INVALID_OPTION', format, 'this runtime has no global ReadableStream/WritableStream: pass them as options.streams')
-  }
-  return g as StreamClasses
+/** A settled-later promise's two ends. */
+interface Waiter {
+  resolve: () => void
+  reject: (e: unknown) => void
 }
 
 /**
@@ -121,203 +123,69 @@ function classes(streams: StreamClasses | undefined, format: string): StreamClas
 export class CodecStream<I = BinaryInput, O = Uint8Array> {
   readonly readable: ReadableStream<O>
   readonly writable: WritableStream<I>
-  readonly #flush: () => Promise<void>
 
-  /**
-   * Encoders: writes a sync point after everything written so far (the chunks whose
-   * `write()` was handed to the stream), so that a decoder can produce all of it
-   * without the rest of the stream. Resolves once the encoder has written the sync
-   * point; like all output, that needs a reader (the stream produces only while the
-   * readable side wants more), so read while awaiting it. After `close()`, at once. Rejects with `UNSUPPORTED` where the encoder cannot flush
-   * (brotli on the wasm engine), leaving the stream as it was.
-   */
-  flush(): Promise<void> {
-    return this.#flush()
+  readonly #format: string
+  readonly #open: OpenPump<O>
+  readonly #allowShared: boolean
+  /** Maps errors before they reach the user. */
+  readonly #surface: Surface
+  readonly #signal: AbortSignal | undefined
+  /** Why `flush()` cannot be had, or null when it can. */
+  readonly #unflushable: Error | null
+  /** The pump, once opened; null before and after (disposed) a stream that never opened. */
+  #machine: Pump<O> | null = null
+  #readableController!: ReadableStreamDefaultController<O>
+  #writableController!: WritableStreamDefaultController
+  /** Whether the readable side is a byte stream (BYOB reads go straight to the pump). */
+  #bytes: boolean
+  /** The pending write (or close), settled once its input is consumed (or finished). */
+  #pending: Waiter | null = null
+  /** Finished, failed, cancelled or aborted: the pump is disposed, nothing more happens. */
+  #done = false
+  /** The error the stream ended with (as the user sees it), if it did not finish. */
+  #failure: { error: unknown } | null = null
+  /** `flush()` calls waiting for their sync point. */
+  #flushWaiters: Waiter[] = []
+  /** Opening the pump, started once (see `#ready`). */
+  #opening: Promise<void> | null = null
+  /** The abort listener, kept to remove it again. */
+  readonly #onAbort = (): void => {
+    this.#fail(this.#signal?.reason ?? new CodecError('ABORTED', this.#format, 'aborted'))
   }
 
   constructor(options: ShellOptions<O>) {
     const { ReadableStream: RS, WritableStream: WS } = classes(options.streams, options.format)
-    const surface = options.surface ?? ((e: unknown) => e)
-    const signal = options.signal
+    this.#format = options.format
+    this.#open = options.open
+    this.#allowShared = options.allowShared
+    this.#surface = options.surface ?? ((e: unknown) => e)
+    this.#signal = options.signal
+    this.#unflushable = options.unflushable === undefined ? new CodecError('UNSUPPORTED', options.format, 'this stream has no flush') : options.unflushable
 
-    let machine: Pump<O> | null = null
-    let readableController!: ReadableStreamDefaultController<O>
-    // eslint-disable-next-line prefer-const -- assigned once the readable side is built
-    let bytes: boolean
-    let writableController!: WritableStreamDefaultController
-    /** Settles the pending write (or close) once its input is consumed (or finished). */
-    let pendingResolve: (() => void) | null = null
-    let pendingReject: ((e: unknown) => void) | null = null
-    let done = false
-    /** The error the stream ended with (as the user sees it), if it did not finish. */
-    let failure: { error: unknown } | null = null
-    /** `flush()` calls waiting for their sync point. */
-    let flushWaiters: Array<{ resolve: () => void; reject: (e: unknown) => void }> = []
-    const settleFlushes = (error?: { error: unknown }) => {
-      const waiters = flushWaiters
-      flushWaiters = []
-      for (const w of waiters) error ? w.reject(error.error) : w.resolve()
-    }
-
-    const settle = (error?: unknown) => {
-      const resolve = pendingResolve
-      const reject = pendingReject
-      pendingResolve = pendingReject = null
-      if (error !== undefined) reject?.(error)
-      else resolve?.()
-    }
-
-    const teardown = () => {
-      if (done) return
-      done = true
-      signal?.removeEventListener('abort', onAbort)
-      machine?.dispose()
-    }
-
-    /** Ends the stream for `reason` (cancel, abort): frees the codec, fails waiting flushes. */
-    const stop = (reason: unknown) => {
-      if (done) return
-      failure = { error: reason }
-      teardown()
-      settleFlushes(failure)
-    }
-
-    /** Errors both sides once, with the error as the user sees it. */
-    const fail = (error: unknown) => {
-      if (done) return
-      const shown = surface(error)
-      failure = { error: shown }
-      teardown()
-      settleFlushes(failure)
-      try { readableController.error(shown) } catch { /* already errored or closed */ }
-      try { writableController.error(shown) } catch { /* already errored or closed */ }
-      settle(shown)
-    }
-
-    /** Produces output while the readable side wants it; settles the write when its input is used up. */
-    const pump = () => {
-      if (!machine || done) return
-      try {
-        for (;;) {
-          // A BYOB read waiting: output goes straight into the reader's buffer.
-          const request = bytes ? ((readableController as unknown as ReadableByteStreamController).byobRequest ?? null) : null
-          if (request === null && !((readableController.desiredSize ?? 0) > 0)) break
-          if (request !== null) {
-            const view = request.view!
-            const n = machine.nextInto!(new Uint8Array(view.buffer, view.byteOffset, view.byteLength))
-            if (flushWaiters.length > 0 && !machine.flushPending) settleFlushes()
-            if (n > 0) {
-              request.respond(n)
-              continue
-            }
-          } else {
-            const out = machine.next()
-            if (flushWaiters.length > 0 && !machine.flushPending) settleFlushes()
-            if (out !== null) {
-              readableController.enqueue((bytes ? own(out as Uint8Array) : out) as O)
-              continue
-            }
-          }
-          if (machine.finished) {
-            teardown()
-            readableController.close()
-            // A pending BYOB read is answered with done, its buffer returned.
-            request?.respond(0)
-            settle()
-            settleFlushes()
-            return
-          }
-          const wait = machine.pending
-          if (wait) {
-            wait.then(pump, fail)
-            return
-          }
-          if (machine.needsInput) settle()
-          return
-        }
-        // The consumer is full. If this chunk's input is used up already, let the writer
-        // go on: the output it produced waits in the machine for the next pull.
-        if (machine.needsInput) settle()
-      } catch (error) {
-        fail(error)
-      }
-    }
-
-    function onAbort() {
-      const reason = signal?.reason ?? new CodecError('ABORTED', options.format, 'aborted')
-      fail(reason)
-    }
-
-    // The engine loads at the first write or close, not at construction: loading resolves
-    // promises with objects (module records, wasm instances), whose `then` lookups can run
-    // user code, e.g. a getter that detaches a chunk already written (WPT
-    // compression-with-detach). write() copies its chunk before waiting for the engine.
-    let readyPromise: Promise<void> | null = null
-    const ready = (): Promise<void> =>
-      (readyPromise ??= (async () => {
-        if (signal?.aborted) throw signal.reason ?? new CodecError('ABORTED', options.format, 'aborted')
-        await options.open((opened) => {
-          if (done) opened.dispose()
-          else machine = opened
-        })
-      })())
-    signal?.addEventListener('abort', onAbort, { once: true })
-    if (options.openAtOnce) ready().catch(fail)
-
-    const unflushable = options.unflushable === undefined ? new CodecError('UNSUPPORTED', options.format, 'this stream has no flush') : options.unflushable
-    this.#flush = async () => {
-      if (unflushable !== null) throw surface(unflushable)
-      if (!machine && !done) {
-        try {
-          await ready()
-        } catch (error) {
-          fail(error)
-          throw surface(error)
-        }
-      }
-      if (done) {
-        if (failure) throw failure.error
-        return
-      }
-      const m = machine!
-      if (typeof m.requestFlush !== 'function') throw surface(new CodecError('UNSUPPORTED', options.format, 'this stream has no flush'))
-      return new Promise<void>((resolve, reject) => {
-        try {
-          m.requestFlush!()
-        } catch (error) {
-          reject(surface(error))
-          return
-        }
-        if (!m.flushPending) {
-          resolve()
-          return
-        }
-        flushWaiters.push({ resolve, reject })
-        pump()
-      })
-    }
+    this.#signal?.addEventListener('abort', this.#onAbort, { once: true })
+    if (options.openAtOnce) this.#ready().catch((error: unknown) => this.#fail(error))
 
     const source = {
       start: (controller: ReadableStreamDefaultController<O>) => {
-        readableController = controller
+        this.#readableController = controller
       },
       pull: () => {
-        pump()
+        this.#pump()
       },
       cancel: (reason: unknown) => {
-        stop(reason)
-        try { writableController.error(reason) } catch { /* already errored */ }
-        settle(reason)
+        this.#stop(reason)
+        try { this.#writableController.error(reason) } catch { /* already errored */ }
+        this.#settle(reason)
       },
     }
-    bytes = options.bytes === true
+    this.#bytes = options.bytes === true
     let readable: ReadableStream<O> | null = null
-    if (bytes) {
+    if (this.#bytes) {
       try {
         // highWaterMark counts bytes here: 1 keeps one chunk at most queued, as below.
         readable = new RS({ ...source, type: 'bytes' } as unknown as UnderlyingDefaultSource<O>, { highWaterMark: 1 })
       } catch {
-        bytes = false
+        this.#bytes = false
       }
     }
     this.readable = readable ?? new RS<O>(source, { highWaterMark: 1 })
@@ -325,72 +193,215 @@ export class CodecStream<I = BinaryInput, O = Uint8Array> {
     this.writable = new WS<I>(
       {
         start: (controller) => {
-          writableController = controller
+          this.#writableController = controller
           // writer.abort() waits for the write in flight, which waits for a reader that
           // may never come: the controller's signal fires at once, so release it here.
-          controller.signal?.addEventListener('abort', () => {
-            const reason = controller.signal.reason
-            stop(reason)
-            try { readableController.error(reason) } catch { /* already errored */ }
-            settle(reason)
-          })
+          controller.signal?.addEventListener('abort', () => this.#abort(controller.signal.reason))
         },
-        write: async (chunk) => {
-          if (done) return Promise.reject(surface(new CodecError('INVALID_OPTION', options.format, 'write after the stream ended')))
-          let bytes: Uint8Array
-          try {
-            bytes = toBytes(chunk, options.allowShared)
-            // Until the engine is ready the chunk waits: own a copy of it meanwhile.
-            if (!machine) bytes = bytes.slice()
-          } catch (error) {
-            fail(error)
-            return Promise.reject(error)
-          }
-          if (!machine) {
-            try {
-              await ready()
-            } catch (error) {
-              fail(error)
-              throw surface(error)
-            }
-            if (done) throw surface(new CodecError('INVALID_OPTION', options.format, 'write after the stream ended'))
-          }
-          return new Promise<void>((resolve, reject) => {
-            pendingResolve = resolve
-            pendingReject = reject
-            try {
-              machine!.push(bytes)
-            } catch (error) {
-              fail(error)
-              return
-            }
-            pump()
-          })
-        },
-        close: async () => {
-          if (!machine && !done) {
-            try {
-              await ready()
-            } catch (error) {
-              fail(error)
-              throw surface(error)
-            }
-          }
-          if (done) return
-          return new Promise<void>((resolve, reject) => {
-            pendingResolve = resolve
-            pendingReject = reject
-            machine!.end()
-            pump()
-          })
-        },
-        abort: (reason) => {
-          stop(reason)
-          try { readableController.error(reason) } catch { /* already errored */ }
-          settle(reason)
-        },
+        write: (chunk) => this.#write(chunk),
+        close: () => this.#close(),
+        abort: (reason) => this.#abort(reason),
       },
       { highWaterMark: 1 },
     )
+  }
+
+  /**
+   * Encoders: writes a sync point after everything written so far (the chunks whose
+   * `write()` was handed to the stream), so that a decoder can produce all of it
+   * without the rest of the stream. Resolves once the encoder has written the sync
+   * point; like all output, that needs a reader (the stream produces only while the
+   * readable side wants more), so read while awaiting it. After `close()`, at once.
+   * Rejects with `UNSUPPORTED` where the stream has no sync points to write (decoders,
+   * the raw LZ4 block encoder), leaving the stream as it was.
+   */
+  async flush(): Promise<void> {
+    if (this.#unflushable !== null) throw this.#surface(this.#unflushable)
+    if (!this.#machine && !this.#done) await this.#readyOrFail()
+    if (this.#done) {
+      if (this.#failure) throw this.#failure.error
+      return
+    }
+    const m = this.#machine!
+    if (typeof m.requestFlush !== 'function') throw this.#surface(new CodecError('UNSUPPORTED', this.#format, 'this stream has no flush'))
+    return new Promise<void>((resolve, reject) => {
+      try {
+        m.requestFlush!()
+      } catch (error) {
+        reject(this.#surface(error))
+        return
+      }
+      if (!m.flushPending) {
+        resolve()
+        return
+      }
+      this.#flushWaiters.push({ resolve, reject })
+      this.#pump()
+    })
+  }
+
+  // The engine loads at the first write or close, not at construction: loading resolves
+  // promises with objects (module records, wasm instances), whose `then` lookups can run
+  // user code, e.g. a getter that detaches a chunk already written (WPT
+  // compression-with-detach). write() copies its chunk before waiting for the engine.
+  #ready(): Promise<void> {
+    return (this.#opening ??= (async () => {
+      if (this.#signal?.aborted) throw this.#signal.reason ?? new CodecError('ABORTED', this.#format, 'aborted')
+      await this.#open((opened) => {
+        if (this.#done) opened.dispose()
+        else this.#machine = opened
+      })
+    })())
+  }
+
+  /** `#ready()`, failing the stream (and rethrowing as the user sees it) when opening fails. */
+  async #readyOrFail(): Promise<void> {
+    try {
+      await this.#ready()
+    } catch (error) {
+      this.#fail(error)
+      throw this.#surface(error)
+    }
+  }
+
+  async #write(chunk: I): Promise<void> {
+    if (this.#done) return Promise.reject(this.#surface(new CodecError('INVALID_OPTION', this.#format, 'write after the stream ended')))
+    let bytes: Uint8Array
+    try {
+      bytes = toBytes(chunk as BinaryInput, this.#allowShared)
+      // Until the engine is ready the chunk waits: own a copy of it meanwhile.
+      if (!this.#machine) bytes = bytes.slice()
+    } catch (error) {
+      this.#fail(error)
+      return Promise.reject(error)
+    }
+    if (!this.#machine) {
+      await this.#readyOrFail()
+      if (this.#done) throw this.#surface(new CodecError('INVALID_OPTION', this.#format, 'write after the stream ended'))
+    }
+    return new Promise<void>((resolve, reject) => {
+      this.#pending = { resolve, reject }
+      try {
+        this.#machine!.push(bytes)
+      } catch (error) {
+        this.#fail(error)
+        return
+      }
+      this.#pump()
+    })
+  }
+
+  async #close(): Promise<void> {
+    if (!this.#machine && !this.#done) await this.#readyOrFail()
+    if (this.#done) return
+    return new Promise<void>((resolve, reject) => {
+      this.#pending = { resolve, reject }
+      this.#machine!.end()
+      this.#pump()
+    })
+  }
+
+  /** The writable side aborted (by its writer or its controller's signal). */
+  #abort(reason: unknown): void {
+    this.#stop(reason)
+    try { this.#readableController.error(reason) } catch { /* already errored */ }
+    this.#settle(reason)
+  }
+
+  /** Produces output while the readable side wants it; settles the write when its input is used up. */
+  #pump(): void {
+    const machine = this.#machine
+    if (!machine || this.#done) return
+    const rc = this.#readableController
+    try {
+      for (;;) {
+        // A BYOB read waiting: output goes straight into the reader's buffer.
+        const request = this.#bytes ? ((rc as unknown as ReadableByteStreamController).byobRequest ?? null) : null
+        if (request === null && !((rc.desiredSize ?? 0) > 0)) break
+        if (request !== null) {
+          const view = request.view!
+          const n = machine.nextInto!(new Uint8Array(view.buffer, view.byteOffset, view.byteLength))
+          if (this.#flushWaiters.length > 0 && !machine.flushPending) this.#settleFlushes()
+          if (n > 0) {
+            request.respond(n)
+            continue
+          }
+        } else {
+          const out = machine.next()
+          if (this.#flushWaiters.length > 0 && !machine.flushPending) this.#settleFlushes()
+          if (out !== null) {
+            rc.enqueue((this.#bytes ? own(out as Uint8Array) : out) as O)
+            continue
+          }
+        }
+        if (machine.finished) {
+          this.#teardown()
+          rc.close()
+          // A pending BYOB read is answered with done, its buffer returned.
+          request?.respond(0)
+          this.#settle()
+          this.#settleFlushes()
+          return
+        }
+        const wait = machine.pending
+        if (wait) {
+          wait.then(
+            () => this.#pump(),
+            (error: unknown) => this.#fail(error),
+          )
+          return
+        }
+        if (machine.needsInput) this.#settle()
+        return
+      }
+      // The consumer is full. If this chunk's input is used up already, let the writer
+      // go on: the output it produced waits in the machine for the next pull.
+      if (machine.needsInput) this.#settle()
+    } catch (error) {
+      this.#fail(error)
+    }
+  }
+
+  /** Settles the pending write (or close): rejects it with `error`, else resolves it. */
+  #settle(error?: unknown): void {
+    const pending = this.#pending
+    this.#pending = null
+    if (error !== undefined) pending?.reject(error)
+    else pending?.resolve()
+  }
+
+  /** Settles the waiting `flush()` calls: rejects them with `error.error`, else resolves them. */
+  #settleFlushes(error?: { error: unknown }): void {
+    const waiters = this.#flushWaiters
+    this.#flushWaiters = []
+    for (const w of waiters) error ? w.reject(error.error) : w.resolve()
+  }
+
+  /** Marks the stream done once: stops listening for aborts and frees the pump. */
+  #teardown(): void {
+    if (this.#done) return
+    this.#done = true
+    this.#signal?.removeEventListener('abort', this.#onAbort)
+    this.#machine?.dispose()
+  }
+
+  /** Ends the stream for `reason` (cancel, abort): frees the codec, fails waiting flushes. */
+  #stop(reason: unknown): void {
+    if (this.#done) return
+    this.#failure = { error: reason }
+    this.#teardown()
+    this.#settleFlushes(this.#failure)
+  }
+
+  /** Errors both sides once, with the error as the user sees it. */
+  #fail(error: unknown): void {
+    if (this.#done) return
+    const shown = this.#surface(error)
+    this.#failure = { error: shown }
+    this.#teardown()
+    this.#settleFlushes(this.#failure)
+    try { this.#readableController.error(shown) } catch { /* already errored or closed */ }
+    try { this.#writableController.error(shown) } catch { /* already errored or closed */ }
+    this.#settle(shown)
   }
 }

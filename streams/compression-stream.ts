@@ -44,6 +44,15 @@ function asTypeError(error: unknown): unknown {
  * and a preset `dictionary` ('deflate': RFC 1950 FDICT; 'deflate-raw': a preset window;
  * 'zstd', 'brotli'; required for RFC 9842's 'dcz' and 'dcb'; refused for 'gzip' with a
  * `TypeError` whose `code` is `INVALID_OPTION`).
+ *
+ * The classes are drop-ins, so this argument follows WebIDL's rules for a dictionary
+ * (WebIDL section 3.2.17), unlike the library's other options: members it does not
+ * define are ignored (no `INVALID_OPTION` for an unknown key, as a platform
+ * `CompressionStream` ignores them; use `encodeStream`/`decodeStream` for the strict
+ * check), a value that is not an object throws a `TypeError`, `flush` is converted to a
+ * string as an enum is, and a bad value of a member throws a `TypeError` from the
+ * constructor (with `code` `INVALID_OPTION` and the `CodecError` as `cause`), as the
+ * platform's argument conversion would.
  */
 export interface CompressionStreamOptions {
   streams?: StreamClasses
@@ -55,6 +64,16 @@ export interface CompressionStreamOptions {
   flush?: 'none' | 'write'
 }
 
+/** The options argument as a WebIDL dictionary: undefined and null are empty; other non-objects throw. */
+function dictionaryArgument(options: unknown, what: string): CompressionStreamOptions {
+  if (options === undefined || options === null) return {}
+  if (typeof options !== 'object' && typeof options !== 'function') throw new TypeError(`Failed to construct '${what}': parameter 2 is not of type '${what}Options'`)
+  return options as CompressionStreamOptions
+}
+
+/** A WebIDL enum member: converted to a string, as the platform converts it (then checked). */
+const enumMember = (value: unknown): string | undefined => (value === undefined ? undefined : String(value))
+
 /** A bad option throws from the constructor as WebIDL arguments do: a `TypeError`. */
 function construct(build: () => CodecStream): CodecStream {
   try {
@@ -64,11 +83,18 @@ function construct(build: () => CodecStream): CodecStream {
   }
 }
 
+/**
+ * The web platform's `CompressionStream`, on this library's engines. Its options follow
+ * WebIDL's dictionary rules (see `CompressionStreamOptions`): unknown members are
+ * ignored, a bad value of a known member throws a `TypeError` here.
+ */
 export class CompressionStream {
   readonly #pair: CodecStream
-  constructor(format: string, options: CompressionStreamOptions = {}) {
+  // `= undefined`, not `?`: WebIDL gives the constructor a length of 1 (the required arguments).
+  constructor(format: string, options: CompressionStreamOptions | undefined = undefined) {
     const { format: f } = checkFormat(format, 'CompressionStream')
-    this.#pair = construct(() => encodeStream(f, { streams: options.streams, dictionary: options.dictionary, flush: options.flush }, asTypeError, false))
+    const o = dictionaryArgument(options, 'CompressionStream')
+    this.#pair = construct(() => encodeStream(f, { streams: o.streams, dictionary: o.dictionary, flush: enumMember(o.flush) as CompressionStreamOptions['flush'] }, asTypeError, false))
   }
   /** Beyond the standard: a sync point after everything written so far (see `CodecStream.flush`). */
   flush(): Promise<void> {
@@ -82,12 +108,18 @@ export class CompressionStream {
   }
 }
 
+/**
+ * The web platform's `DecompressionStream`, on this library's engines. Its options follow
+ * WebIDL's dictionary rules (see `CompressionStreamOptions`): unknown members (and
+ * `flush`) are ignored, a bad value of a known member throws a `TypeError` here.
+ */
 export class DecompressionStream {
   readonly #pair: CodecStream
-  constructor(format: string, options: CompressionStreamOptions = {}) {
+  constructor(format: string, options: CompressionStreamOptions | undefined = undefined) {
     const { format: f, concatenated } = checkFormat(format, 'DecompressionStream')
+    const o = dictionaryArgument(options, 'DecompressionStream')
     this.#pair = construct(() =>
-      decodeStream(f, { concatenated, streams: options.streams, dictionary: options.dictionary }, asTypeError, false),
+      decodeStream(f, { concatenated, streams: o.streams, dictionary: o.dictionary }, asTypeError, false),
     )
   }
   get readable(): ReadableStream<Uint8Array> {

@@ -1,11 +1,3 @@
-import type { Format } from '../lib/codec.js'
-import { toBytes } from '../lib/bytes.js'
-import { CodecError } from '../lib/errors.js'
-import { checkChunkSize, checkDictionary, checkMaxOutput, DETECTED_FORMATS, detectOf, isDictionaryTransport, isFormat, takesDictionary, TRANSPORT_FORMATS, transportOf, type TransportFormat } from '../lib/formats.js'
-import { DictionaryFinder, hashHex, TRANSPORT_HASH_BYTES, transportHash, transportHeaderAt, transportHeaderLength, type DictionariesOption } from '../lib/dictionary-lookup.js'
-import type { StreamClasses } from './codec-stream.js'
-import { decodeStream, type DecodeStreamOptions } from './factories.js'
-
 /**
  * Auto-detecting decompression: a `{ writable, readable }` pair that buffers the first
  * bytes until they name a format, then hands them (and every later chunk) to the
@@ -13,6 +5,15 @@ import { decodeStream, type DecodeStreamOptions } from './factories.js'
  * decoded here: this module only sniffs, forwards with backpressure and ties the two
  * pairs' errors, cancellation and aborts together.
  */
+import type { Format } from '../lib/codec.js'
+import { toBytes } from '../lib/bytes.js'
+import { CodecError } from '../lib/errors.js'
+import { checkChunkSize, checkDeferredOptions, checkDictionary, checkMaxOutput, DETECTED_FORMATS, detectOf, isDictionaryTransport, isFormat, takesDictionary, TRANSPORT_FORMATS, transportOf, type TransportFormat } from '../lib/formats.js'
+import { DictionaryFinder, hashHex, TRANSPORT_HASH_BYTES, transportHash, transportHeaderAt, transportHeaderLength, type DictionariesOption } from '../lib/dictionary-lookup.js'
+import { classes, type StreamClasses } from './codec-stream.js'
+import { decodeStream, type DecodeStreamOptions } from './factories.js'
+import { STREAM_SURFACE } from '../lib/prepare.js'
+import { describe } from '../lib/options.js'
 
 export interface DecompressOptions extends DecodeStreamOptions {
   /**
@@ -118,15 +119,20 @@ export function zlibHeaderAt(head: Uint8Array): Match {
   return ((head[2]! >> 1) & 3) === 3 ? 'no' : 'match'
 }
 
-/** gzip magic at the start (for a declared gzip layer). */
-export const gzipHeaderAt = (head: Uint8Array): Match => magicAt(head, 0, magicOf('gzip'))
-
-/** zstd frame or skippable frame magic at the start (for a declared zstd layer). */
-export function zstdHeaderAt(head: Uint8Array): Match {
-  const z = magicAt(head, 0, magicOf('zstd'))
+/**
+ * Whether `head` starts as `format` does (for a declared layer, e.g. an HTTP coding): its
+ * magic number (the format table's `detect`), for framed formats also a skippable frame,
+ * the zlib header check for deflate; `null` for a format without a magic number.
+ */
+export function headerAt(format: Format, head: Uint8Array): Match | null {
+  const detect = detectOf(format)
+  if (detect === undefined) return null
+  if (detect.magic === 'zlib header') return zlibHeaderAt(head)
+  const m = magicAt(head, 0, detect.magic)
+  if (!detect.frames) return m
   const s = skippableAt(head, 0)
-  if (z === 'match' || s === 'match') return 'match'
-  return z === 'partial' || s === 'partial' ? 'partial' : 'no'
+  if (m === 'match' || s === 'match') return 'match'
+  return m === 'partial' || s === 'partial' ? 'partial' : 'no'
 }
 
 /** The first bytes in hex, for messages. */
@@ -265,29 +271,32 @@ async function transportDecision(format: TransportFormat, head: Uint8Array, find
  */
 export function decompress(options: DecompressOptions = {}): Pair {
   const { format, passthrough, dictionary: given, dictionaries, ...rest } = options
+  if (format !== undefined && !isFormat(format)) throw new CodecError('UNKNOWN_FORMAT', String(format), 'unknown format given to decompress()')
   const dictionary = checkedDictionary(given)
   const finder = dictionaries === undefined ? null : new DictionaryFinder(dictionaries, 'decompress')
   if (format !== undefined) {
-    if (!isFormat(format)) throw new CodecError('UNKNOWN_FORMAT', String(format), 'unknown format given to decompress()')
     if (isDictionaryTransport(format) && finder) {
       // The dictionary is known once the header is in: sniff that much.
       const t: TransportFormat = format
+      const { shared, ownFor } = checkDeferredOptions('decompress', [t], 'decode', rest, STREAM_SURFACE)
       return sniffingStream(
         (head, ended) => {
           const match = transportHeaderAt(t, head)
-          if (match === 'match') return transportDecision(t, head, finder, dictionary)
+          if (match === 'match') return transportDecision(t, head, finder, dictionary).then((decision) => withOptions(decision, ownFor(t)))
           if (match === 'partial' && !ended) return null
           throw new CodecError(match === 'partial' ? 'TRUNCATED' : 'INVALID_DATA', t, match === 'partial' ? `input ended after ${head.length} bytes, inside the ${transportHeaderLength(t)}-byte header (RFC 9842)` : `not a ${t} stream: first bytes ${hexHead(head)} (RFC 9842)`, match === 'partial' ? head.length : 0)
         },
-        rest,
+        shared,
         'decompress',
       )
     }
     return decodeStream(format, dictionary === undefined ? rest : { ...rest, dictionary }) as Pair
   }
   if (passthrough !== undefined && typeof passthrough !== 'boolean') {
-    throw new CodecError('INVALID_OPTION', 'decompress', `passthrough must be a boolean, got ${String(passthrough)}`)
+    throw new CodecError('INVALID_OPTION', 'decompress', `passthrough must be a boolean, got ${describe(passthrough)}`)
   }
+  // Checked now; each detected format gets the options it takes.
+  const { shared, ownFor } = checkDeferredOptions('decompress', [...DETECTED_FORMATS, ...TRANSPORT_FORMATS], 'decode', rest, STREAM_SURFACE)
   const decide: Decide = (head, ended) => {
     const found = detectFormat(head, ended)
     if (found === null) return null
@@ -298,18 +307,15 @@ export function decompress(options: DecompressOptions = {}): Pair {
       }
       throw new CodecError('TRUNCATED', 'decompress', head.length === 0 ? 'empty input: no format to detect' : `input ended after ${head.length} bytes (${hexHead(head)}), inside a magic number or an RFC 9842 header`, head.length)
     }
-    if (isDictionaryTransport(found)) return transportDecision(found, head, finder, dictionary)
-    return dictionary !== undefined && takesDictionary(found) ? { kind: 'decode', format: found, options: { dictionary } } : { kind: 'decode', format: found }
+    if (isDictionaryTransport(found)) return transportDecision(found, head, finder, dictionary).then((decision) => withOptions(decision, ownFor(found)))
+    return { kind: 'decode', format: found, options: dictionary !== undefined && takesDictionary(found) ? { ...ownFor(found), dictionary } : ownFor(found) }
   }
-  return sniffingStream(decide, rest, 'decompress')
+  return sniffingStream(decide, shared, 'decompress')
 }
 
-function streamClasses(streams: StreamClasses | undefined, label: string): StreamClasses {
-  const s = streams ?? (globalThis as Partial<StreamClasses>)
-  if (typeof s.ReadableStream !== 'function' || typeof s.WritableStream !== 'function') {
-    throw new CodecError('INVALID_OPTION', label, streams ? 'streams must provide ReadableStream and WritableStream classes' : 'this runtime has no global ReadableStream/WritableStream: pass them as options.streams')
-  }
-  return s as StreamClasses
+/** A decision with the detected format's own options added. */
+function withOptions(decision: Decision, own: Record<string, unknown>): Decision {
+  return decision.kind === 'decode' ? { ...decision, options: { ...own, ...decision.options } } : decision
 }
 
 /**
@@ -324,228 +330,272 @@ function streamClasses(streams: StreamClasses | undefined, label: string): Strea
  *   the writable (or `signal`) cancels the inner stream, which frees its codec.
  */
 export function sniffingStream(decide: Decide, options: DecodeStreamOptions, label: string): Pair {
-  const { signal, streams, ...innerOptions } = options
-  const { ReadableStream: RS, WritableStream: WS } = streamClasses(streams, label)
-  // Checked now, so bad options throw at construction even though the inner stream
-  // is created later.
-  const maxOutputBytes = checkMaxOutput(label, options.maxOutputBytes)
-  checkChunkSize(label, options.chunkSize)
-  if (signal !== undefined && (typeof signal !== 'object' || signal === null || typeof signal.addEventListener !== 'function')) {
-    throw new CodecError('INVALID_OPTION', label, 'signal must be an AbortSignal')
-  }
+  return new SniffingStream(decide, options, label) as Pair
+}
 
-  let rc!: ReadableStreamDefaultController<Uint8Array>
-  let wc!: WritableStreamDefaultController
+/** A chunk offered by a write in pass mode, waiting for a pull to take it. */
+interface Offer {
+  bytes: Uint8Array
+  resolve: () => void
+  reject: (e: unknown) => void
+}
+
+/** The `sniffingStream()` pair (see there). */
+class SniffingStream {
+  readonly readable: ReadableStream<Uint8Array>
+  readonly writable: WritableStream<BufferSource>
+
+  readonly #decide: Decide
+  readonly #label: string
+  readonly #signal: AbortSignal | undefined
+  readonly #streams: StreamClasses | undefined
+  /** The options for the inner decoding stream (all but `signal` and `streams`). */
+  readonly #innerOptions: DecodeStreamOptions
+  /** Bounds passed-through output (decoded output is the inner stream's to bound). */
+  readonly #maxOutputBytes: number
+  #rc!: ReadableStreamDefaultController<Uint8Array>
+  #wc!: WritableStreamDefaultController
   /** Settled (closed, errored, cancelled or aborted): nothing more happens. */
-  let finished = false
+  #finished = false
   /** What was decided; null while sniffing. */
-  let mode: 'decode' | 'pass' | null = null
+  #mode: 'decode' | 'pass' | null = null
   /** Sniffed bytes (copies: their writes resolved before the decision). */
-  let head = new Uint8Array(0)
-  let headLength = 0
-
-  let writer: WritableStreamDefaultWriter<BufferSource> | null = null
-  let reader: ReadableStreamDefaultReader<Uint8Array> | null = null
+  #head = new Uint8Array(0)
+  #headLength = 0
+  /** The inner decoding stream's two ends, in decode mode. */
+  #writer: WritableStreamDefaultWriter<BufferSource> | null = null
+  #reader: ReadableStreamDefaultReader<Uint8Array> | null = null
   /** Resolves once a decision was made (or the stream failed): a pull waits for it. */
-  let markDecided!: () => void
-  const decided = new Promise<void>((resolve) => (markDecided = resolve))
-
-  // Pass mode: a write offers its chunk and waits until a pull takes it.
-  let offer: { bytes: Uint8Array; resolve: () => void; reject: (e: unknown) => void } | null = null
-  let wakePull: (() => void) | null = null
-  let passedBytes = 0
-
-  const release = () => {
-    signal?.removeEventListener('abort', onAbort)
-    const r = offer
-    offer = null
-    wakePull?.()
-    wakePull = null
-    markDecided()
-    return r
+  readonly #decided: Promise<void>
+  #markDecided!: () => void
+  /** Pass mode: a write offers its chunk and waits until a pull takes it. */
+  #offer: Offer | null = null
+  #wakePull: (() => void) | null = null
+  #passedBytes = 0
+  /** The abort listener, kept to remove it again. */
+  readonly #onAbort = (): void => {
+    this.#fail(this.#signal?.reason ?? new CodecError('ABORTED', this.#label, 'aborted'))
   }
 
-  /** Errors both sides once and frees the inner stream. */
-  const fail = (error: unknown) => {
-    if (finished) return
-    finished = true
-    const pending = release()
-    try { rc.error(error) } catch { /* already closed */ }
-    try { wc.error(error) } catch { /* already errored */ }
-    pending?.reject(error)
-    // Cancelling the inner readable disposes its codec and rejects its pending write.
-    // Its result is not needed: the error has reached the user through both outer sides.
-    reader?.cancel(error).catch(() => undefined)
+  constructor(decide: Decide, options: DecodeStreamOptions, label: string) {
+    const { signal, streams, ...innerOptions } = options
+    const { ReadableStream: RS, WritableStream: WS } = classes(streams, label)
+    // Checked now, so bad options throw at construction even though the inner stream
+    // is created later.
+    this.#maxOutputBytes = checkMaxOutput(label, options.maxOutputBytes)
+    checkChunkSize(label, options.chunkSize)
+    if (signal !== undefined && (typeof signal !== 'object' || signal === null || typeof signal.addEventListener !== 'function')) {
+      throw new CodecError('INVALID_OPTION', label, 'signal must be an AbortSignal')
+    }
+    this.#decide = decide
+    this.#label = label
+    this.#signal = signal
+    this.#streams = streams
+    this.#innerOptions = innerOptions
+    this.#decided = new Promise<void>((resolve) => (this.#markDecided = resolve))
+
+    this.readable = new RS<Uint8Array>(
+      {
+        start: (controller) => {
+          this.#rc = controller
+        },
+        pull: () => this.#pull(),
+        cancel: (reason) => this.#cancel(reason),
+      },
+      { highWaterMark: 0 },
+    )
+    this.writable = new WS<BufferSource>(
+      {
+        start: (controller) => {
+          this.#wc = controller
+        },
+        write: (chunk) => this.#write(chunk),
+        close: () => this.#close(),
+        abort: (reason) => this.#abort(reason),
+      },
+      { highWaterMark: 1 },
+    )
+
+    if (signal) {
+      if (signal.aborted) this.#onAbort()
+      else signal.addEventListener('abort', this.#onAbort, { once: true })
+    }
   }
 
-  function onAbort() {
-    fail(signal?.reason ?? new CodecError('ABORTED', label, 'aborted'))
+  async #pull(): Promise<void> {
+    await this.#decided
+    if (this.#finished) return
+    if (this.#mode === 'decode') {
+      let result: ReadableStreamReadResult<Uint8Array>
+      try {
+        result = await this.#reader!.read()
+      } catch (error) {
+        this.#fail(error)
+        return
+      }
+      if (this.#finished) return
+      if (result.done) {
+        this.#finished = true
+        this.#release()
+        this.#rc.close()
+      } else {
+        this.#rc.enqueue(result.value)
+      }
+      return
+    }
+    // Pass mode: wait for a write's chunk (close() closes the readable directly).
+    while (!this.#offer && !this.#finished) await new Promise<void>((resolve) => (this.#wakePull = resolve))
+    const taken = this.#offer
+    if (!taken || this.#finished) return
+    this.#offer = null
+    this.#rc.enqueue(taken.bytes)
+    taken.resolve()
+  }
+
+  async #cancel(reason: unknown): Promise<void> {
+    if (this.#finished) return
+    this.#finished = true
+    const pending = this.#release()
+    try { this.#wc.error(reason) } catch { /* already errored */ }
+    pending?.reject(reason)
+    if (this.#reader) {
+      // Frees the inner codec; the inner stream's own rejection (when it had
+      // already errored) is not this cancel's result.
+      await this.#reader.cancel(reason).catch(() => undefined)
+    }
+  }
+
+  async #write(chunk: BufferSource): Promise<void> {
+    if (this.#finished) return
+    try {
+      const bytes = toBytes(chunk, true)
+      if (this.#mode !== null) return await this.#forward(bytes)
+      let decision: Decision | null
+      let first: Uint8Array
+      if (this.#headLength === 0) {
+        // Most streams decide on their first chunk: no copy then.
+        decision = await this.#decide(bytes, false)
+        first = bytes
+        if (!decision) this.#append(bytes)
+      } else {
+        this.#append(bytes)
+        first = this.#head.subarray(0, this.#headLength)
+        decision = await this.#decide(first, false)
+      }
+      if (!decision) {
+        if (this.#headLength >= SNIFF_LIMIT) {
+          throw new CodecError('LIMIT_EXCEEDED', this.#label, `no decision after ${this.#headLength} bytes (limit ${SNIFF_LIMIT})`)
+        }
+        return
+      }
+      if (this.#finished) return
+      await this.#start(decision, first)
+    } catch (error) {
+      this.#fail(error)
+      throw error
+    }
+  }
+
+  async #close(): Promise<void> {
+    if (this.#finished) return
+    try {
+      if (this.#mode === null) {
+        const sniffed = this.#head.subarray(0, this.#headLength)
+        const decision = await this.#decide(sniffed, true)
+        if (!decision) throw new CodecError('TRUNCATED', this.#label, `input ended after ${this.#headLength} bytes before its format could be decided`)
+        if (this.#finished) return
+        await this.#start(decision, sniffed)
+      }
+      if (this.#mode === 'decode') {
+        await this.#writer!.close()
+      } else if (!this.#finished) {
+        // Every write resolved only once its chunk was enqueued: nothing is pending.
+        this.#finished = true
+        this.#release()
+        this.#rc.close()
+      }
+    } catch (error) {
+      this.#fail(error)
+      throw error
+    }
+  }
+
+  async #abort(reason: unknown): Promise<void> {
+    if (this.#finished) return
+    this.#finished = true
+    this.#release()
+    try { this.#rc.error(reason) } catch { /* already closed */ }
+    if (this.#reader) await this.#reader.cancel(reason).catch(() => undefined)
   }
 
   /** Starts the inner stage for a decision and forwards the sniffed bytes. */
-  const start = async (decision: Decision, first: Uint8Array) => {
+  async #start(decision: Decision, first: Uint8Array): Promise<void> {
     if (decision.kind === 'decode') {
-      const inner = decodeStream(decision.format, { ...innerOptions, ...decision.options, streams })
-      writer = inner.writable.getWriter()
-      reader = inner.readable.getReader()
-      mode = 'decode'
+      const inner = decodeStream(decision.format, { ...this.#innerOptions, ...decision.options, streams: this.#streams })
+      this.#writer = inner.writable.getWriter()
+      this.#reader = inner.readable.getReader()
+      this.#mode = 'decode'
     } else {
-      mode = 'pass'
+      this.#mode = 'pass'
     }
-    markDecided()
-    if (first.length > 0) await forward(first)
+    this.#markDecided()
+    if (first.length > 0) await this.#forward(first)
   }
 
-  const forward = async (bytes: Uint8Array) => {
-    if (mode === 'decode') {
-      await writer!.ready
-      await writer!.write(bytes as Uint8Array<ArrayBuffer>) // may be shared-backed: the codec stream accepts that
+  /** Hands decided bytes on: to the inner stream, or (pass mode) to the next pull. */
+  async #forward(bytes: Uint8Array): Promise<void> {
+    if (this.#mode === 'decode') {
+      await this.#writer!.ready
+      await this.#writer!.write(bytes as Uint8Array<ArrayBuffer>) // may be shared-backed: the codec stream accepts that
       return
     }
-    passedBytes += bytes.length
-    if (passedBytes > maxOutputBytes) {
-      throw new CodecError('LIMIT_EXCEEDED', label, `output exceeds maxOutputBytes (${maxOutputBytes})`, passedBytes - bytes.length)
+    this.#passedBytes += bytes.length
+    if (this.#passedBytes > this.#maxOutputBytes) {
+      throw new CodecError('LIMIT_EXCEEDED', this.#label, `output exceeds maxOutputBytes (${this.#maxOutputBytes})`, this.#passedBytes - bytes.length)
     }
     await new Promise<void>((resolve, reject) => {
-      offer = { bytes, resolve, reject }
-      wakePull?.()
-      wakePull = null
+      this.#offer = { bytes, resolve, reject }
+      this.#wakePull?.()
+      this.#wakePull = null
     })
   }
 
-  const append = (bytes: Uint8Array) => {
-    const need = headLength + bytes.length
-    if (need > head.length) {
-      const grown = new Uint8Array(Math.max(need, head.length * 2, 256))
-      grown.set(head.subarray(0, headLength))
-      head = grown
+  /** Buffers sniffed bytes (a copy), growing the buffer geometrically. */
+  #append(bytes: Uint8Array): void {
+    const need = this.#headLength + bytes.length
+    if (need > this.#head.length) {
+      const grown = new Uint8Array(Math.max(need, this.#head.length * 2, 256))
+      grown.set(this.#head.subarray(0, this.#headLength))
+      this.#head = grown
     }
-    head.set(bytes, headLength)
-    headLength = need
+    this.#head.set(bytes, this.#headLength)
+    this.#headLength = need
   }
 
-  const readable = new RS<Uint8Array>(
-    {
-      start: (controller) => {
-        rc = controller
-      },
-      pull: async () => {
-        await decided
-        if (finished) return
-        if (mode === 'decode') {
-          let result: ReadableStreamReadResult<Uint8Array>
-          try {
-            result = await reader!.read()
-          } catch (error) {
-            fail(error)
-            return
-          }
-          if (finished) return
-          if (result.done) {
-            finished = true
-            release()
-            rc.close()
-          } else {
-            rc.enqueue(result.value)
-          }
-          return
-        }
-        // Pass mode: wait for a write's chunk (close() closes the readable directly).
-        while (!offer && !finished) await new Promise<void>((resolve) => (wakePull = resolve))
-        const taken = offer
-        if (!taken || finished) return
-        offer = null
-        rc.enqueue(taken.bytes)
-        taken.resolve()
-      },
-      cancel: async (reason) => {
-        if (finished) return
-        finished = true
-        const pending = release()
-        try { wc.error(reason) } catch { /* already errored */ }
-        pending?.reject(reason)
-        if (reader) {
-          // Frees the inner codec; the inner stream's own rejection (when it had
-          // already errored) is not this cancel's result.
-          await reader.cancel(reason).catch(() => undefined)
-        }
-      },
-    },
-    { highWaterMark: 0 },
-  )
-
-  const writable = new WS<BufferSource>(
-    {
-      start: (controller) => {
-        wc = controller
-      },
-      write: async (chunk) => {
-        if (finished) return
-        try {
-          const bytes = toBytes(chunk, true)
-          if (mode !== null) return await forward(bytes)
-          let decision: Decision | null
-          let first: Uint8Array
-          if (headLength === 0) {
-            // Most streams decide on their first chunk: no copy then.
-            decision = await decide(bytes, false)
-            first = bytes
-            if (!decision) append(bytes)
-          } else {
-            append(bytes)
-            first = head.subarray(0, headLength)
-            decision = await decide(first, false)
-          }
-          if (!decision) {
-            if (headLength >= SNIFF_LIMIT) {
-              throw new CodecError('LIMIT_EXCEEDED', label, `no decision after ${headLength} bytes (limit ${SNIFF_LIMIT})`)
-            }
-            return
-          }
-          if (finished) return
-          await start(decision, first)
-        } catch (error) {
-          fail(error)
-          throw error
-        }
-      },
-      close: async () => {
-        if (finished) return
-        try {
-          if (mode === null) {
-            const sniffed = head.subarray(0, headLength)
-            const decision = await decide(sniffed, true)
-            if (!decision) throw new CodecError('TRUNCATED', label, `input ended after ${headLength} bytes before its format could be decided`)
-            if (finished) return
-            await start(decision, sniffed)
-          }
-          if (mode === 'decode') {
-            await writer!.close()
-          } else if (!finished) {
-            // Every write resolved only once its chunk was enqueued: nothing is pending.
-            finished = true
-            release()
-            rc.close()
-          }
-        } catch (error) {
-          fail(error)
-          throw error
-        }
-      },
-      abort: async (reason) => {
-        if (finished) return
-        finished = true
-        release()
-        try { rc.error(reason) } catch { /* already closed */ }
-        if (reader) await reader.cancel(reason).catch(() => undefined)
-      },
-    },
-    { highWaterMark: 1 },
-  )
-
-  if (signal) {
-    if (signal.aborted) onAbort()
-    else signal.addEventListener('abort', onAbort, { once: true })
+  /**
+   * Stops listening for aborts and wakes everything that waits (a pull, the decision);
+   * returns the offer a write was waiting on, for the caller to settle.
+   */
+  #release(): Offer | null {
+    this.#signal?.removeEventListener('abort', this.#onAbort)
+    const offer = this.#offer
+    this.#offer = null
+    this.#wakePull?.()
+    this.#wakePull = null
+    this.#markDecided()
+    return offer
   }
-  return { readable, writable } as Pair
+
+  /** Errors both sides once and frees the inner stream. */
+  #fail(error: unknown): void {
+    if (this.#finished) return
+    this.#finished = true
+    const pending = this.#release()
+    try { this.#rc.error(error) } catch { /* already closed */ }
+    try { this.#wc.error(error) } catch { /* already errored */ }
+    pending?.reject(error)
+    // Cancelling the inner readable disposes its codec and rejects its pending write.
+    // Its result is not needed: the error has reached the user through both outer sides.
+    this.#reader?.cancel(error).catch(() => undefined)
+  }
 }

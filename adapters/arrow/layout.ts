@@ -1,14 +1,13 @@
-import { DataType, makeData, type Data } from 'apache-arrow'
-import { CodecError } from '../../lib/errors.js'
-import { TypeTag } from '../../lib/arrow/metadata.js'
-import type { BodyBuffers } from '../../lib/arrow/body-write.js'
-
 /**
  * apache-arrow `Data` to the field nodes and buffers of a message body, depth-first as
  * Columnar.rst ("Buffer Layout", "Recordbatch body structure") lays them out: sliced
  * data re-based to start at 0, bitmaps re-packed from bit 0. The reader's twin is
  * load.ts; lib/arrow/body-write.ts places the buffers in the body.
  */
+import { DataType, makeData, type Data } from 'apache-arrow'
+import { CodecError } from '../../lib/errors.js'
+import { TypeTag } from '../../lib/arrow/metadata.js'
+import type { BodyBuffers } from '../../lib/arrow/body-write.js'
 
 const EMPTY = new Uint8Array(0)
 

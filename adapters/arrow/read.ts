@@ -191,7 +191,7 @@ export interface ArrowDecodeStream extends ReadableWritablePair<RecordBatch, Arr
  * chunk itself when it came from `fromBuffer()`.
  */
 export function arrowDecode(options?: ArrowDecodeOptions): ArrowDecodeStream {
-  const limits = checkReadOptions(options)
+  const limits = checkReadOptions(options, ['signal', 'streams'] satisfies (keyof ArrowDecodeOptions)[])
   let pump: ArrowPump | null = null
   const stream = new CodecStream<ArrowChunk, RecordBatch>({
     format: 'arrow',

@@ -2,6 +2,7 @@ import { CompressionType, compressionRegistry } from 'apache-arrow'
 import type { Decoder, Encoder } from '../../lib/codec.js'
 import { CodecError } from '../../lib/errors.js'
 import { checkLevel, checkLimit, DEFAULT_MAX_OUTPUT_BYTES } from '../../lib/formats.js'
+import { checkKeys } from '../../lib/options.js'
 import { loadCodec } from '../../lib/registry.js'
 import { Status, statusName } from '../../lib/status.js'
 import { readInt64 } from '../../lib/arrow/body.js'
@@ -27,6 +28,9 @@ export interface RegisterArrowCodecsOptions {
    */
   registries?: ArrowCompressionRegistry[]
 }
+
+/** The keys of `RegisterArrowCodecsOptions`; any other is `INVALID_OPTION`. */
+const REGISTER_KEYS: readonly (keyof RegisterArrowCodecsOptions)[] = Object.freeze(['codecs', 'lz4Level', 'zstdLevel', 'maxOutputBytes', 'registries'])
 
 /**
  * The codec apache-arrow calls. Its reader passes only the compressed frame, no
@@ -114,6 +118,7 @@ function loadedCommonJsRegistry(): ArrowCompressionRegistry | null {
  * apache-arrow build this module imports, plus any in `options.registries`.
  */
 export async function registerArrowCodecs(options: RegisterArrowCodecsOptions = {}): Promise<void> {
+  checkKeys('arrow', options, REGISTER_KEYS)
   const codecs = options.codecs ?? ['lz4', 'zstd']
   for (const c of codecs) {
     if (c !== 'lz4' && c !== 'zstd') throw new CodecError('INVALID_OPTION', 'arrow', `codec ${JSON.stringify(c)} is not one this library provides for Arrow (lz4, zstd)`)

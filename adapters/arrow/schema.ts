@@ -1,3 +1,8 @@
+/**
+ * The type mapping in both directions: the plain descriptions of lib/arrow/metadata.ts
+ * (what the IPC metadata says) to apache-arrow's Schema, Field and DataType classes
+ * (reading), and back (writing).
+ */
 import {
   Binary, BinaryView, Bool, DataType, Date_, Decimal, Dictionary, Duration, Field, FixedSizeBinary, FixedSizeList, Float,
   Int, Interval, LargeBinary, LargeList, LargeUtf8, List, Map_, Null, Schema, Struct, Time, Timestamp, Union, Utf8,
@@ -5,12 +10,6 @@ import {
 } from 'apache-arrow'
 import { CodecError } from '../../lib/errors.js'
 import { TypeTag, type FieldDesc, type SchemaDesc, type TypeDesc } from '../../lib/arrow/metadata.js'
-
-/**
- * The type mapping in both directions: the plain descriptions of lib/arrow/metadata.ts
- * (what the IPC metadata says) to apache-arrow's Schema, Field and DataType classes
- * (reading), and back (writing).
- */
 
 // --- plain description -> apache-arrow (reading) ----------------------------------
 

@@ -2,6 +2,7 @@ import { makeData, RecordBatch, Struct, Vector, type DataType, type Schema } fro
 import type { Decoder } from '../../lib/codec.js'
 import { CodecError } from '../../lib/errors.js'
 import { checkLimit, checkOneOf } from '../../lib/formats.js'
+import { checkKeys } from '../../lib/options.js'
 import { loadCodec } from '../../lib/registry.js'
 import { decodeBodyBuffers } from '../../lib/arrow/body.js'
 import { HeaderTag, type FieldDesc, type MessageDesc, type SchemaDesc } from '../../lib/arrow/metadata.js'
@@ -38,7 +39,12 @@ export interface ReadLimits {
   full: boolean
 }
 
-export function checkReadOptions(options: ArrowReadOptions | undefined): ReadLimits {
+/**
+ * Checks read options (`shell`: the surface's own keys besides these, e.g. `signal` and
+ * `streams` of `arrowDecode()`); unknown keys are `INVALID_OPTION`.
+ */
+export function checkReadOptions(options: ArrowReadOptions | undefined, shell: readonly string[] = []): ReadLimits {
+  checkKeys('arrow', options, [...(['maxMessageBytes', 'validate'] satisfies (keyof ArrowReadOptions)[]), ...shell])
   const full = checkOneOf('arrow', 'validate', options?.validate, ['default', 'full'], 'default') === 'full'
   return { max: checkLimit('arrow', 'maxMessageBytes', options?.maxMessageBytes, DEFAULT_MAX_MESSAGE_BYTES), full }
 }

@@ -2,6 +2,7 @@ import { DataType, RecordBatch, Schema, Table, type Data, type Vector } from 'ap
 import type { Encoder } from '../../lib/codec.js'
 import { CodecError } from '../../lib/errors.js'
 import { checkLevel } from '../../lib/formats.js'
+import { checkKeys } from '../../lib/options.js'
 import { loadCodec } from '../../lib/registry.js'
 import type { BlockDesc, SchemaDesc } from '../../lib/arrow/metadata.js'
 import { bodyEncoderOptions, layoutBody, type Body, type BodyBuffers } from '../../lib/arrow/body-write.js'
@@ -35,6 +36,7 @@ class IpcWriter {
   readonly recordBlocks: BlockDesc[] = []
 
   constructor(options: ArrowEncodeOptions | undefined, private readonly emit: (chunk: Uint8Array) => void, private readonly file: boolean) {
+    checkKeys('arrow', options, ['compression', 'level'] satisfies (keyof ArrowEncodeOptions)[])
     const c = options?.compression ?? null
     if (c !== null && c !== 'lz4' && c !== 'zstd') {
       throw new CodecError('INVALID_OPTION', 'arrow', `compression must be 'lz4', 'zstd' or null, got ${String(c)}`)

@@ -30,6 +30,7 @@
 import type { Format } from '../../lib/codec.js'
 import { CodecError } from '../../lib/errors.js'
 import { canFlush, checkLevel, HTTP_CODINGS, httpOf, resolveEngine, type Engine } from '../../lib/formats.js'
+import { checkKeys, checkOneOf, describe } from '../../lib/options.js'
 import { encodeStream } from '../../streams/factories.js'
 import { CONTENT_CODINGS, DICTIONARY_CODINGS, negotiate, type ContentCoding, type DictionaryCoding } from './negotiate.js'
 import { dictionaryChooser, type DictionaryChooser, type ServerDictionariesOption } from './server-dictionaries.js'
@@ -172,8 +173,21 @@ export function checkEncodeOptions(options: EncodeResponseOptions = {}): EncodeR
   return check(options)
 }
 
+/** The keys of `EncodeResponseOptions`; any other is `INVALID_OPTION`. */
+export const ENCODE_OPTION_KEYS: readonly (keyof EncodeResponseOptions)[] = Object.freeze(['encodings', 'levels', 'minBytes', 'compressible', 'flush', 'engines', 'dictionaries'])
+
+/** A per-coding map option (`levels`, `engines`): an object keyed by codings. */
+function checkCodingMap(name: string, value: unknown): void {
+  if (value === undefined) return
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new CodecError('INVALID_OPTION', HTTP, `${name} must be an object keyed by content coding, got ${describe(value)}`)
+  checkKeys(HTTP, value, ALL_CODINGS, `coding in ${name}`)
+}
+
 function check(options: EncodeResponseOptions): Checked {
-  if (typeof options !== 'object' || options === null) throw new CodecError('INVALID_OPTION', HTTP, 'options must be an object')
+  if (typeof options !== 'object' || options === null) throw new CodecError('INVALID_OPTION', HTTP, `options must be an object, got ${describe(options)}`)
+  checkKeys(HTTP, options, ENCODE_OPTION_KEYS)
+  checkCodingMap('levels', options.levels)
+  checkCodingMap('engines', options.engines)
   const dictionary = options.dictionaries === undefined ? null : dictionaryChooser(options.dictionaries)
   const encodings = options.encodings ?? (dictionary === null ? CONTENT_CODINGS : ALL_CODINGS)
   if (!Array.isArray(encodings) || !encodings.every((e) => (ALL_CODINGS as readonly string[]).includes(e))) {
@@ -196,12 +210,12 @@ function check(options: EncodeResponseOptions): Checked {
   }
   const minBytes = options.minBytes ?? 1024
   if (typeof minBytes !== 'number' || !Number.isInteger(minBytes) || minBytes < 0) {
-    throw new CodecError('INVALID_OPTION', HTTP, `minBytes must be a non-negative integer, got ${String(minBytes)}`)
+    throw new CodecError('INVALID_OPTION', HTTP, `minBytes must be a non-negative integer, got ${describe(minBytes)}`)
   }
   const compressible = options.compressible ?? isCompressible
-  if (typeof compressible !== 'function') throw new CodecError('INVALID_OPTION', HTTP, 'compressible must be a function')
+  if (typeof compressible !== 'function') throw new CodecError('INVALID_OPTION', HTTP, `compressible must be a function, got ${describe(compressible)}`)
   const flush = options.flush
-  if (flush !== undefined && flush !== 'none' && flush !== 'write') throw new CodecError('INVALID_OPTION', HTTP, `flush must be 'none' or 'write', got ${String(flush)}`)
+  if (flush !== undefined) checkOneOf(HTTP, 'flush', flush, ['none', 'write'])
   const result: Checked = Object.freeze({ encodings: Object.freeze([...encodings]), levels, minBytes, compressible, flush, engines, dictionary })
   checked.add(result)
   return result

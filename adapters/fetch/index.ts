@@ -27,11 +27,12 @@
 import type { Format } from '../../lib/codec.js'
 import type { Decoder } from '../../lib/codec.js'
 import { CodecError } from '../../lib/errors.js'
-import { checkMaxOutput, HTTP_CODINGS, type HttpCoding } from '../../lib/formats.js'
+import { checkDeferredOptions, checkMaxOutput, HTTP_CODINGS, httpOf, isDictionaryTransport, type HttpCoding } from '../../lib/formats.js'
+import { checkKeys } from '../../lib/options.js'
 import { createDecoder } from '../../lib/registry.js'
 import { Status } from '../../lib/status.js'
 import { DictionaryFinder, transportHash, transportHeaderAt, transportHeaderLength, type DictionariesOption } from '../../lib/dictionary-lookup.js'
-import { gzipHeaderAt, sniffingStream, zlibHeaderAt, zstdHeaderAt, type Decide, type Decision } from '../../streams/decompress.js'
+import { headerAt, sniffingStream, type Decide, type Decision } from '../../streams/decompress.js'
 
 export interface DecodeResponseOptions {
   /**
@@ -119,9 +120,15 @@ function planLayers(codings: string[], skip: ReadonlySet<string>): Coding[] {
   return layers
 }
 
+/** The keys of `DecodeResponseOptions`; any other is `INVALID_OPTION`. */
+const DECODE_OPTION_KEYS: readonly (keyof DecodeResponseOptions)[] = Object.freeze(['maxOutputBytes', 'skip', 'signal', 'chunkSize', 'maxWindowLog', 'dictionaries'])
+
 function checkOptions(options: DecodeResponseOptions): ReadonlySet<string> {
   if (typeof options !== 'object' || options === null) throw new CodecError('INVALID_OPTION', FORMAT, 'options must be an object')
+  checkKeys(FORMAT, options, DECODE_OPTION_KEYS)
   checkMaxOutput(FORMAT, options.maxOutputBytes)
+  // Checked now by the schema of the codings that take it, not when a layer is detected.
+  if (options.maxWindowLog !== undefined) checkDeferredOptions(FORMAT, HTTP_CODINGS.map((c) => httpOf(c).format), 'decode', { maxWindowLog: options.maxWindowLog }, {})
   const skip = options.skip ?? []
   if (!Array.isArray(skip) || !skip.every((s) => typeof s === 'string')) {
     throw new CodecError('INVALID_OPTION', FORMAT, 'skip must be an array of content-coding names')
@@ -205,7 +212,13 @@ class RawDeflateProbe {
 
 /** One layer: decodes `coding` unless its bytes show it was already decoded. */
 function layerStream(coding: Coding, chain: Chain, options: DecodeResponseOptions): TransformStream<BufferSource, Uint8Array> {
+  const { format, decode } = httpOf(coding)
+  // HTTP `deflate` may be raw deflate (see above): probed when it lacks the zlib header.
   const probe = coding === 'deflate' ? new RawDeflateProbe() : null
+  // The coding's own decoder options (RFC 9659's zstd window), the caller's overriding them.
+  const own: Record<string, unknown> = { ...decode }
+  if (options.maxWindowLog !== undefined && 'maxWindowLog' in own) own.maxWindowLog = options.maxWindowLog
+  const decision: Decision = { kind: 'decode', format, options: own }
   const byMagic = (match: 'match' | 'partial' | 'no', ended: boolean, decision: Decision): Decision | null => {
     if (match === 'match') return decision
     if (match === 'partial' && !ended) return null
@@ -217,34 +230,26 @@ function layerStream(coding: Coding, chain: Chain, options: DecodeResponseOption
     // An empty body has nothing to decode (no coding encodes to zero bytes; servers and
     // runtimes send empty bodies with the header kept, e.g. after a runtime decoded it).
     if (ended && head.length === 0) return PASS
-    switch (coding) {
-      case 'gzip':
-        return byMagic(gzipHeaderAt(head), ended, { kind: 'decode', format: 'gzip' })
-      case 'zstd':
-        return byMagic(zstdHeaderAt(head), ended, { kind: 'decode', format: 'zstd', options: { maxWindowLog: options.maxWindowLog ?? 23 } })
-      case 'br':
-        return { kind: 'decode', format: 'brotli' }
-      case 'dcz':
-      case 'dcb': {
-        const match = transportHeaderAt(coding, head)
-        if (match === 'partial' && ended) {
-          throw new CodecError('TRUNCATED', FORMAT, `${coding} body of ${head.length} bytes ends inside its ${transportHeaderLength(coding)}-byte header (RFC 9842)`, head.length)
-        }
-        if (match !== 'match') return byMagic(match, ended, PASS)
-        const dictionary = await chain.dictionaries.find(`Content-Encoding ${coding}`, transportHash(coding, head))
-        return { kind: 'decode', format: coding, options: { dictionary } }
+    if (isDictionaryTransport(format)) {
+      const match = transportHeaderAt(format, head)
+      if (match === 'partial' && ended) {
+        throw new CodecError('TRUNCATED', FORMAT, `${coding} body of ${head.length} bytes ends inside its ${transportHeaderLength(format)}-byte header (RFC 9842)`, head.length)
       }
-      case 'deflate': {
-        const zlib = zlibHeaderAt(head)
-        if (zlib === 'match') return { kind: 'decode', format: 'deflate' }
-        if (zlib === 'partial' && !ended) return null
-        const verdict = await probe!.check(head, ended)
-        if (verdict === null) return null
-        if (verdict === 'raw') return { kind: 'decode', format: 'deflate-raw' satisfies Format }
-        chain.decoded = true
-        return PASS
-      }
+      if (match !== 'match') return byMagic(match, ended, PASS)
+      const dictionary = await chain.dictionaries.find(`Content-Encoding ${coding}`, transportHash(format, head))
+      return { kind: 'decode', format, options: { dictionary } }
     }
+    const match = headerAt(format, head)
+    // No magic number (br, RFC 7932): decoded unless listed in `skip`.
+    if (match === null) return decision
+    if (probe === null) return byMagic(match, ended, decision)
+    if (match === 'match') return decision
+    if (match === 'partial' && !ended) return null
+    const verdict = await probe.check(head, ended)
+    if (verdict === null) return null
+    if (verdict === 'raw') return { kind: 'decode', format: 'deflate-raw' satisfies Format, options: own }
+    chain.decoded = true
+    return PASS
   }
   return sniffingStream(
     decide,

@@ -10,7 +10,9 @@
  * The rules and headers are `encodeResponse`'s (adapters/fetch/encode-response.ts).
  */
 import type { MiddlewareHandler } from 'hono'
-import { checkEncodeOptions, encodeResponse, isCompressible, type EncodeResponseOptions } from '../fetch/encode-response.js'
+import { CodecError } from '../../lib/errors.js'
+import { checkKeys, describe } from '../../lib/options.js'
+import { checkEncodeOptions, ENCODE_OPTION_KEYS, encodeResponse, isCompressible, type EncodeResponseOptions } from '../fetch/encode-response.js'
 import type { ContentCoding } from '../fetch/negotiate.js'
 
 export interface CompressOptions extends EncodeResponseOptions {
@@ -27,8 +29,20 @@ export interface CompressOptions extends EncodeResponseOptions {
   contentTypeFilter?: RegExp | ((contentType: string) => boolean)
 }
 
+/** The keys `compress()` takes: `encodeResponse`'s and hono/compress's. */
+const HONO_KEYS: readonly string[] = Object.freeze([...ENCODE_OPTION_KEYS, 'encoding', 'threshold', 'contentTypeFilter'])
+
+/**
+ * The middleware. Every option is checked here, when the app is set up: a bad value or
+ * an unknown key (`INVALID_OPTION`, naming the nearest known one) throws from this call.
+ */
 export function compress(options: CompressOptions = {}): MiddlewareHandler {
+  if (typeof options !== 'object' || options === null) throw new CodecError('INVALID_OPTION', 'http', `options must be an object, got ${describe(options)}`)
+  checkKeys('http', options, HONO_KEYS)
   const { encoding, threshold, contentTypeFilter, ...rest } = options
+  if (contentTypeFilter !== undefined && typeof contentTypeFilter !== 'function' && !(contentTypeFilter instanceof RegExp)) {
+    throw new CodecError('INVALID_OPTION', 'http', `contentTypeFilter must be a RegExp or a function, got ${describe(contentTypeFilter)}`)
+  }
   const filter = contentTypeFilter
   const compressible =
     filter === undefined

@@ -32,6 +32,7 @@
 import type { Decoder, Format } from '../../lib/codec.js'
 import { CodecError } from '../../lib/errors.js'
 import { DEFAULT_MAX_OUTPUT_BYTES, mostDecodedBytes, resolveEngine, type Engine } from '../../lib/formats.js'
+import { checkKeys } from '../../lib/options.js'
 import { decodeInto } from '../../lib/decode-buffer.js'
 import { loadCodec, type CodecModule } from '../../lib/registry.js'
 import { ERR_INPUT, mostSnappyDecoded, PRE_OK, readPreamble, snappyErrorMessage, type Preamble } from '../../lib/codecs/snappy-block.js'
@@ -338,6 +339,8 @@ export const parquetCompressors: ParquetCompressors = buildCompressors(defaultSe
  * decoders. Unknown engines or codecs reject with `CodecError('INVALID_OPTION')`.
  */
 export async function loadParquetCompressors(options?: ParquetCompressorsOptions): Promise<ParquetCompressors> {
+  checkKeys('parquet', options, ['engines', 'codecs'] satisfies (keyof ParquetCompressorsOptions)[])
+  if (options?.engines !== undefined) checkKeys('parquet', options.engines, [...new Set(Object.values(FAMILY))], 'engine family')
   if (options === undefined || (options.engines === undefined && options.codecs === undefined)) {
     // A failed load (engine unavailable) is not kept, so a later call retries.
     defaultLoad ??= load(defaultSet, {}, ALL_CODECS).catch((error: unknown) => {

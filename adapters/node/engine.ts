@@ -31,7 +31,7 @@
 import zlib from 'node:zlib'
 import type { Decoder, Encoder, Format } from '../../lib/codec.js'
 import { CodecError, type Failure } from '../../lib/errors.js'
-import { checkBoolean, checkDictionary, checkInteger, checkLevel, traitsOf } from '../../lib/formats.js'
+import { checkDictionary, checkLevel, formatOption, traitsOf } from '../../lib/formats.js'
 import type { CodecModule } from '../../lib/codec.js'
 import { Status } from '../../lib/status.js'
 import { crc32 as jsCrc32 } from '../../lib/codecs/checksum.js'
@@ -590,14 +590,6 @@ function nativeDictionary(format: 'brotli' | 'zstd', value: unknown): Uint8Array
   return dictionary
 }
 
-/**
- * Ranges of the native parameters: zstd `maxWindowLog` (ZSTD_d_windowLogMax: 10 to 31,
- * what libzstd accepts on 64-bit builds) and brotli `lgwin` (10 to 24, RFC 7932 section
- * 9.1).
- */
-const ZSTD_WINDOW_LOG: readonly [min: number, max: number] = [10, 31]
-const BROTLI_LGWIN: readonly [min: number, max: number] = [10, 24]
-
 /** node:zlib's native CRC-32 (Node >= 20.15), else ours. */
 const nativeCrc32: Crc32 =
   typeof z.crc32 === 'function'
@@ -635,7 +627,8 @@ export function nodeCodec(format: Format): CodecModule {
           const dictionary = nativeDictionary(format, options.dictionary)
           const quality = checkLevel(format, options.level)
           const params: Record<number, number> = { [C.BROTLI_PARAM_QUALITY!]: quality }
-          const lgwin = checkInteger(format, 'lgwin', options.lgwin, ...BROTLI_LGWIN)
+          // The format table's range (RFC 7932 section 9.1), as on the wasm engine.
+          const lgwin = formatOption(format, 'encode', 'lgwin', options.lgwin, 'node') as number | undefined
           if (lgwin !== undefined) params[C.BROTLI_PARAM_LGWIN!] = lgwin
           const create = () => zlib.createBrotliCompress(dictionary ? ({ params, dictionary } as object) : { params })
           // Quality 0 and 1 compress each step's input at once: a byte held back would
@@ -649,11 +642,11 @@ export function nodeCodec(format: Format): CodecModule {
         traits: traitsOf(format),
         // Unset, libzstd's default window limit (2^27 bytes) applies.
         createDecoder: (options: Record<string, unknown>) =>
-          new NativeZstdDecoder(checkInteger(format, 'maxWindowLog', options.maxWindowLog, ...ZSTD_WINDOW_LOG), nativeDictionary(format, options.dictionary)),
+          new NativeZstdDecoder(formatOption(format, 'decode', 'maxWindowLog', options.maxWindowLog, 'node') as number | undefined, nativeDictionary(format, options.dictionary)),
         createEncoder: (options: Record<string, unknown>) => {
           const level = checkLevel(format, options.level)
           // XXH64 of the content, on by default as on the wasm engine (node:zlib's default is off).
-          const checksum = checkBoolean(format, 'checksum', options.checksum, true)
+          const checksum = (formatOption(format, 'encode', 'checksum', options.checksum, 'node') as boolean | undefined) ?? true
           const dictionary = nativeDictionary(format, options.dictionary)
           const params = { [C.ZSTD_c_compressionLevel ?? 100]: level, [C.ZSTD_c_checksumFlag ?? 201]: checksum ? 1 : 0 }
           return new NativeEncoder(format, () => z.createZstdCompress!(dictionary ? { params, dictionary } : { params }), ZSTD_FLAGS, { zstdFrame: true, renewOnReset: true })

@@ -14,30 +14,31 @@ import { Duplex, Readable, type DuplexOptions } from 'node:stream'
 import type { Format } from '../../lib/codec.js'
 import type { Machine } from '../../lib/machine.js'
 import { prepareDecoder, prepareEncoder, type OpenMachine } from '../../lib/prepare.js'
-import type { Engine } from '../../lib/registry.js'
+import { CodecError } from '../../lib/errors.js'
+import type { MachineCodecOptions } from '../../lib/formats.js'
+import { describe } from '../../lib/options.js'
 
+/** The Node adapter's own option, besides the codec's and the machine's. */
 export interface NodeCodecOptions {
-  /** `'js'`/`'wasm'` (the portable default per format) or `'node'` (node:zlib). */
-  engine?: Engine
-  /** Output chunk size (the machine's block size), 64 bytes to 1 GiB. Default: 16 KiB growing to 256 KiB. */
-  chunkSize?: number
   /** Passed to the `Duplex` (e.g. `signal`, `highWaterMark` of the readable side). */
   duplex?: Omit<DuplexOptions, 'objectMode' | 'readableObjectMode' | 'writableObjectMode' | 'decodeStrings' | 'construct' | 'read' | 'write' | 'final' | 'destroy'>
-  /** Format-specific codec options pass through (e.g. zstd `maxWindowLog`, LZ4 `blockSize`). */
-  [option: string]: unknown
 }
 
-export interface NodeDecodeOptions extends NodeCodecOptions {
-  /** Most bytes to produce; more destroys the stream with `LIMIT_EXCEEDED`. Default 2 GiB. */
-  maxOutputBytes?: number
-  /** Whether further frames/members are decoded (default: the format's rule). */
-  concatenated?: boolean
-}
+/**
+ * Options of `nodeDecode(format)`: `duplex`, every decoder's (`engine`, `maxOutputBytes`,
+ * `concatenated`, `chunkSize`, `dictionary`) and the format's own (e.g. zstd
+ * `maxWindowLog`), as the format table lists them (lib/formats.ts).
+ */
+export type NodeDecodeOptions<F extends Format = Format> = NodeCodecOptions & MachineCodecOptions<F, 'decode'>
 
-export interface NodeEncodeOptions extends NodeCodecOptions {
-  /** Compression level; range and default depend on the format. */
-  level?: number
-}
+/**
+ * Options of `nodeEncode(format)`: `duplex`, every encoder's (`engine`, `level`, `flush`,
+ * `chunkSize`, `dictionary`) and the format's own (e.g. brotli `lgwin`, LZ4 `blockSize`).
+ */
+export type NodeEncodeOptions<F extends Format = Format> = NodeCodecOptions & MachineCodecOptions<F, 'encode'>
+
+/** The keys the Node adapter takes besides the codec's: the machine's and `duplex`. */
+const NODE_SURFACE = Object.freeze({ machine: true, shell: Object.freeze(['duplex']) })
 
 /** A Node `Duplex` around one codec; see the module comment. */
 /** The write that stands for `flush()` in the write queue (compared by identity). */
@@ -164,20 +165,29 @@ const machineOf = (open: OpenMachine) => async (): Promise<Machine> => {
   return machine!
 }
 
-/** Options of the Duplex itself, not of the codec. */
-function withoutDuplex(options: Record<string, unknown>): Record<string, unknown> {
-  const { duplex: _d, ...rest } = options
-  return rest
+/**
+ * A Node `Duplex` that decodes `format`. Every option is checked now: a bad value, a
+ * wrong type or an unknown key throws `INVALID_OPTION` from this call, never as an
+ * `'error'` event.
+ */
+export function nodeDecode<F extends Format>(format: F, options: NodeDecodeOptions<F> = {} as NodeDecodeOptions<F>): CodecDuplex {
+  return new CodecDuplex(machineOf(prepareDecoder(format, options, NODE_SURFACE)), duplexOptions(format, options.duplex))
 }
 
-/** A Node `Duplex` that decodes `format`; options are checked now (bad ones throw `INVALID_OPTION`). */
-export function nodeDecode(format: Format, options: NodeDecodeOptions = {}): CodecDuplex {
-  return new CodecDuplex(machineOf(prepareDecoder(format, withoutDuplex(options))), options.duplex)
+/**
+ * A Node `Duplex` that encodes `format`. Every option is checked now: a bad value, a
+ * wrong type or an unknown key throws `INVALID_OPTION` from this call, never as an
+ * `'error'` event.
+ */
+export function nodeEncode<F extends Format>(format: F, options: NodeEncodeOptions<F> = {} as NodeEncodeOptions<F>): CodecDuplex {
+  return new CodecDuplex(machineOf(prepareEncoder(format, options, NODE_SURFACE)), duplexOptions(format, options.duplex))
 }
 
-/** A Node `Duplex` that encodes `format`; options are checked now (bad ones throw `INVALID_OPTION`). */
-export function nodeEncode(format: Format, options: NodeEncodeOptions = {}): CodecDuplex {
-  return new CodecDuplex(machineOf(prepareEncoder(format, withoutDuplex(options))), options.duplex)
+/** The `duplex` option: an object, or nothing. */
+function duplexOptions(format: Format, value: unknown): DuplexOptions | undefined {
+  if (value === undefined) return undefined
+  if (typeof value !== 'object' || value === null) throw new CodecError('INVALID_OPTION', format, `duplex must be an object of Duplex options, got ${describe(value)}`)
+  return value as DuplexOptions
 }
 
 /** A source for `decodeFile`: a path, a `file:` URL, or an open `fs/promises` `FileHandle`. */
@@ -187,7 +197,7 @@ export type FileSource = string | URL | import('node:fs/promises').FileHandle
  * The decoded contents of a file as a Node `Readable`. A `FileHandle` stays owned by the
  * caller's `open()`, but is closed when the stream ends or fails (`autoClose`).
  */
-export async function decodeFile(source: FileSource, format: Format, options: NodeDecodeOptions = {}): Promise<Readable> {
+export async function decodeFile<F extends Format>(source: FileSource, format: F, options: NodeDecodeOptions<F> = {} as NodeDecodeOptions<F>): Promise<Readable> {
   const decoder = nodeDecode(format, options)
   const { createReadStream } = await import('node:fs')
   const input = typeof source === 'string' || source instanceof URL ? createReadStream(source) : source.createReadStream()

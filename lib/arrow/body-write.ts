@@ -1,14 +1,13 @@
-import type { Encoder } from '../codec.js'
-import { align8 } from '../bytes.js'
-import { CodecError } from '../errors.js'
-import { Status } from '../status.js'
-import type { BatchLayout } from './metadata-write.js'
-
 /**
  * Body buffers of one RecordBatch or DictionaryBatch message laid out for writing, the
  * twin of body.ts: each buffer 8-byte aligned, optionally compressed one by one
  * (Message.fbs `BodyCompression`, method BUFFER).
  */
+import type { Encoder } from '../codec.js'
+import { align8 } from '../bytes.js'
+import { CodecError } from '../errors.js'
+import { Status } from '../status.js'
+import type { BatchLayout } from './metadata-write.js'
 
 /** The field nodes (length, null count pairs) and buffers of one message, in order. */
 export interface BodyBuffers {

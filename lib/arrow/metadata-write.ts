@@ -1,10 +1,9 @@
-import { finish, i16, i32, i64, ref, str, table, u8, type FbField, type FbNode } from './flatbuf-write.js'
-import { HeaderTag, MetadataVersion, TypeTag, type BlockDesc, type FieldDesc, type SchemaDesc, type TypeDesc } from './metadata.js'
-
 /**
  * Encodes the Arrow IPC metadata (Message.fbs, Schema.fbs, File.fbs) from the same
  * plain descriptions `metadata.ts` reads. Always metadata version V5.
  */
+import { finish, i16, i32, i64, ref, str, table, u8, type FbField, type FbNode } from './flatbuf-write.js'
+import { HeaderTag, MetadataVersion, TypeTag, type BlockDesc, type FieldDesc, type SchemaDesc, type TypeDesc } from './metadata.js'
 
 function keyValues(m: Map<string, string> | null): FbField | undefined {
   if (!m || m.size === 0) return undefined

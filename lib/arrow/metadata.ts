@@ -1,11 +1,10 @@
-import { CodecError } from '../errors.js'
-import { FlatReader } from './flatbuf.js'
-
 /**
  * Plain descriptions of the Arrow IPC metadata (format/Message.fbs, format/Schema.fbs,
  * format/File.fbs in apache/arrow), decoded straight from the flatbuffer into these
  * objects. No dependency on apache-arrow: the adapter maps them onto its classes.
  */
+import { CodecError } from '../errors.js'
+import { FlatReader } from './flatbuf.js'
 
 /** `Type` union tags of Schema.fbs. */
 export const TypeTag = Object.freeze({

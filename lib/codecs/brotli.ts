@@ -17,7 +17,7 @@
  */
 import type { Decoder, Encoder } from '../codec.js'
 import { CodecError, type ErrorCode, type Failure } from '../errors.js'
-import { checkDictionary, checkInteger, checkLevel, checkMaxOutput, traitsOf } from '../formats.js'
+import { checkDictionary, checkLevel, checkMaxOutput, formatOption, traitsOf } from '../formats.js'
 import type { CodecModule } from '../codec.js'
 import { NativeLifecycle, type NativeHandle } from './native-handle.js'
 import { Status } from '../status.js'
@@ -36,10 +36,6 @@ let encoderEngine: BrotliEncoderEngine | undefined
 
 /** Most input and output bytes per engine call. */
 const STEP = 256 * 1024
-
-/** RFC 7932 §9.1: WINDOW_BITS from 10 to 24. */
-const MIN_LGWIN = 10
-const MAX_LGWIN = 24
 
 /** Native state shared with the finalizer (must not reference the codec). */
 interface NativeState {
@@ -276,7 +272,8 @@ class BrotliEncoder implements Encoder {
 
   constructor(options: Record<string, unknown>) {
     this.quality = checkLevel(FORMAT, options.level)
-    this.lgwin = checkInteger(FORMAT, 'lgwin', options.lgwin, MIN_LGWIN, MAX_LGWIN)
+    // RFC 7932 section 9.1: WINDOW_BITS from 10 to 24 (the format table's range).
+    this.lgwin = formatOption(FORMAT, 'encode', 'lgwin', options.lgwin, 'wasm') as number | undefined
     this.dictionary = dictionaryOf(options.dictionary)
     this.holds = this.quality >= 2
     this.handle = lifecycle.attach(this, FORMAT, 'encoder', { stream: 0, decoder: false, prepared: null })

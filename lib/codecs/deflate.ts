@@ -335,6 +335,17 @@ export class DeflateFamilyDecoder implements Decoder {
     return this.fail('CHECKSUM_MISMATCH', `stored ${field}${stored} does not match the ${what}`, base + at)
   }
 
+  /**
+   * gzip: whether `src` starts another member, by its ID1 ID2 (1f 8b, RFC 1952 section
+   * 2.3.1); see `Decoder.startsMember`. zlib and raw deflate streams are single.
+   */
+  startsMember(src: Uint8Array): 'match' | 'partial' | 'no' {
+    if (this.wrapper !== 'gzip') return 'match'
+    if (src[0] !== 0x1f) return 'no'
+    if (src.length < 2) return 'partial'
+    return src[1] === 0x8b ? 'match' : 'no'
+  }
+
   /** RFC 1952 section 2.3.1: the fixed header's checks, one byte at a time. */
   private checkGzipByte(k: number, b: number, offset: number): boolean {
     if (k === 0 && b !== 0x1f) return this.fail('INVALID_DATA', `not a gzip member: first byte is ${hex(b)}, expected 0x1f`, offset), true

@@ -5,12 +5,12 @@
  */
 import type { Decoder, Encoder } from '../codec.js'
 import { CodecError, type ErrorCode, type Failure } from '../errors.js'
-import { checkInteger, checkLevel, checkMaxOutput } from '../formats.js'
+import { checkLevel, checkMaxOutput, formatOption } from '../formats.js'
 import { Status } from '../status.js'
 import { blockErrorMessage, createHashTable, decodeBlock, encodeBlock, ERR_OUTPUT, hashLogForLevel, maxCompressedSize } from './lz4-block.js'
 import { ERR_MEMORY, type RawBlockKernel } from './lz4-kernel.js'
 
-const BLOCK_FORMAT = 'lz4-block'
+const BLOCK_FORMAT = 'lz4-block' as const
 
 /** The TypeScript raw block kernel. */
 export const decodeRawBlock: RawBlockKernel = (src, dst, size) => decodeBlock(src, 0, src.length, dst, 0, size)
@@ -40,8 +40,7 @@ export class Lz4BlockDecoder implements Decoder {
   constructor(options: Record<string, unknown>, decodeRaw: RawBlockKernel) {
     this.decodeRaw = decodeRaw
     const maxOutput = checkMaxOutput(BLOCK_FORMAT, options.maxOutputBytes)
-    if (options.outputSize === undefined) throw new CodecError('INVALID_OPTION', BLOCK_FORMAT, 'outputSize (the exact decoded size of the block) is required')
-    const size = checkInteger(BLOCK_FORMAT, 'outputSize', options.outputSize, 0, Number.MAX_SAFE_INTEGER, 0)
+    const size = formatOption(BLOCK_FORMAT, 'decode', 'outputSize', options.outputSize) as number
     if (size > maxOutput) throw new CodecError('INVALID_OPTION', BLOCK_FORMAT, `outputSize ${size} exceeds maxOutputBytes ${maxOutput}`)
     this.outputSize = size
     this.contentSize = size

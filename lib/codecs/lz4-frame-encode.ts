@@ -4,7 +4,7 @@
  */
 import type { Encoder } from '../codec.js'
 import { CodecError, type Failure } from '../errors.js'
-import { checkBoolean, checkInteger, checkLevel } from '../formats.js'
+import { checkLevel, formatOption } from '../formats.js'
 import { Status } from '../status.js'
 import { writeU32LE } from '../endian.js'
 import { createHashTable, encodeBlock, hashLogForLevel } from './lz4-block.js'
@@ -70,17 +70,14 @@ export class Lz4FrameEncoder implements Encoder {
     this.kernel = kernel
     const level = checkLevel(FORMAT, options.level)
     this.hashLog = hashLogForLevel(level)
-    const bs = options.blockSize ?? DEFAULT_BLOCK_SIZE
-    const id = typeof bs === 'number' ? BLOCK_ID_BY_SIZE[bs] : undefined
-    if (id === undefined) throw new CodecError('INVALID_OPTION', FORMAT, `blockSize must be 65536, 262144, 1048576 or 4194304, got ${String(bs)}`)
-    this.blockSize = bs as number
-    this.blockId = id
-    this.blockChecksum = checkBoolean(FORMAT, 'blockChecksum', options.blockChecksum, false)
-    this.contentChecksum = checkBoolean(FORMAT, 'contentChecksum', options.contentChecksum, true)
-    if (!checkBoolean(FORMAT, 'blockIndependence', options.blockIndependence, true)) {
-      throw new CodecError('INVALID_OPTION', FORMAT, 'blockIndependence: false (linked blocks) is not implemented by the encoder; the decoder reads linked frames')
-    }
-    this.contentSize = checkInteger(FORMAT, 'contentSize', options.contentSize, 0, Number.MAX_SAFE_INTEGER, -1)
+    // The options' ranges are the format table's (lib/formats.ts).
+    const bs = (formatOption(FORMAT, 'encode', 'blockSize', options.blockSize) as number | undefined) ?? DEFAULT_BLOCK_SIZE
+    this.blockSize = bs
+    this.blockId = BLOCK_ID_BY_SIZE[bs]!
+    this.blockChecksum = (formatOption(FORMAT, 'encode', 'blockChecksum', options.blockChecksum) as boolean | undefined) ?? false
+    this.contentChecksum = (formatOption(FORMAT, 'encode', 'contentChecksum', options.contentChecksum) as boolean | undefined) ?? true
+    formatOption(FORMAT, 'encode', 'blockIndependence', options.blockIndependence)
+    this.contentSize = (formatOption(FORMAT, 'encode', 'contentSize', options.contentSize) as number | undefined) ?? -1
   }
 
   reset(): void {

@@ -47,12 +47,12 @@
  */
 import type { Decoder, Encoder } from '../codec.js'
 import { CodecError, type ErrorCode, type Failure } from '../errors.js'
-import { checkBoolean, checkDictionary, checkInteger, checkOneOf, checkLevel, checkMaxOutput, traitsOf } from '../formats.js'
+import { checkDictionary, checkLevel, checkMaxOutput, FORMAT_TABLE, formatOption, traitsOf } from '../formats.js'
 import type { CodecModule } from '../codec.js'
 import { NativeLifecycle, type NativeHandle } from './native-handle.js'
 import { Status } from '../status.js'
 import { readU32LE } from '../endian.js'
-import { DESCRIPTOR_RESERVED, frameHeaderLength, MIN_WINDOW_LOG, parseFrameHeader, SKIPPABLE_MAGIC, SKIPPABLE_MASK, ZSTD_MAGIC, ZstdFrameParts, ZstdFrameScanner } from './zstd-frame.js'
+import { DESCRIPTOR_RESERVED, frameHeaderLength, parseFrameHeader, SKIPPABLE_MAGIC, SKIPPABLE_MASK, ZSTD_MAGIC, ZstdFrameParts, ZstdFrameScanner } from './zstd-frame.js'
 import {
   loadZstdDecoderEngine,
   loadZstdEncoderEngine,
@@ -90,7 +90,7 @@ let encoderHeap!: WasmHeap
  * them refuse more). It is also the most `maxWindowLog` may ask for: a 2^27-byte window
  * is 128 MiB of wasm memory, which an instance never gives back.
  */
-const MAX_WINDOW_LOG = 27
+const MAX_WINDOW_LOG = FORMAT_TABLE.zstd.options.decode.maxWindowLog.engineMax.wasm
 
 /** Bytes of each staging buffer: two zstd blocks (RFC 8878 §3.1.1.2.4, 128 KiB each). */
 const STAGE = 256 * 1024
@@ -232,16 +232,17 @@ function loadTrained(bytes: Uint8Array, decoder: boolean): { error: number; exha
  * starts with the magic (RFC 9842's 'dcz' does), 'auto' (the default) by the magic.
  */
 function dictionaryOf(value: unknown, type: unknown, decoder: boolean): ZstdDictionary | null {
-  const raw = checkOneOf(FORMAT, 'dictionaryType', type, ['auto', 'raw'], 'auto') === 'raw'
+  const raw = formatOption(FORMAT, decoder ? 'decode' : 'encode', 'dictionaryType', type, 'wasm') === 'raw'
   const bytes = checkDictionary(FORMAT, value)
   if (bytes === undefined || bytes.length === 0) return null
   const trained = !raw && bytes.length >= 8 && readU32LE(bytes, 0) === DICTIONARY_MAGIC
   const id = trained ? readU32LE(bytes, 4) : 0
   const checked = decoder ? loadable : encodable
   if (trained && !checked.has(bytes)) {
-    // A caller mistake, so it throws now (STYLE.md: bad options throw), rather than
-    // failing the first transform: the encoder loads its dictionary lazily, and libzstd
-    // reports broken entropy tables as memory_allocation (ZSTD_createDDict returns NULL).
+    // A caller mistake, so it throws now, where the codec is created, as every bad option
+    // does (INVALID_OPTION is thrown at construction, lib/errors.ts), rather than failing
+    // the first transform: the encoder loads its dictionary lazily, and libzstd reports
+    // broken entropy tables as memory_allocation (ZSTD_createDDict returns NULL).
     const { error, exhausted } = loadTrained(bytes, decoder)
     if (exhausted) {
       // Out of memory is LIMIT_EXCEEDED, as everywhere else (errors.ts), not a bad option.
@@ -410,8 +411,8 @@ class ZstdDecoder implements Decoder {
   constructor(options: Record<string, unknown>) {
     this.maxOutput = checkMaxOutput(FORMAT, options.maxOutputBytes)
     // MAX_WINDOW_LOG is also the wasm engine's hard limit (see above).
-    this.maxWindowLog = checkInteger(FORMAT, 'maxWindowLog', options.maxWindowLog, MIN_WINDOW_LOG, MAX_WINDOW_LOG, MAX_WINDOW_LOG)
-    const windowBytes = checkInteger(FORMAT, 'maxWindowBytes', options.maxWindowBytes, 2 ** MIN_WINDOW_LOG, 2 ** MAX_WINDOW_LOG, 2 ** MAX_WINDOW_LOG)
+    this.maxWindowLog = (formatOption(FORMAT, 'decode', 'maxWindowLog', options.maxWindowLog, 'wasm') as number | undefined) ?? MAX_WINDOW_LOG
+    const windowBytes = (formatOption(FORMAT, 'decode', 'maxWindowBytes', options.maxWindowBytes, 'wasm') as number | undefined) ?? 2 ** MAX_WINDOW_LOG
     this.maxWindow = Math.min(windowBytes, 2 ** this.maxWindowLog)
     this.dictionary = dictionaryOf(options.dictionary, options.dictionaryType, true)
     this.handle = lifecycle.attach(this, FORMAT, 'decoder', { context: 0, stage: 0, dictionary: 0, loaded: false, decoder: true })
@@ -754,9 +755,6 @@ export interface ZstdEncoderOptions {
   windowLog?: number
 }
 
-/** Largest Frame_Content_Size we accept as a number (2^53 - 1). */
-const MAX_CONTENT_SIZE = Number.MAX_SAFE_INTEGER
-
 const enum EncodePhase {
   Open,
   Finished,
@@ -785,9 +783,9 @@ class ZstdEncoder implements Encoder {
 
   constructor(options: Record<string, unknown>) {
     this.level = checkLevel(FORMAT, options.level)
-    this.checksum = checkBoolean(FORMAT, 'checksum', options.checksum, true)
-    this.pledged = checkInteger(FORMAT, 'contentSize', options.contentSize, 0, MAX_CONTENT_SIZE, -1)
-    this.windowLog = checkInteger(FORMAT, 'windowLog', options.windowLog, MIN_WINDOW_LOG, MAX_WINDOW_LOG, 0)
+    this.checksum = (formatOption(FORMAT, 'encode', 'checksum', options.checksum, 'wasm') as boolean | undefined) ?? true
+    this.pledged = (formatOption(FORMAT, 'encode', 'contentSize', options.contentSize, 'wasm') as number | undefined) ?? -1
+    this.windowLog = (formatOption(FORMAT, 'encode', 'windowLog', options.windowLog, 'wasm') as number | undefined) ?? 0
     this.dictionary = dictionaryOf(options.dictionary, options.dictionaryType, false)
     this.handle = lifecycle.attach(this, FORMAT, 'encoder', { context: 0, stage: 0, dictionary: 0, loaded: false, decoder: false })
   }

@@ -15,6 +15,8 @@ import {
   skipSimpleStruct,
   skipVarint,
   ThriftCursor,
+  requiredBit,
+  allRequired,
 } from './thrift.js'
 import { readColumnCryptoMetaData } from './cold-structs.js'
 import { readColumnMetaData } from './column-metadata.js'
@@ -99,9 +101,28 @@ export function skipColumnChunk(c: ThriftCursor, plan: Plan, level = 0): void {
   c.offset = pos
 }
 
-const COLUMN_CHUNK_FIELDS = ['file_path', 'file_offset']
+/** The required fields of `ColumnChunk`, in IDL order (see `readColumnChunk`). */
+const COLUMN_CHUNK_FIELDS = ['file_offset'] as const
+const CHUNK_FILE_OFFSET = /* @__PURE__ */ requiredBit(COLUMN_CHUNK_FIELDS, 'file_offset')
+const CHUNK_REQUIRED = /* @__PURE__ */ allRequired(COLUMN_CHUNK_FIELDS)
 
-/** `path`: index of the chunk's expected path in `plan.leafPaths`. */
+/**
+ * ```thrift
+ * struct ColumnChunk {
+ *   1: optional string file_path
+ *   2: required i64 file_offset = 0
+ *   3: optional ColumnMetaData meta_data
+ *   4: optional i64 offset_index_offset
+ *   5: optional i32 offset_index_length
+ *   6: optional i64 column_index_offset
+ *   7: optional i32 column_index_length
+ *   8: optional ColumnCryptoMetaData crypto_metadata
+ *   9: optional binary encrypted_column_metadata
+ * }
+ * ```
+ * (parquet-format's parquet.thrift.) `path`: index of the chunk's expected path in
+ * `plan.leafPaths`.
+ */
 export function readColumnChunk(c: ThriftCursor, plan: Plan, path: number): ColumnChunk {
   const bytes = c.bytes
   const end = bytes.length
@@ -144,7 +165,7 @@ export function readColumnChunk(c: ThriftCursor, plan: Plan, path: number): Colu
       if (wire === I64) {
         if (fid === 2) {
           fileOffset = value
-          seen |= 2
+          seen |= CHUNK_FILE_OFFSET
         } else if (fid === 4) offsetIndexOffset = value
         else if (fid === 6) columnIndexOffset = value
       } else if (fid === 5) offsetIndexLength = value as number
@@ -160,7 +181,7 @@ export function readColumnChunk(c: ThriftCursor, plan: Plan, path: number): Colu
     pos = c.offset
   }
   c.offset = pos
-  if (seen !== 2) missingField(c, 'ColumnChunk', COLUMN_CHUNK_FIELDS, seen | 1, start)
+  if (seen !== CHUNK_REQUIRED) missingField(c, 'ColumnChunk', COLUMN_CHUNK_FIELDS, seen, start)
   return new (ColumnChunkObject as unknown as new (...args: unknown[]) => ColumnChunk)(
     filePath,
     fileOffset,

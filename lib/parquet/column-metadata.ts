@@ -18,6 +18,8 @@ import {
   skipSimpleStruct,
   skipStruct,
   ThriftCursor,
+  requiredBit,
+  allRequired,
 } from './thrift.js'
 import { readEncodingStats, readGeospatialStatistics } from './cold-structs.js'
 import { CODECS, ENCODINGS, enumName, PARQUET_TYPES } from './enums.js'
@@ -43,6 +45,7 @@ const { I16, I32, I64, BINARY, LIST, STRUCT } = CompactType
 const NO_ENCODINGS: readonly Encoding[] = []
 const NO_PATH: readonly string[] = []
 
+/** The required fields of `ColumnMetaData`, in IDL order (see `readColumnMetaData`). */
 const COLUMN_METADATA_FIELDS = [
   'type',
   'encodings',
@@ -52,8 +55,42 @@ const COLUMN_METADATA_FIELDS = [
   'total_uncompressed_size',
   'total_compressed_size',
   'data_page_offset',
-]
+] as const
+const COL_META_TYPE = /* @__PURE__ */ requiredBit(COLUMN_METADATA_FIELDS, 'type')
+const COL_META_ENCODINGS = /* @__PURE__ */ requiredBit(COLUMN_METADATA_FIELDS, 'encodings')
+const COL_META_PATH_IN_SCHEMA = /* @__PURE__ */ requiredBit(COLUMN_METADATA_FIELDS, 'path_in_schema')
+const COL_META_CODEC = /* @__PURE__ */ requiredBit(COLUMN_METADATA_FIELDS, 'codec')
+const COL_META_NUM_VALUES = /* @__PURE__ */ requiredBit(COLUMN_METADATA_FIELDS, 'num_values')
+const COL_META_TOTAL_UNCOMPRESSED_SIZE = /* @__PURE__ */ requiredBit(COLUMN_METADATA_FIELDS, 'total_uncompressed_size')
+const COL_META_TOTAL_COMPRESSED_SIZE = /* @__PURE__ */ requiredBit(COLUMN_METADATA_FIELDS, 'total_compressed_size')
+const COL_META_DATA_PAGE_OFFSET = /* @__PURE__ */ requiredBit(COLUMN_METADATA_FIELDS, 'data_page_offset')
+const COL_META_REQUIRED = /* @__PURE__ */ allRequired(COLUMN_METADATA_FIELDS)
 
+/**
+ * ```thrift
+ * struct ColumnMetaData {
+ *   1: required Type type
+ *   2: required list<Encoding> encodings
+ *   3: required list<string> path_in_schema
+ *   4: required CompressionCodec codec
+ *   5: required i64 num_values
+ *   6: required i64 total_uncompressed_size
+ *   7: required i64 total_compressed_size
+ *   8: optional list<KeyValue> key_value_metadata
+ *   9: required i64 data_page_offset
+ *   10: optional i64 index_page_offset
+ *   11: optional i64 dictionary_page_offset
+ *   12: optional Statistics statistics
+ *   13: optional list<PageEncodingStats> encoding_stats
+ *   14: optional i64 bloom_filter_offset
+ *   15: optional i32 bloom_filter_length
+ *   16: optional SizeStatistics size_statistics
+ *   17: optional GeospatialStatistics geospatial_statistics
+ * }
+ * ```
+ * (parquet-format's parquet.thrift.) `path`: index of the chunk's expected path in
+ * `plan.leafPaths`.
+ */
 export function readColumnMetaData(c: ThriftCursor, plan: Plan, path: number): ColumnMetaData {
   const bytes = c.bytes
   const end = bytes.length
@@ -106,19 +143,19 @@ export function readColumnMetaData(c: ThriftCursor, plan: Plan, path: number): C
         switch (fid) {
           case 5:
             numValues = value
-            seen |= 16
+            seen |= COL_META_NUM_VALUES
             break
           case 6:
             totalUncompressedSize = value
-            seen |= 32
+            seen |= COL_META_TOTAL_UNCOMPRESSED_SIZE
             break
           case 7:
             totalCompressedSize = value
-            seen |= 64
+            seen |= COL_META_TOTAL_COMPRESSED_SIZE
             break
           case 9:
             dataPageOffset = value
-            seen |= 128
+            seen |= COL_META_DATA_PAGE_OFFSET
             break
           case 10:
             indexPageOffset = value
@@ -134,10 +171,10 @@ export function readColumnMetaData(c: ThriftCursor, plan: Plan, path: number): C
         const name = PARQUET_TYPES[value as number]
         if (name === undefined) invalid(c, `ColumnMetaData.type ${value} is not a Parquet physical type`, at)
         type = name
-        seen |= 1
+        seen |= COL_META_TYPE
       } else if (fid === 4) {
         codec = enumName(CODECS, value as number)
-        seen |= 8
+        seen |= COL_META_CODEC
       } else if (fid === 15) bloomFilterLength = value as number
       continue
     }
@@ -146,13 +183,13 @@ export function readColumnMetaData(c: ThriftCursor, plan: Plan, path: number): C
       case 2:
         if (wire !== LIST) break
         encodings = readEncodings(c, plan)
-        seen |= 2
+        seen |= COL_META_ENCODINGS
         pos = c.offset
         continue
       case 3:
         if (wire !== LIST) break
         pathInSchema = readPath(c, plan, path)
-        seen |= 4
+        seen |= COL_META_PATH_IN_SCHEMA
         pos = c.offset
         continue
       case 8:
@@ -194,7 +231,7 @@ export function readColumnMetaData(c: ThriftCursor, plan: Plan, path: number): C
     pos = c.offset
   }
   c.offset = pos
-  if (seen !== 255) missingField(c, 'ColumnMetaData', COLUMN_METADATA_FIELDS, seen, start)
+  if (seen !== COL_META_REQUIRED) missingField(c, 'ColumnMetaData', COLUMN_METADATA_FIELDS, seen, start)
   return new (ColumnMetaDataObject as unknown as new (...args: unknown[]) => ColumnMetaData)(
     type,
     encodings,

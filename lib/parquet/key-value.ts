@@ -15,7 +15,16 @@ import type { KeyValue } from './types.js'
 
 const { BINARY, STRUCT } = CompactType
 
-const KEY_VALUE_FIELDS = ['key']
+/**
+ * The required fields of `KeyValue` (only `key`; `hasKey` tracks it):
+ * ```thrift
+ * struct KeyValue {
+ *   1: required string key
+ *   2: optional string value
+ * }
+ * ```
+ */
+const KEY_VALUE_FIELDS = ['key'] as const
 
 /**
  * Key-value values longer than this are decoded on first access. Writers store whole

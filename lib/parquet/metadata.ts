@@ -44,6 +44,8 @@ import {
   skip,
   skipStruct,
   ThriftCursor,
+  requiredBit,
+  allRequired,
 } from './thrift.js'
 import { readColumnOrders, readEncryptionAlgorithm } from './cold-structs.js'
 import { readKeyValues } from './key-value.js'
@@ -66,7 +68,13 @@ const { I32, I64, BINARY, LIST, STRUCT } = CompactType
 // ---------------------------------------------------------------------------------
 // FileMetaData
 
-const FILE_METADATA_FIELDS = ['version', 'schema', 'num_rows', 'row_groups']
+/** The required fields of `FileMetaData`, in IDL order (see `readFileMetaData`). */
+const FILE_METADATA_FIELDS = ['version', 'schema', 'num_rows', 'row_groups'] as const
+const FILE_META_VERSION = /* @__PURE__ */ requiredBit(FILE_METADATA_FIELDS, 'version')
+const FILE_META_SCHEMA = /* @__PURE__ */ requiredBit(FILE_METADATA_FIELDS, 'schema')
+const FILE_META_NUM_ROWS = /* @__PURE__ */ requiredBit(FILE_METADATA_FIELDS, 'num_rows')
+const FILE_META_ROW_GROUPS = /* @__PURE__ */ requiredBit(FILE_METADATA_FIELDS, 'row_groups')
+const FILE_META_REQUIRED = /* @__PURE__ */ allRequired(FILE_METADATA_FIELDS)
 
 /**
  * Decodes the Thrift `FileMetaData` that starts at `bytes[0]` (the footer without its
@@ -87,6 +95,22 @@ export function decodeFileMetaData(bytes: Uint8Array, options?: MetadataOptions,
   }
 }
 
+/**
+ * ```thrift
+ * struct FileMetaData {
+ *   1: required i32 version
+ *   2: required list<SchemaElement> schema
+ *   3: required i64 num_rows
+ *   4: required list<RowGroup> row_groups
+ *   5: optional list<KeyValue> key_value_metadata
+ *   6: optional string created_by
+ *   7: optional list<ColumnOrder> column_orders
+ *   8: optional EncryptionAlgorithm encryption_algorithm
+ *   9: optional binary footer_signing_key_metadata
+ * }
+ * ```
+ * (parquet-format's parquet.thrift.)
+ */
 function readFileMetaData(c: ThriftCursor, plan: Plan): FileMetaData {
   const start = c.offset
   let seen = 0
@@ -109,17 +133,17 @@ function readFileMetaData(c: ThriftCursor, plan: Plan): FileMetaData {
       case 1:
         if ((type | 1) !== I32) break
         version = readI32(c)
-        seen |= 1
+        seen |= FILE_META_VERSION
         continue
       case 2:
         if (type !== LIST) break
         schema = plan.columns ? scanSchema(c, plan) : readSchema(c, plan)
-        seen |= 2
+        seen |= FILE_META_SCHEMA
         continue
       case 3:
         if (type !== I64) break
         numRows = readI64(c)
-        seen |= 4
+        seen |= FILE_META_NUM_ROWS
         continue
       case 4: {
         if (type !== LIST) break
@@ -132,7 +156,7 @@ function readFileMetaData(c: ThriftCursor, plan: Plan): FileMetaData {
           if (pick === null || pick.has(i)) rowGroups[k++] = readRowGroup(c, plan)
           else skipStruct(c)
         }
-        seen |= 8
+        seen |= FILE_META_ROW_GROUPS
         continue
       }
       case 5:
@@ -158,7 +182,7 @@ function readFileMetaData(c: ThriftCursor, plan: Plan): FileMetaData {
     }
     skip(c, type)
   }
-  if (seen !== 15) missingField(c, 'FileMetaData', FILE_METADATA_FIELDS, seen, start)
+  if (seen !== FILE_META_REQUIRED) missingField(c, 'FileMetaData', FILE_METADATA_FIELDS, seen, start)
   if (plan.rowGroups !== null) {
     for (const index of plan.rowGroups) {
       if (index >= rowGroupCount) {

@@ -9,6 +9,8 @@ import {
   readInteger,
   skip,
   ThriftCursor,
+  requiredBit,
+  allRequired,
 } from './thrift.js'
 import { readSortingColumns } from './cold-structs.js'
 import { readColumnChunk, skipColumnChunk } from './column-chunk.js'
@@ -20,8 +22,27 @@ const { I16, I64, LIST, STRUCT } = CompactType
 // ---------------------------------------------------------------------------------
 // Row groups and column chunks
 
-const ROW_GROUP_FIELDS = ['columns', 'total_byte_size', 'num_rows']
+/** The required fields of `RowGroup`, in IDL order (see `readRowGroup`). */
+const ROW_GROUP_FIELDS = ['columns', 'total_byte_size', 'num_rows'] as const
+const ROW_GROUP_COLUMNS = /* @__PURE__ */ requiredBit(ROW_GROUP_FIELDS, 'columns')
+const ROW_GROUP_TOTAL_BYTE_SIZE = /* @__PURE__ */ requiredBit(ROW_GROUP_FIELDS, 'total_byte_size')
+const ROW_GROUP_NUM_ROWS = /* @__PURE__ */ requiredBit(ROW_GROUP_FIELDS, 'num_rows')
+const ROW_GROUP_REQUIRED = /* @__PURE__ */ allRequired(ROW_GROUP_FIELDS)
 
+/**
+ * ```thrift
+ * struct RowGroup {
+ *   1: required list<ColumnChunk> columns
+ *   2: required i64 total_byte_size
+ *   3: required i64 num_rows
+ *   4: optional list<SortingColumn> sorting_columns
+ *   5: optional i64 file_offset
+ *   6: optional i64 total_compressed_size
+ *   7: optional i16 ordinal
+ * }
+ * ```
+ * (parquet-format's parquet.thrift.)
+ */
 export function readRowGroup(c: ThriftCursor, plan: Plan): RowGroup {
   const start = c.offset
   let seen = 0
@@ -43,10 +64,10 @@ export function readRowGroup(c: ThriftCursor, plan: Plan): RowGroup {
       if (wire === I64) {
         if (fid === 2) {
           totalByteSize = value
-          seen |= 2
+          seen |= ROW_GROUP_TOTAL_BYTE_SIZE
         } else if (fid === 3) {
           numRows = value
-          seen |= 4
+          seen |= ROW_GROUP_NUM_ROWS
         } else if (fid === 5) fileOffset = value
         else if (fid === 6) totalCompressedSize = value
       } else if (fid === 7) ordinal = value as number
@@ -68,11 +89,11 @@ export function readRowGroup(c: ThriftCursor, plan: Plan): RowGroup {
         columns = listArray(size)
         for (let j = 0; j < size; j++) columns[j] = readColumnChunk(c, plan, j)
       }
-      seen |= 1
+      seen |= ROW_GROUP_COLUMNS
     } else if (fid === 4 && wire === LIST) sortingColumns = readSortingColumns(c)
     else skip(c, wire)
   }
-  if (seen !== 7) missingField(c, 'RowGroup', ROW_GROUP_FIELDS, seen, start)
+  if (seen !== ROW_GROUP_REQUIRED) missingField(c, 'RowGroup', ROW_GROUP_FIELDS, seen, start)
   return {
     columns,
     total_byte_size: totalByteSize,

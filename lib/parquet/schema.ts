@@ -29,9 +29,28 @@ const { I16, I32, I64, BINARY, STRUCT } = CompactType
 // ---------------------------------------------------------------------------------
 // Schema
 
-const SCHEMA_ELEMENT_FIELDS = ['type', 'type_length', 'repetition_type', 'name']
+/** The required fields of `SchemaElement` (only `name`; `hasName` tracks it). */
+const SCHEMA_ELEMENT_FIELDS = ['name'] as const
 
-/** Decodes one SchemaElement; records the byte range of its name in `nameRange`. */
+/**
+ * ```thrift
+ * struct SchemaElement {
+ *   1: optional Type type
+ *   2: optional i32 type_length
+ *   3: optional FieldRepetitionType repetition_type
+ *   4: required string name
+ *   5: optional i32 num_children
+ *   6: optional ConvertedType converted_type
+ *   7: optional i32 scale
+ *   8: optional i32 precision
+ *   9: optional i32 field_id
+ *   10: optional LogicalType logicalType
+ * }
+ * ```
+ * (parquet-format's parquet.thrift; field 11, `i32 vector_length` for repetition
+ * `VECTOR`, is read too, see types.ts.) Decodes one SchemaElement; records the byte range
+ * of its name in `nameRange`.
+ */
 function readSchemaElement(c: ThriftCursor, nameRange: Int32Array): SchemaElement {
   const start = c.offset
   let type: ParquetType | undefined
@@ -102,7 +121,7 @@ function readSchemaElement(c: ThriftCursor, nameRange: Int32Array): SchemaElemen
     }
     skip(c, wire)
   }
-  if (!hasName) missingField(c, 'SchemaElement', SCHEMA_ELEMENT_FIELDS, 7, start)
+  if (!hasName) missingField(c, 'SchemaElement', SCHEMA_ELEMENT_FIELDS, 0, start)
   return {
     type,
     type_length: typeLength,
@@ -268,7 +287,7 @@ export function scanSchema(c: ThriftCursor, plan: Plan): SchemaElement[] {
     }
     if (!hasName) {
       c.offset = pos
-      missingField(c, 'SchemaElement', SCHEMA_ELEMENT_FIELDS, 7, start)
+      missingField(c, 'SchemaElement', SCHEMA_ELEMENT_FIELDS, 0, start)
     }
   }
   c.offset = pos

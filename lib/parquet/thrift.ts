@@ -572,6 +572,22 @@ export function walkThrift(bytes: Uint8Array, offset = 0, failure?: { value: Fai
 // Where the IDL says i32, i16 (4) is accepted too: both are zigzag varints on the wire,
 // `(type | 1) === I32`.
 
+/**
+ * The `seen` bit of the required field `name` in a hand-written decoder: 1 << its index
+ * in `fields` (the struct's required fields in IDL order, as `missingField` names them).
+ * A name not in the list throws when the module loads, so a misspelt one cannot pass.
+ */
+export function requiredBit(fields: readonly string[], name: string): number {
+  const i = fields.indexOf(name)
+  if (i < 0) throw new Error(`${name} is not one of the required fields ${fields.join(', ')}`)
+  return 1 << i
+}
+
+/** The `seen` mask of a struct with every one of its required `fields` read. */
+export function allRequired(fields: readonly string[]): number {
+  return 2 ** fields.length - 1
+}
+
 /** Fails with the first required field of `struct` that is not in `seen`. */
 export function missingField(c: ThriftCursor, struct: string, fields: readonly string[], seen: number, at: number): never {
   let i = 0
