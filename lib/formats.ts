@@ -21,10 +21,13 @@
 import { toBytes } from './bytes.js'
 import type { FormatTraits, Role } from './codec.js'
 import { CodecError } from './errors.js'
-import { checkInteger, checkLimit, checkOneOf, checkSpec, describe, nearestKey, type OptionSchema, type OptionSpec, type OptionsOf } from './options.js'
+import type { ProgressCallback } from './progress.js'
+import { checkBoolean, checkInteger, checkLimit, checkOneOf, checkSpec, describe, nearestKey, type OptionSchema, type OptionSpec, type OptionsOf } from './options.js'
+import { zstdSeekableRules } from './codecs/zstd-seekable-rules.js'
 
 export { checkBoolean, checkInteger, checkLimit, checkOneOf } from './options.js'
 
+/** A codec engine: `'wasm'` (WebAssembly), `'js'` (TypeScript) or `'node'` (node:zlib). */
 export type Engine = 'js' | 'wasm' | 'node'
 
 /** Whether a format takes a `dictionary` option. */
@@ -51,6 +54,11 @@ export interface FormatRow {
    * sequences of frames by their own specifications). Absent: not a web format.
    */
   readonly web?: { readonly name: string; readonly concatenated: boolean }
+  /**
+   * The suffix its files carry, as its reference tool writes them (the `sluice` CLI
+   * names outputs and recognises inputs by it). Absent: no file convention.
+   */
+  readonly suffix?: string
   /**
    * Its HTTP content coding (RFC 9110 section 8.4.1, IANA registry): the token, the
    * level `encodeResponse` uses by default (content made per request: speed over the last
@@ -86,6 +94,11 @@ export interface FormatRow {
    * follow this schema.
    */
   readonly options: { readonly decode: OptionSchema; readonly encode: OptionSchema }
+  /**
+   * Rules between the format's options that no single schema entry says, per role:
+   * called by `checkOptions` with the checked options; throws `INVALID_OPTION`.
+   */
+  readonly rules?: { readonly decode?: (options: Readonly<Record<string, unknown>>) => void; readonly encode?: (options: Readonly<Record<string, unknown>>) => void }
 }
 
 const MEMBERS: FormatTraits = /* @__PURE__ */ Object.freeze({ concatenable: true })
@@ -94,21 +107,23 @@ const DEFLATE_ENGINES = ['js', 'wasm', 'node'] as const
 const NONE = {} as const
 
 /**
- * zstd's windows. libzstd's ZSTD_WINDOWLOG_LIMIT_DEFAULT, 27, is the wasm engine's hard
- * limit (a 2^27-byte window is 128 MiB of wasm memory, which an instance never gives
- * back; lib/codecs/zstd.ts); node:zlib's libzstd accepts up to 31 (ZSTD_d_windowLogMax
- * on 64-bit builds). RFC 8878 section 3.1.1.1.2: at least 2^10.
+ * zstd's windows (lib/codecs/zstd-window.ts). Decoders accept up to 31, the largest
+ * window zstd writes (`zstd --long=31`, ZSTD_WINDOWLOG_MAX_64); the default stays
+ * libzstd's ZSTD_WINDOWLOG_LIMIT_DEFAULT, 27 (128 MiB of memory). The wasm engine, a
+ * 32-bit libzstd, decodes frames whose window is up to 2^30 (ZSTD_WINDOWLOG_MAX_32) and
+ * refuses a 2^31 one with LIMIT_EXCEEDED naming the need; node:zlib's 64-bit libzstd
+ * decodes it. RFC 8878 section 3.1.1.1.2: at least 2^10.
  */
-const ZSTD_WINDOW_LOG = { type: 'integer', min: 10, max: 31, engineMax: { wasm: 27 } } as const
+const ZSTD_WINDOW_LOG = { type: 'integer', min: 10, max: 31 } as const
 
 const ZSTD_DECODE = {
-  /** Largest accepted Window_Log (RFC 8878 section 3.1.1.1.2): 10 to 27 on wasm, 31 on node. Default: 27. */
+  /** Largest accepted Window_Log (RFC 8878 section 3.1.1.1.2): 10 to 31. Default: 27 (a 128 MiB window). */
   maxWindowLog: ZSTD_WINDOW_LOG,
   /**
    * Largest accepted Window_Size in bytes, when a limit is not a power of two (RFC 9842
    * section 2.2's max(8 MiB, 1.25 x dictionary) for 'dcz'); the smaller limit applies. wasm only.
    */
-  maxWindowBytes: { type: 'integer', min: 2 ** 10, max: 2 ** 27, engines: ['wasm'] },
+  maxWindowBytes: { type: 'integer', min: 2 ** 10, max: 2 ** 31, engines: ['wasm'] },
   /** 'auto' (default): a trained dictionary when it starts with the magic 37 A4 30 EC; 'raw': always raw content. wasm only. */
   dictionaryType: { type: 'choice', values: ['auto', 'raw'], engines: ['wasm'] },
 } as const
@@ -118,8 +133,24 @@ const ZSTD_ENCODE = {
   checksum: { type: 'boolean' },
   /** The exact number of bytes that will be written, put into the frame header. wasm only. */
   contentSize: { type: 'integer', min: 0, max: Number.MAX_SAFE_INTEGER, engines: ['wasm'] },
-  /** Window_Log of the frames written, 10 to 27 (default: libzstd's for the level). wasm only. */
-  windowLog: { type: 'integer', min: 10, max: 27, engines: ['wasm'] },
+  /**
+   * Window_Log of the frames written, 10 to 30 (default: libzstd's for the level, 27 with
+   * `long`). 30 is ZSTD_WINDOWLOG_MAX_32, the wasm engine's (a 32-bit libzstd).
+   */
+  windowLog: { type: 'integer', min: 10, max: 30 },
+  /** Long-distance matching (ZSTD_c_enableLongDistanceMatching), as `zstd --long`. Default false. */
+  long: { type: 'boolean' },
+  /**
+   * The zstd seekable format (contrib/seekable_format): independent frames of `frameSize`
+   * input bytes, then a seek table; `{ checksums: true }` puts each frame's checksum in
+   * the table (lib/codecs/zstd-seekable-encode.ts). Default false.
+   */
+  seekable: { type: 'flags', keys: ['checksums'] },
+  /**
+   * Input bytes per frame of a seekable archive, 1 to 2^30 (the format's
+   * ZSTD_SEEKABLE_MAX_FRAME_DECOMPRESSED_SIZE); default 1 MiB. Only with `seekable`.
+   */
+  frameSize: { type: 'integer', min: 1, max: 2 ** 30 },
   dictionaryType: ZSTD_DECODE.dictionaryType,
 } as const
 
@@ -150,13 +181,13 @@ const LZ4_BLOCK_DECODE = {
  * The table. Notes per row:
  * - deflate family: gzip members may follow each other (RFC 1952 section 2.2); zlib and
  *   raw deflate streams end with their final block. wasm by default: the inflate kernel
- *   decodes about twice as fast as the TypeScript one (bench/inflate-micro.ts); 'js'
+ *   decodes about twice as fast as the TypeScript one (the repository's bench/inflate-micro.ts); 'js'
  *   stays for pages whose Content-Security-Policy forbids WebAssembly. Dictionaries: a
  *   zlib stream names its preset dictionary (RFC 1950 section 2.2, FDICT/DICTID); raw
  *   deflate takes one as the window's initial content (RFC 1951 section 3.2: distances
  *   may reach back into it). The gzip header has no such field.
  * - LZ4: wasm by default, decode 2.1-3x and encode 1.8-2.2x the TypeScript engine
- *   (bench/lz4-micro.ts). A raw block has no sync points: it does not flush.
+ *   (the repository's bench/lz4-micro.ts). A raw block has no sync points: it does not flush.
  * - zstd: a stream is a sequence of frames (RFC 8878 section 3.1). Dictionaries: a
  *   trained one (RFC 8878 section 5, magic 37 A4 30 EC, named by its ID in the frame
  *   header) or raw content (a prefix the first matches may reach back into).
@@ -198,6 +229,7 @@ export const FORMAT_TABLE = /* @__PURE__ */ Object.freeze({
     dictionary: 'none',
     dictionaryWhy: "gzip has no preset dictionary (RFC 1952 defines none); use 'deflate' (zlib, RFC 1950 FDICT) or 'deflate-raw'",
     flushes: true,
+    suffix: '.gz', // gzip(1)
     web: { name: 'gzip', concatenated: false },
     http: { coding: 'gzip', level: 6, preference: 3 },
     detect: { magic: [0x1f, 0x8b], label: 'gzip' }, // RFC 1952 section 2.3.1 ID1 ID2
@@ -211,6 +243,7 @@ export const FORMAT_TABLE = /* @__PURE__ */ Object.freeze({
     traits: SINGLE,
     dictionary: 'optional',
     flushes: true,
+    suffix: '.zz', // pigz -z
     web: { name: 'deflate', concatenated: false },
     // HTTP `deflate` is the zlib format (RFC 9110 section 8.4.1.2).
     http: { coding: 'deflate', level: 6, preference: 4 },
@@ -237,6 +270,7 @@ export const FORMAT_TABLE = /* @__PURE__ */ Object.freeze({
     dictionary: 'none',
     dictionaryWhy: 'lz4 dictionaries are not supported',
     flushes: true,
+    suffix: '.lz4', // lz4(1)
     web: { name: 'lz4', concatenated: true },
     detect: { magic: [0x04, 0x22, 0x4d, 0x18], frames: true, label: 'LZ4 frame' }, // 0x184D2204 little-endian
     decodedPerByte: [256, 65_536],
@@ -260,12 +294,14 @@ export const FORMAT_TABLE = /* @__PURE__ */ Object.freeze({
     traits: MEMBERS,
     dictionary: 'optional',
     flushes: true,
+    suffix: '.zst', // zstd(1)
     web: { name: 'zstd', concatenated: true },
     // RFC 9659 section 3: the zstd content coding's window is at most 8 MB (2^23).
     http: { coding: 'zstd', level: 3, preference: 1, decode: { maxWindowLog: 23 } },
     detect: { magic: [0x28, 0xb5, 0x2f, 0xfd], frames: true, label: 'zstd' }, // RFC 8878 section 3.1.1: 0xFD2FB528 little-endian
     decodedPerByte: [32_768, 131_072],
     options: { decode: ZSTD_DECODE, encode: ZSTD_ENCODE },
+    rules: { encode: zstdSeekableRules },
   },
   brotli: {
     engines: ['wasm', 'node'],
@@ -274,6 +310,7 @@ export const FORMAT_TABLE = /* @__PURE__ */ Object.freeze({
     traits: SINGLE,
     dictionary: 'optional',
     flushes: true,
+    suffix: '.br', // brotli(1)
     web: { name: 'brotli', concatenated: false },
     http: { coding: 'br', level: 4, preference: 2 },
     decodedPerByte: null,
@@ -338,7 +375,10 @@ export const FORMAT_TABLE = /* @__PURE__ */ Object.freeze({
 
 type Table = typeof FORMAT_TABLE
 
-/** The formats of the compression codecs: the keys of `FORMAT_TABLE`. */
+/**
+ * The formats of the compression codecs: the keys of `FORMAT_TABLE`.
+ * @useDeclaredType
+ */
 export type Format = keyof Table
 
 /** The dictionary transports (RFC 9842): the rows with `transport`. */
@@ -357,6 +397,7 @@ const has = (name: unknown): name is Format => typeof name === 'string' && hasOw
 /** Every format, in table order. */
 export const FORMATS: readonly Format[] = /* @__PURE__ */ Object.freeze(Object.keys(FORMAT_TABLE) as Format[])
 
+/** Whether `name` is a row of the format table. */
 export function isFormat(name: unknown): name is Format {
   return has(name)
 }
@@ -387,8 +428,18 @@ function formatsWith<K extends keyof FormatRow>(key: K): Format[] {
   return FORMATS.filter((f) => rows[f][key] !== undefined)
 }
 
+/**
+ * A frozen list made by `make`. Called as `/* @__PURE__ *\/ derived(() => ...)`: the call
+ * and its argument (a function) have no side effects, so a bundle that never reads the
+ * list drops it (a pure mark on `Object.freeze(list.filter(...))` alone would keep the
+ * inner calls).
+ */
+function derived<T>(make: () => T[]): readonly T[] {
+  return Object.freeze(make())
+}
+
 /** The format names of `CompressionStream`/`DecompressionStream`. */
-export const WEB_FORMATS: readonly WebFormat[] = /* @__PURE__ */ Object.freeze(formatsWith('web').map((f) => rows[f].web!.name as WebFormat))
+export const WEB_FORMATS: readonly WebFormat[] = /* @__PURE__ */ derived(() => formatsWith('web').map((f) => rows[f].web!.name as WebFormat))
 
 /** The web format named `name`, or undefined. */
 export function webFormat(name: string): { format: Format; concatenated: boolean } | undefined {
@@ -400,7 +451,7 @@ export function webFormat(name: string): { format: Format; concatenated: boolean
 }
 
 /** The HTTP content codings, in the default offer's order (dictionary transports first). */
-export const HTTP_CODINGS: readonly HttpCoding[] = /* @__PURE__ */ Object.freeze(
+export const HTTP_CODINGS: readonly HttpCoding[] = /* @__PURE__ */ derived(() =>
   formatsWith('http')
     .sort((a, b) => Number(rows[a].transport === undefined) - Number(rows[b].transport === undefined) || rows[a].http!.preference - rows[b].http!.preference)
     .map((f) => rows[f].http!.coding as HttpCoding),
@@ -419,7 +470,7 @@ export function httpOf(coding: HttpCoding): { format: Format; level: number; tra
 }
 
 /** The dictionary transports (RFC 9842), in table order. */
-export const TRANSPORT_FORMATS: readonly TransportFormat[] = /* @__PURE__ */ Object.freeze(formatsWith('transport') as TransportFormat[])
+export const TRANSPORT_FORMATS: readonly TransportFormat[] = /* @__PURE__ */ derived(() => formatsWith('transport') as TransportFormat[])
 
 /** Whether `format` is one of the transports, whose codecs need `dictionaryDigest`. */
 export function isDictionaryTransport(format: string): format is TransportFormat {
@@ -433,7 +484,7 @@ export function transportOf(format: TransportFormat): { inner: Format; magic: re
 }
 
 /** The formats `decompress()` recognises by a magic number (transports: by their header). */
-export const DETECTED_FORMATS: readonly Format[] = /* @__PURE__ */ Object.freeze(formatsWith('detect'))
+export const DETECTED_FORMATS: readonly Format[] = /* @__PURE__ */ derived(() => formatsWith('detect'))
 
 /** How `format` is detected (its `detect` row), or undefined. */
 export function detectOf(format: Format): FormatRow['detect'] {
@@ -550,7 +601,7 @@ export function canFlush(format: Format): boolean {
 
 /** The error for a sync point asked of an encoder that cannot write one. */
 export function unflushable(format: Format): CodecError {
-  return new CodecError('UNSUPPORTED', format, `cannot flush: a ${format} encoder has no sync points${format === 'lz4-block' ? ' (a raw LZ4 block is one block)' : ''}`)
+  return new CodecError('UNSUPPORTED', format, `cannot flush: a ${format} encoder has no sync points (its output is one block)`)
 }
 
 /** Checks an encoder's `flush` option; returns the mode to use. */
@@ -610,6 +661,11 @@ export const MACHINE_OPTIONS = /* @__PURE__ */ Object.freeze({
      * frame an error, as the web platform's `DecompressionStream('gzip')` does.
      */
     concatenated: { type: 'boolean' },
+    /**
+     * Called with `{ bytesIn, bytesOut, totalIn? }` as the codec runs: at most once per
+     * output chunk and per 50 ms, and once at the end (lib/progress.ts).
+     */
+    onProgress: { type: 'progress' },
   },
   encode: {
     /** Output chunk size in bytes, 64 to 2^30. Default: 16 KiB growing to 256 KiB. */
@@ -622,6 +678,11 @@ export const MACHINE_OPTIONS = /* @__PURE__ */ Object.freeze({
      * costs ratio on small writes. Default `'none'`.
      */
     flush: { type: 'choice', values: ['none', 'write'] },
+    /**
+     * Called with `{ bytesIn, bytesOut, totalIn? }` as the codec runs: at most once per
+     * output chunk and per 50 ms, and once at the end (lib/progress.ts).
+     */
+    onProgress: { type: 'progress' },
   },
 } as const)
 
@@ -654,6 +715,8 @@ export interface CheckedOptions {
   readonly chunkSize: number | undefined
   readonly concatenated: boolean
   readonly flush: FlushMode
+  /** The `onProgress` callback, where the surface takes one and it was given. */
+  readonly onProgress: ProgressCallback | undefined
   /**
    * What the codec module gets: the format's own options as given, the copied
    * dictionary, `level`, `maxOutputBytes` (when given).
@@ -671,10 +734,25 @@ export interface SurfaceKeys {
   readonly shell?: readonly string[]
 }
 
-function engineAllows(key: string, spec: OptionSpec, engine: Engine, format: string): void {
-  if (spec.engines !== undefined && !spec.engines.includes(engine)) {
-    throw new CodecError('INVALID_OPTION', format, `${key} is not available on engine '${engine}'; only on ${spec.engines.map((e) => `'${e}'`).join(', ')}`)
+/** The machine's option keys a surface takes (`SurfaceKeys.machine`). */
+function machineKeysOf(role: Role, keys: SurfaceKeys): readonly string[] {
+  return keys.machine === true ? Object.keys(MACHINE_OPTIONS[role]) : keys.machine || []
+}
+
+/**
+ * One of the format's own options by its schema entry: undefined when not given (or
+ * `INVALID_OPTION` when `required`), refused on an engine that does not honour it,
+ * otherwise checked (`checkSpec`).
+ */
+function checkOwn(format: Format, key: string, spec: OptionSpec, value: unknown, engine: Engine): unknown {
+  if (value === undefined) {
+    if (spec.required !== undefined) throw new CodecError('INVALID_OPTION', format, `${key} (${spec.required}) is required`)
+    return undefined
   }
+  if (spec.engines !== undefined && !spec.engines.includes(engine)) {
+    throw new CodecError('INVALID_OPTION', format, `${key} is not available on engine '${engine}'; only on ${spec.engines.join(', ')}`)
+  }
+  return checkSpec(format, key, spec, value, engine)
 }
 
 /**
@@ -690,28 +768,19 @@ export function checkOptions(format: Format, role: Role, options: unknown, keys:
   const o = options as Record<string, unknown>
   const row = rowOf(format)
   const own = row.options[role]
-  const machine = MACHINE_OPTIONS[role] as OptionSchema
-  const machineKeys = keys.machine === true ? Object.keys(machine) : keys.machine === false || keys.machine === undefined ? [] : keys.machine
-  const shell = keys.shell ?? []
+  const machineKeys = machineKeysOf(role, keys)
+  const known = [...Object.keys(COMMON_OPTIONS[role]), ...Object.keys(own), ...machineKeys, ...(keys.shell ?? [])]
   // Unknown keys first, so that a typo is named before a value it hides is missed.
   for (const key of Object.keys(o)) {
-    if (o[key] === undefined) continue
-    if (hasOwn(COMMON_OPTIONS[role], key) || hasOwn(own, key) || machineKeys.includes(key) || shell.includes(key)) continue
-    const known = [...Object.keys(COMMON_OPTIONS[role]), ...Object.keys(own), ...machineKeys, ...shell]
+    if (o[key] === undefined || known.includes(key)) continue
     const near = nearestKey(key, known)
     throw new CodecError('INVALID_OPTION', format, `unknown ${role === 'decode' ? 'decoder' : 'encoder'} option '${key}'${near ? ` (did you mean '${near}'?)` : ''}; ${format} takes ${known.join(', ')}`)
   }
   const engine = resolveEngine(format, o.engine)
   const codec: Record<string, unknown> = {}
   for (const key of Object.keys(own)) {
-    if (o[key] === undefined) continue
-    const spec = own[key]!
-    engineAllows(key, spec, engine, format)
-    codec[key] = checkSpec(format, key, spec, o[key], engine)
-  }
-  for (const key of Object.keys(own)) {
-    const spec = own[key]!
-    if (spec.required !== undefined && o[key] === undefined) throw new CodecError('INVALID_OPTION', format, `${key} (${spec.required}) is required`)
+    const value = checkOwn(format, key, own[key]!, o[key], engine)
+    if (value !== undefined) codec[key] = value
   }
   let maxOutputBytes = Infinity
   let level = 0
@@ -725,9 +794,11 @@ export function checkOptions(format: Format, role: Role, options: unknown, keys:
   const dictionary = checkDictionary(format, o.dictionary)
   if (dictionary !== undefined) codec.dictionary = dictionary
   const chunkSize = machineKeys.includes('chunkSize') ? checkChunkSize(format, o.chunkSize) : undefined
-  const concatenated = machineKeys.includes('concatenated') ? checkSpec(format, 'concatenated', MACHINE_OPTIONS.decode.concatenated, o.concatenated, engine) ?? row.traits.concatenable : row.traits.concatenable
+  const concatenated = machineKeys.includes('concatenated') ? checkBoolean(format, 'concatenated', o.concatenated, row.traits.concatenable) : row.traits.concatenable
   const flush = role === 'encode' && machineKeys.includes('flush') ? checkFlush(format, o.flush) : 'none'
-  return { engine, maxOutputBytes, level, chunkSize, concatenated: concatenated as boolean, flush, codec }
+  const onProgress = machineKeys.includes('onProgress') && o.onProgress !== undefined ? (checkSpec(format, 'onProgress', MACHINE_OPTIONS[role].onProgress, o.onProgress, engine) as ProgressCallback) : undefined
+  row.rules?.[role]?.(codec)
+  return { engine, maxOutputBytes, level, chunkSize, concatenated, flush, onProgress, codec }
 }
 
 /**
@@ -736,14 +807,7 @@ export function checkOptions(format: Format, role: Role, options: unknown, keys:
  * (`loadCodec(...).createEncoder(options)`) is held to the same ranges as every surface.
  */
 export function formatOption(format: Format, role: Role, key: string, value: unknown, engine: Engine = rowOf(format).defaultEngine): unknown {
-  const spec = rowOf(format).options[role][key]
-  if (spec === undefined) throw new CodecError('INVALID_OPTION', format, `unknown ${role === 'decode' ? 'decoder' : 'encoder'} option '${key}'`)
-  if (value === undefined) {
-    if (spec.required !== undefined) throw new CodecError('INVALID_OPTION', format, `${key} (${spec.required}) is required`)
-    return undefined
-  }
-  engineAllows(key, spec, engine, format)
-  return checkSpec(format, key, spec, value, engine)
+  return checkOwn(format, key, rowOf(format).options[role][key]!, value, engine)
 }
 
 /**
@@ -761,9 +825,7 @@ export function checkDeferredOptions(
   options: Record<string, unknown>,
   keys: SurfaceKeys,
 ): { shared: Record<string, unknown>; ownFor(format: Format): Record<string, unknown> } {
-  const machine = MACHINE_OPTIONS[role] as OptionSchema
-  const machineKeys = keys.machine === true ? Object.keys(machine) : keys.machine === false || keys.machine === undefined ? [] : keys.machine
-  const sharedKeys = [...Object.keys(COMMON_OPTIONS[role]), ...machineKeys, ...(keys.shell ?? [])]
+  const sharedKeys = [...Object.keys(COMMON_OPTIONS[role]), ...machineKeysOf(role, keys), ...(keys.shell ?? [])]
   const shared: Record<string, unknown> = {}
   const own: Record<string, unknown> = {}
   for (const key of Object.keys(options)) {

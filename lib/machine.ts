@@ -21,6 +21,7 @@
  */
 import type { Decoder, Encoder, SpanCodec } from './codec.js'
 import { CodecError } from './errors.js'
+import type { ProgressMeter } from './progress.js'
 import { Status } from './status.js'
 
 /** What a machine is built with: its codec, its role and its limits. */
@@ -46,6 +47,8 @@ export interface MachineOptions {
    * of the stream. Default `'none'`: sync points only where `requestFlush()` asks.
    */
   flush?: 'none' | 'write'
+  /** Reports `totalIn`/`totalOut` once per handed-out block (throttled) and once at the end. */
+  progress?: ProgressMeter
 }
 
 /**
@@ -67,7 +70,14 @@ const MAX_TAIL_BYTES = 64 * 1024 * 1024
 
 const EMPTY = new Uint8Array(0)
 
+/**
+ * The synchronous driver between input chunks, a span codec and output blocks: keeps
+ * unconsumed tails, decides truncation, trailing data and concatenated frames, and
+ * enforces `maxOutputBytes`. Each step produces at most one output block. The streams,
+ * the Node duplex and the one-shot calls all run on it.
+ */
 export class Machine {
+  /** The span codec it drives. */
   readonly codec: SpanCodec
   private readonly options: MachineOptions
 
@@ -256,6 +266,7 @@ export class Machine {
       if (decoding && this.memberEnded) {
         if (src.length === 0) {
           this.finished = true
+          this.options.progress?.end(this.totalIn, this.totalOut)
           continue
         }
         if (!options.concatenated) {
@@ -306,6 +317,7 @@ export class Machine {
             this.members++
           } else if (final) {
             this.finished = true
+            options.progress?.end(this.totalIn, this.totalOut)
           }
           break
         case Status.DestinationTooSmall:
@@ -395,6 +407,7 @@ export class Machine {
     }
     const out = this.block.subarray(this.emitPos, this.writePos)
     this.emitPos = this.writePos
+    this.options.progress?.update(this.totalIn, this.totalOut)
     return out
   }
 

@@ -69,8 +69,10 @@ function encodeAs(codings, bytes) {
 
 const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.map': 'application/json' }
 
-function startServer(staticDir) {
+async function startServer(staticDir) {
   // A 64 MiB window-limited frame (RFC 9659 §3: HTTP zstd windows are at most 8 MB).
+  // The plain text as a seekable archive of 1,000-byte frames, written by the built package.
+  const seekable = Buffer.from(await (await import(join(root, 'dist', 'esm', 'index.js'))).encode('zstd', plain, { seekable: true, frameSize: 1000 }))
   const bomb = execFileSync('zstd', ['-3', '-c', '-q', '--zstd=wlog=20'], { input: Buffer.alloc(64 << 20), maxBuffer: 1 << 28 })
   const server = createServer((req, res) => {
     const url = new URL(req.url, 'http://localhost')
@@ -86,6 +88,20 @@ function startServer(staticDir) {
         const body = brotliCompressSync(Buffer.from('ok'))
         res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-encoding': 'br', 'content-length': body.length, 'cache-control': 'no-store' })
         return void res.end(body)
+      }
+      if (url.pathname === '/seekable.zst') {
+        // A zstd seekable archive of the plain text, served as a static file honouring
+        // Range and If-Range (RFC 9110 §14.2, §13.1.5), for the seekable reader's case.
+        const etag = '"seekable-1"'
+        const headers = { 'content-type': 'application/zstd', 'accept-ranges': 'bytes', etag, 'cache-control': 'no-store', 'access-control-allow-origin': '*' }
+        if (req.method === 'HEAD') return void res.writeHead(200, { ...headers, 'content-length': seekable.length }).end()
+        const m = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '')
+        const ifRange = req.headers['if-range']
+        if (!m || (ifRange && ifRange !== etag)) return void res.writeHead(200, { ...headers, 'content-length': seekable.length }).end(seekable)
+        const start = Number(m[1])
+        const end = Math.min(Number(m[2]), seekable.length - 1)
+        res.writeHead(206, { ...headers, 'content-range': `bytes ${start}-${end}/${seekable.length}`, 'content-length': end - start + 1 })
+        return void res.end(seekable.subarray(start, end + 1))
       }
       if (url.pathname === '/bomb') {
         res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-encoding': 'zstd', 'content-length': bomb.length, 'cache-control': 'no-store' })

@@ -4,13 +4,14 @@
  */
 export { Status, statusName } from '../lib/status.js'
 export { CodecError, type ErrorCode, type Failure } from '../lib/errors.js'
-export type { SpanCodec, Decoder, Encoder, Format, FormatTraits } from '../lib/codec.js'
+export type { SpanCodec, Decoder, Encoder, Format, FormatTraits, Role } from '../lib/codec.js'
 export { createDecoder, createEncoder, loadCodec, type CodecModule } from '../lib/registry.js'
 export { FORMATS, DEFAULT_MAX_OUTPUT_BYTES, type Engine, type CodecOptions, type MachineCodecOptions } from '../lib/formats.js'
 export { Machine, DEFAULT_BLOCK_SIZE, type MachineOptions } from '../lib/machine.js'
-export { decode, encode } from '../lib/oneshot.js'
+export { decode, encode, type DecodeOptions, type EncodeOptions } from '../lib/oneshot.js'
+export type { Progress, ProgressCallback } from '../lib/progress.js'
 export type { BinaryInput } from '../lib/bytes.js'
-export { CodecStream, type StreamClasses, type StreamOptions } from './codec-stream.js'
+export { CodecStream, type StreamClasses, type StreamOptions, type Surface } from './codec-stream.js'
 export {
   decodeStream,
   encodeStream,
@@ -39,3 +40,6 @@ export {
 export { CompressionStream, DecompressionStream, type CompressionStreamOptions } from './compression-stream.js'
 export { decompress, type DecompressOptions } from './decompress.js'
 export type { DictionariesOption, DictionaryLookup } from '../lib/dictionary-lookup.js'
+export { openZstdSeekable, DEFAULT_MAX_FRAMES, DEFAULT_MAX_SEEKABLE_FRAME, DEFAULT_SEEKABLE_TAIL, DEFAULT_GROUP_BYTES, type ZstdSeekable, type ZstdSeekableFrame, type ZstdSeekableOptions } from './zstd-seekable.js'
+export type { RangeSource, ByteSource } from '../lib/range-source.js'
+export { zstdFrames, type ZstdFrameInfo, type ZstdFramesOptions } from '../lib/codecs/zstd-frames.js'

@@ -12,7 +12,7 @@ import { nearestKey, type OptionSpec } from '../lib/options.js'
 import type { Role } from '../lib/codec.js'
 import { createDecoder, createEncoder, decode, decodeStream, encode, encodeStream, gzipEncode, zstdDecode, zstdEncode, brotliEncode, CompressionStream, DecompressionStream, decompress } from '../streams/index.js'
 import { nodeDecode, nodeEncode, compression } from '../adapters/node/index.js'
-import { encodeResponse } from '../adapters/fetch/index.js'
+import { decodeResponse, encodeResponse } from '../adapters/fetch/index.js'
 import { compress } from '../adapters/hono/index.js'
 import { arrowDecode, arrowEncode, registerArrowCodecs } from '../adapters/arrow/index.js'
 import { loadParquetCompressors } from '../adapters/hyparquet/index.js'
@@ -112,8 +112,14 @@ for (const [name, make] of SYNC_SURFACES) {
 }
 
 test('the cases the issue names fail at creation, not when data flows', () => {
-  assertInvalid(thrown(() => zstdDecode({ maxWindowLog: 99 })), /maxWindowLog must be an integer from 10 to 27 on engine 'wasm', got 99|maxWindowLog must be an integer from 10 to 27, got 99/, 'zstdDecode maxWindowLog 99')
-  assertInvalid(thrown(() => zstdDecode({ maxWindowLog: 28 })), /maxWindowLog must be an integer from 10 to 27 on engine 'wasm', got 28/, 'zstdDecode maxWindowLog 28')
+  assertInvalid(thrown(() => zstdDecode({ maxWindowLog: 99 })), /maxWindowLog must be an integer from 10 to 31, got 99/, 'zstdDecode maxWindowLog 99')
+  // Up to 31 on every engine (zstd --long=31 files); the wasm engine refuses a 2^31 frame when it meets one.
+  assert.is(checkOptions('zstd', 'decode', { maxWindowLog: 31 }).codec.maxWindowLog, 31)
+  assertInvalid(thrown(() => zstdEncode({ seekable: { checksum: true } } as never)), /seekable: unknown option 'checksum' \(did you mean 'checksums'\?\)/, 'seekable typo')
+  assertInvalid(thrown(() => zstdEncode({ seekable: true, frameSize: 0 })), /frameSize must be an integer from 1 to 2\^30, got 0/, 'frameSize 0')
+  // Rules between options (lib/codecs/zstd-seekable-rules.ts), at the call too.
+  assertInvalid(thrown(() => zstdEncode({ frameSize: 1000 })), /frameSize applies to seekable archives only/, 'frameSize alone')
+  assertInvalid(thrown(() => zstdEncode({ seekable: { checksums: true }, checksum: false })), /cannot be combined with checksum: false/, 'checksums without checksum')
   assertInvalid(thrown(() => brotliEncode({ lgwin: 99 })), /lgwin must be an integer from 10 to 24, got 99/, 'brotliEncode lgwin 99')
   assertInvalid(thrown(() => nodeEncode('brotli', { lgwin: 99 })), /lgwin must be an integer from 10 to 24, got 99/, 'nodeEncode lgwin 99')
   assertInvalid(thrown(() => nodeEncode('brotli', { engine: 'node', lgwin: 9 })), /lgwin must be an integer from 10 to 24, got 9/, 'nodeEncode node lgwin 9')
@@ -123,7 +129,7 @@ test('the cases the issue names fail at creation, not when data flows', () => {
   assertInvalid(thrown(() => gzipEncode({ level: '9' })), /level must be an integer from 0 to 9, got "9" \(a string\)/, 'gzipEncode level "9"')
   // Options an engine does not honour are refused on it, not ignored.
   assertInvalid(thrown(() => zstdDecode({ engine: 'node', maxWindowBytes: 2 ** 20 })), /maxWindowBytes is not available on engine 'node'/, 'node maxWindowBytes')
-  assertInvalid(thrown(() => zstdEncode({ engine: 'node', windowLog: 20 })), /windowLog is not available on engine 'node'/, 'node windowLog')
+  assertInvalid(thrown(() => zstdEncode({ engine: 'node', contentSize: 20 })), /contentSize is not available on engine 'node'/, 'node contentSize')
   // node:zlib's libzstd accepts larger windows than the wasm engine's memory allows.
   assert.is(checkOptions('zstd', 'decode', { engine: 'node', maxWindowLog: 31 }).codec.maxWindowLog, 31)
 })
@@ -194,13 +200,15 @@ test('CompressionStream/DecompressionStream: WebIDL dictionary rules', () => {
     assert.is((error as TypeError & { code?: string }).code, 'INVALID_OPTION', label)
     assert.instance((error as TypeError).cause, CodecError, label)
   }
+  // A BufferSource excludes shared memory.
+  assert.instance(thrown(() => new DecompressionStream('deflate', { dictionary: new Uint8Array(new SharedArrayBuffer(4)) })), TypeError)
   // Not an object: a TypeError, as WebIDL's dictionary conversion throws.
   assert.instance(thrown(() => new CompressionStream('gzip', 5 as never)), TypeError)
   // An enum is converted to a string first.
   new CompressionStream('gzip', { flush: { toString: () => 'write' } as never })
 })
 
-test('encodeResponse, the Node middleware and hono compress(): unknown keys and bad values throw from the call', () => {
+test('encodeResponse, decodeResponse, the Node middleware and hono compress(): unknown keys and bad values throw from the call', () => {
   const request = new Request('http://localhost/', { headers: { 'accept-encoding': 'gzip' } })
   const response = () => new Response('x'.repeat(2000), { headers: { 'content-type': 'text/plain' } })
   // @ts-expect-error a typo
@@ -210,6 +218,11 @@ test('encodeResponse, the Node middleware and hono compress(): unknown keys and 
   assertInvalid(thrown(() => encodeResponse(request, response(), { levels: { brr: 5 } })), /unknown coding in levels 'brr' \(did you mean 'br'\?\)/, 'encodeResponse coding')
   assertInvalid(thrown(() => encodeResponse(request, response(), { minBytes: '10' as never })), /minBytes must be a non-negative integer, got "10" \(a string\)/, 'encodeResponse minBytes')
   assertInvalid(thrown(() => encodeResponse(request, response(), { engines: { gzip: 'bogus' as never } })), /engine "bogus"/, 'encodeResponse engine')
+  // decodeResponse checks its options before reading any of the body.
+  const encoded = () => new Response(new Uint8Array([0x1f, 0x8b]), { headers: { 'content-encoding': 'gzip' } })
+  // @ts-expect-error a typo
+  assertInvalid(thrown(() => decodeResponse(encoded(), { maxOutputByte: 10 })), /unknown option 'maxOutputByte' \(did you mean 'maxOutputBytes'\?\)/, 'decodeResponse typo')
+  assertInvalid(thrown(() => decodeResponse(encoded(), { maxWindowLog: 40 })), /maxWindowLog must be an integer from 10 to 27, got 40/, 'decodeResponse maxWindowLog')
   // @ts-expect-error a typo
   assertInvalid(thrown(() => compression({ encoding: ['gzip'] })), /unknown option 'encoding' \(did you mean 'encodings'\?\)/, 'middleware typo')
   assertInvalid(thrown(() => compression({ flush: 'always' as never })), /flush must be 'none' or 'write', got "always" \(a string\)/, 'middleware flush')

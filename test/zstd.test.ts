@@ -455,11 +455,11 @@ test('a decoder left idle after a frame with a large window does not keep the wi
 })
 
 test('options are checked at construction', () => {
-  const bad: Record<string, unknown>[] = [{ level: 0 }, { level: 20 }, { level: 2.5 }, { checksum: 'yes' }, { contentSize: -1 }, { contentSize: 1.5 }]
+  const bad: Record<string, unknown>[] = [{ level: 0 }, { level: 20 }, { level: 2.5 }, { checksum: 'yes' }, { contentSize: -1 }, { contentSize: 1.5 }, { windowLog: 31 }, { long: 1 }, { frameSize: 1024 }, { seekable: 'yes' }, { seekable: true, frameSize: 0 }, { seekable: true, frameSize: 2 ** 30 + 1 }, { seekable: { checksum: true } }, { seekable: { checksums: true }, checksum: false }, { seekable: true, contentSize: 5 }]
   for (const options of bad) {
     assert.throws(() => zstd.createEncoder(options), (e: unknown) => e instanceof CodecError && e.code === 'INVALID_OPTION', JSON.stringify(options))
   }
-  for (const options of [{ maxWindowLog: 9 }, { maxWindowLog: 28 }, { maxWindowLog: '20' }, { maxOutputBytes: -1 }]) {
+  for (const options of [{ maxWindowLog: 9 }, { maxWindowLog: 32 }, { maxWindowLog: '20' }, { maxOutputBytes: -1 }]) {
     assert.throws(() => zstd.createDecoder(options), (e: unknown) => e instanceof CodecError && e.code === 'INVALID_OPTION', JSON.stringify(options))
   }
 })

@@ -38,6 +38,8 @@ import { crc32 as jsCrc32 } from '../../lib/codecs/checksum.js'
 import { wrapperOf, type Crc32, type DeflateBody } from '../../lib/codecs/deflate.js'
 import { deflateModule } from '../../lib/codecs/deflate-module.js'
 import { ZstdFrameScanner } from '../../lib/codecs/zstd-frame.js'
+import { seekableOrPlain } from '../../lib/codecs/zstd-seekable-encode.js'
+import { checkEncoderWindow } from '../../lib/codecs/zstd-window.js'
 import { largeWindowRefusal } from '../../lib/codecs/brotli-window.js'
 
 /** The native handle as used here (see the module comment). */
@@ -648,8 +650,14 @@ export function nodeCodec(format: Format): CodecModule {
           // XXH64 of the content, on by default as on the wasm engine (node:zlib's default is off).
           const checksum = (formatOption(format, 'encode', 'checksum', options.checksum, 'node') as boolean | undefined) ?? true
           const dictionary = nativeDictionary(format, options.dictionary)
-          const params = { [C.ZSTD_c_compressionLevel ?? 100]: level, [C.ZSTD_c_checksumFlag ?? 201]: checksum ? 1 : 0 }
-          return new NativeEncoder(format, () => z.createZstdCompress!(dictionary ? { params, dictionary } : { params }), ZSTD_FLAGS, { zstdFrame: true, renewOnReset: true })
+          const params: Record<number, number> = { [C.ZSTD_c_compressionLevel ?? 100]: level, [C.ZSTD_c_checksumFlag ?? 201]: checksum ? 1 : 0 }
+          // windowLog and long as on the wasm engine (zstd-window.ts), up to its 2^30.
+          const { windowLog, long } = checkEncoderWindow(options)
+          if (windowLog !== 0) params[C.ZSTD_c_windowLog ?? 101] = windowLog
+          if (long) params[C.ZSTD_c_enableLongDistanceMatching ?? 160] = 1
+          // seekable: the same frame splitter and seek table as the wasm engine's (frames
+          // without a content size: node:zlib is not told each frame's size).
+          return seekableOrPlain(options, () => new NativeEncoder(format, () => z.createZstdCompress!(dictionary ? { params, dictionary } : { params }), ZSTD_FLAGS, { zstdFrame: true, renewOnReset: true }))
         },
       })
     }

@@ -8,7 +8,8 @@
  * readable side wants more (`push()` returns true); a write's callback runs once its
  * chunk is consumed by the codec. A small chunk that inflates to gigabytes therefore
  * waits for its reader instead of filling memory (node:zlib wrapped as a web stream and
- * Node's `DecompressionStream` read all input ahead: see ../shared/BASELINES.md).
+ * Node's `DecompressionStream` read all compressed input ahead of a slow reader: 20 MB
+ * ahead in a probe, on Node 20).
  */
 import { Duplex, Readable, type DuplexOptions } from 'node:stream'
 import type { Format } from '../../lib/codec.js'
@@ -40,10 +41,14 @@ export type NodeEncodeOptions<F extends Format = Format> = NodeCodecOptions & Ma
 /** The keys the Node adapter takes besides the codec's: the machine's and `duplex`. */
 const NODE_SURFACE = Object.freeze({ machine: true, shell: Object.freeze(['duplex']) })
 
-/** A Node `Duplex` around one codec; see the module comment. */
 /** The write that stands for `flush()` in the write queue (compared by identity). */
 const FLUSH = Buffer.alloc(0)
 
+/**
+ * A Node `Duplex` around one codec, as `nodeEncode()` and `nodeDecode()` make it: output
+ * is produced only while the readable side wants more, and a write's callback runs once
+ * the codec has consumed its chunk. Errors destroy it with the `CodecError`.
+ */
 export class CodecDuplex extends Duplex {
   /** The machine, once the engine has loaded (`_construct` delays reads and writes until then). */
   #machine: Machine | null = null
@@ -57,6 +62,7 @@ export class CodecDuplex extends Duplex {
     this.#open = open
   }
 
+  /** Node's `Duplex` hook; not called directly. */
   override _construct(callback: (error?: Error | null) => void): void {
     this.#open().then(
       (machine) => {
@@ -77,6 +83,7 @@ export class CodecDuplex extends Duplex {
     this.write(FLUSH, callback)
   }
 
+  /** Node's `Duplex` hook; not called directly. */
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
     try {
       if (chunk === FLUSH) {
@@ -94,6 +101,7 @@ export class CodecDuplex extends Duplex {
     this.#pump()
   }
 
+  /** Node's `Duplex` hook; not called directly. */
   override _final(callback: (error?: Error | null) => void): void {
     // The stream may have ended already (e.g. `concatenated: false` and the frame is done).
     if (this.#machine!.finished) {
@@ -111,10 +119,12 @@ export class CodecDuplex extends Duplex {
     this.#pump()
   }
 
+  /** Node's `Duplex` hook; not called directly. */
   override _read(): void {
     this.#pump()
   }
 
+  /** Node's `Duplex` hook; not called directly. */
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
     this.#machine?.dispose()
     this.#machine = null
@@ -198,9 +208,25 @@ export type FileSource = string | URL | import('node:fs/promises').FileHandle
  * caller's `open()`, but is closed when the stream ends or fails (`autoClose`).
  */
 export async function decodeFile<F extends Format>(source: FileSource, format: F, options: NodeDecodeOptions<F> = {} as NodeDecodeOptions<F>): Promise<Readable> {
-  const decoder = nodeDecode(format, options)
+  const byPath = typeof source === 'string' || source instanceof URL
+  // The file's size is onProgress's totalIn (read when the machine is built, after the
+  // stat below); options are checked before the file is touched.
+  let totalIn: number | undefined
+  const surface = Object.freeze({
+    ...NODE_SURFACE,
+    get totalIn() {
+      return totalIn
+    },
+  })
+  const open = prepareDecoder(format, options, surface)
+  const checkedDuplex = duplexOptions(format, options.duplex)
+  if (options.onProgress !== undefined) {
+    const { stat } = await import('node:fs/promises')
+    totalIn = (byPath ? await stat(source) : await source.stat()).size
+  }
+  const decoder = new CodecDuplex(machineOf(open), checkedDuplex)
   const { createReadStream } = await import('node:fs')
-  const input = typeof source === 'string' || source instanceof URL ? createReadStream(source) : source.createReadStream()
+  const input = byPath ? createReadStream(source) : source.createReadStream()
   // stream.pipeline semantics without its callback: an error on either side destroys both.
   input.on('error', (error) => decoder.destroy(error))
   decoder.on('error', () => input.destroy())

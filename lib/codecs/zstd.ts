@@ -47,7 +47,7 @@
  */
 import type { Decoder, Encoder } from '../codec.js'
 import { CodecError, type ErrorCode, type Failure } from '../errors.js'
-import { checkDictionary, checkLevel, checkMaxOutput, FORMAT_TABLE, formatOption, traitsOf } from '../formats.js'
+import { checkDictionary, checkLevel, checkMaxOutput, formatOption, traitsOf } from '../formats.js'
 import type { CodecModule } from '../codec.js'
 import { NativeLifecycle, type NativeHandle } from './native-handle.js'
 import { Status } from '../status.js'
@@ -71,6 +71,8 @@ import {
   type ZstdEncoderExports,
 } from './wasm/zstd-engine.js'
 import type { WasmHeap } from './wasm/wasm-heap.js'
+import { seekableOrPlain } from './zstd-seekable-encode.js'
+import { checkEncoderWindow, DEFAULT_MAX_WINDOW_LOG, ENGINE_MAX_WINDOW_LOG, MAX_WINDOW_LOG_OPTION, windowMemoryMessage, windowTooLargeForEngine, ZSTD_c_enableLongDistanceMatching } from './zstd-window.js'
 
 const FORMAT = 'zstd'
 
@@ -84,13 +86,8 @@ let heap!: WasmHeap
 let encoderNative!: ZstdEncoderExports
 let encoderHeap!: WasmHeap
 
-/**
- * libzstd's `ZSTD_WINDOWLOG_LIMIT_DEFAULT`: the largest window a decoder accepts unless
- * told otherwise (RFC 8878 §3.1.1.1.2 asks decoders to support at least 8 MiB and lets
- * them refuse more). It is also the most `maxWindowLog` may ask for: a 2^27-byte window
- * is 128 MiB of wasm memory, which an instance never gives back.
- */
-const MAX_WINDOW_LOG = FORMAT_TABLE.zstd.options.decode.maxWindowLog.engineMax.wasm
+/** The default window limit (libzstd's ZSTD_WINDOWLOG_LIMIT_DEFAULT, 27; zstd-window.ts). */
+const MAX_WINDOW_LOG = DEFAULT_MAX_WINDOW_LOG
 
 /** Bytes of each staging buffer: two zstd blocks (RFC 8878 §3.1.1.2.4, 128 KiB each). */
 const STAGE = 256 * 1024
@@ -119,6 +116,12 @@ const WHOLE_FRAME_MAX = 8 * 1024 * 1024
  * shrinks buffers more than 3 times too large after 128 frames, zstd_decompress.c).
  */
 const KEEP_BUFFERS_MAX = 1024 * 1024
+/**
+ * Most wasm memory the encoder's one-pass path takes (input and worst-case output
+ * together, ZstdEncoder.wholeInput): above it, input is staged 256 KiB at a time, so an
+ * instance (whose memory never shrinks) does not grow to twice the largest input.
+ */
+const WHOLE_INPUT_MAX = 16 * 1024 * 1024
 /** Staging layout: [srcPos u32][dstPos u32][8 spare][input STAGE][output STAGE]. */
 const STAGE_IN = 16
 const STAGE_OUT = STAGE_IN + STAGE
@@ -361,7 +364,11 @@ const enum Phase {
 
 export interface ZstdDecoderOptions {
   maxOutputBytes?: number
-  /** Largest accepted Window_Log (RFC 8878 §3.1.1.1.2), 10..27; default 27. */
+  /**
+   * Largest accepted Window_Log (RFC 8878 §3.1.1.1.2), 10..31; default 27 (a 128 MiB
+   * window). 31 reads `zstd --long=31` files (a window of up to 2 GiB, and as much
+   * memory); the wasm engine decodes windows up to 2^30 (zstd-window.ts).
+   */
   maxWindowLog?: number
   /**
    * Largest accepted Window_Size in bytes, when a limit is not a power of two (RFC 9842
@@ -407,12 +414,17 @@ class ZstdDecoder implements Decoder {
   /** The part of the current frame libzstd reads next, for feeding it one part at a time. */
   private readonly parts = new ZstdFrameParts()
   private readonly handle: NativeHandle<NativeState>
+  /** The current frame's Dictionary_ID (0: it names none). */
+  private frameDictionaryId = 0
+  /** Corrupt-frame errors add a hint about raw-content dictionaries (not for dcz, whose dictionary is checked by its SHA-256). */
+  private readonly hintDictionary: boolean
 
   constructor(options: Record<string, unknown>) {
+    this.hintDictionary = options.dictionaryDigest === undefined
     this.maxOutput = checkMaxOutput(FORMAT, options.maxOutputBytes)
     // MAX_WINDOW_LOG is also the wasm engine's hard limit (see above).
     this.maxWindowLog = (formatOption(FORMAT, 'decode', 'maxWindowLog', options.maxWindowLog, 'wasm') as number | undefined) ?? MAX_WINDOW_LOG
-    const windowBytes = (formatOption(FORMAT, 'decode', 'maxWindowBytes', options.maxWindowBytes, 'wasm') as number | undefined) ?? 2 ** MAX_WINDOW_LOG
+    const windowBytes = (formatOption(FORMAT, 'decode', 'maxWindowBytes', options.maxWindowBytes, 'wasm') as number | undefined) ?? 2 ** MAX_WINDOW_LOG_OPTION
     this.maxWindow = Math.min(windowBytes, 2 ** this.maxWindowLog)
     this.dictionary = dictionaryOf(options.dictionary, options.dictionaryType, true)
     this.handle = lifecycle.attach(this, FORMAT, 'decoder', { context: 0, stage: 0, dictionary: 0, loaded: false, decoder: true })
@@ -445,6 +457,19 @@ class ZstdDecoder implements Decoder {
   private finish(status: Status): Status {
     this.inputTotal += this.consumed
     return status
+  }
+
+  /**
+   * What to say after a corrupt-frame error when a dictionary may be the cause: a frame
+   * compressed with raw content as its dictionary names no Dictionary_ID (RFC 8878 §5
+   * covers only trained dictionaries), so a missing or different raw dictionary shows
+   * up as corrupt data (libzstd's corruption_detected, 20) and nothing else.
+   */
+  private dictionaryHint(error: number): string {
+    if (!this.hintDictionary || this.frameDictionaryId !== 0 || errorCodes[error] !== undefined) return ''
+    if (this.dictionary === null) return '; if the frame was compressed with a raw-content dictionary (which no frame header names), it is missing: pass it as the dictionary option'
+    if (!this.dictionary.trained) return `; the dictionary given is raw content (${this.dictionary.bytes.length} bytes), which no frame header names: it may not be the one the frame was compressed with`
+    return ''
   }
 
   private fail(code: ErrorCode, message: string, offset: number): Status {
@@ -484,6 +509,7 @@ class ZstdDecoder implements Decoder {
     if (length < 4 + frameHeaderLength(descriptor)) return Status.NeedMoreData
     const header = parseFrameHeader(src, 4)
     const size = header.contentSize
+    this.frameDictionaryId = header.dictionaryId
     if (header.dictionaryId !== 0) {
       const dictionary = this.dictionary
       const idAt = at + 5 + header.windowBytes
@@ -503,6 +529,7 @@ class ZstdDecoder implements Decoder {
       const limit = this.maxWindow === 2 ** this.maxWindowLog ? `2^${this.maxWindowLog} = ${this.maxWindow} (maxWindowLog)` : `${this.maxWindow} (maxWindowBytes)`
       return this.fail('LIMIT_EXCEEDED', `frame window ${header.windowSize} bytes exceeds the limit ${limit}`, at + 5)
     }
+    if (header.windowSize > 2 ** ENGINE_MAX_WINDOW_LOG) return this.fail('LIMIT_EXCEEDED', windowTooLargeForEngine(header.windowSize), at + 5)
     if (size > this.maxOutput - this.outputTotal) {
       const sizeAt = at + 5 + header.windowBytes + header.dictionaryBytes
       return this.fail('LIMIT_EXCEEDED', `frame content size ${size} exceeds the remaining output limit ${this.maxOutput - this.outputTotal} (maxOutputBytes ${this.maxOutput})`, sizeAt)
@@ -532,7 +559,7 @@ class ZstdDecoder implements Decoder {
       if (!allocateNative(state, false)) return this.fail('LIMIT_EXCEEDED', 'wasm memory exhausted allocating the zstd decoder', at)
       // libzstd's own window limit too (frameParameter_windowTooLarge), below the check
       // in readHeader(): the power of two at or above the limit in bytes.
-      native.ZSTD_DCtx_setParameter(state.context, ZSTD_d_windowLogMax, Math.ceil(Math.log2(this.maxWindow)))
+      native.ZSTD_DCtx_setParameter(state.context, ZSTD_d_windowLogMax, Math.min(ENGINE_MAX_WINDOW_LOG, Math.ceil(Math.log2(this.maxWindow))))
     }
     return this.applyDictionary(at)
   }
@@ -642,7 +669,8 @@ class ZstdDecoder implements Decoder {
         // libzstd did not move its input position: the error is in the part it was
         // reading, placed at that part's first byte.
         const at = this.frameStart + this.parts.start
-        return this.fail(errorCodes[error] ?? 'INVALID_DATA', `corrupt frame: ${zstdErrorName(error)} in ${partNames[this.parts.part]} at frame offset ${this.parts.start}`, at)
+        if (error === 64) return this.fail('LIMIT_EXCEEDED', windowMemoryMessage(this.frameBuffers, heap.bytes.length), at)
+        return this.fail(errorCodes[error] ?? 'INVALID_DATA', `corrupt frame: ${zstdErrorName(error)} in ${partNames[this.parts.part]} at frame offset ${this.parts.start}${this.dictionaryHint(error)}`, at)
       }
       if (over) {
         return this.fail('LIMIT_EXCEEDED', `output exceeds maxOutputBytes ${this.maxOutput}`, this.inputTotal + this.consumed)
@@ -751,8 +779,10 @@ export interface ZstdEncoderOptions {
   dictionary?: BufferSource
   /** As the decoder's. */
   dictionaryType?: 'auto' | 'raw'
-  /** Window_Log of the frames, 10..27 (ZSTD_c_windowLog); default: the level's. */
+  /** Window_Log of the frames, 10..30 (ZSTD_c_windowLog); default: the level's, 27 with `long`. */
   windowLog?: number
+  /** Long-distance matching (ZSTD_c_enableLongDistanceMatching), as `zstd --long`; default false. */
+  long?: boolean
 }
 
 const enum EncodePhase {
@@ -774,6 +804,8 @@ class ZstdEncoder implements Encoder {
   private readonly dictionary: ZstdDictionary | null
   /** `windowLog` option, or 0 for the level's own. */
   private readonly windowLog: number
+  /** `long` option: long-distance matching. */
+  private readonly long: boolean
   private phase = EncodePhase.Open
   /** Whether anything reached libzstd since the last reset. */
   private started = false
@@ -785,7 +817,7 @@ class ZstdEncoder implements Encoder {
     this.level = checkLevel(FORMAT, options.level)
     this.checksum = (formatOption(FORMAT, 'encode', 'checksum', options.checksum, 'wasm') as boolean | undefined) ?? true
     this.pledged = (formatOption(FORMAT, 'encode', 'contentSize', options.contentSize, 'wasm') as number | undefined) ?? -1
-    this.windowLog = (formatOption(FORMAT, 'encode', 'windowLog', options.windowLog, 'wasm') as number | undefined) ?? 0
+    ;({ windowLog: this.windowLog, long: this.long } = checkEncoderWindow(options))
     this.dictionary = dictionaryOf(options.dictionary, options.dictionaryType, false)
     this.handle = lifecycle.attach(this, FORMAT, 'encoder', { context: 0, stage: 0, dictionary: 0, loaded: false, decoder: false })
   }
@@ -816,6 +848,7 @@ class ZstdEncoder implements Encoder {
     encoderNative.ZSTD_CCtx_setParameter(ctx, ZSTD_c_checksumFlag, this.checksum ? 1 : 0)
     encoderNative.ZSTD_CCtx_setParameter(ctx, ZSTD_c_contentSizeFlag, 1)
     if (this.windowLog !== 0) encoderNative.ZSTD_CCtx_setParameter(ctx, ZSTD_c_windowLog, this.windowLog)
+    if (this.long) encoderNative.ZSTD_CCtx_setParameter(ctx, ZSTD_c_enableLongDistanceMatching, 1)
     // After ZSTD_initCStream, which clears any dictionary of the previous frame.
     if (this.dictionary !== null) {
       const refused = applyDictionary(state, this.dictionary)
@@ -852,10 +885,51 @@ class ZstdEncoder implements Encoder {
     if (!this.started) {
       const failed = this.start(src, endOp)
       if (failed !== null) return failed
+      const whole = endOp === ZSTD_e_end ? this.wholeInput(src, dst) : null
+      if (whole !== null) return whole
     }
     const status = this.step(src, dst, endOp)
     this.inputTotal += this.consumed
     return status
+  }
+
+  /**
+   * The whole frame in one call, when the first call is the final one, `dst` holds the
+   * worst case (ZSTD_compressBound) and input and output fit WHOLE_INPUT_MAX: the input
+   * is copied into wasm once and libzstd compresses it in one pass straight into the
+   * output block (with the whole input and room for all output on its first call,
+   * ZSTD_compressStream2 skips its own input buffering), instead of 256 KiB stages.
+   * Null when it does not apply (or the block cannot be had): the staged path runs.
+   */
+  private wholeInput(src: Uint8Array, dst: Uint8Array): Status | null {
+    if (src.length <= STAGE) return null
+    const bound = encoderNative.ZSTD_compressBound(src.length)
+    if (bound <= 0 || dst.length < bound || src.length + bound > WHOLE_INPUT_MAX) return null
+    const state = this.handle.state
+    const block = encoderNative.malloc(src.length + bound)
+    if (block === 0) return null
+    const out = block + src.length
+    encoderHeap.refresh()
+    encoderHeap.bytes.set(src, block)
+    const words = encoderHeap.words
+    words[state.stage >>> 2] = 0
+    words[(state.stage + 4) >>> 2] = 0
+    const result = encoderNative.ZSTD_compressStream2_simpleArgs(state.context, out, bound, state.stage + 4, block, src.length, state.stage, ZSTD_e_end)
+    encoderHeap.refresh()
+    const consumed = encoderHeap.words[state.stage >>> 2]!
+    const produced = encoderHeap.words[(state.stage + 4) >>> 2]!
+    if (result === 0 && consumed === src.length) dst.set(encoderHeap.bytes.subarray(out, out + produced))
+    encoderNative.free(block)
+    const error = zstdErrorCode(result)
+    if (error !== 0) return this.fail(error === 64 ? 'LIMIT_EXCEEDED' : 'INVALID_DATA', `zstd engine: ${zstdErrorName(error)}`)
+    // With room for the worst case libzstd ends the frame in this call (zstd.h).
+    if (result !== 0 || consumed !== src.length) return this.fail('INVALID_DATA', `zstd engine left the frame unfinished with room for the worst case (${result} bytes to flush)`)
+    this.consumed = src.length
+    this.written = produced
+    this.inputTotal = src.length
+    this.phase = EncodePhase.Finished
+    this.handle.release()
+    return Status.Done
   }
 
   private step(src: Uint8Array, dst: Uint8Array, endOp: number): Status {
@@ -960,6 +1034,7 @@ const zstd: CodecModule = {
   },
   createEncoder: (options) => {
     if (!encoderNative) throw new CodecError('ENGINE_UNAVAILABLE', FORMAT, 'the encoder engine is not loaded: load the module with role "encode"')
-    return new ZstdEncoder(options)
+    // `seekable`: the seekable format's frames and seek table (zstd-seekable-encode.ts).
+    return seekableOrPlain(options, (frameOptions) => new ZstdEncoder(frameOptions))
   },
 }

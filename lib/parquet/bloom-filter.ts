@@ -6,7 +6,7 @@
  */
 import { CodecError } from '../errors.js'
 import { checkInteger } from '../options.js'
-import { rangeReader, readExactly } from './source.js'
+import { rangeReader, readExactly } from '../range-source.js'
 import { CompactType, fieldHeader, FORMAT, missingField, readI32, skip, skipStruct, ThriftCursor } from './thrift.js'
 import type { ColumnMetaData, FileMetaData, Int64, MetadataSource } from './types.js'
 import { xxhash64 } from './xxhash64.js'
@@ -188,10 +188,10 @@ export async function parquetBloomFilter(source: MetadataSource, metadata: FileM
   if (meta === undefined) throw new CodecError('INVALID_OPTION', FORMAT, `no column ${JSON.stringify(options.column)} with metadata in row group ${g}`)
   if (meta.bloom_filter_offset === undefined) return undefined
   const memory = source instanceof Uint8Array ? source : source instanceof ArrayBuffer ? new Uint8Array(source) : null
-  const reader = memory === null ? rangeReader(source) : null
+  const reader = memory === null ? rangeReader(source, FORMAT) : null
   const size = memory !== null ? memory.length : reader!.size
   const offset = safeOffset(meta.bloom_filter_offset, size)
-  const read = (at: number, length: number): Promise<Uint8Array> | Uint8Array => (memory !== null ? memory.subarray(at, at + length) : readExactly(reader!, at, length))
+  const read = (at: number, length: number): Promise<Uint8Array> | Uint8Array => (memory !== null ? memory.subarray(at, at + length) : readExactly(reader!, at, length, FORMAT))
   const length = meta.bloom_filter_length
   if (length !== undefined && (length < 0 || offset + length > size)) {
     throw new CodecError('INVALID_DATA', FORMAT, `bloom filter of ${length} bytes at ${offset} lies past the end of the ${size}-byte file`, offset)

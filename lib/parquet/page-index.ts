@@ -28,7 +28,7 @@ import {
   skip,
   ThriftCursor,
 } from './thrift.js'
-import { rangeReader, readExactly } from './source.js'
+import { rangeReader, readExactly } from '../range-source.js'
 import type { FileMetaData, Int64, MetadataSource } from './types.js'
 
 const { BOOLEAN_TRUE: TRUE, BOOLEAN_FALSE: FALSE, I32, I64, BINARY, LIST, STRUCT } = CompactType
@@ -337,7 +337,7 @@ function checkOptions(options: PageIndexOptions, metadata: FileMetaData): { rowG
 export async function parquetPageIndex(source: MetadataSource, metadata: FileMetaData, options: PageIndexOptions = {}): Promise<ColumnPageIndex[]> {
   const o = checkOptions(options, metadata)
   const memory = source instanceof Uint8Array ? source : source instanceof ArrayBuffer ? new Uint8Array(source) : null
-  const reader = memory === null ? rangeReader(source) : null
+  const reader = memory === null ? rangeReader(source, FORMAT) : null
   const size = memory !== null ? memory.length : reader!.size
   if (!Number.isSafeInteger(size) || size < 0) throw new CodecError('INVALID_OPTION', FORMAT, `source size ${String(size)} is not a non-negative integer`)
   const result: ColumnPageIndex[] = []
@@ -370,7 +370,7 @@ export async function parquetPageIndex(source: MetadataSource, metadata: FileMet
     let end = sorted[i]!.end
     let j = i + 1
     while (j < sorted.length && sorted[j]!.start <= end) end = Math.max(end, sorted[j++]!.end)
-    const bytes = memory !== null ? memory.subarray(start, end) : await readExactly(reader!, start, end - start)
+    const bytes = memory !== null ? memory.subarray(start, end) : await readExactly(reader!, start, end - start, FORMAT)
     for (let k = i; k < j; k++) decodeWant(sorted[k]!, bytes, start)
     i = j
   }

@@ -10,6 +10,7 @@
 import { CodecError } from '../errors.js'
 import { checkInteger } from '../options.js'
 import { decodeFileMetaData } from './metadata.js'
+import { rangeReader, readExactly as readRange } from '../range-source.js'
 import type { FileMetaData, MetadataSource, RangeSource, SourceOptions } from './types.js'
 
 const FORMAT = 'parquet'
@@ -29,11 +30,8 @@ export const DEFAULT_MAX_FOOTER_BYTES = 256 * 1024 * 1024
 export async function parquetMetadata(source: MetadataSource, options?: SourceOptions): Promise<FileMetaData> {
   if (source instanceof Uint8Array || source instanceof ArrayBuffer) return parquetMetadataSync(source, options)
   const { tailSize, maxFooterBytes } = sourceOptions(options)
-  const reader = rangeReader(source)
+  const reader = rangeReader(source, FORMAT)
   const size = reader.size
-  if (!Number.isSafeInteger(size) || size < 0) {
-    throw new CodecError('INVALID_OPTION', FORMAT, `source size ${String(size)} is not a non-negative integer`)
-  }
   if (size < TRAILER) tooSmall(size)
   const tailLength = Math.min(size, Math.max(tailSize, TRAILER))
   const tailStart = size - tailLength
@@ -112,34 +110,7 @@ function checkTrailer(tail: Uint8Array, size: number, maxFooterBytes: number): n
   return length
 }
 
-/** `source` as a range reader (a `Blob` is sliced; a `{ size, read }` is checked). */
-export function rangeReader(source: MetadataSource): RangeSource {
-  if (source instanceof Blob) {
-    return {
-      size: source.size,
-      read: async (offset, length) => new Uint8Array(await source.slice(offset, offset + length).arrayBuffer()),
-    }
-  }
-  const candidate = source as Partial<RangeSource> | null
-  if (candidate === null || typeof candidate !== 'object' || typeof candidate.read !== 'function') {
-    throw new CodecError('INVALID_OPTION', FORMAT, 'source must be a Uint8Array, ArrayBuffer, Blob or { size, read(offset, length) }')
-  }
-  return candidate as RangeSource
-}
-
-/** Exactly `length` bytes at `offset`, or a `CodecError`. */
-export async function readExactly(reader: RangeSource, offset: number, length: number): Promise<Uint8Array> {
-  const bytes = await reader.read(offset, length)
-  if (!(bytes instanceof Uint8Array)) {
-    throw new CodecError('INVALID_OPTION', FORMAT, `source read(${offset}, ${length}) did not resolve to a Uint8Array`)
-  }
-  if (bytes.length !== length) {
-    throw new CodecError(
-      'TRUNCATED',
-      FORMAT,
-      `source returned ${bytes.length} bytes for a read of ${length} at ${offset}`,
-      offset + Math.min(bytes.length, length),
-    )
-  }
-  return bytes
+/** The shared range read (lib/range-source.ts), named by this format in errors. */
+function readExactly(reader: RangeSource, offset: number, length: number): Promise<Uint8Array> {
+  return readRange(reader, offset, length, FORMAT)
 }

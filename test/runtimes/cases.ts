@@ -533,4 +533,15 @@ add('decodeResponse: a zstd bomb stops at maxOutputBytes', async (ctx) => {
   if (received > limit) fail(`received ${received} bytes, more than the ${limit}-byte limit`)
 })
 
+add('zstd seekable: one range of an archive read over HTTP ranges', async (ctx) => {
+  const { base } = needServer(ctx)
+  const source = await ctx.lib.httpRangeSource(new URL('seekable.zst', base).href)
+  const archive = await ctx.lib.openZstdSeekable(source)
+  if (archive.size !== plain.length) fail(`size ${archive.size}, expected ${plain.length}`)
+  if (archive.frames.length !== Math.ceil(plain.length / 1000)) fail(`${archive.frames.length} frames`)
+  sameBytes(await archive.read(5000, 2500), plain.subarray(5000, 7500), 'read(5000, 2500)')
+  // The size, the table, then one request for the three frames that cover the range.
+  if (source.requests !== 3) fail(`${source.requests} requests, expected 3`)
+})
+
 export { plain as plainText, fromBase64 }
