@@ -23,7 +23,7 @@ import type { FormatTraits, Role } from './codec.js'
 import { CodecError } from './errors.js'
 import type { ProgressCallback } from './progress.js'
 import { checkBoolean, checkInteger, checkLimit, checkOneOf, checkSpec, describe, nearestKey, type OptionSchema, type OptionSpec, type OptionsOf } from './options.js'
-import { zstdSeekableRules } from './codecs/zstd-seekable-rules.js'
+import { zstdSeekableRules } from './seekable-rules.js'
 
 export { checkBoolean, checkInteger, checkLimit, checkOneOf } from './options.js'
 
