@@ -11,6 +11,7 @@ export { Machine, DEFAULT_BLOCK_SIZE, type MachineOptions } from '../lib/machine
 export { decode, encode, MAX_THREADS, MAX_AUTO_THREADS, MIN_PARALLEL_BYTES, type ThreadOptions, type Threads } from './parallel.js'
 export type { DecodeOptions, EncodeOptions } from '../lib/oneshot.js'
 export { closeWorkers } from './threads.js'
+export type { Progress, ProgressCallback } from '../lib/progress.js'
 export type { BinaryInput } from '../lib/bytes.js'
 export { CodecStream, type StreamClasses, type StreamOptions, type Surface } from './codec-stream.js'
 export {
@@ -28,6 +29,8 @@ export {
   zstdEncode,
   brotliDecode,
   brotliEncode,
+  snappyDecode,
+  snappyEncode,
   dczDecode,
   dczEncode,
   dcbDecode,
