@@ -1,0 +1,46 @@
+/**
+ * `encode()`, `decode()` and `closeWorkers()` as the root entry exports them, with the
+ * `threads` option's types and limits (issue 22). This module imports nothing at run
+ * time: a call loads the one-shot helpers (lib/oneshot.ts), or, when `threads` or
+ * `blockSize` is given, the block-mode implementation (./parallel.ts), on first use. So
+ * a user who imports only the stream factories loads neither, and one who never asks
+ * for threads never loads the block logic, the frame splitting or the worker pool.
+ */
+import type { BinaryInput } from '../lib/bytes.js'
+import type { Format } from '../lib/codec.js'
+import type { DecodeOptions, EncodeOptions } from '../lib/oneshot.js'
+import type { ThreadOptions } from './thread-limits.js'
+
+export { MAX_AUTO_THREADS, MAX_THREADS, MIN_PARALLEL_BYTES, type ThreadOptions, type Threads } from './thread-limits.js'
+
+/** Whether a one-shot call asks for the threads machinery (`threads` or `blockSize` given). */
+const threaded = (options: object): boolean => (options as ThreadOptions).threads !== undefined || (options as ThreadOptions).blockSize !== undefined
+
+/**
+ * Encodes a whole buffer. Options: `engine`, `level`, `onProgress`, codec options, and
+ * `threads` / `blockSize` (see `ThreadOptions`): block mode, in parallel on workers.
+ */
+export async function encode<F extends Format>(format: F, data: BinaryInput, options: EncodeOptions<F> & ThreadOptions = {} as EncodeOptions<F>): Promise<Uint8Array> {
+  if (threaded(options)) return (await import('./parallel.js')).encode(format, data, options)
+  return (await import('../lib/oneshot.js')).encode(format, data, options)
+}
+
+/**
+ * Decodes a whole buffer. Options: `engine`, `maxOutputBytes`, `concatenated`,
+ * `onProgress`, codec options, and `threads` (see `ThreadOptions`): zstd streams of
+ * several frames decode in parallel; every other input on the caller's thread.
+ */
+export async function decode<F extends Format>(format: F, data: BinaryInput, options: DecodeOptions<F> & Pick<ThreadOptions, 'threads'> = {} as DecodeOptions<F>): Promise<Uint8Array> {
+  if (threaded(options)) return (await import('./parallel.js')).decode(format, data, options)
+  return (await import('../lib/oneshot.js')).decode(format, data, options)
+}
+/**
+ * Ends the worker pool's workers now (they also end by themselves after a few idle
+ * seconds and never keep a Node process alive). Jobs still running fail with
+ * `CodecError('ABORTED')`. The next call that asks for threads starts new workers.
+ * Resolves once they were told to end (the pool's module loads only when used).
+ */
+export async function closeWorkers(): Promise<void> {
+  const { closeWorkers: close } = await import('./pool.js')
+  close()
+}

@@ -1,0 +1,35 @@
+/** The `threads` option's types and limits (issue 22), apart from every check and worker: a module with no imports. */
+/** `threads`: a number of threads, or `'auto'` for the runtime's cores (capped at `MAX_AUTO_THREADS`; 1 where there are no workers). */
+export type Threads = number | 'auto'
+
+/** The options this module adds to `encode()` / `decode()`. */
+export interface ThreadOptions {
+  /**
+   * Threads to run on: `1` (default) runs on the caller's thread and starts no worker;
+   * more runs block jobs on that many workers of the realm's pool. `'auto'`: the
+   * runtime's cores (`os.availableParallelism()`, `navigator.hardwareConcurrency`),
+   * capped at 16; 1 on workerd; block mode either way, so the bytes do not depend on
+   * the machine. Where a runtime has no workers (workerd), a number above 1 is
+   * `ENGINE_UNAVAILABLE`.
+   */
+  threads?: Threads
+  /**
+   * Encoders of gzip, deflate, deflate-raw (default 128 KiB, at least 32 KiB) and zstd
+   * (default 1 MiB, at least 64 KiB): the block size of block mode, on whenever this is
+   * given or `threads > 1`; the output depends on it and never on `threads`. For LZ4
+   * it is the frame's block size as always (64 KiB, 256 KiB, 1 MiB or 4 MiB), and the
+   * output is the serial encoder's, whatever `threads`.
+   */
+  blockSize?: number
+}
+
+/** `threads` above this is refused: each worker holds its own engines (a few MB each), and no runtime we target has more cores to give. */
+export const MAX_THREADS = 256
+/** `threads: 'auto'` uses at most this many. */
+export const MAX_AUTO_THREADS = 16
+/**
+ * Inputs smaller than this run their jobs on the caller's thread whatever `threads`
+ * says: below it, posting to workers (and starting them, 70-90 ms on Node 20 here)
+ * costs more than the work spread (bench/threads.ts measures the crossover).
+ */
+export const MIN_PARALLEL_BYTES = 1024 * 1024
