@@ -356,6 +356,10 @@ test('the wasm compressor: valid, deterministic blocks at fragment and literal b
     for (let i = 0; i < n; i++) far[i] = i < 3000 ? random[i]! : far[i - 3000 + (i % 7 === 0 ? 1 : 0)]!
     inputs.push([`random ${n}`, random], [`runs ${n}`, new Uint8Array(n).fill(7)], [`far repeats ${n}`, far], [`text ${n}`, text.subarray(0, n)])
   }
+  // Larger than the 1 MiB pieces the kernel stages at a time.
+  const big = new Uint8Array(2_500_000)
+  for (let i = 0; i < big.length; i += text.length) big.set(text.subarray(0, Math.min(text.length, big.length - i)), i)
+  inputs.push(['text 2.5 MB', big])
   for (const [name, data] of [...inputs, ...corpus]) {
     const bound = maxCompressedLength(data.length)
     const a = new Uint8Array(bound + 3)

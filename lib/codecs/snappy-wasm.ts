@@ -26,7 +26,7 @@
  */
 import type { CodecModule } from '../codec.js'
 import { snappyModules } from './snappy.js'
-import { maxCompressedLength } from './snappy-block.js'
+import { maxCompressedLength, writeVarint } from './snappy-block.js'
 import { ERR_MEMORY, type SnappyKernel } from './snappy-kernel.js'
 import { compile } from './wasm/instantiate.js'
 import { snappyWasm } from './wasm/snappy-wasm-source.js'
@@ -42,6 +42,8 @@ interface SnappyExports {
   crc32c(p: number, length: number, crc: number): number
   /** [src, srcEnd) as one block (preamble included) at dst; returns its end or ERR_RANGE. */
   compress(src: number, srcEnd: number, dst: number, table: number): number
+  /** As compress without the preamble (a piece of a block, a multiple of 64 KiB long unless last). */
+  fragments(src: number, srcEnd: number, dst: number, table: number): number
 }
 
 /** Where staged input starts (after the CRC tables). */
@@ -52,6 +54,8 @@ const SLACK = 64
 const TABLE = INPUT
 /** Where the bytes to compress are staged. */
 const SOURCE = TABLE + 32768
+/** Larger blocks are compressed in pieces of this size (a multiple of the 64 KiB fragments). */
+const PIECE = 1 << 20
 /** Blocks needing more memory than this run in an instance of their own. */
 const SHARED_LIMIT = 16 * 1024 * 1024
 const PAGE = 0x10000
@@ -126,18 +130,28 @@ const kernel: SnappyKernel = {
     return shared.exports.crc32c(INPUT, n, 0) >>> 0
   },
   encodeInto(src, start, end, dst, op, checksum) {
-    const n = end - start
-    const output = SOURCE + n + SLACK
-    const memory = memoryFor(output + maxCompressedLength(n) + SLACK)
-    if (memory === null) return ERR_MEMORY
-    memory.bytes.set(src.subarray(start, end), SOURCE)
-    const x = memory.exports
-    if (checksum) this.checksum = x.crc32c(SOURCE, n, 0) >>> 0
-    const r = x.compress(SOURCE, SOURCE + n, output, TABLE)
-    // ERR_RANGE cannot happen (memoryFor reserved every range); fail loudly if it does.
-    if (r < output) throw new RangeError(`snappy wasm: compress returned ${r}`)
-    dst.set(memory.bytes.subarray(output, r), op)
-    return op + (r - output)
+    const total = end - start
+    // Up to PIECE bytes staged at a time: the fragments are independent, so the block is
+    // the same as from one call, and the shared memory stays small.
+    const piece = Math.min(total, PIECE)
+    const output = SOURCE + piece + SLACK
+    if (!shared.reserve(output + maxCompressedLength(piece) + SLACK)) return ERR_MEMORY
+    const x = shared.exports
+    op = writeVarint(dst, op, total)
+    let crc = 0
+    for (let p = start; p < end || p === start; p += PIECE) {
+      const n = Math.min(PIECE, end - p)
+      shared.bytes.set(src.subarray(p, p + n), SOURCE)
+      if (checksum) crc = x.crc32c(SOURCE, n, crc)
+      const r = x.fragments(SOURCE, SOURCE + n, output, TABLE)
+      // ERR_RANGE cannot happen (reserve() made every range addressable); fail loudly if it does.
+      if (r < output) throw new RangeError(`snappy wasm: compress returned ${r}`)
+      dst.set(shared.bytes.subarray(output, r), op)
+      op += r - output
+      if (n === 0) break
+    }
+    if (checksum) this.checksum = crc >>> 0
+    return op
   },
 }
 

@@ -168,19 +168,9 @@
     (result i32)
     (local $n i32)
     (local $op i32)
-    (local $p i32)
-    (local $end i32)
-    (if (i32.or
-          (i32.or (i32.gt_u (local.get $src) (local.get $srcEnd))
-                  (i32.gt_u (local.get $srcEnd) (call $limit)))
-          (i32.or (i32.gt_u (local.get $table) (call $limit))
-                  (i32.gt_u (i32.const 32768) (i32.sub (call $limit) (local.get $table)))))
+    (if (call $bad_ranges (local.get $src) (local.get $srcEnd) (local.get $dst) (local.get $table))
       (then (return (i32.const -4))))
     (local.set $n (i32.sub (local.get $srcEnd) (local.get $src)))
-    (if (i32.or (i32.gt_u (local.get $dst) (call $limit))
-                (i32.gt_u (i32.add (i32.add (i32.const 32) (local.get $n)) (i32.div_u (local.get $n) (i32.const 6)))
-                          (i32.sub (call $limit) (local.get $dst))))
-      (then (return (i32.const -4))))
     ;; Preamble: n as a little-endian base-128 varint.
     (local.set $op (local.get $dst))
     (block $short
@@ -191,7 +181,41 @@
         (local.set $n (i32.shr_u (local.get $n) (i32.const 7)))
         (br $varint)))
     (i32.store8 (local.get $op) (local.get $n))
-    (local.set $op (i32.add (local.get $op) (i32.const 1)))
+    (call $fragments (local.get $src) (local.get $srcEnd) (i32.add (local.get $op) (i32.const 1)) (local.get $table)))
+
+  ;; fragments(src, srcEnd, dst, table) -> end | ERR_RANGE
+  ;; The elements of [src, srcEnd) in 64 KiB fragments without the preamble, same ranges
+  ;; as compress(). A block's fragments are independent, so a large block compresses
+  ;; piece by piece (pieces a multiple of 64 KiB long) to the same bytes as one call.
+  (func (export "fragments")
+    (param $src i32) (param $srcEnd i32) (param $dst i32) (param $table i32)
+    (result i32)
+    (if (call $bad_ranges (local.get $src) (local.get $srcEnd) (local.get $dst) (local.get $table))
+      (then (return (i32.const -4))))
+    (call $fragments (local.get $src) (local.get $srcEnd) (local.get $dst) (local.get $table)))
+
+  ;; Whether compress()'s ranges are not all inside memory: [src, srcEnd + 32), table's
+  ;; 32 KiB, and maxCompressedLength at dst plus the slack.
+  (func $bad_ranges (param $src i32) (param $srcEnd i32) (param $dst i32) (param $table i32) (result i32)
+    (local $n i32)
+    (if (i32.or
+          (i32.or (i32.gt_u (local.get $src) (local.get $srcEnd))
+                  (i32.gt_u (local.get $srcEnd) (call $limit)))
+          (i32.or (i32.gt_u (local.get $table) (call $limit))
+                  (i32.gt_u (i32.const 32768) (i32.sub (call $limit) (local.get $table)))))
+      (then (return (i32.const 1))))
+    (local.set $n (i32.sub (local.get $srcEnd) (local.get $src)))
+    (if (i32.or (i32.gt_u (local.get $dst) (call $limit))
+                (i32.gt_u (i32.add (i32.add (i32.const 32) (local.get $n)) (i32.div_u (local.get $n) (i32.const 6)))
+                          (i32.sub (call $limit) (local.get $dst))))
+      (then (return (i32.const 1))))
+    (i32.const 0))
+
+  (func $fragments
+    (param $src i32) (param $srcEnd i32) (param $op i32) (param $table i32)
+    (result i32)
+    (local $p i32)
+    (local $end i32)
     (local.set $p (local.get $src))
     (block $done
       (loop $fragments
