@@ -23,7 +23,6 @@ import type { FormatTraits, Role } from './codec.js'
 import { CodecError } from './errors.js'
 import type { ProgressCallback } from './progress.js'
 import { checkBoolean, checkInteger, checkLimit, checkOneOf, checkSpec, describe, nearestKey, type OptionSchema, type OptionSpec, type OptionsOf } from './options.js'
-import { zstdSeekableRules } from './seekable-rules.js'
 
 export { checkBoolean, checkInteger, checkLimit, checkOneOf } from './options.js'
 
@@ -153,6 +152,28 @@ const ZSTD_ENCODE = {
   frameSize: { type: 'integer', min: 1, max: 2 ** 30 },
   dictionaryType: ZSTD_DECODE.dictionaryType,
 } as const
+
+/**
+ * The rules between the zstd encoder options of the seekable format that a schema entry
+ * cannot say (each value is checked by its entry): `frameSize` only with `seekable`; no
+ * `contentSize` (it names one frame's size; a seekable archive writes each frame's);
+ * `seekable: { checksums: true }` not with `checksum: false` (the seek table repeats each
+ * frame's own checksum). Part of the zstd row, so that `checkOptions` (at every surface)
+ * and the codec created directly (lib/codecs/zstd-seekable-encode.ts) apply it alike.
+ */
+export function zstdSeekableRules(o: Readonly<Record<string, unknown>>): void {
+  const seekable = o.seekable
+  if (seekable === undefined || seekable === false) {
+    if (o.frameSize !== undefined) throw new CodecError('INVALID_OPTION', 'zstd', 'frameSize applies to seekable archives only; add seekable: true')
+    return
+  }
+  if (o.contentSize !== undefined) {
+    throw new CodecError('INVALID_OPTION', 'zstd', 'contentSize names the size of one frame; a seekable archive writes the size of each of its frames itself')
+  }
+  if (seekable !== true && (seekable as { checksums?: unknown }).checksums === true && o.checksum === false) {
+    throw new CodecError('INVALID_OPTION', 'zstd', 'seekable: { checksums: true } writes each frame with its checksum; it cannot be combined with checksum: false')
+  }
+}
 
 const BROTLI_ENCODE = {
   /** Window bits, 10 to 24 (RFC 7932 section 9.1: WINDOW_BITS); default 22. */

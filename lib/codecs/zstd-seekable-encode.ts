@@ -11,9 +11,8 @@
  * the table (a skippable frame, RFC 8878 §3.1.2).
  */
 import type { Encoder } from '../codec.js'
-import { formatOption } from '../formats.js'
+import { formatOption, zstdSeekableRules } from '../formats.js'
 import { FrameSplitEncoder } from './frame-split-encoder.js'
-import { zstdSeekableRules } from '../seekable-rules.js'
 import { SEEKABLE_MAX_FRAMES, writeSeekTable } from './zstd-seek-table.js'
 
 const FORMAT = 'zstd'
