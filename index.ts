@@ -3,6 +3,8 @@
  * the web-compatible classes, one-shot helpers) and HTTP content-coding for fetch
  * `Response`s. Entry points compose the layers; the layers themselves import downwards
  * only (adapters -> streams -> lib).
+ *
+ * @module sluice
  */
 export * from './streams/index.js'
 export { decodeResponse, decodeBody, parseContentEncoding, MAX_CONTENT_ENCODINGS, type DecodeResponseOptions, type DictionariesOption, type DictionaryLookup } from './adapters/fetch/index.js'

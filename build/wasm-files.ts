@@ -15,11 +15,11 @@
  */
 import { CodecError } from '../lib/errors.js'
 
-/** What to do when a browser cannot fetch the file (README, "Bundling"). */
+/** What to do when a browser cannot fetch the file (docs/bundling.md). */
 const BROWSER_FIX =
   'Serve node_modules/sluice/dist/browser/FILE at that URL: Vite, webpack 5 and Parcel do so on their own ' +
-  '(they follow new URL(..., import.meta.url)); with esbuild or Rollup, build ESM and copy ' +
-  'node_modules/sluice/dist/browser/*.wasm beside the bundle. See README, "Bundling".'
+  '(they follow new URL(..., import.meta.url)); with esbuild (--format=esm --splitting) or Rollup, copy ' +
+  'node_modules/sluice/dist/browser/*.wasm beside the bundle (the guide: docs/bundling.md in the sluice repository).'
 
 /** What to do when Node, Deno or Bun cannot read the file. */
 const READ_FIX =

@@ -108,5 +108,6 @@ export interface CodecModule {
   readonly traits: FormatTraits
   /** Checks format-specific decoder options; throws `CodecError('INVALID_OPTION')`. */
   createDecoder(options: Record<string, unknown>): Decoder
+  /** Checks format-specific encoder options; throws `CodecError('INVALID_OPTION')`. */
   createEncoder(options: Record<string, unknown>): Encoder
 }

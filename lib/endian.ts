@@ -2,7 +2,7 @@
  * Little-endian integer reads and writes over byte arrays, for the binary formats
  * (LZ4 frames, zstd frames, xxHash32). A module of its own, apart from bytes.ts: every
  * entry point loads bytes.ts up front, and a codec importing it would move it into a
- * chunk of its own that every user then downloads (test/bundle-size.test.ts).
+ * chunk of its own that every user then downloads (the repository's test/bundle-size.test.ts).
  */
 
 /** The unsigned 32-bit little-endian integer at `b[at, at + 4)`. */

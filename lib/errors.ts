@@ -1,7 +1,4 @@
-/**
- * One error class for everything the library rejects. `code` is stable and meant for
- * programs; `message` is for people and carries the numbers (offsets, lengths, limits).
- */
+/** The stable codes of `CodecError`, one per kind of failure. */
 export type ErrorCode =
   /** Bad options or a call that breaks the API contract (thrown at construction). */
   | 'INVALID_OPTION'
@@ -24,7 +21,12 @@ export type ErrorCode =
   /** The operation was aborted through an `AbortSignal` or cancelled. */
   | 'ABORTED'
 
+/**
+ * One error class for everything the library rejects. `code` is stable and meant for
+ * programs; `message` is for people and carries the numbers (offsets, lengths, limits).
+ */
 export class CodecError extends Error {
+  /** Always `'CodecError'`. */
   override name = 'CodecError'
   /** Stable machine-readable code. */
   readonly code: ErrorCode
@@ -47,7 +49,10 @@ export class CodecError extends Error {
  * turns it into a `CodecError` with the absolute offset in the whole stream.
  */
 export interface Failure {
+  /** What kind of failure, as `CodecError.code`. */
   code: ErrorCode
+  /** What was found and what was expected. */
   message: string
+  /** Where, relative to the input consumed since the last `reset()`. */
   offset: number
 }

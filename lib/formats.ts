@@ -21,11 +21,12 @@
 import { toBytes } from './bytes.js'
 import type { FormatTraits, Role } from './codec.js'
 import { CodecError } from './errors.js'
-import { checkInteger, checkLimit, checkOneOf, checkSpec, describe, nearestKey, type OptionSchema, type OptionSpec, type OptionsOf } from './options.js'
+import { checkBoolean, checkInteger, checkLimit, checkOneOf, checkSpec, describe, nearestKey, type OptionSchema, type OptionSpec, type OptionsOf } from './options.js'
 import { zstdSeekableRules } from './codecs/zstd-seekable-rules.js'
 
 export { checkBoolean, checkInteger, checkLimit, checkOneOf } from './options.js'
 
+/** A codec engine: `'wasm'` (WebAssembly), `'js'` (TypeScript) or `'node'` (node:zlib). */
 export type Engine = 'js' | 'wasm' | 'node'
 
 /** Whether a format takes a `dictionary` option. */
@@ -174,13 +175,13 @@ const LZ4_BLOCK_DECODE = {
  * The table. Notes per row:
  * - deflate family: gzip members may follow each other (RFC 1952 section 2.2); zlib and
  *   raw deflate streams end with their final block. wasm by default: the inflate kernel
- *   decodes about twice as fast as the TypeScript one (bench/inflate-micro.ts); 'js'
+ *   decodes about twice as fast as the TypeScript one (the repository's bench/inflate-micro.ts); 'js'
  *   stays for pages whose Content-Security-Policy forbids WebAssembly. Dictionaries: a
  *   zlib stream names its preset dictionary (RFC 1950 section 2.2, FDICT/DICTID); raw
  *   deflate takes one as the window's initial content (RFC 1951 section 3.2: distances
  *   may reach back into it). The gzip header has no such field.
  * - LZ4: wasm by default, decode 2.1-3x and encode 1.8-2.2x the TypeScript engine
- *   (bench/lz4-micro.ts). A raw block has no sync points: it does not flush.
+ *   (the repository's bench/lz4-micro.ts). A raw block has no sync points: it does not flush.
  * - zstd: a stream is a sequence of frames (RFC 8878 section 3.1). Dictionaries: a
  *   trained one (RFC 8878 section 5, magic 37 A4 30 EC, named by its ID in the frame
  *   header) or raw content (a prefix the first matches may reach back into).
@@ -329,7 +330,10 @@ export const FORMAT_TABLE = /* @__PURE__ */ Object.freeze({
 
 type Table = typeof FORMAT_TABLE
 
-/** The formats of the compression codecs: the keys of `FORMAT_TABLE`. */
+/**
+ * The formats of the compression codecs: the keys of `FORMAT_TABLE`.
+ * @useDeclaredType
+ */
 export type Format = keyof Table
 
 /** The dictionary transports (RFC 9842): the rows with `transport`. */
@@ -348,6 +352,7 @@ const has = (name: unknown): name is Format => typeof name === 'string' && hasOw
 /** Every format, in table order. */
 export const FORMATS: readonly Format[] = /* @__PURE__ */ Object.freeze(Object.keys(FORMAT_TABLE) as Format[])
 
+/** Whether `name` is a row of the format table. */
 export function isFormat(name: unknown): name is Format {
   return has(name)
 }
@@ -378,8 +383,18 @@ function formatsWith<K extends keyof FormatRow>(key: K): Format[] {
   return FORMATS.filter((f) => rows[f][key] !== undefined)
 }
 
+/**
+ * A frozen list made by `make`. Called as `/* @__PURE__ *\/ derived(() => ...)`: the call
+ * and its argument (a function) have no side effects, so a bundle that never reads the
+ * list drops it (a pure mark on `Object.freeze(list.filter(...))` alone would keep the
+ * inner calls).
+ */
+function derived<T>(make: () => T[]): readonly T[] {
+  return Object.freeze(make())
+}
+
 /** The format names of `CompressionStream`/`DecompressionStream`. */
-export const WEB_FORMATS: readonly WebFormat[] = /* @__PURE__ */ Object.freeze(formatsWith('web').map((f) => rows[f].web!.name as WebFormat))
+export const WEB_FORMATS: readonly WebFormat[] = /* @__PURE__ */ derived(() => formatsWith('web').map((f) => rows[f].web!.name as WebFormat))
 
 /** The web format named `name`, or undefined. */
 export function webFormat(name: string): { format: Format; concatenated: boolean } | undefined {
@@ -391,7 +406,7 @@ export function webFormat(name: string): { format: Format; concatenated: boolean
 }
 
 /** The HTTP content codings, in the default offer's order (dictionary transports first). */
-export const HTTP_CODINGS: readonly HttpCoding[] = /* @__PURE__ */ Object.freeze(
+export const HTTP_CODINGS: readonly HttpCoding[] = /* @__PURE__ */ derived(() =>
   formatsWith('http')
     .sort((a, b) => Number(rows[a].transport === undefined) - Number(rows[b].transport === undefined) || rows[a].http!.preference - rows[b].http!.preference)
     .map((f) => rows[f].http!.coding as HttpCoding),
@@ -410,7 +425,7 @@ export function httpOf(coding: HttpCoding): { format: Format; level: number; tra
 }
 
 /** The dictionary transports (RFC 9842), in table order. */
-export const TRANSPORT_FORMATS: readonly TransportFormat[] = /* @__PURE__ */ Object.freeze(formatsWith('transport') as TransportFormat[])
+export const TRANSPORT_FORMATS: readonly TransportFormat[] = /* @__PURE__ */ derived(() => formatsWith('transport') as TransportFormat[])
 
 /** Whether `format` is one of the transports, whose codecs need `dictionaryDigest`. */
 export function isDictionaryTransport(format: string): format is TransportFormat {
@@ -424,7 +439,7 @@ export function transportOf(format: TransportFormat): { inner: Format; magic: re
 }
 
 /** The formats `decompress()` recognises by a magic number (transports: by their header). */
-export const DETECTED_FORMATS: readonly Format[] = /* @__PURE__ */ Object.freeze(formatsWith('detect'))
+export const DETECTED_FORMATS: readonly Format[] = /* @__PURE__ */ derived(() => formatsWith('detect'))
 
 /** How `format` is detected (its `detect` row), or undefined. */
 export function detectOf(format: Format): FormatRow['detect'] {
@@ -541,7 +556,7 @@ export function canFlush(format: Format): boolean {
 
 /** The error for a sync point asked of an encoder that cannot write one. */
 export function unflushable(format: Format): CodecError {
-  return new CodecError('UNSUPPORTED', format, `cannot flush: a ${format} encoder has no sync points${format === 'lz4-block' ? ' (a raw LZ4 block is one block)' : ''}`)
+  return new CodecError('UNSUPPORTED', format, `cannot flush: a ${format} encoder has no sync points (its output is one block)`)
 }
 
 /** Checks an encoder's `flush` option; returns the mode to use. */
@@ -662,10 +677,25 @@ export interface SurfaceKeys {
   readonly shell?: readonly string[]
 }
 
-function engineAllows(key: string, spec: OptionSpec, engine: Engine, format: string): void {
-  if (spec.engines !== undefined && !spec.engines.includes(engine)) {
-    throw new CodecError('INVALID_OPTION', format, `${key} is not available on engine '${engine}'; only on ${spec.engines.map((e) => `'${e}'`).join(', ')}`)
+/** The machine's option keys a surface takes (`SurfaceKeys.machine`). */
+function machineKeysOf(role: Role, keys: SurfaceKeys): readonly string[] {
+  return keys.machine === true ? Object.keys(MACHINE_OPTIONS[role]) : keys.machine || []
+}
+
+/**
+ * One of the format's own options by its schema entry: undefined when not given (or
+ * `INVALID_OPTION` when `required`), refused on an engine that does not honour it,
+ * otherwise checked (`checkSpec`).
+ */
+function checkOwn(format: Format, key: string, spec: OptionSpec, value: unknown, engine: Engine): unknown {
+  if (value === undefined) {
+    if (spec.required !== undefined) throw new CodecError('INVALID_OPTION', format, `${key} (${spec.required}) is required`)
+    return undefined
   }
+  if (spec.engines !== undefined && !spec.engines.includes(engine)) {
+    throw new CodecError('INVALID_OPTION', format, `${key} is not available on engine '${engine}'; only on ${spec.engines.join(', ')}`)
+  }
+  return checkSpec(format, key, spec, value, engine)
 }
 
 /**
@@ -681,28 +711,19 @@ export function checkOptions(format: Format, role: Role, options: unknown, keys:
   const o = options as Record<string, unknown>
   const row = rowOf(format)
   const own = row.options[role]
-  const machine = MACHINE_OPTIONS[role] as OptionSchema
-  const machineKeys = keys.machine === true ? Object.keys(machine) : keys.machine === false || keys.machine === undefined ? [] : keys.machine
-  const shell = keys.shell ?? []
+  const machineKeys = machineKeysOf(role, keys)
+  const known = [...Object.keys(COMMON_OPTIONS[role]), ...Object.keys(own), ...machineKeys, ...(keys.shell ?? [])]
   // Unknown keys first, so that a typo is named before a value it hides is missed.
   for (const key of Object.keys(o)) {
-    if (o[key] === undefined) continue
-    if (hasOwn(COMMON_OPTIONS[role], key) || hasOwn(own, key) || machineKeys.includes(key) || shell.includes(key)) continue
-    const known = [...Object.keys(COMMON_OPTIONS[role]), ...Object.keys(own), ...machineKeys, ...shell]
+    if (o[key] === undefined || known.includes(key)) continue
     const near = nearestKey(key, known)
     throw new CodecError('INVALID_OPTION', format, `unknown ${role === 'decode' ? 'decoder' : 'encoder'} option '${key}'${near ? ` (did you mean '${near}'?)` : ''}; ${format} takes ${known.join(', ')}`)
   }
   const engine = resolveEngine(format, o.engine)
   const codec: Record<string, unknown> = {}
   for (const key of Object.keys(own)) {
-    if (o[key] === undefined) continue
-    const spec = own[key]!
-    engineAllows(key, spec, engine, format)
-    codec[key] = checkSpec(format, key, spec, o[key], engine)
-  }
-  for (const key of Object.keys(own)) {
-    const spec = own[key]!
-    if (spec.required !== undefined && o[key] === undefined) throw new CodecError('INVALID_OPTION', format, `${key} (${spec.required}) is required`)
+    const value = checkOwn(format, key, own[key]!, o[key], engine)
+    if (value !== undefined) codec[key] = value
   }
   let maxOutputBytes = Infinity
   let level = 0
@@ -716,10 +737,10 @@ export function checkOptions(format: Format, role: Role, options: unknown, keys:
   const dictionary = checkDictionary(format, o.dictionary)
   if (dictionary !== undefined) codec.dictionary = dictionary
   const chunkSize = machineKeys.includes('chunkSize') ? checkChunkSize(format, o.chunkSize) : undefined
-  const concatenated = machineKeys.includes('concatenated') ? checkSpec(format, 'concatenated', MACHINE_OPTIONS.decode.concatenated, o.concatenated, engine) ?? row.traits.concatenable : row.traits.concatenable
+  const concatenated = machineKeys.includes('concatenated') ? checkBoolean(format, 'concatenated', o.concatenated, row.traits.concatenable) : row.traits.concatenable
   const flush = role === 'encode' && machineKeys.includes('flush') ? checkFlush(format, o.flush) : 'none'
   row.rules?.[role]?.(codec)
-  return { engine, maxOutputBytes, level, chunkSize, concatenated: concatenated as boolean, flush, codec }
+  return { engine, maxOutputBytes, level, chunkSize, concatenated, flush, codec }
 }
 
 /**
@@ -728,14 +749,7 @@ export function checkOptions(format: Format, role: Role, options: unknown, keys:
  * (`loadCodec(...).createEncoder(options)`) is held to the same ranges as every surface.
  */
 export function formatOption(format: Format, role: Role, key: string, value: unknown, engine: Engine = rowOf(format).defaultEngine): unknown {
-  const spec = rowOf(format).options[role][key]
-  if (spec === undefined) throw new CodecError('INVALID_OPTION', format, `unknown ${role === 'decode' ? 'decoder' : 'encoder'} option '${key}'`)
-  if (value === undefined) {
-    if (spec.required !== undefined) throw new CodecError('INVALID_OPTION', format, `${key} (${spec.required}) is required`)
-    return undefined
-  }
-  engineAllows(key, spec, engine, format)
-  return checkSpec(format, key, spec, value, engine)
+  return checkOwn(format, key, rowOf(format).options[role][key]!, value, engine)
 }
 
 /**
@@ -753,9 +767,7 @@ export function checkDeferredOptions(
   options: Record<string, unknown>,
   keys: SurfaceKeys,
 ): { shared: Record<string, unknown>; ownFor(format: Format): Record<string, unknown> } {
-  const machine = MACHINE_OPTIONS[role] as OptionSchema
-  const machineKeys = keys.machine === true ? Object.keys(machine) : keys.machine === false || keys.machine === undefined ? [] : keys.machine
-  const sharedKeys = [...Object.keys(COMMON_OPTIONS[role]), ...machineKeys, ...(keys.shell ?? [])]
+  const sharedKeys = [...Object.keys(COMMON_OPTIONS[role]), ...machineKeysOf(role, keys), ...(keys.shell ?? [])]
   const shared: Record<string, unknown> = {}
   const own: Record<string, unknown> = {}
   for (const key of Object.keys(options)) {

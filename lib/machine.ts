@@ -67,7 +67,14 @@ const MAX_TAIL_BYTES = 64 * 1024 * 1024
 
 const EMPTY = new Uint8Array(0)
 
+/**
+ * The synchronous driver between input chunks, a span codec and output blocks: keeps
+ * unconsumed tails, decides truncation, trailing data and concatenated frames, and
+ * enforces `maxOutputBytes`. Each step produces at most one output block. The streams,
+ * the Node duplex and the one-shot calls all run on it.
+ */
 export class Machine {
+  /** The span codec it drives. */
   readonly codec: SpanCodec
   private readonly options: MachineOptions
 

@@ -14,24 +14,11 @@ import type { Engine } from './formats.js'
  * booleans as written, other types by name (`"9" (a string)`, `99`, `an object`).
  */
 export function describe(value: unknown): string {
-  switch (typeof value) {
-    case 'string':
-      return `${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value)} (a string)`
-    case 'number':
-    case 'boolean':
-    case 'undefined':
-      return String(value)
-    case 'bigint':
-      return `${String(value)}n (a bigint)`
-    case 'symbol':
-      return 'a symbol'
-    case 'function':
-      return 'a function'
-    default:
-      if (value === null) return 'null'
-      if (Array.isArray(value)) return 'an Array'
-      return 'an object'
-  }
+  const type = typeof value
+  if (type === 'string') return `${JSON.stringify((value as string).length > 40 ? `${(value as string).slice(0, 40)}...` : value)} (a string)`
+  if (value === null || type === 'number' || type === 'boolean' || type === 'undefined') return String(value)
+  if (type === 'bigint') return `${String(value)}n (a bigint)`
+  return Array.isArray(value) ? 'an Array' : type === 'object' ? 'an object' : `a ${type}`
 }
 
 /** An integer in `[min, max]`. */
@@ -164,7 +151,8 @@ export function checkSpec(format: string, name: string, spec: OptionSpec, value:
     case 'limit':
       return checkLimit(format, name, value, Infinity)
     default:
-      throw new CodecError('INVALID_OPTION', format, `${name} is checked by its own rule, not by checkSpec`)
+      // engine, level, dictionary: checked by their own rules (formats.ts), never here.
+      return value
   }
 }
 
@@ -209,20 +197,13 @@ export function nearestKey(key: string, known: readonly string[]): string | unde
 
 /** Optimal string alignment distance (Damerau-Levenshtein without repeated edits of a substring). */
 function editDistance(a: string, b: string): number {
-  const rows: number[][] = []
-  for (let i = 0; i <= a.length; i++) {
-    const row = [i]
+  // d[i][j]: the distance between a's first i and b's first j characters.
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)))
+  for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
-      if (i === 0) {
-        row.push(j)
-        continue
-      }
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1
-      let d = Math.min(rows[i - 1]![j]! + 1, row[j - 1]! + 1, rows[i - 1]![j - 1]! + cost)
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, rows[i - 2]![j - 2]! + 1)
-      row.push(d)
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1)
     }
-    rows.push(row)
   }
-  return rows[a.length]![b.length]!
+  return d[a.length]![b.length]!
 }

@@ -17,6 +17,7 @@ import { DEFAULT_BLOCK_SIZE, FIRST_BLOCK_SIZE, Machine } from './machine.js'
 import { checkOptions, type SurfaceKeys } from './formats.js'
 import { openCodec } from './registry.js'
 
+/** Loads the engine and hands the machine to `use` (see the module comment for why not resolve with it). */
 export type OpenMachine = (use: (machine: Machine) => void) => Promise<void>
 
 /** The keys a surface takes besides the codec's, and a chunk size it fixes itself. */

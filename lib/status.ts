@@ -13,9 +13,13 @@
  *   Final: the codec must be `reset()` before it is used again.
  */
 export const Status = Object.freeze({
+  /** All input was processed: for a decoder, the frame, member or stream ended. */
   Done: 0,
+  /** The destination is full; call again with more room. */
   DestinationTooSmall: 1,
+  /** The input ran out before a unit could complete; append more and call again. */
   NeedMoreData: 2,
+  /** The input is not valid and no further input can make it valid (final until `reset()`). */
   InvalidData: 3,
 } as const)
 

@@ -1,4 +1,4 @@
-// Checks the layering that the README's "Where things are" describes:
+// Checks the layering that ARCHITECTURE.md's "Where things are" describes:
 //   1. no import cycles (value imports; type-only imports are erased and do not count),
 //      found by dpdm over every entry point;
 //   2. imports point down only: lib/ never imports streams/ or adapters/, streams/ never

@@ -1,5 +1,5 @@
 // The consumer test: the packed tarball (never the checkout) installed into a scratch
-// project with the tools a user has, and used the way the README's "Bundling" section
+// project with the tools a user has, and used the way docs/bundling.md
 // says. Cases (test/consumer/cases.mjs) round-trip every format each entry exposes.
 //
 //   node-esm, node-cjs       Node 20: import of every entry; require() of every entry
@@ -10,9 +10,14 @@
 //                            condition, .wasm imports kept as modules), in workerd
 //   esbuild, vite, webpack   a page bundled by each, in headless Chromium, served with a
 //                            Content-Security-Policy that allows 'wasm-unsafe-eval' only
+//   examples                 every examples/*.mjs (the issue's everyday tasks, each with its
+//                            own loopback server) run in Node against the installed tarball,
+//                            and examples/esbuild-browser built by its build.mjs and run in
+//                            Chromium like the pages above
 //
 // The tools come from the npm registry into .tmp/consumer/ (esbuild, vite, webpack,
-// typescript, apache-arrow); Deno, Bun and workerd from test/runtimes/node_modules
+// typescript, apache-arrow; express, hono, @hono/node-server and hyparquet-writer for the
+// examples); Deno, Bun and workerd from test/runtimes/node_modules
 // (`npm ci --prefix test/runtimes`); Chromium is /usr/bin/chromium, driven by the root's
 // playwright-core. A missing runtime fails its cases (CI has them all).
 // Last line: `N passed, N failed` (cases summed over runtimes, plus one per type check
@@ -20,7 +25,7 @@
 //
 // Usage: node scripts/consumer.mjs          (packs first: scripts/pack-check.mjs's pack())
 import { execFileSync, spawnSync } from 'node:child_process'
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import { tmpdir } from 'node:os'
 import { dirname, extname, join, resolve } from 'node:path'
@@ -47,7 +52,13 @@ const TOOLS = {
   esbuild: '^0.28.2',
   vite: '^8.0.0',
   webpack: '^5.100.0',
+  // What the examples (examples/*.mjs) use, as their users would install it.
+  express: '^5.1.0',
+  hono: '^4.13.19',
+  '@hono/node-server': '^2.1.9',
+  'hyparquet-writer': '^0.17.0',
 }
+const examples = join(root, 'examples')
 
 let passed = 0
 let failed = 0
@@ -116,6 +127,15 @@ runCases('deno', binaries.deno, ['run', '--no-lock', '--no-prompt', `--allow-rea
 runCases('bun', binaries.bun, ['node-esm.mjs', 'bun'])
 runCases('bun-cjs', binaries.bun, ['node-cjs.cjs', 'bun-cjs'])
 
+// The examples: each task of the README and guides, against the installed tarball.
+cpSync(examples, join(work, 'examples'), { recursive: true, filter: (src) => !/[\\/](cloudflare-worker|out|node_modules)([\\/]|$)/.test(src.slice(examples.length)) })
+for (const f of readdirSync(join(work, 'examples')).filter((f) => f.endsWith('.mjs')).sort()) {
+  step(`example: node examples/${f}`, () => {
+    const out = sh(process.execPath, [join('examples', f)], { timeout: 120_000 })
+    console.log(`  ${tail(out, 4).replace(/\n/g, '\n  ')}`)
+  })
+}
+
 // TypeScript consumers.
 const tsc = (name, options, files) => {
   const config = join(work, `tsconfig.${name}.json`)
@@ -139,7 +159,7 @@ if (step('esbuild: the Worker bundle as wrangler makes it (condition workerd, .w
   runCases('workerd', binaries.workerd, ['test', '--verbose', join(workerDir, 'config.capnp')])
 }
 
-// Browser bundles, each exactly as README "Bundling" says.
+// Browser bundles, each exactly as docs/bundling.md says.
 const pages = {}
 const html = (title, script) => `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body><script ${script}></script></body></html>\n`
 {
@@ -167,6 +187,11 @@ const html = (title, script) => `<!doctype html><html><head><meta charset="utf-8
     writeFileSync(join(out, 'index.html'), html('webpack', 'src="./main.js"'))
   })
 }
+
+pages['example-esbuild'] = step('example: node examples/esbuild-browser/build.mjs (esbuild --splitting, the .wasm files copied)', () => {
+  const out = sh(process.execPath, [join('examples', 'esbuild-browser', 'build.mjs'), join(work, 'out', 'example-esbuild')])
+  console.log(`  ${tail(out, 2)}`)
+})
 
 await runBrowsers(Object.keys(pages).filter((k) => pages[k]))
 

@@ -7,15 +7,23 @@
 //   attw      @arethetypeswrong/cli on the tarball: types resolve for node10, node16
 //             (ESM and CommonJS) and bundler resolution, no problem of any kind
 //   publint   publint on the tarball, warnings counted as errors (--strict)
+//   manifest  the tarball's package.json is the published form (scripts/publish-manifest.mjs:
+//             no `scripts`, no `imports` to unshipped .ts files), and every `exports`,
+//             `main`, `module` and `types` target is in the tarball
+//   comments  the shipped .d.ts files name no file outside the package (`../shared/...`)
+//             and no repository file (test/, bench/, scripts/) without saying it is the
+//             repository's
 //
 // Last line: `N passed, N failed` (one per check). The tarball stays in .tmp/pack/ for
 // the consumer test (scripts/consumer.mjs).
 //
 // Usage: node scripts/pack-check.mjs
 import { execFileSync, spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { published, restore, strip } from './publish-manifest.mjs'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const out = join(root, '.tmp', 'pack')
@@ -36,8 +44,15 @@ export function pack() {
   if (!existsSync(join(root, 'dist', 'esm', 'index.js'))) execFileSync(process.execPath, ['esbuild.config.mjs'], { cwd: root, stdio: 'inherit' })
   rmSync(out, { recursive: true, force: true })
   mkdirSync(out, { recursive: true })
-  // --ignore-scripts: `prepare` (the wasm extraction) ran at install; dist/ is built.
-  const json = execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', out], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })
+  // --ignore-scripts: `prepare` (the wasm extraction) ran at install; dist/ is built. It
+  // also skips prepack/postpack, so the published package.json is put in place here.
+  strip()
+  let json
+  try {
+    json = execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', out], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })
+  } finally {
+    restore()
+  }
   const [info] = JSON.parse(json)
   return { ...info, tarball: join(out, info.filename) }
 }
@@ -77,6 +92,42 @@ function main() {
   const publint = spawnSync(bin('publint'), ['run', info.tarball, '--strict'], { cwd: root, encoding: 'utf8' })
   process.stdout.write(publint.stdout + publint.stderr)
   check('publint: no errors, warnings or suggestions', publint.status === 0 && !/warning|suggestion/i.test(publint.stdout), publint.status === 0 ? '' : `exit ${publint.status}`)
+
+  // The unpacked tarball: what a user's node_modules/sluice holds.
+  const unpacked = mkdtempSync(join(tmpdir(), 'sluice-pack-'))
+  try {
+    execFileSync('tar', ['-xzf', info.tarball, '-C', unpacked])
+    const pkgDir = join(unpacked, 'package')
+    const shipped = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'))
+    const repo = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+    const extra = Object.keys(shipped).filter((k) => !(k in published(repo)))
+    check('manifest: the published package.json (no scripts, no imports map), nothing else left out', !('scripts' in shipped) && !('imports' in shipped) && extra.length === 0 && JSON.stringify(shipped) === JSON.stringify(published(repo)), [...(shipped.scripts ? [`scripts: ${Object.keys(shipped.scripts).join(', ')}`] : []), ...(shipped.imports ? ['imports'] : []), ...extra].join('; '))
+    const targets = new Set()
+    const walk = (v) => (typeof v === 'string' ? v.startsWith('./') && targets.add(v) : v && typeof v === 'object' && Object.values(v).forEach(walk))
+    walk([shipped.main, shipped.module, shipped.types, shipped.exports, shipped.typesVersions])
+    const missing = [...targets].filter((t) => !existsSync(join(pkgDir, t)))
+    check(`manifest: all ${targets.size} exports/main/module/types targets are in the tarball`, missing.length === 0, missing.join(', '))
+    check('contents: README.md, LICENSE and dist/THIRD_PARTY_NOTICES.md ship; docs/ and ARCHITECTURE.md stay in the repository', ['README.md', 'LICENSE', 'dist/THIRD_PARTY_NOTICES.md'].every((f) => existsSync(join(pkgDir, f))) && !existsSync(join(pkgDir, 'docs')) && !existsSync(join(pkgDir, 'ARCHITECTURE.md')))
+    const bad = []
+    const scan = (dir) => {
+      for (const f of readdirSync(dir)) {
+        const p = join(dir, f)
+        if (statSync(p).isDirectory()) scan(p)
+        else if (/\.d\.c?ts$/.test(f)) {
+          readFileSync(p, 'utf8').split('\n').forEach((line, i) => {
+            if (!/^\s*(\*|\/\/|\/\*)/.test(line)) return
+            const outside = /\.\.\/(shared|fixtures)\/|\.\.\/\.\.\/\.\.\//.test(line)
+            const repoFile = /(?<![\w/.-])(test|bench|scripts)\/[\w.-]+\.(ts|mjs|md)/.exec(line)
+            if (outside || (repoFile && !/repository's/.test(line.slice(0, repoFile.index)))) bad.push(`${p.slice(pkgDir.length + 1)}:${i + 1}: ${line.trim()}`)
+          })
+        }
+      }
+    }
+    scan(join(pkgDir, 'dist', 'types'))
+    check('comments: the .d.ts files name no file users do not have (../shared/..., test/, bench/, scripts/ unless "the repository\'s")', bad.length === 0, bad.slice(0, 10).join('\n  '))
+  } finally {
+    rmSync(unpacked, { recursive: true, force: true })
+  }
 
   const passed = results.filter(Boolean).length
   console.log(`\n${passed} passed, ${results.length - passed} failed`)

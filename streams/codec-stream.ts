@@ -12,22 +12,24 @@ import { toBytes, type BinaryInput } from '../lib/bytes.js'
 
 /** Stream classes to use instead of the global ones (e.g. web-streams-polyfill's). */
 export interface StreamClasses {
+  /** The `ReadableStream` class. */
   ReadableStream: typeof ReadableStream
+  /** The `WritableStream` class. */
   WritableStream: typeof WritableStream
 }
 
+/**
+ * Options every stream takes (decoders and encoders), besides the machine's (`chunkSize`,
+ * ...: `MachineCodecOptions`).
+ */
 export interface StreamOptions {
-  /**
-   * Output chunk size in bytes (the machine's block size). By default chunks start at
-   * 16 KiB and grow with the output to 256 KiB.
-   */
-  chunkSize?: number
   /** Aborts the stream: both sides error with the signal's reason, resources are freed. */
   signal?: AbortSignal
   /** Stream classes to build on; default: the runtime's globals. */
   streams?: StreamClasses
 }
 
+/** Maps an error before it reaches the stream's users (the web-compatible classes wrap it in a `TypeError`). */
 export type Surface = (error: unknown) => unknown
 
 /**
@@ -121,7 +123,9 @@ interface Waiter {
  * A `{ writable, readable }` pair driving one codec through the machine (or another pump).
  */
 export class CodecStream<I = BinaryInput, O = Uint8Array> {
+  /** The output: produced only while its reader wants more. */
   readonly readable: ReadableStream<O>
+  /** The input: any `BufferSource` chunks. */
   readonly writable: WritableStream<I>
 
   readonly #format: string
@@ -153,6 +157,11 @@ export class CodecStream<I = BinaryInput, O = Uint8Array> {
     this.#fail(this.#signal?.reason ?? new CodecError('ABORTED', this.#format, 'aborted'))
   }
 
+  /**
+   * Made by the stream factories (`gzipDecode()`, `decodeStream()`, ...), which build the
+   * pump and its options; not meant to be called directly.
+   * @internal
+   */
   constructor(options: ShellOptions<O>) {
     const { ReadableStream: RS, WritableStream: WS } = classes(options.streams, options.format)
     this.#format = options.format

@@ -55,7 +55,9 @@ function asTypeError(error: unknown): unknown {
  * platform's argument conversion would.
  */
 export interface CompressionStreamOptions {
+  /** Stream classes to build on, for runtimes without global ones. */
   streams?: StreamClasses
+  /** A preset dictionary; required for 'dcz' and 'dcb'. */
   dictionary?: BinaryInput
   /**
    * `CompressionStream` only: `'write'` ends every written chunk's output with a sync
@@ -68,7 +70,13 @@ export interface CompressionStreamOptions {
 function dictionaryArgument(options: unknown, what: string): CompressionStreamOptions {
   if (options === undefined || options === null) return {}
   if (typeof options !== 'object' && typeof options !== 'function') throw new TypeError(`Failed to construct '${what}': parameter 2 is not of type '${what}Options'`)
-  return options as CompressionStreamOptions
+  const o = options as CompressionStreamOptions
+  // `dictionary` is a BufferSource, which excludes shared memory (WebIDL section 3.2.26).
+  const d: unknown = o.dictionary
+  if (typeof SharedArrayBuffer !== 'undefined' && (d instanceof SharedArrayBuffer || (ArrayBuffer.isView(d) && d.buffer instanceof SharedArrayBuffer))) {
+    throw new TypeError(`Failed to construct '${what}': dictionary is backed by a SharedArrayBuffer, which is not a BufferSource`)
+  }
+  return o
 }
 
 /** A WebIDL enum member: converted to a string, as the platform converts it (then checked). */
@@ -100,9 +108,11 @@ export class CompressionStream {
   flush(): Promise<void> {
     return this.#pair.flush()
   }
+  /** The compressed (or decompressed) output. */
   get readable(): ReadableStream<Uint8Array> {
     return this.#pair.readable
   }
+  /** The input. */
   get writable(): WritableStream<BinaryInput> {
     return this.#pair.writable
   }
@@ -122,9 +132,11 @@ export class DecompressionStream {
       decodeStream(f, { concatenated, streams: o.streams, dictionary: o.dictionary }, asTypeError, false),
     )
   }
+  /** The compressed (or decompressed) output. */
   get readable(): ReadableStream<Uint8Array> {
     return this.#pair.readable
   }
+  /** The input. */
   get writable(): WritableStream<BinaryInput> {
     return this.#pair.writable
   }

@@ -42,7 +42,10 @@ export interface DecompressOptions extends DecodeStreamOptions {
   dictionaries?: DictionariesOption
 }
 
-/** A readable/writable pair, as the factories return (not a `TransformStream`). */
+/**
+ * A readable/writable pair, as the factories return (not a `TransformStream`).
+ * @inline
+ */
 type Pair = ReadableWritablePair<Uint8Array, BufferSource>
 
 /** What a sniffing stage decided to do with its input. */

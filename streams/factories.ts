@@ -35,11 +35,15 @@ export function encodeStream<F extends Format>(format: F, options: EncodeStreamO
 
 /**
  * What every factory returns: a readable/writable pair (`pipeThrough` takes it), driven
- * from the readable side's demand; not a `TransformStream` (see `codec-stream.ts`).
+ * from the readable side's demand; not a `TransformStream`.
+ * @inline
  */
 type Pair = ReadableWritablePair<Uint8Array, BinaryInput>
 /** An encoder pair: `flush()` writes a sync point (see `CodecStream.flush`). */
-export type EncoderPair = Pair & { flush(): Promise<void> }
+export type EncoderPair = Pair & {
+  /** Writes a sync point after everything written so far; resolves once it is out. */
+  flush(): Promise<void>
+}
 
 /** gzip (RFC 1952) decoder; concatenated members are decoded in sequence. */
 export const gzipDecode = (options?: DecodeStreamOptions<'gzip'>): Pair => decodeStream('gzip', options)
@@ -47,22 +51,29 @@ export const gzipDecode = (options?: DecodeStreamOptions<'gzip'>): Pair => decod
 export const gzipEncode = (options?: EncodeStreamOptions<'gzip'>): EncoderPair => encodeStream('gzip', options)
 /** zlib-wrapped deflate (RFC 1950), the web platform's `'deflate'`. */
 export const deflateDecode = (options?: DecodeStreamOptions<'deflate'>): Pair => decodeStream('deflate', options)
+/** zlib-wrapped deflate (RFC 1950) encoder; `level` 0–9, default 6; `dictionary` writes FDICT. */
 export const deflateEncode = (options?: EncodeStreamOptions<'deflate'>): EncoderPair => encodeStream('deflate', options)
 /** Raw deflate (RFC 1951), the web platform's `'deflate-raw'`. */
 export const deflateRawDecode = (options?: DecodeStreamOptions<'deflate-raw'>): Pair => decodeStream('deflate-raw', options)
+/** Raw deflate (RFC 1951) encoder; `level` 0–9, default 6. */
 export const deflateRawEncode = (options?: EncodeStreamOptions<'deflate-raw'>): EncoderPair => encodeStream('deflate-raw', options)
 /** LZ4 frame format; concatenated and skippable frames are handled. */
 export const lz4Decode = (options?: DecodeStreamOptions<'lz4'>): Pair => decodeStream('lz4', options)
+/** LZ4 frame encoder; `level` 1–12, default 1. */
 export const lz4Encode = (options?: EncodeStreamOptions<'lz4'>): EncoderPair => encodeStream('lz4', options)
 /** zstd (RFC 8878); concatenated and skippable frames are handled. */
 export const zstdDecode = (options?: DecodeStreamOptions<'zstd'>): Pair => decodeStream('zstd', options)
+/** zstd (RFC 8878) encoder; `level` 1–19, default 3; the content checksum is written by default. */
 export const zstdEncode = (options?: EncodeStreamOptions<'zstd'>): EncoderPair => encodeStream('zstd', options)
 /** brotli (RFC 7932). */
 export const brotliDecode = (options?: DecodeStreamOptions<'brotli'>): Pair => decodeStream('brotli', options)
+/** brotli (RFC 7932) encoder; `level` (quality) 0–11, default 5; `lgwin` 10–24. */
 export const brotliEncode = (options?: EncodeStreamOptions<'brotli'>): EncoderPair => encodeStream('brotli', options)
 /** RFC 9842 dictionary-compressed zstd ('dcz'): `dictionary` is required. */
 export const dczDecode = (options: DecodeStreamOptions<'dcz'>): Pair => decodeStream('dcz', options)
+/** RFC 9842 'dcz' encoder (zstd with the dictionary as raw content): `dictionary` is required. */
 export const dczEncode = (options: EncodeStreamOptions<'dcz'>): EncoderPair => encodeStream('dcz', options)
 /** RFC 9842 dictionary-compressed brotli ('dcb'): `dictionary` is required. */
 export const dcbDecode = (options: DecodeStreamOptions<'dcb'>): Pair => decodeStream('dcb', options)
+/** RFC 9842 'dcb' encoder (brotli with the dictionary): `dictionary` is required. */
 export const dcbEncode = (options: EncodeStreamOptions<'dcb'>): EncoderPair => encodeStream('dcb', options)

@@ -4,13 +4,13 @@
  */
 export { Status, statusName } from '../lib/status.js'
 export { CodecError, type ErrorCode, type Failure } from '../lib/errors.js'
-export type { SpanCodec, Decoder, Encoder, Format, FormatTraits } from '../lib/codec.js'
+export type { SpanCodec, Decoder, Encoder, Format, FormatTraits, Role } from '../lib/codec.js'
 export { createDecoder, createEncoder, loadCodec, type CodecModule } from '../lib/registry.js'
 export { FORMATS, DEFAULT_MAX_OUTPUT_BYTES, type Engine, type CodecOptions, type MachineCodecOptions } from '../lib/formats.js'
 export { Machine, DEFAULT_BLOCK_SIZE, type MachineOptions } from '../lib/machine.js'
-export { decode, encode } from '../lib/oneshot.js'
+export { decode, encode, type DecodeOptions, type EncodeOptions } from '../lib/oneshot.js'
 export type { BinaryInput } from '../lib/bytes.js'
-export { CodecStream, type StreamClasses, type StreamOptions } from './codec-stream.js'
+export { CodecStream, type StreamClasses, type StreamOptions, type Surface } from './codec-stream.js'
 export {
   decodeStream,
   encodeStream,

@@ -299,7 +299,7 @@ function arrowTable(rows: number, seed: number): Table {
 /**
  * A value normalized with at most `BOUND` elements per nested list, map or vector: at
  * the default validation level offsets are checked at their ends only, so one list in
- * the middle may claim up to 2^31 elements (README, "Arrow IPC: validation").
+ * the middle may claim up to 2^31 elements (docs/arrow.md, "Validation").
  */
 const BOUND = 64
 function bounded(v: unknown): unknown {
@@ -336,7 +336,7 @@ function valuesOf(batches: readonly RecordBatch[], loose = false): string {
           if (e instanceof TypeError && /is not safe to convert to a number/.test(e.message)) out.push('unsafe int64')
           // At the default level a corrupt value's getter may throw apache-arrow's own
           // error (a view naming a missing variadic buffer, a list whose offsets point
-          // past its child): README, "Arrow IPC: validation". The reader is done by then.
+          // past its child): docs/arrow.md, "Validation". The reader is done by then.
           else if (loose && e instanceof Error && !(e instanceof CodecError)) {
             out.push(`getter threw ${e.name}`)
             tally(arrowCounts, `default level: a getter threw ${e.name}`)
@@ -485,7 +485,7 @@ let arrowCaseCount = 0
  * Reads `bad` at both validation levels ('full' is what the property sees) and fails
  * with the whole story when an outcome is not a result or an arrow CodecError. The
  * levels must agree whenever 'full' reads: the default only skips checks. When 'full'
- * rejects, the default may read (the values are then what README documents) or fail.
+ * rejects, the default may read (the values are then what docs/arrow.md documents) or fail.
  */
 async function arrowCheck(c: ArrowCase, bad: Uint8Array, via: 'memory' | 'stream', splits: number[], max: number | undefined, what: string): Promise<ArrowOutcome> {
   arrowCaseCount++

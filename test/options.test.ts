@@ -12,7 +12,7 @@ import { nearestKey, type OptionSpec } from '../lib/options.js'
 import type { Role } from '../lib/codec.js'
 import { createDecoder, createEncoder, decode, decodeStream, encode, encodeStream, gzipEncode, zstdDecode, zstdEncode, brotliEncode, CompressionStream, DecompressionStream, decompress } from '../streams/index.js'
 import { nodeDecode, nodeEncode, compression } from '../adapters/node/index.js'
-import { encodeResponse } from '../adapters/fetch/index.js'
+import { decodeResponse, encodeResponse } from '../adapters/fetch/index.js'
 import { compress } from '../adapters/hono/index.js'
 import { arrowDecode, arrowEncode, registerArrowCodecs } from '../adapters/arrow/index.js'
 import { loadParquetCompressors } from '../adapters/hyparquet/index.js'
@@ -200,13 +200,15 @@ test('CompressionStream/DecompressionStream: WebIDL dictionary rules', () => {
     assert.is((error as TypeError & { code?: string }).code, 'INVALID_OPTION', label)
     assert.instance((error as TypeError).cause, CodecError, label)
   }
+  // A BufferSource excludes shared memory.
+  assert.instance(thrown(() => new DecompressionStream('deflate', { dictionary: new Uint8Array(new SharedArrayBuffer(4)) })), TypeError)
   // Not an object: a TypeError, as WebIDL's dictionary conversion throws.
   assert.instance(thrown(() => new CompressionStream('gzip', 5 as never)), TypeError)
   // An enum is converted to a string first.
   new CompressionStream('gzip', { flush: { toString: () => 'write' } as never })
 })
 
-test('encodeResponse, the Node middleware and hono compress(): unknown keys and bad values throw from the call', () => {
+test('encodeResponse, decodeResponse, the Node middleware and hono compress(): unknown keys and bad values throw from the call', () => {
   const request = new Request('http://localhost/', { headers: { 'accept-encoding': 'gzip' } })
   const response = () => new Response('x'.repeat(2000), { headers: { 'content-type': 'text/plain' } })
   // @ts-expect-error a typo
@@ -216,6 +218,11 @@ test('encodeResponse, the Node middleware and hono compress(): unknown keys and 
   assertInvalid(thrown(() => encodeResponse(request, response(), { levels: { brr: 5 } })), /unknown coding in levels 'brr' \(did you mean 'br'\?\)/, 'encodeResponse coding')
   assertInvalid(thrown(() => encodeResponse(request, response(), { minBytes: '10' as never })), /minBytes must be a non-negative integer, got "10" \(a string\)/, 'encodeResponse minBytes')
   assertInvalid(thrown(() => encodeResponse(request, response(), { engines: { gzip: 'bogus' as never } })), /engine "bogus"/, 'encodeResponse engine')
+  // decodeResponse checks its options before reading any of the body.
+  const encoded = () => new Response(new Uint8Array([0x1f, 0x8b]), { headers: { 'content-encoding': 'gzip' } })
+  // @ts-expect-error a typo
+  assertInvalid(thrown(() => decodeResponse(encoded(), { maxOutputByte: 10 })), /unknown option 'maxOutputByte' \(did you mean 'maxOutputBytes'\?\)/, 'decodeResponse typo')
+  assertInvalid(thrown(() => decodeResponse(encoded(), { maxWindowLog: 40 })), /maxWindowLog must be an integer from 10 to 27, got 40/, 'decodeResponse maxWindowLog')
   // @ts-expect-error a typo
   assertInvalid(thrown(() => compression({ encoding: ['gzip'] })), /unknown option 'encoding' \(did you mean 'encodings'\?\)/, 'middleware typo')
   assertInvalid(thrown(() => compression({ flush: 'always' as never })), /flush must be 'none' or 'write', got "always" \(a string\)/, 'middleware flush')

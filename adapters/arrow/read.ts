@@ -162,6 +162,7 @@ function finish(framer: IpcFramer, session: ArrowSession): void {
 /** What `arrowDecode()` accepts: any BufferSource, views over any ArrayBufferLike. */
 export type ArrowChunk = ArrayBufferView | ArrayBufferLike
 
+/** Options of `arrowDecode()`. */
 export interface ArrowDecodeOptions extends ArrowReadOptions {
   /** Aborts decoding: both sides error with the signal's reason. */
   signal?: AbortSignal
@@ -171,6 +172,7 @@ export interface ArrowDecodeOptions extends ArrowReadOptions {
 
 /** `arrowDecode()`'s stream: a `{ writable, readable }` pair for `pipeThrough`. */
 export interface ArrowDecodeStream extends ReadableWritablePair<RecordBatch, ArrowChunk> {
+  /** The record batches, one message decoded per read. */
   readonly readable: ReadableStream<RecordBatch>
   readonly writable: WritableStream<ArrowChunk>
   /** The stream's schema once its first message was read, else null. */
@@ -207,6 +209,7 @@ export function arrowDecode(options?: ArrowDecodeOptions): ArrowDecodeStream {
   return stream as unknown as ArrowDecodeStream
 }
 
+/** What `readArrow()` reads: an IPC stream or file in memory, a `Blob` or a `Response`. */
 export type ArrowSource = Uint8Array | ArrayBuffer | ArrayBufferView | Blob | Response
 
 async function bytesOf(source: ArrowSource): Promise<Uint8Array> {

@@ -11,14 +11,17 @@ import { decodeGrowing, decodeInto } from '../../lib/decode-buffer.js'
 
 /** The shape of apache-arrow's `compressionRegistry` (ipc/compression/registry.ts). */
 export interface ArrowCompressionRegistry {
+  /** Installs `codec` for the `CompressionType` `type` (0 LZ4_FRAME, 1 ZSTD). */
   set(type: number, codec: { encode?(data: Uint8Array): Uint8Array; decode?(data: Uint8Array): Uint8Array }): void
 }
 
+/** Options of `registerArrowCodecs()`. */
 export interface RegisterArrowCodecsOptions {
   /** Which codecs to install; default both. Anything else throws INVALID_OPTION. */
   codecs?: ('lz4' | 'zstd')[]
-  /** Encoder levels (lz4 1-12, zstd 1-19). */
+  /** LZ4 encoder level, 1-12. */
   lz4Level?: number
+  /** zstd encoder level, 1-19. */
   zstdLevel?: number
   /** The most bytes one buffer may decode to. Default 2 GiB. */
   maxOutputBytes?: number

@@ -10,6 +10,7 @@ import { BatchLoader } from './load.js'
 import { toSchema } from './schema.js'
 import { sizeHints } from './sizes.js'
 
+/** Options of `readArrow()` and `arrowDecode()`. */
 export interface ArrowReadOptions {
   /**
    * Largest message (metadata + body, and the decompressed body) accepted, in bytes.
@@ -22,7 +23,7 @@ export interface ArrowReadOptions {
    * `'default'`: the O(1)-per-buffer checks that keep every buffer access inside its
    * buffer (lengths against buffer sizes, first and last offsets, dictionary ids,
    * compressed lengths against frames); a corrupt file then fails or reads without
-   * crashing, but may yield wrong values (README, "Arrow IPC: validation").
+   * crashing, but may yield wrong values (the Arrow guide, docs/arrow.md, "Validation").
    * `'full'`: also the O(n) checks of every value (offsets non-decreasing, dictionary
    * indices in range, view bounds, union type ids), so that structural corruption is
    * always a `CodecError`. Arrow C++ (`Validate` / `ValidateFull`) and arrow-rs

@@ -12,6 +12,7 @@ import {
 import { assemble, childOf, emptyData } from './layout.js'
 import { schemaDesc } from './schema.js'
 
+/** Options of `arrowEncode()` and `arrowEncodeFile()`. */
 export interface ArrowEncodeOptions {
   /** Body compression of every buffer (Message.fbs `BodyCompression`); default none. */
   compression?: 'lz4' | 'zstd' | null

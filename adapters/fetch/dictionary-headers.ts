@@ -22,6 +22,7 @@ export const DICTIONARY_HASH_BYTES = TRANSPORT_HASH_BYTES
 /** RFC 9842 section 2.1.3: "The id value string length ... supports up to 1024 characters". */
 export const MAX_DICTIONARY_ID = 1024
 
+/** The fields of a `Use-As-Dictionary` header (RFC 9842 section 2.1), for `useAsDictionary()`. */
 export interface UseAsDictionaryOptions {
   /**
    * The URL pattern (WHATWG URL Pattern, without regular-expression groups) of the

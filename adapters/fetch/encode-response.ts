@@ -35,9 +35,13 @@ import { encodeStream } from '../../streams/factories.js'
 import { CONTENT_CODINGS, DICTIONARY_CODINGS, negotiate, type ContentCoding, type DictionaryCoding } from './negotiate.js'
 import { dictionaryChooser, type DictionaryChooser, type ServerDictionariesOption } from './server-dictionaries.js'
 
-/** Every coding `encodeResponse` can produce. */
+/**
+ * Every coding `encodeResponse` can produce.
+ * @inline
+ */
 type Coding = ContentCoding | DictionaryCoding
 
+/** Options of `encodeResponse()`, and of `compression()` (`sluice/node`) and `compress()` (`sluice/hono`). */
 export interface EncodeResponseOptions {
   /**
    * Codings the server offers, in its order of preference (used when the client weighs

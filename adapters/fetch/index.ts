@@ -23,6 +23,8 @@
  * - `dcz` and `dcb` (RFC 9842) need the dictionary their header names by SHA-256: the
  *   `dictionaries` option provides it. A body without their magic was decoded by the
  *   runtime (browsers that sent `Available-Dictionary` do so) and is passed through.
+ *
+ * @module sluice/fetch
  */
 import type { Format } from '../../lib/codec.js'
 import type { Decoder } from '../../lib/codec.js'
@@ -34,6 +36,7 @@ import { Status } from '../../lib/status.js'
 import { DictionaryFinder, transportHash, transportHeaderAt, transportHeaderLength, type DictionariesOption } from '../../lib/dictionary-lookup.js'
 import { headerAt, sniffingStream, type Decide, type Decision } from '../../streams/decompress.js'
 
+/** Options of `decodeResponse()` and `decodeBody()`. */
 export interface DecodeResponseOptions {
   /**
    * Most bytes the decoded body may have; more errors the body with `LIMIT_EXCEEDED`.

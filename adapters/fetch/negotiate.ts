@@ -26,18 +26,22 @@ import { HTTP_CODINGS, httpOf, type HttpCoding, type TransportFormat } from '../
 /**
  * The content codings this library can produce, by their HTTP names (the format table's
  * codings that are not dictionary transports), in the default offer's order.
+ * @useDeclaredType
  */
 export type ContentCoding = Exclude<HttpCoding, DictionaryCoding>
 
+/** The default `encodings` of `encodeResponse`, in its order of preference. */
 export const CONTENT_CODINGS: readonly ContentCoding[] = /* @__PURE__ */ Object.freeze(HTTP_CODINGS.filter((c) => !httpOf(c).transport) as ContentCoding[])
 
 /**
  * The dictionary-compressed codings of RFC 9842 (sections 4 and 5), offered only with a
  * dictionary the request names in `Available-Dictionary`: the codings of the format
  * table's transports.
+ * @useDeclaredType
  */
 export type DictionaryCoding = TransportFormat & HttpCoding
 
+/** The RFC 9842 codings, put first in the order when `dictionaries` is given. */
 export const DICTIONARY_CODINGS: readonly DictionaryCoding[] = /* @__PURE__ */ Object.freeze(HTTP_CODINGS.filter((c) => httpOf(c).transport) as DictionaryCoding[])
 
 /** One element of an `Accept-Encoding` value. */

@@ -39,7 +39,9 @@ export interface ServerDictionary {
 
 /** A dictionary's bytes, with the `id` announced for it in `Use-As-Dictionary`. */
 export interface DictionarySource {
+  /** The dictionary's bytes (copied). */
   bytes: BinaryInput
+  /** Its `id` (RFC 9842 section 2.1.3), sent back by clients in `Dictionary-ID`. */
   id?: string
 }
 

@@ -8,6 +8,8 @@
  *     app.use(compress({ encoding: 'gzip' }))   // hono/compress's options work as there
  *
  * The rules and headers are `encodeResponse`'s (adapters/fetch/encode-response.ts).
+ *
+ * @module sluice/hono
  */
 import type { MiddlewareHandler } from 'hono'
 import { CodecError } from '../../lib/errors.js'
@@ -15,6 +17,7 @@ import { checkKeys, describe } from '../../lib/options.js'
 import { checkEncodeOptions, ENCODE_OPTION_KEYS, encodeResponse, isCompressible, type EncodeResponseOptions } from '../fetch/encode-response.js'
 import type { ContentCoding } from '../fetch/negotiate.js'
 
+/** Options of `compress()`: `hono/compress`'s three, and every `encodeResponse` option. */
 export interface CompressOptions extends EncodeResponseOptions {
   /** As in `hono/compress`: the one coding to use (`encodings: [encoding]`). */
   encoding?: ContentCoding

@@ -22,6 +22,8 @@
  * Each function decodes into exactly `outputLength` bytes (one allocation, of that size),
  * reusing one decoder per format with `reset()`. A page that decodes to more or fewer
  * bytes, corrupt data, truncated data and trailing bytes are `CodecError`s.
+ *
+ * @module sluice/hyparquet
  */
 import type { Decoder, Format } from '../../lib/codec.js'
 import { CodecError } from '../../lib/errors.js'
@@ -37,15 +39,26 @@ export type ParquetCodec = 'GZIP' | 'ZSTD' | 'BROTLI' | 'LZ4' | 'LZ4_RAW'
 /** hyparquet's decompressor signature (hyparquet src/types.d.ts `Compressors`). */
 export type ParquetDecompressor = (input: Uint8Array, outputLength: number) => Uint8Array
 
+/** hyparquet's `compressors` option: a decompressor per Parquet codec. */
 export type ParquetCompressors = Readonly<Record<ParquetCodec, ParquetDecompressor>>
 
+/** Options of `loadParquetCompressors()`. */
 export interface ParquetCompressorsOptions {
   /**
-   * Engine per codec family (see `lib/registry.ts`): `gzip` ('js' | 'node'), `zstd`
+   * Engine per codec family: `gzip` ('wasm' | 'js' | 'node'), `zstd`
    * ('wasm' | 'node'), `brotli` ('wasm' | 'node'), `lz4` ('js' | 'wasm', for LZ4 and
    * LZ4_RAW). Defaults are the registry's defaults.
    */
-  engines?: { gzip?: Engine; zstd?: Engine; brotli?: Engine; lz4?: Engine }
+  engines?: {
+    /** GZIP pages: `'wasm'`, `'js'` or `'node'`. */
+    gzip?: Engine
+    /** ZSTD pages: `'wasm'` or `'node'`. */
+    zstd?: Engine
+    /** BROTLI pages: `'wasm'` or `'node'`. */
+    brotli?: Engine
+    /** LZ4 and LZ4_RAW pages: `'wasm'` or `'js'`. */
+    lz4?: Engine
+  }
   /**
    * Which codecs to load; default all five. A codec not loaded throws `INVALID_OPTION`
    * when called, so a reader that only meets ZSTD pages need not load brotli.
@@ -147,7 +160,7 @@ const ERROR_FORMAT: Record<ParquetCodec, Format> = { GZIP: 'gzip', ZSTD: 'zstd',
  * Checks `outputLength` (the page header's `uncompressed_page_size`, untrusted) and the
  * plausibility of the ratio, then allocates the output. Empty input is accepted only
  * for an empty page (it then decodes to nothing): like Arrow IPC writers with empty
- * buffers (../shared/BASELINES.md), a writer may skip compressing an empty page, and
+ * buffers (Java writers), a writer may skip compressing an empty page, and
  * hyparquet itself notes that "a page with no values may have zero compressed bytes".
  */
 function allocate(codec: ParquetCodec, input: Uint8Array, outputLength: number): Uint8Array {

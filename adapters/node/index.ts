@@ -5,6 +5,8 @@
  * everywhere in the library.
  *
  *     await pipeline(createReadStream('data.zst'), nodeDecode('zstd'), createWriteStream('data'))
+ *
+ * @module sluice/node
  */
 export { CodecDuplex, nodeDecode, nodeEncode, decodeFile, toWebReadable, fromWebReadable, type FileSource, type NodeCodecOptions, type NodeDecodeOptions, type NodeEncodeOptions } from './streams.js'
 export { fileRangeSource, type FileRangeSource } from './file-range-source.js'

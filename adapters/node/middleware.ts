@@ -15,6 +15,10 @@ import { Readable } from 'node:stream'
 import { checkEncodeOptions, planEncoding, weakETag, type EncodeResponseOptions, type HeaderLookup } from '../fetch/encode-response.js'
 import { nodeEncode, type CodecDuplex } from './streams.js'
 
+/**
+ * Connect/Express's `next`: called once the response is set up to be encoded.
+ * @inline
+ */
 type Next = (error?: unknown) => void
 type WriteCallback = (error?: Error | null) => void
 

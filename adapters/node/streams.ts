@@ -8,7 +8,8 @@
  * readable side wants more (`push()` returns true); a write's callback runs once its
  * chunk is consumed by the codec. A small chunk that inflates to gigabytes therefore
  * waits for its reader instead of filling memory (node:zlib wrapped as a web stream and
- * Node's `DecompressionStream` read all input ahead: see ../shared/BASELINES.md).
+ * Node's `DecompressionStream` read all compressed input ahead of a slow reader: 20 MB
+ * ahead in a probe, on Node 20).
  */
 import { Duplex, Readable, type DuplexOptions } from 'node:stream'
 import type { Format } from '../../lib/codec.js'
@@ -40,10 +41,14 @@ export type NodeEncodeOptions<F extends Format = Format> = NodeCodecOptions & Ma
 /** The keys the Node adapter takes besides the codec's: the machine's and `duplex`. */
 const NODE_SURFACE = Object.freeze({ machine: true, shell: Object.freeze(['duplex']) })
 
-/** A Node `Duplex` around one codec; see the module comment. */
 /** The write that stands for `flush()` in the write queue (compared by identity). */
 const FLUSH = Buffer.alloc(0)
 
+/**
+ * A Node `Duplex` around one codec, as `nodeEncode()` and `nodeDecode()` make it: output
+ * is produced only while the readable side wants more, and a write's callback runs once
+ * the codec has consumed its chunk. Errors destroy it with the `CodecError`.
+ */
 export class CodecDuplex extends Duplex {
   /** The machine, once the engine has loaded (`_construct` delays reads and writes until then). */
   #machine: Machine | null = null
@@ -57,6 +62,7 @@ export class CodecDuplex extends Duplex {
     this.#open = open
   }
 
+  /** Node's `Duplex` hook; not called directly. */
   override _construct(callback: (error?: Error | null) => void): void {
     this.#open().then(
       (machine) => {
@@ -77,6 +83,7 @@ export class CodecDuplex extends Duplex {
     this.write(FLUSH, callback)
   }
 
+  /** Node's `Duplex` hook; not called directly. */
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
     try {
       if (chunk === FLUSH) {
@@ -94,6 +101,7 @@ export class CodecDuplex extends Duplex {
     this.#pump()
   }
 
+  /** Node's `Duplex` hook; not called directly. */
   override _final(callback: (error?: Error | null) => void): void {
     // The stream may have ended already (e.g. `concatenated: false` and the frame is done).
     if (this.#machine!.finished) {
@@ -111,10 +119,12 @@ export class CodecDuplex extends Duplex {
     this.#pump()
   }
 
+  /** Node's `Duplex` hook; not called directly. */
   override _read(): void {
     this.#pump()
   }
 
+  /** Node's `Duplex` hook; not called directly. */
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
     this.#machine?.dispose()
     this.#machine = null

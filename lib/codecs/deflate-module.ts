@@ -4,7 +4,7 @@
  * `wasm`: inflate-wasm.ts, `node`: adapters/node/engine.ts) and the engine's encoder.
  *
  * Each engine names its body, so that the default engine's chunk (wasm) does not carry
- * the TypeScript inflater (test/bundle-size.test.ts measures the gzip-only user).
+ * the TypeScript inflater (the repository's test/bundle-size.test.ts measures the gzip-only user).
  */
 import type { CodecModule, Encoder, Format } from '../codec.js'
 import { checkDictionary, checkLevel, traitsOf } from '../formats.js'

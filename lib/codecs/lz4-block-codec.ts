@@ -73,7 +73,7 @@ export class Lz4BlockDecoder implements Decoder {
     if (this.state === 0) {
       if (!final) return Status.NeedMoreData
       // An empty block with nothing to produce: Arrow IPC writers may pass empty input
-      // for an empty buffer (see ../shared/BASELINES.md).
+      // for an empty buffer (Java writers send a buffer with no payload as empty input).
       if (src.length === 0 && size === 0) {
         this.state = 2
         return Status.Done

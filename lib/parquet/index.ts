@@ -5,6 +5,8 @@
  * import { parquetMetadata } from 'sluice/parquet'
  * const meta = await parquetMetadata(file, { columns: ['a.b'], statistics: false })
  * ```
+ *
+ * @module sluice/parquet
  */
 export { parquetMetadata, parquetMetadataSync, DEFAULT_TAIL_SIZE, DEFAULT_MAX_FOOTER_BYTES } from './source.js'
 export { decodeFileMetaData } from './metadata.js'

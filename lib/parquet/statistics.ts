@@ -156,7 +156,7 @@ export class LazyStatistics implements Statistics {
  * `SizeStatistics` (ColumnMetaData field 16), hand-written like the hot structs: parquet-rs
  * writes one into every chunk of a byte-array column, so a wide footer holds thousands.
  * Read through the field table of `struct-table.ts` (a generic keyed store per field),
- * it made the full decode of 1,000 and 10,000 columns (bench/parquet.ts) 3 to 7% slower.
+ * it made the full decode of 1,000 and 10,000 columns (the repository's bench/parquet.ts) 3 to 7% slower.
  */
 export function readSizeStatistics(c: ThriftCursor): SizeStatistics {
   let unencoded: Int64 | undefined

@@ -22,18 +22,31 @@ import type { Int64 } from './types.js'
 
 /** Compact protocol type ids (field headers and list/map element types). */
 export const CompactType = Object.freeze({
+  /** End of a struct. */
   STOP: 0,
+  /** A bool field whose value is true (in the field header). */
   BOOLEAN_TRUE: 1,
+  /** A bool field whose value is false (in the field header). */
   BOOLEAN_FALSE: 2,
+  /** i8. */
   BYTE: 3,
+  /** i16, zigzag varint. */
   I16: 4,
+  /** i32, zigzag varint. */
   I32: 5,
+  /** i64, zigzag varint. */
   I64: 6,
+  /** 8 bytes, little-endian. */
   DOUBLE: 7,
+  /** Length-prefixed bytes (also strings). */
   BINARY: 8,
+  /** A list: size and element type, then the elements. */
   LIST: 9,
+  /** A set, encoded as a list. */
   SET: 10,
+  /** A map: size, key and value types, then the pairs. */
   MAP: 11,
+  /** A nested struct, ended by STOP. */
   STRUCT: 12,
   /** Added in Thrift 0.19 (THRIFT-5563): 16 raw bytes. */
   UUID: 13,

@@ -1,8 +1,8 @@
 /**
  * Where the brotli-enc engine's wasm comes from: lib/codecs/wasm/brotli-enc.wasm, brotli 1.1.0's encoder built
- * by scripts/build-engines.mjs (recorded in engines.json).
+ * by the repository's scripts/build-engines.mjs (recorded in engines.json).
  *
- * Portable default: the bytes embedded as base64 by `node scripts/extract-wasm.mjs`
+ * Portable default: the bytes embedded as base64 by the repository's `node scripts/extract-wasm.mjs`
  * (lib/codecs/wasm/gen/brotli-enc.b64.ts). A runtime build replaces this module, e.g. for
  * workerd with `import module from './gen/brotli-enc.wasm'` (an imported
  * `WebAssembly.Module`: workerd refuses to compile bytes), for browsers with

@@ -1,7 +1,7 @@
 /**
  * Where the LZ4 kernel's wasm comes from: sluice's own hand-written module
  * (lib/codecs/wasm/lz4.wat, block decoder + xxHash32, ~2 kB), assembled by
- * `node scripts/build-wasm-kernels.mjs`.
+ * the repository's `node scripts/build-wasm-kernels.mjs`.
  *
  * Portable default: the bytes embedded as base64 (lib/codecs/wasm/gen/lz4.b64.ts). A
  * runtime build replaces this module (esbuild.config.mjs `wasmSourcePlugin`), e.g. for

@@ -1,8 +1,8 @@
 /**
  * Where the zstd decoder engine's wasm comes from: lib/codecs/wasm/zstd-dec.wasm,
- * libzstd 1.5.7's decoder built by scripts/build-engines.mjs (recorded in engines.json).
+ * libzstd 1.5.7's decoder built by the repository's scripts/build-engines.mjs (recorded in engines.json).
  *
- * Portable default: the bytes embedded as base64 by `node scripts/extract-wasm.mjs`
+ * Portable default: the bytes embedded as base64 by the repository's `node scripts/extract-wasm.mjs`
  * (lib/codecs/wasm/gen/zstd-dec.b64.ts). A runtime build replaces this module, e.g. for
  * workerd with `import module from './gen/zstd-dec.wasm'` (an imported
  * `WebAssembly.Module`: workerd refuses to compile bytes), for browsers with

@@ -1,5 +1,5 @@
 /**
- * The zstd engines: libzstd 1.5.7 compiled to wasm32 by `scripts/build-engines.mjs`
+ * The zstd engines: libzstd 1.5.7 compiled to wasm32 by the repository's `scripts/build-engines.mjs`
  * (clang, wasi-libc; sources, flags and hashes in `engines.json`), as two modules so that
  * decoding never loads the encoder, nor encoding the decoder:
  *
@@ -10,7 +10,7 @@
  * `_simpleArgs`, parameters, prefixes and dictionaries) plus `malloc`/`free`; see
  * `zstd-dec-wasm-source.ts` and `zstd-enc-wasm-source.ts` for where the bytes come from.
  *
- * Where the time goes (`node --import tsx bench/engines.ts`): called raw, these builds
+ * Where the time goes (the repository's `node --import tsx bench/engines.ts`): called raw, these builds
  * decode and encode at about the speed of @foxglove/wasm-zstd's emscripten build.
  * Streaming decode adds two copies of the output (libzstd's window buffer to our
  * staging, staging to the caller); the one-shot packages, and our decoder when a whole

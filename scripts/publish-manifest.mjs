@@ -1,0 +1,54 @@
+// The package.json that npm publishes: the repository's, without what only makes sense
+// in the repository. `scripts` (`prepare` extracts the wasm engines from files the
+// package does not ship; the others build and test a checkout) and `imports` (the
+// `#node-engine` map points at .ts sources; the builds resolve it, so dist/ never
+// imports it). devDependencies stay: npm ignores them when installing a dependency.
+//
+//   node scripts/publish-manifest.mjs strip     package.json -> the published form
+//                                               (the repository's kept in .tmp/)
+//   node scripts/publish-manifest.mjs restore   puts the repository's back
+//
+// `npm pack` and `npm publish` run them as `prepack` and `postpack`. With
+// `--ignore-scripts` npm runs neither, so scripts/pack-check.mjs's pack() calls them
+// itself around `npm pack --ignore-scripts`, and checks the tarball's package.json.
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+const manifest = join(root, 'package.json')
+const saved = join(root, '.tmp', 'package.repository.json')
+
+/** Fields of the repository's package.json that the published one leaves out. */
+export const REPOSITORY_ONLY = Object.freeze(['scripts', 'imports'])
+
+/** The published form of a package.json object. */
+export function published(pkg) {
+  const out = { ...pkg }
+  for (const key of REPOSITORY_ONLY) delete out[key]
+  return out
+}
+
+/** Writes the published package.json, keeping the repository's in .tmp/. */
+export function strip() {
+  if (existsSync(saved)) restore() // a pack that died before postpack
+  mkdirSync(dirname(saved), { recursive: true })
+  copyFileSync(manifest, saved)
+  const pkg = JSON.parse(readFileSync(manifest, 'utf8'))
+  writeFileSync(manifest, `${JSON.stringify(published(pkg), null, 2)}\n`)
+}
+
+/** Puts the repository's package.json back (nothing to do when it is there). */
+export function restore() {
+  if (existsSync(saved)) renameSync(saved, manifest)
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const command = process.argv[2]
+  if (command === 'strip') strip()
+  else if (command === 'restore') restore()
+  else {
+    console.error('usage: node scripts/publish-manifest.mjs strip|restore')
+    process.exitCode = 2
+  }
+}
