@@ -22,7 +22,6 @@ import { toBytes } from './bytes.js'
 import type { FormatTraits, Role } from './codec.js'
 import { CodecError } from './errors.js'
 import { checkBoolean, checkInteger, checkLimit, checkOneOf, checkSpec, describe, nearestKey, type OptionSchema, type OptionSpec, type OptionsOf } from './options.js'
-import { zstdSeekableRules } from './codecs/zstd-seekable-rules.js'
 
 export { checkBoolean, checkInteger, checkLimit, checkOneOf } from './options.js'
 
@@ -147,6 +146,24 @@ const ZSTD_ENCODE = {
   frameSize: { type: 'integer', min: 1, max: 2 ** 30 },
   dictionaryType: ZSTD_DECODE.dictionaryType,
 } as const
+
+/**
+ * The rules between the zstd seekable options (lib/codecs/zstd-seekable-encode.ts) that
+ * no schema entry says: `frameSize` only with `seekable`; no `contentSize` (one frame's
+ * size; a seekable archive writes each frame's); `seekable: { checksums: true }` not with
+ * `checksum: false` (the table repeats each frame's own checksum). Here, not in a module
+ * of its own, so that checking gzip options loads no zstd module.
+ */
+export function zstdEncodeRules(o: Readonly<Record<string, unknown>>): void {
+  const seekable = o.seekable
+  const why =
+    seekable === undefined || seekable === false
+      ? o.frameSize !== undefined && 'frameSize applies to seekable archives only; add seekable: true'
+      : o.contentSize !== undefined
+        ? 'contentSize is one frame\'s size; a seekable archive writes each frame\'s'
+        : seekable !== true && (seekable as { checksums?: unknown }).checksums === true && o.checksum === false && 'seekable: { checksums: true } needs each frame\'s checksum; not with checksum: false'
+  if (why) throw new CodecError('INVALID_OPTION', 'zstd', why)
+}
 
 const BROTLI_ENCODE = {
   /** Window bits, 10 to 24 (RFC 7932 section 9.1: WINDOW_BITS); default 22. */
@@ -282,7 +299,7 @@ export const FORMAT_TABLE = /* @__PURE__ */ Object.freeze({
     detect: { magic: [0x28, 0xb5, 0x2f, 0xfd], frames: true, label: 'zstd' }, // RFC 8878 section 3.1.1: 0xFD2FB528 little-endian
     decodedPerByte: [32_768, 131_072],
     options: { decode: ZSTD_DECODE, encode: ZSTD_ENCODE },
-    rules: { encode: zstdSeekableRules },
+    rules: { encode: zstdEncodeRules },
   },
   brotli: {
     engines: ['wasm', 'node'],
