@@ -15,7 +15,7 @@ import * as pako from 'pako'
 import { Inflater } from '../lib/codecs/inflate.js'
 import { crc32 } from '../lib/codecs/checksum.js'
 import { gzip } from '../lib/codecs/gzip.js'
-import { loadInflateWasm } from '../lib/codecs/inflate-wasm.js'
+import { loadDeflateWasm } from '../lib/codecs/deflate-wasm.js'
 import { nodeCodec } from '../adapters/node/engine.js'
 import type { Decoder } from '../lib/codec.js'
 import * as sluice from '../streams/index.js'
@@ -28,7 +28,7 @@ const corpora: Array<[string, Uint8Array]> = [
   ['node_modules .js/.d.ts text', filesCorpus(join(root, 'node_modules'), n, /\.(js|d\.ts)$/)],
   ['node binary (first MBs)', binarySlice(0, n)],
 ]
-const wasm = await loadInflateWasm()
+const wasm = await loadDeflateWasm()
 
 function ours(comp: Uint8Array, out: Uint8Array): number {
   const inf = new Inflater()

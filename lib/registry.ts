@@ -30,16 +30,20 @@ const nodeEngine = (format: Format): Loader => () =>
     },
   )
 
-/** The deflate family's wasm engine (one module and kernel for the three formats). */
-const inflateWasm = () => import('./codecs/inflate-wasm.js').then((m) => m.loadInflateWasm())
+/**
+ * The deflate family's wasm engine (one module for the three formats): sluice's inflate
+ * kernel decodes, zlib-ng encodes; each role loads only its own wasm.
+ */
+const deflateWasm = (role?: Role) => import('./codecs/deflate-wasm.js').then((m) => m.loadDeflateWasm(role))
 const lz4Wasm = () => import('./codecs/lz4-wasm.js').then((m) => m.loadLz4Wasm())
 
 const loaders: Record<Format, Partial<Record<Engine, Loader>>> = {
-  // 'wasm': the same wrappers with Huffman-coded blocks and CRC-32 in sluice's
-  // hand-written wasm kernel (lib/codecs/wasm/inflate.wat); encoders are TypeScript.
-  gzip: { js: () => import('./codecs/gzip.js').then((m) => m.gzip), wasm: () => inflateWasm().then((m) => m.gzip), node: nodeEngine('gzip') },
-  deflate: { js: () => import('./codecs/gzip.js').then((m) => m.deflate), wasm: () => inflateWasm().then((m) => m.deflate), node: nodeEngine('deflate') },
-  'deflate-raw': { js: () => import('./codecs/gzip.js').then((m) => m.deflateRaw), wasm: () => inflateWasm().then((m) => m.deflateRaw), node: nodeEngine('deflate-raw') },
+  // 'wasm': the same wrappers, decoded with Huffman-coded blocks and CRC-32 in sluice's
+  // hand-written wasm kernel (lib/codecs/wasm/inflate.wat), encoded by zlib-ng's deflate
+  // (lib/codecs/wasm/zlibng-deflate.wasm). 'js': TypeScript both ways.
+  gzip: { js: () => import('./codecs/gzip.js').then((m) => m.gzip), wasm: (role) => deflateWasm(role).then((m) => m.gzip), node: nodeEngine('gzip') },
+  deflate: { js: () => import('./codecs/gzip.js').then((m) => m.deflate), wasm: (role) => deflateWasm(role).then((m) => m.deflate), node: nodeEngine('deflate') },
+  'deflate-raw': { js: () => import('./codecs/gzip.js').then((m) => m.deflateRaw), wasm: (role) => deflateWasm(role).then((m) => m.deflateRaw), node: nodeEngine('deflate-raw') },
   // 'wasm': the same frame logic with blocks, checksums and frame compression in sluice's
   // hand-written wasm kernel (lib/codecs/wasm/lz4.wat; same bytes as the TypeScript
   // encoder); the raw block encoder is TypeScript in both.

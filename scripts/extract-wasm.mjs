@@ -1,4 +1,4 @@
-// Writes the WebAssembly engines that sluice's zstd and brotli codecs use into
+// Writes the WebAssembly engines that sluice's zstd, brotli and deflate-family codecs use into
 // lib/codecs/wasm/gen/:
 //   <name>.wasm     the raw module, for runtime builds that import .wasm files (workerd
 //                   refuses to compile wasm from bytes and needs an imported Module;
@@ -8,7 +8,7 @@
 //   <name>.notice.json  where the module comes from and its licence texts, for the
 //                   package's THIRD_PARTY_NOTICES.md (esbuild.config.mjs writes it)
 //
-// Our engines (zstd-dec, zstd-enc, brotli-dec, brotli-enc) are the committed lib/codecs/wasm/*.wasm
+// Our engines (zstd-dec, zstd-enc, brotli-dec, brotli-enc, zlibng-deflate) are the committed lib/codecs/wasm/*.wasm
 // files built by scripts/build-engines.mjs; each is checked against the SHA-256 that
 // lib/codecs/wasm/engines.json records before it is used. bench/zstd-brotli-micro.ts
 // also compares against zstddec's decoder build, extracted from its npm package.
@@ -30,6 +30,7 @@ const manifest = JSON.parse(readFileSync(join(wasmDir, 'engines.json'), 'utf8'))
 const LICENCES = {
   zstd: { license: 'BSD-3-Clause (libzstd is BSD-3-Clause OR GPL-2.0-only); wasi-libc: CC0-1.0, MIT, BSD', files: ['zstd-LICENSE'] },
   brotli: { license: 'MIT; wasi-libc: CC0-1.0, MIT, BSD', files: ['brotli-LICENSE'] },
+  zlibng: { license: 'Zlib; wasi-libc: CC0-1.0, MIT, BSD', files: ['zlibng-LICENSE'] },
 }
 
 const engines = Object.entries(manifest.outputs).map(([file, entry]) => {

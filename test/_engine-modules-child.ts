@@ -12,11 +12,18 @@ import { root } from './_fixtures.js'
 
 const manifest = JSON.parse(readFileSync(join(root, 'lib', 'codecs', 'wasm', 'engines.json'), 'utf8')) as { outputs: Record<string, { sha256: string }> }
 const names = new Map(Object.entries(manifest.outputs).map(([file, entry]) => [entry.sha256, file]))
+// The deflate family's decoder: sluice's own kernel (scripts/build-wasm-kernels.mjs).
+names.set(createHash('sha256').update(readFileSync(join(root, 'lib', 'codecs', 'wasm', 'gen', 'inflate.wasm'))).digest('hex'), 'inflate.wasm')
 const seen = new Set<string>()
 
 /** The engine file whose bytes `source` holds (engines.json), or what else it is. */
 function identify(source: unknown): string {
-  if (source instanceof WebAssembly.Module) return `module exporting ${WebAssembly.Module.exports(source).length} names`
+  if (source instanceof WebAssembly.Module) {
+    const exported = WebAssembly.Module.exports(source).map((e) => e.name)
+    // The inflate kernel (inflate.wat) is compiled from its bytes, then instantiated as a Module.
+    if (exported.includes('codes') && exported.includes('crc32')) return 'inflate.wasm'
+    return `module exporting ${exported.length} names`
+  }
   if (ArrayBuffer.isView(source) || source instanceof ArrayBuffer) {
     const bytes = ArrayBuffer.isView(source) ? new Uint8Array(source.buffer, source.byteOffset, source.byteLength) : new Uint8Array(source)
     const sha = createHash('sha256').update(bytes).digest('hex')
@@ -74,6 +81,15 @@ switch (scenario) {
     break
   case 'brotli-encode':
     bytes = (await sluice.encode('brotli', input)).length
+    break
+  case 'gzip-stream-encode':
+    bytes = await drain(body().pipeThrough(sluice.gzipEncode()))
+    break
+  case 'gzip-one-shot-encode':
+    bytes = (await sluice.encode('gzip', input)).length
+    break
+  case 'gzip-stream-decode':
+    bytes = await drain(body().pipeThrough(sluice.gzipDecode()))
     break
   default:
     throw new Error(`unknown scenario ${scenario}`)

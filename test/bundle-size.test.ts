@@ -36,8 +36,9 @@ for (const kind of ['esm', 'browser', 'workerd'] as const) {
     const embedded = inputs.filter((i) => /\.b64\.(ts|js)$/.test(i)).map((i) => /([\w-]+)\.b64\./.exec(i)![1]).sort()
     assert.equal(embedded, kind === 'workerd' ? [] : ['inflate', 'lz4'], `${kind} build embeds ${embedded.join(', ')}`)
     const js = result.outputFiles!.filter((f) => f.path.endsWith('.js')).map((f) => f.text).join('\n')
-    // One file per engine and role: zstd and brotli each have a decoder and an encoder module.
-    for (const file of ['zstd-dec', 'zstd-enc', 'brotli-dec', 'brotli-enc']) {
+    // One file per engine and role: zstd and brotli each have a decoder and an encoder module,
+    // the deflate family's encoder is zlib-ng's (its decoder is the small embedded kernel).
+    for (const file of ['zstd-dec', 'zstd-enc', 'brotli-dec', 'brotli-enc', 'zlibng-deflate']) {
       const expected = {
         esm: new RegExp(`new URL\\("\\.\\./browser/${file}\\.wasm", import\\.meta\\.url\\)`),
         browser: new RegExp(`new URL\\("\\./${file}\\.wasm", import\\.meta\\.url\\)`),

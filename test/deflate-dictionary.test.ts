@@ -14,7 +14,7 @@ import { createDecoder, createEncoder } from '../lib/registry.js'
 import { Status, statusName } from '../lib/status.js'
 import { adler32 } from '../lib/codecs/checksum.js'
 import { deflate as jsDeflate, deflateRaw as jsDeflateRaw, gzip as jsGzip } from '../lib/codecs/gzip.js'
-import { loadInflateWasm } from '../lib/codecs/inflate-wasm.js'
+import { loadDeflateWasm } from '../lib/codecs/deflate-wasm.js'
 import { nodeCodec } from '../adapters/node/engine.js'
 import { nodeDecode, nodeEncode } from '../adapters/node/index.js'
 import { decode as oneShotDecode, encode as oneShotEncode } from '../lib/oneshot.js'
@@ -24,7 +24,8 @@ import { concatBytes } from './_bytes.js'
 import { decodeSpans, encodeSpans, type Decoded } from './_span.js'
 import { thrown, rejection } from './_caught.js'
 
-const wasm = await loadInflateWasm()
+// The wasm engine as the registry loads it: the inflate kernel decodes, zlib-ng encodes.
+const wasm = await loadDeflateWasm()
 type F = 'deflate' | 'deflate-raw'
 const dictFormats: readonly F[] = ['deflate', 'deflate-raw']
 const engines: Record<'js' | 'wasm' | 'node', Record<F | 'gzip', CodecModule>> = {

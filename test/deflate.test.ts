@@ -1,5 +1,5 @@
 // The deflate family (gzip, zlib, raw deflate) on each of its portable engines, 'js'
-// (lib/codecs/inflate.ts) and 'wasm' (lib/codecs/inflate-wasm.ts + wasm/inflate.wat),
+// (lib/codecs/inflate.ts, fflate encodes) and 'wasm' (lib/codecs/inflate-wasm.ts + wasm/inflate.wat, zlib-ng encodes),
 // every case run once per engine: node:zlib as the oracle in both directions, on real
 // files; all levels on text and binary with pseudo-random splits and rooms, 1-byte
 // steps, exact ends (gzip multi-member, trailing data), truncation at every length,
@@ -16,7 +16,7 @@ import { CodecError } from '../lib/errors.js'
 import type { CodecModule } from '../lib/registry.js'
 import { Status, statusName } from '../lib/status.js'
 import { crc32, adler32 } from '../lib/codecs/checksum.js'
-import { loadInflateWasm } from '../lib/codecs/inflate-wasm.js'
+import { loadDeflateWasm } from '../lib/codecs/deflate-wasm.js'
 import { deflate as jsDeflate, deflateRaw as jsDeflateRaw, gzip as jsGzip } from '../lib/codecs/gzip.js'
 import { decodeSpans, encodeSpans, type Decoded } from './_span.js'
 import { binarySlice, filesCorpus, randomBytes, samples } from './_corpus.js'
@@ -24,7 +24,8 @@ import { root } from './_fixtures.js'
 
 const formats = ['gzip', 'deflate', 'deflate-raw'] as const
 type F = (typeof formats)[number]
-const wasm = await loadInflateWasm()
+// The wasm engine as the registry loads it: the inflate kernel decodes, zlib-ng encodes.
+const wasm = await loadDeflateWasm()
 /** The deflate family's portable engines (enginesOf in lib/formats.ts lists 'node' too: test/node-engine.test.ts). */
 const engines: Record<'js' | 'wasm', Record<F, CodecModule>> = {
   js: { gzip: jsGzip, deflate: jsDeflate, 'deflate-raw': jsDeflateRaw },

@@ -1,6 +1,7 @@
 /**
  * Which WebAssembly modules each role loads: zstd and brotli ship a decoder module and an
- * encoder module (scripts/build-engines.mjs), so that a user who only decodes downloads
+ * encoder module (scripts/build-engines.mjs), and the deflate family decodes with sluice's
+ * inflate kernel and encodes with zlib-ng, so that a user who only decodes downloads
  * and compiles no encoder, and the other way round. Each scenario runs in a fresh process
  * (test/_engine-modules-child.ts) that records every module compiled or instantiated.
  */
@@ -25,6 +26,7 @@ function modulesOf(scenario: string, input: Uint8Array): { modules: string[]; by
 const zstdFrame = await encode('zstd', data)
 const dczFrame = await encode('dcz', data, { dictionary })
 const brotliStream = await encode('brotli', data)
+const gzipMember = await encode('gzip', data)
 // The inputs are what they claim (the children only count bytes).
 assert.equal(await decode('dcz', dczFrame, { dictionary }), data)
 
@@ -37,6 +39,9 @@ const cases: Array<[string, Uint8Array, string[], number]> = [
   ['dcz-encode', data, ['zstd-enc.wasm'], -1],
   ['brotli-decode', brotliStream, ['brotli-dec.wasm'], data.length],
   ['brotli-encode', data, ['brotli-enc.wasm'], -1],
+  ['gzip-stream-encode', data, ['zlibng-deflate.wasm'], -1],
+  ['gzip-one-shot-encode', data, ['zlibng-deflate.wasm'], -1],
+  ['gzip-stream-decode', gzipMember, ['inflate.wasm'], data.length],
 ]
 
 for (const [scenario, input, expected, bytes] of cases) {

@@ -1,14 +1,15 @@
 /**
  * The deflate family's codec module, one factory for every engine: the gzip / zlib /
  * raw wrappers of deflate.ts around the engine's raw deflate body (`js`: inflate.ts,
- * `wasm`: inflate-wasm.ts, `node`: adapters/node/engine.ts) and the engine's encoder.
+ * `wasm`: inflate-wasm.ts, `node`: adapters/node/engine.ts) and the engine's encoder
+ * (`js`: fflate, `wasm`: zlib-ng, `node`: node:zlib).
  *
  * Each engine names its body, so that the default engine's chunk (wasm) does not carry
  * the TypeScript inflater (the repository's test/bundle-size.test.ts measures the gzip-only user).
  */
 import type { CodecModule, Encoder, Format } from '../codec.js'
 import { checkDictionary, checkLevel, traitsOf } from '../formats.js'
-import { DeflateFamilyDecoder, DeflateFamilyEncoder, type Crc32, type DeflateBody } from './deflate.js'
+import { DeflateFamilyDecoder, type Crc32, type DeflateBody } from './deflate.js'
 
 /** What an engine brings to the deflate family's module. */
 export interface DeflateEngineParts<B extends DeflateBody> {
@@ -18,10 +19,11 @@ export interface DeflateEngineParts<B extends DeflateBody> {
   crc32?(body: B): Crc32
   /**
    * A new encoder of `format` at the checked `level`, with the checked `dictionary` (the
-   * preset dictionary of zlib, the preset window of raw deflate); default deflate.ts's
-   * (fflate).
+   * preset dictionary of zlib, the preset window of raw deflate): deflate.ts's (fflate)
+   * for `js`, zlib-ng's for `wasm`, node:zlib's for `node`. Named by each engine, so that
+   * the `wasm` engine's chunk carries no fflate.
    */
-  encoder?(format: Format, level: number, dictionary: Uint8Array | null): Encoder
+  encoder(format: Format, level: number, dictionary: Uint8Array | null): Encoder
 }
 
 /** The codec module of `format` (gzip, deflate or deflate-raw) on an engine's parts. */
@@ -38,7 +40,7 @@ export function deflateModule<B extends DeflateBody>(format: Format, parts: Defl
     createEncoder: (options: Record<string, unknown>) => {
       const level = checkLevel(format, options.level)
       const dictionary = checkDictionary(format, options.dictionary) ?? null
-      return parts.encoder ? parts.encoder(format, level, dictionary) : new DeflateFamilyEncoder(format, level, dictionary)
+      return parts.encoder(format, level, dictionary)
     },
   })
 }

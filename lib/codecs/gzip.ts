@@ -5,9 +5,13 @@
 import type { CodecModule } from '../codec.js'
 import { Inflater } from './inflate.js'
 import { deflateModule, type DeflateEngineParts } from './deflate-module.js'
+import { DeflateFamilyEncoder } from './deflate-fflate.js'
 
-/** The `js` engine: inflate.ts decodes, fflate (the factory's default encoder) encodes. */
-const js: DeflateEngineParts<Inflater> = { body: () => new Inflater() }
+/** The `js` engine: inflate.ts decodes, fflate (deflate-fflate.ts) encodes. */
+const js: DeflateEngineParts<Inflater> = {
+  body: () => new Inflater(),
+  encoder: (format, level, dictionary) => new DeflateFamilyEncoder(format, level, dictionary),
+}
 
 export const gzip: CodecModule = /* @__PURE__ */ deflateModule('gzip', js)
 export const deflate: CodecModule = /* @__PURE__ */ deflateModule('deflate', js)

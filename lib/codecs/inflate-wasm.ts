@@ -4,7 +4,7 @@
  * whose Huffman-coded blocks are decoded by sluice's hand-written WebAssembly kernel
  * (`wasm/inflate.wat`, ~2 kB), which also computes gzip's CRC-32. Block headers, code
  * tables (inflate-tables.ts `buildTable`, the same table format) and stored blocks are
- * handled here in TypeScript. Encoders are the TypeScript ones.
+ * handled here in TypeScript. The `wasm` engine encodes with zlib-ng (deflate-wasm.ts).
  *
  * Resumable at any byte: input is staged into the kernel's memory behind the few bytes
  * left over from the last call (`carry`: the start of a unit the input ended inside,
@@ -32,11 +32,10 @@
  * arrays and put back when it continues. One stream at a time never copies state.
  */
 import type { Failure } from '../errors.js'
-import type { CodecModule } from '../codec.js'
 import { Status } from '../status.js'
 import { crc32 as jsCrc32, crc32Tables } from './checksum.js'
 import type { Crc32, DeflateBody } from './deflate.js'
-import { deflateModule, type DeflateEngineParts } from './deflate-module.js'
+import type { DeflateEngineParts } from './deflate-module.js'
 import { buildTable, fixedCodeTables, CLEN_ORDER, CLEN_PAYLOAD, DIST_PAYLOAD, DIST_ROOT, DIST_TABLE_SIZE, LIT_PAYLOAD, LIT_ROOT, LIT_TABLE_SIZE } from './inflate-tables.js'
 import { compile } from './wasm/instantiate.js'
 import { inflateWasm } from './wasm/inflate-wasm-source.js'
@@ -124,7 +123,7 @@ function bitsAt(h: Uint8Array, p: number, n: number): number {
   return ((h[a]! | (h[a + 1]! << 8) | (h[a + 2]! << 16)) >>> (p & 7)) & ((1 << n) - 1)
 }
 
-class WasmInflater implements DeflateBody {
+export class WasmInflater implements DeflateBody {
   inPos = 0
   outPos = 0
   failure: Failure | null = null
@@ -577,20 +576,17 @@ function writeFixedTables(heap32: Int32Array): void {
   heap32.set(dist, FIXED_DIST >> 2)
 }
 
-const wasm: DeflateEngineParts<WasmInflater> = {
+/**
+ * The kernel's decoding parts of the deflate family's modules (deflate-wasm.ts, which adds
+ * zlib-ng's encoder); `body` only after `loadInflateKernel()` resolved.
+ */
+export const inflateWasmParts: Pick<DeflateEngineParts<WasmInflater>, 'body' | 'crc32'> = {
   body: (format) => new WasmInflater(format === 'gzip'),
   crc32: (body) => body.crc32,
 }
 
-const gzip: CodecModule = /* @__PURE__ */ deflateModule('gzip', wasm)
-const deflate: CodecModule = /* @__PURE__ */ deflateModule('deflate', wasm)
-const deflateRaw: CodecModule = /* @__PURE__ */ deflateModule('deflate-raw', wasm)
-
-/**
- * Compiles and instantiates the kernel (once) and returns the three codec modules;
- * codecs can only be created after it resolved.
- */
-export async function loadInflateWasm(): Promise<{ gzip: CodecModule; deflate: CodecModule; deflateRaw: CodecModule }> {
+/** Compiles and instantiates the kernel (once); bodies can only be created after it resolved. */
+export async function loadInflateKernel(): Promise<void> {
   loading ??= (async () => {
     const instance = await WebAssembly.instantiate(await compile(await inflateWasm()), {})
     const x = instance.exports as unknown as InflateExports
@@ -610,5 +606,4 @@ export async function loadInflateWasm(): Promise<{ gzip: CodecModule; deflate: C
   })()
   loading.catch(() => (loading = null))
   await loading
-  return { gzip, deflate, deflateRaw }
 }

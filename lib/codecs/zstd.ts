@@ -116,6 +116,12 @@ const WHOLE_FRAME_MAX = 8 * 1024 * 1024
  * shrinks buffers more than 3 times too large after 128 frames, zstd_decompress.c).
  */
 const KEEP_BUFFERS_MAX = 1024 * 1024
+/**
+ * Most wasm memory the encoder's one-pass path takes (input and worst-case output
+ * together, ZstdEncoder.wholeInput): above it, input is staged 256 KiB at a time, so an
+ * instance (whose memory never shrinks) does not grow to twice the largest input.
+ */
+const WHOLE_INPUT_MAX = 16 * 1024 * 1024
 /** Staging layout: [srcPos u32][dstPos u32][8 spare][input STAGE][output STAGE]. */
 const STAGE_IN = 16
 const STAGE_OUT = STAGE_IN + STAGE
@@ -860,10 +866,51 @@ class ZstdEncoder implements Encoder {
     if (!this.started) {
       const failed = this.start(src, endOp)
       if (failed !== null) return failed
+      const whole = endOp === ZSTD_e_end ? this.wholeInput(src, dst) : null
+      if (whole !== null) return whole
     }
     const status = this.step(src, dst, endOp)
     this.inputTotal += this.consumed
     return status
+  }
+
+  /**
+   * The whole frame in one call, when the first call is the final one, `dst` holds the
+   * worst case (ZSTD_compressBound) and input and output fit WHOLE_INPUT_MAX: the input
+   * is copied into wasm once and libzstd compresses it in one pass straight into the
+   * output block (with the whole input and room for all output on its first call,
+   * ZSTD_compressStream2 skips its own input buffering), instead of 256 KiB stages.
+   * Null when it does not apply (or the block cannot be had): the staged path runs.
+   */
+  private wholeInput(src: Uint8Array, dst: Uint8Array): Status | null {
+    if (src.length <= STAGE) return null
+    const bound = encoderNative.ZSTD_compressBound(src.length)
+    if (bound <= 0 || dst.length < bound || src.length + bound > WHOLE_INPUT_MAX) return null
+    const state = this.handle.state
+    const block = encoderNative.malloc(src.length + bound)
+    if (block === 0) return null
+    const out = block + src.length
+    encoderHeap.refresh()
+    encoderHeap.bytes.set(src, block)
+    const words = encoderHeap.words
+    words[state.stage >>> 2] = 0
+    words[(state.stage + 4) >>> 2] = 0
+    const result = encoderNative.ZSTD_compressStream2_simpleArgs(state.context, out, bound, state.stage + 4, block, src.length, state.stage, ZSTD_e_end)
+    encoderHeap.refresh()
+    const consumed = encoderHeap.words[state.stage >>> 2]!
+    const produced = encoderHeap.words[(state.stage + 4) >>> 2]!
+    if (result === 0 && consumed === src.length) dst.set(encoderHeap.bytes.subarray(out, out + produced))
+    encoderNative.free(block)
+    const error = zstdErrorCode(result)
+    if (error !== 0) return this.fail(error === 64 ? 'LIMIT_EXCEEDED' : 'INVALID_DATA', `zstd engine: ${zstdErrorName(error)}`)
+    // With room for the worst case libzstd ends the frame in this call (zstd.h).
+    if (result !== 0 || consumed !== src.length) return this.fail('INVALID_DATA', `zstd engine left the frame unfinished with room for the worst case (${result} bytes to flush)`)
+    this.consumed = src.length
+    this.written = produced
+    this.inputTotal = src.length
+    this.phase = EncodePhase.Finished
+    this.handle.release()
+    return Status.Done
   }
 
   private step(src: Uint8Array, dst: Uint8Array, endOp: number): Status {

@@ -1,0 +1,44 @@
+/**
+ * The deflate family's `wasm` engine as the registry loads it: sluice's inflate kernel
+ * (inflate-wasm.ts, wasm/inflate.wat) decodes, zlib-ng's deflate (deflate-zlibng.ts,
+ * wasm/zlibng-deflate.wasm) encodes, under the same gzip / zlib / raw wrappers checks
+ * as every engine (deflate-module.ts). Each role loads only its own wasm: a decoder never
+ * fetches zlib-ng, an encoder never compiles the inflate kernel.
+ */
+import type { CodecModule, Role } from '../codec.js'
+import { CodecError } from '../errors.js'
+import { deflateModule, type DeflateEngineParts } from './deflate-module.js'
+import { inflateWasmParts, loadInflateKernel, type WasmInflater } from './inflate-wasm.js'
+import { loadZlibngEncoder, zlibngLoaded, ZlibngEncoder } from './deflate-zlibng.js'
+
+let decoding = false
+
+const parts: DeflateEngineParts<WasmInflater> = {
+  body: (format) => {
+    if (!decoding) throw new CodecError('ENGINE_UNAVAILABLE', format, 'the decoder engine is not loaded: load the module with role "decode"')
+    return inflateWasmParts.body(format)
+  },
+  crc32: inflateWasmParts.crc32,
+  encoder: (format, level, dictionary) => {
+    if (!zlibngLoaded()) throw new CodecError('ENGINE_UNAVAILABLE', format, 'the encoder engine is not loaded: load the module with role "encode"')
+    return new ZlibngEncoder(format, level, dictionary)
+  },
+}
+
+const modules = {
+  gzip: /* @__PURE__ */ deflateModule('gzip', parts),
+  deflate: /* @__PURE__ */ deflateModule('deflate', parts),
+  deflateRaw: /* @__PURE__ */ deflateModule('deflate-raw', parts),
+}
+
+/**
+ * Instantiates what `role` needs (both when omitted) once and returns the three codec
+ * modules; codecs of a role can be created once its engine is loaded.
+ */
+export async function loadDeflateWasm(role?: Role): Promise<{ gzip: CodecModule; deflate: CodecModule; deflateRaw: CodecModule }> {
+  await Promise.all([
+    role !== 'encode' && !decoding ? loadInflateKernel().then(() => (decoding = true)) : undefined,
+    role !== 'decode' ? loadZlibngEncoder() : undefined,
+  ])
+  return modules
+}

@@ -1,0 +1,70 @@
+/*
+ * sluice's C API over zlib-ng's deflate (zlib-ng.h, the native zng_ API), compiled to
+ * wasm32 by scripts/build-engines.mjs. Only what lib/codecs/wasm/zlibng-engine.ts
+ * needs; every pointer is into the module's own memory.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include "zlib-ng.h"
+
+#define EXPORT(name) __attribute__((export_name(#name)))
+
+/*
+ * The gzip header zlib-ng writes: no name, comment or extra field, MTIME 0, OS 255
+ * (unknown), as the TypeScript encoder writes it. Read only; every gzip stream points
+ * at it (deflateReset keeps it).
+ */
+static zng_gz_header gzip_header = {0, 0, 0, 255, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+
+/*
+ * A deflate stream at `level` (0-9) with zlib-ng's own wrapper: `window_bits` 31 for
+ * gzip (RFC 1952), 15 for zlib (RFC 1950), -15 for raw deflate (RFC 1951); memLevel 8
+ * and the default strategy, as zlib's deflateInit(). 0 when memory is exhausted.
+ */
+EXPORT(zd_create) zng_stream *zd_create(int level, int window_bits) {
+  zng_stream *s = calloc(1, sizeof(zng_stream));
+  if (!s) return 0;
+  if (zng_deflateInit2(s, level, Z_DEFLATED, window_bits, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+    free(s);
+    return 0;
+  }
+  if (window_bits > 15) zng_deflateSetHeader(s, &gzip_header);
+  return s;
+}
+
+EXPORT(zd_free) void zd_free(zng_stream *s) {
+  zng_deflateEnd(s);
+  free(s);
+}
+
+/* Starts a new stream with the same parameters (keeps the allocated window). */
+EXPORT(zd_reset) int zd_reset(zng_stream *s) { return zng_deflateReset(s); }
+
+/*
+ * The preset dictionary (zlib: FDICT + DICTID in the header; raw: the window's history),
+ * before the first byte is encoded. Z_OK (0) when accepted.
+ */
+EXPORT(zd_dictionary) int zd_dictionary(zng_stream *s, const uint8_t *data, uint32_t size) {
+  return zng_deflateSetDictionary(s, data, size);
+}
+
+/*
+ * Encodes in[0, in_len) into out[0, out_len) with `flush` (Z_NO_FLUSH 0, Z_SYNC_FLUSH 2,
+ * Z_FULL_FLUSH 3, Z_FINISH 4). Writes the bytes consumed to io[0] and produced to io[1];
+ * returns deflate()'s code: Z_OK 0, Z_STREAM_END 1, Z_BUF_ERROR -5 (no progress
+ * possible), Z_STREAM_ERROR -2.
+ */
+EXPORT(zd_step) int zd_step(zng_stream *s, int flush, const uint8_t *in, uint32_t in_len, uint8_t *out, uint32_t out_len, uint32_t *io) {
+  s->next_in = in;
+  s->avail_in = in_len;
+  s->next_out = out;
+  s->avail_out = out_len;
+  int ret = zng_deflate(s, flush);
+  io[0] = in_len - s->avail_in;
+  io[1] = out_len - s->avail_out;
+  return ret;
+}
+
+/* The most output zng_deflate can produce for `size` input bytes in one Z_FINISH call. */
+EXPORT(zd_bound) uint32_t zd_bound(zng_stream *s, uint32_t size) { return zng_deflateBound(s, size); }
