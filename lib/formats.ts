@@ -21,6 +21,7 @@
 import { toBytes } from './bytes.js'
 import type { FormatTraits, Role } from './codec.js'
 import { CodecError } from './errors.js'
+import type { ProgressCallback } from './progress.js'
 import { checkBoolean, checkInteger, checkLimit, checkOneOf, checkSpec, describe, nearestKey, type OptionSchema, type OptionSpec, type OptionsOf } from './options.js'
 
 export { checkBoolean, checkInteger, checkLimit, checkOneOf } from './options.js'
@@ -52,6 +53,11 @@ export interface FormatRow {
    * sequences of frames by their own specifications). Absent: not a web format.
    */
   readonly web?: { readonly name: string; readonly concatenated: boolean }
+  /**
+   * The suffix its files carry, as its reference tool writes them (the `sluice` CLI
+   * names outputs and recognises inputs by it). Absent: no file convention.
+   */
+  readonly suffix?: string
   /**
    * Its HTTP content coding (RFC 9110 section 8.4.1, IANA registry): the token, the
    * level `encodeResponse` uses by default (content made per request: speed over the last
@@ -231,6 +237,7 @@ export const FORMAT_TABLE = /* @__PURE__ */ Object.freeze({
     dictionary: 'none',
     dictionaryWhy: "gzip has no preset dictionary (RFC 1952 defines none); use 'deflate' (zlib, RFC 1950 FDICT) or 'deflate-raw'",
     flushes: true,
+    suffix: '.gz', // gzip(1)
     web: { name: 'gzip', concatenated: false },
     http: { coding: 'gzip', level: 6, preference: 3 },
     detect: { magic: [0x1f, 0x8b], label: 'gzip' }, // RFC 1952 section 2.3.1 ID1 ID2
@@ -244,6 +251,7 @@ export const FORMAT_TABLE = /* @__PURE__ */ Object.freeze({
     traits: SINGLE,
     dictionary: 'optional',
     flushes: true,
+    suffix: '.zz', // pigz -z
     web: { name: 'deflate', concatenated: false },
     // HTTP `deflate` is the zlib format (RFC 9110 section 8.4.1.2).
     http: { coding: 'deflate', level: 6, preference: 4 },
@@ -270,6 +278,7 @@ export const FORMAT_TABLE = /* @__PURE__ */ Object.freeze({
     dictionary: 'none',
     dictionaryWhy: 'lz4 dictionaries are not supported',
     flushes: true,
+    suffix: '.lz4', // lz4(1)
     web: { name: 'lz4', concatenated: true },
     detect: { magic: [0x04, 0x22, 0x4d, 0x18], frames: true, label: 'LZ4 frame' }, // 0x184D2204 little-endian
     decodedPerByte: [256, 65_536],
@@ -293,6 +302,7 @@ export const FORMAT_TABLE = /* @__PURE__ */ Object.freeze({
     traits: MEMBERS,
     dictionary: 'optional',
     flushes: true,
+    suffix: '.zst', // zstd(1)
     web: { name: 'zstd', concatenated: true },
     // RFC 9659 section 3: the zstd content coding's window is at most 8 MB (2^23).
     http: { coding: 'zstd', level: 3, preference: 1, decode: { maxWindowLog: 23 } },
@@ -308,6 +318,7 @@ export const FORMAT_TABLE = /* @__PURE__ */ Object.freeze({
     traits: SINGLE,
     dictionary: 'optional',
     flushes: true,
+    suffix: '.br', // brotli(1)
     web: { name: 'brotli', concatenated: false },
     http: { coding: 'br', level: 4, preference: 2 },
     decodedPerByte: null,
@@ -633,6 +644,11 @@ export const MACHINE_OPTIONS = /* @__PURE__ */ Object.freeze({
      * frame an error, as the web platform's `DecompressionStream('gzip')` does.
      */
     concatenated: { type: 'boolean' },
+    /**
+     * Called with `{ bytesIn, bytesOut, totalIn? }` as the codec runs: at most once per
+     * output chunk and per 50 ms, and once at the end (lib/progress.ts).
+     */
+    onProgress: { type: 'progress' },
   },
   encode: {
     /** Output chunk size in bytes, 64 to 2^30. Default: 16 KiB growing to 256 KiB. */
@@ -645,6 +661,11 @@ export const MACHINE_OPTIONS = /* @__PURE__ */ Object.freeze({
      * costs ratio on small writes. Default `'none'`.
      */
     flush: { type: 'choice', values: ['none', 'write'] },
+    /**
+     * Called with `{ bytesIn, bytesOut, totalIn? }` as the codec runs: at most once per
+     * output chunk and per 50 ms, and once at the end (lib/progress.ts).
+     */
+    onProgress: { type: 'progress' },
   },
 } as const)
 
@@ -677,6 +698,8 @@ export interface CheckedOptions {
   readonly chunkSize: number | undefined
   readonly concatenated: boolean
   readonly flush: FlushMode
+  /** The `onProgress` callback, where the surface takes one and it was given. */
+  readonly onProgress: ProgressCallback | undefined
   /**
    * What the codec module gets: the format's own options as given, the copied
    * dictionary, `level`, `maxOutputBytes` (when given).
@@ -756,8 +779,9 @@ export function checkOptions(format: Format, role: Role, options: unknown, keys:
   const chunkSize = machineKeys.includes('chunkSize') ? checkChunkSize(format, o.chunkSize) : undefined
   const concatenated = machineKeys.includes('concatenated') ? checkBoolean(format, 'concatenated', o.concatenated, row.traits.concatenable) : row.traits.concatenable
   const flush = role === 'encode' && machineKeys.includes('flush') ? checkFlush(format, o.flush) : 'none'
+  const onProgress = machineKeys.includes('onProgress') && o.onProgress !== undefined ? (checkSpec(format, 'onProgress', MACHINE_OPTIONS[role].onProgress, o.onProgress, engine) as ProgressCallback) : undefined
   row.rules?.[role]?.(codec)
-  return { engine, maxOutputBytes, level, chunkSize, concatenated, flush, codec }
+  return { engine, maxOutputBytes, level, chunkSize, concatenated, flush, onProgress, codec }
 }
 
 /**

@@ -21,6 +21,7 @@
  */
 import type { Decoder, Encoder, SpanCodec } from './codec.js'
 import { CodecError } from './errors.js'
+import type { ProgressMeter } from './progress.js'
 import { Status } from './status.js'
 
 /** What a machine is built with: its codec, its role and its limits. */
@@ -46,6 +47,8 @@ export interface MachineOptions {
    * of the stream. Default `'none'`: sync points only where `requestFlush()` asks.
    */
   flush?: 'none' | 'write'
+  /** Reports `totalIn`/`totalOut` once per handed-out block (throttled) and once at the end. */
+  progress?: ProgressMeter
 }
 
 /**
@@ -263,6 +266,7 @@ export class Machine {
       if (decoding && this.memberEnded) {
         if (src.length === 0) {
           this.finished = true
+          this.options.progress?.end(this.totalIn, this.totalOut)
           continue
         }
         if (!options.concatenated) {
@@ -313,6 +317,7 @@ export class Machine {
             this.members++
           } else if (final) {
             this.finished = true
+            options.progress?.end(this.totalIn, this.totalOut)
           }
           break
         case Status.DestinationTooSmall:
@@ -402,6 +407,7 @@ export class Machine {
     }
     const out = this.block.subarray(this.emitPos, this.writePos)
     this.emitPos = this.writePos
+    this.options.progress?.update(this.totalIn, this.totalOut)
     return out
   }
 
