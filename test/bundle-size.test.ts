@@ -15,10 +15,16 @@ import { measureSizes, printSizes } from '../scripts/sizes.mjs'
 import { esmTarget } from '../esbuild.config.mjs'
 import { root } from './_fixtures.js'
 
-/** The budget for a gzip/deflate-only import with its default codec loaded, min+gzip bytes. */
-const GZIP_ONLY_BUDGET = 20_000
+/**
+ * The budget for a gzip/deflate-only import with its default codec loaded, min+gzip
+ * bytes. 20,000 until issue 20 added about 210 bytes to it: the stream shell as a class
+ * (its state in private fields, each use `this.#x`, where closure variables minified to
+ * one letter: about 90) and gzip's reading of the bytes after the last member (zero
+ * padding accepted, anything else TRAILING_DATA: about 120). Measured: 20,139.
+ */
+const GZIP_ONLY_BUDGET = 20_250
 
-test('gzip-only import: within 20 kB min+gzip with its codec loaded, and no zstd/brotli module', async () => {
+test('gzip-only import: within its min+gzip budget with its codec loaded, and no zstd/brotli module', async () => {
   const sizes = await measureSizes()
   printSizes(sizes)
   const g = sizes.gzipOnly
