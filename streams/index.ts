@@ -27,6 +27,8 @@ export {
   zstdEncode,
   brotliDecode,
   brotliEncode,
+  snappyDecode,
+  snappyEncode,
   dczDecode,
   dczEncode,
   dcbDecode,

@@ -3,7 +3,7 @@
  * log, with the budget that can fail: a gzip/deflate-only user loads at most 20 kB
  * min+gzip (1 kB = 1000 bytes) with its default engine (the embedded inflate kernel),
  * and never any zstd/brotli code or wasm. The ESM and browser builds embed only the
- * small kernels (inflate, LZ4) as base64 and read / fetch the large engines' one `.wasm`
+ * small kernels (inflate, LZ4, Snappy) as base64 and read / fetch the large engines' one `.wasm`
  * file; workerd imports every `.wasm` as a module (it refuses to compile bytes).
  */
 import { build } from 'esbuild'
@@ -40,7 +40,7 @@ for (const kind of ['esm', 'browser', 'workerd'] as const) {
     const result = await build({ ...target, write: false, metafile: true, logLevel: 'error' })
     const inputs = Object.keys(result.metafile!.inputs)
     const embedded = inputs.filter((i) => /\.b64\.(ts|js)$/.test(i)).map((i) => /([\w-]+)\.b64\./.exec(i)![1]).sort()
-    assert.equal(embedded, kind === 'workerd' ? [] : ['inflate', 'lz4'], `${kind} build embeds ${embedded.join(', ')}`)
+    assert.equal(embedded, kind === 'workerd' ? [] : ['inflate', 'lz4', 'snappy'], `${kind} build embeds ${embedded.join(', ')}`)
     const js = result.outputFiles!.filter((f) => f.path.endsWith('.js')).map((f) => f.text).join('\n')
     // One file per engine and role: zstd and brotli each have a decoder and an encoder module,
     // the deflate family's encoder is zlib-ng's (its decoder is the small embedded kernel).
