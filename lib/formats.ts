@@ -154,25 +154,21 @@ const ZSTD_ENCODE = {
 } as const
 
 /**
- * The rules between the zstd encoder options of the seekable format that a schema entry
- * cannot say (each value is checked by its entry): `frameSize` only with `seekable`; no
- * `contentSize` (it names one frame's size; a seekable archive writes each frame's);
- * `seekable: { checksums: true }` not with `checksum: false` (the seek table repeats each
- * frame's own checksum). Part of the zstd row, so that `checkOptions` (at every surface)
- * and the codec created directly (lib/codecs/zstd-seekable-encode.ts) apply it alike.
+ * The rules between the zstd seekable options (lib/codecs/zstd-seekable-encode.ts) that
+ * no schema entry says: `frameSize` only with `seekable`; no `contentSize` (one frame's
+ * size; a seekable archive writes each frame's); `seekable: { checksums: true }` not with
+ * `checksum: false` (the table repeats each frame's own checksum). Here, not in a module
+ * of its own, so that checking gzip options loads no zstd module.
  */
-export function zstdSeekableRules(o: Readonly<Record<string, unknown>>): void {
+export function zstdEncodeRules(o: Readonly<Record<string, unknown>>): void {
   const seekable = o.seekable
-  if (seekable === undefined || seekable === false) {
-    if (o.frameSize !== undefined) throw new CodecError('INVALID_OPTION', 'zstd', 'frameSize applies to seekable archives only; add seekable: true')
-    return
-  }
-  if (o.contentSize !== undefined) {
-    throw new CodecError('INVALID_OPTION', 'zstd', 'contentSize names the size of one frame; a seekable archive writes the size of each of its frames itself')
-  }
-  if (seekable !== true && (seekable as { checksums?: unknown }).checksums === true && o.checksum === false) {
-    throw new CodecError('INVALID_OPTION', 'zstd', 'seekable: { checksums: true } writes each frame with its checksum; it cannot be combined with checksum: false')
-  }
+  const why =
+    seekable === undefined || seekable === false
+      ? o.frameSize !== undefined && 'frameSize applies to seekable archives only; add seekable: true'
+      : o.contentSize !== undefined
+        ? 'contentSize is one frame\'s size; a seekable archive writes each frame\'s'
+        : seekable !== true && (seekable as { checksums?: unknown }).checksums === true && o.checksum === false && 'seekable: { checksums: true } needs each frame\'s checksum; not with checksum: false'
+  if (why) throw new CodecError('INVALID_OPTION', 'zstd', why)
 }
 
 const BROTLI_ENCODE = {
@@ -322,7 +318,7 @@ export const FORMAT_TABLE = /* @__PURE__ */ Object.freeze({
     detect: { magic: [0x28, 0xb5, 0x2f, 0xfd], frames: true, label: 'zstd' }, // RFC 8878 section 3.1.1: 0xFD2FB528 little-endian
     decodedPerByte: [32_768, 131_072],
     options: { decode: ZSTD_DECODE, encode: ZSTD_ENCODE },
-    rules: { encode: zstdSeekableRules },
+    rules: { encode: zstdEncodeRules },
   },
   brotli: {
     engines: ['wasm', 'node'],
