@@ -221,7 +221,7 @@ const LZ4_BLOCK_DECODE = {
  *   CRC-32C, no end marker (the stream ends with the input; a second stream identifier
  *   continues it); 'snappy-raw' is one raw block (format_description.txt) whose varint
  *   preamble states the decoded length, as Parquet stores it. wasm by default: the
- *   hand-written kernel decodes 2-3x the TypeScript engine (bench/snappy.ts). Snappy has
+ *   hand-written kernel decodes 2-3x the TypeScript engine (the repository's bench/snappy.ts). Snappy has
  *   no levels (one, 1). The framing encoder flushes by ending its chunk early; a raw
  *   block is one block.
  *
