@@ -24,7 +24,7 @@
 //   node esbuild.config.mjs --sizes  also print min+gzip bytes per entry point
 import { build, transform } from 'esbuild'
 import { execFileSync } from 'node:child_process'
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join, relative, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -43,6 +43,9 @@ export const entries = {
   node: 'adapters/node/index.ts',
   hono: 'adapters/hono/index.ts',
 }
+/** The command-line tool (package.json `bin`): built on its own, see buildCli. */
+export const cliEntry = 'adapters/node/cli/main.ts'
+
 /** Entries that only make sense in Node (node:stream, node:fs). */
 const nodeOnly = new Set(['node'])
 
@@ -66,12 +69,12 @@ export const common = {
 }
 
 /**
- * Our own kernels of a few kB (inflate 2 kB, LZ4 3.5 kB), embedded as base64 in every
+ * Our own kernels of a few kB (inflate 2 kB, LZ4 3.5 kB, Snappy 1 kB), embedded as base64 in every
  * build but workerd's: a few kB inline cost less than a request, and no runtime or
  * bundler has to know about a file for the default deflate-family and LZ4 engines.
  * The large engines (zstd, brotli: hundreds of kB) ship once, as a `.wasm` file.
  */
-export const EMBEDDED = new Set(['inflate', 'lz4'])
+export const EMBEDDED = new Set(['inflate', 'lz4', 'snappy'])
 
 /** The engine's `.wasm` named by a `*-wasm-source.ts` module: its `./<path>.b64.js` import, with `.wasm` for `.b64.js`. */
 export function wasmFileOf(sourcePath) {
@@ -228,6 +231,30 @@ function declarations() {
   }
 }
 
+/**
+ * dist/bin/sluice.js, the `sluice` command: one Node ESM file with a shebang; the
+ * large engines are read from dist/browser/, where the package keeps the one copy of
+ * each `.wasm` file. Not a library entry: nothing
+ * imports it, so it takes no part in the code splitting of the entries.
+ */
+export async function buildCli(outdir = 'dist/bin') {
+  const out = resolve(root, outdir)
+  const result = await build({
+    ...common,
+    entryPoints: { sluice: cliEntry },
+    outdir,
+    format: 'esm',
+    // One file: the dynamic imports of the engines are inlined (a CLI loads once).
+    splitting: false,
+    platform: 'node',
+    banner: { js: '#!/usr/bin/env node' },
+    plugins: [nodeEnginePlugin, wasmSourcePlugin('read', out, wasmDirFor(outdir))],
+    metafile: true,
+  })
+  chmodSync(join(out, 'sluice.js'), 0o755)
+  return result
+}
+
 /** The packages from node_modules that the builds bundled (fflate, ...): their folders. */
 const bundled = new Set()
 function track(result) {
@@ -296,6 +323,7 @@ async function main() {
   await attempt('dist/browser', () => build({ ...esmTarget('browser'), metafile: true }).then(track))
   await attempt('dist/workerd', () => build({ ...esmTarget('workerd'), metafile: true }).then(track))
   await attempt('dist/cjs', () => buildCjs().then(track))
+  await attempt('dist/bin', () => buildCli().then(track))
   await attempt('dist/types', declarations)
   await attempt('dist/THIRD_PARTY_NOTICES.md', notices)
 

@@ -10,6 +10,7 @@ import { Status } from '../lib/status.js'
 import { CodecStream } from '../streams/codec-stream.js'
 import * as sluice from '../streams/index.js'
 import { chunks, drain, streamOf } from './corpus.js'
+import { snappyGroups } from './snappy.js'
 
 const require = createRequire(import.meta.url)
 
@@ -287,4 +288,6 @@ export const groups: Group[] = [
       oneShot('node:zlib brotliCompressSync (native)', identity, (p) => zlib.brotliCompressSync(p, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } })),
     ],
   },
+  // Snappy raw blocks and framing (bench/snappy.ts; standalone it runs its rows interleaved).
+  ...snappyGroups,
 ]

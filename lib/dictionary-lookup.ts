@@ -39,10 +39,29 @@ export const transportHash = (format: TransportFormat, head: Uint8Array): Uint8A
   head.subarray(transportMagic(format).length, transportHeaderLength(format))
 
 /** A dictionary for a hash, or undefined when there is none. */
-export type DictionaryLookup = (sha256: Uint8Array) => BufferSource | undefined | Promise<BufferSource | undefined>
+/**
+ * A dictionary with its SHA-256 already computed, as the fetch adapter's
+ * `prepareDictionary()` makes it: used as it is, not hashed again.
+ */
+export interface HashedDictionary {
+  readonly bytes: Uint8Array
+  readonly sha256: Uint8Array
+}
 
-/** Dictionaries to choose from by hash: an array, or a lookup. */
-export type DictionariesOption = readonly BufferSource[] | DictionaryLookup
+/** A dictionary as the options take it: its bytes, or a prepared one. */
+export type DictionaryInput = BufferSource | HashedDictionary
+
+export type DictionaryLookup = (sha256: Uint8Array) => DictionaryInput | undefined | Promise<DictionaryInput | undefined>
+
+/** `dictionaries`: an array (raw bytes hashed once; prepared ones as they are) or a lookup by SHA-256. */
+export type DictionariesOption = readonly DictionaryInput[] | DictionaryLookup
+
+/** Whether `d` is a prepared dictionary (bytes and a 32-byte SHA-256). */
+export function isHashedDictionary(d: unknown): d is HashedDictionary {
+  if (typeof d !== 'object' || d === null || ArrayBuffer.isView(d) || d instanceof ArrayBuffer) return false
+  const { bytes, sha256 } = d as Partial<HashedDictionary>
+  return bytes instanceof Uint8Array && sha256 instanceof Uint8Array && sha256.length === TRANSPORT_HASH_BYTES
+}
 
 export function hashHex(bytes: Uint8Array): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
@@ -63,8 +82,9 @@ export class DictionaryFinder {
     if (option === undefined || typeof option === 'function') return
     if (!Array.isArray(option)) throw new CodecError('INVALID_OPTION', label, 'dictionaries must be an array of BufferSources or a lookup function')
     for (const d of option) {
+      if (isHashedDictionary(d)) continue
       try {
-        toBytes(d, true)
+        toBytes(d as BufferSource, true)
       } catch {
         throw new CodecError('INVALID_OPTION', label, 'dictionaries must hold only ArrayBuffers or ArrayBufferViews')
       }
@@ -84,7 +104,7 @@ export class DictionaryFinder {
       const given = await option(hash.slice())
       if (given !== undefined) {
         try {
-          found = toBytes(given, true)
+          found = isHashedDictionary(given) ? given.bytes : toBytes(given, true)
         } catch {
           throw new CodecError('INVALID_OPTION', this.label, `the dictionaries lookup returned neither a BufferSource nor undefined for SHA-256 ${name}`)
         }
@@ -92,6 +112,7 @@ export class DictionaryFinder {
     } else if (option !== undefined) {
       this.hashed ??= await Promise.all(
         option.map(async (d) => {
+          if (isHashedDictionary(d)) return { hash: hashHex(d.sha256), bytes: d.bytes }
           const bytes = toBytes(d, true)
           return { hash: hashHex(await sha256(bytes)), bytes }
         }),

@@ -21,8 +21,9 @@
 import { toBytes } from './bytes.js'
 import type { FormatTraits, Role } from './codec.js'
 import { CodecError } from './errors.js'
+import type { ProgressCallback } from './progress.js'
 import { checkBoolean, checkInteger, checkLimit, checkOneOf, checkSpec, describe, nearestKey, type OptionSchema, type OptionSpec, type OptionsOf } from './options.js'
-import { zstdSeekableRules } from './codecs/zstd-seekable-rules.js'
+import { zstdSeekableRules } from './seekable-rules.js'
 
 export { checkBoolean, checkInteger, checkLimit, checkOneOf } from './options.js'
 
@@ -53,6 +54,11 @@ export interface FormatRow {
    * sequences of frames by their own specifications). Absent: not a web format.
    */
   readonly web?: { readonly name: string; readonly concatenated: boolean }
+  /**
+   * The suffix its files carry, as its reference tool writes them (the `sluice` CLI
+   * names outputs and recognises inputs by it). Absent: no file convention.
+   */
+  readonly suffix?: string
   /**
    * Its HTTP content coding (RFC 9110 section 8.4.1, IANA registry): the token, the
    * level `encodeResponse` uses by default (content made per request: speed over the last
@@ -205,6 +211,13 @@ const LZ4_BLOCK_DECODE = {
  *   the dictionary's SHA-256, then one zstd frame or one brotli stream using it as raw
  *   content. Levels as the inner formats'. One stream: bytes after it are trailing data.
  *   dcb's HTTP level is 5: brotli's encoder uses a dictionary from quality 5 only.
+ * - snappy: google/snappy's framing format (framing_format.txt): chunks with masked
+ *   CRC-32C, no end marker (the stream ends with the input; a second stream identifier
+ *   continues it); 'snappy-raw' is one raw block (format_description.txt) whose varint
+ *   preamble states the decoded length, as Parquet stores it. wasm by default: the
+ *   hand-written kernel decodes 2-3x the TypeScript engine (bench/snappy.ts). Snappy has
+ *   no levels (one, 1). The framing encoder flushes by ending its chunk early; a raw
+ *   block is one block.
  *
  * Decoded-size bounds (`decodedPerByte`):
  * - deflate: a length/distance pair costs at least 2 bits and yields at most 258 bytes
@@ -215,6 +228,8 @@ const LZ4_BLOCK_DECODE = {
  *   per byte.
  * - brotli: one insert-and-copy command of a few bytes can copy ~16 MiB (RFC 7932
  *   section 5): no useful bound (only the caller's limit applies).
+ * - Snappy: the densest element is a 3-byte copy of 64 bytes (format_description.txt
+ *   section 2.2), so < 22 per byte; a framing chunk holds at most 65536 bytes.
  */
 export const FORMAT_TABLE = /* @__PURE__ */ Object.freeze({
   gzip: {
@@ -225,6 +240,7 @@ export const FORMAT_TABLE = /* @__PURE__ */ Object.freeze({
     dictionary: 'none',
     dictionaryWhy: "gzip has no preset dictionary (RFC 1952 defines none); use 'deflate' (zlib, RFC 1950 FDICT) or 'deflate-raw'",
     flushes: true,
+    suffix: '.gz', // gzip(1)
     web: { name: 'gzip', concatenated: false },
     http: { coding: 'gzip', level: 6, preference: 3 },
     detect: { magic: [0x1f, 0x8b], label: 'gzip' }, // RFC 1952 section 2.3.1 ID1 ID2
@@ -238,6 +254,7 @@ export const FORMAT_TABLE = /* @__PURE__ */ Object.freeze({
     traits: SINGLE,
     dictionary: 'optional',
     flushes: true,
+    suffix: '.zz', // pigz -z
     web: { name: 'deflate', concatenated: false },
     // HTTP `deflate` is the zlib format (RFC 9110 section 8.4.1.2).
     http: { coding: 'deflate', level: 6, preference: 4 },
@@ -264,6 +281,7 @@ export const FORMAT_TABLE = /* @__PURE__ */ Object.freeze({
     dictionary: 'none',
     dictionaryWhy: 'lz4 dictionaries are not supported',
     flushes: true,
+    suffix: '.lz4', // lz4(1)
     web: { name: 'lz4', concatenated: true },
     detect: { magic: [0x04, 0x22, 0x4d, 0x18], frames: true, label: 'LZ4 frame' }, // 0x184D2204 little-endian
     decodedPerByte: [256, 65_536],
@@ -287,6 +305,7 @@ export const FORMAT_TABLE = /* @__PURE__ */ Object.freeze({
     traits: MEMBERS,
     dictionary: 'optional',
     flushes: true,
+    suffix: '.zst', // zstd(1)
     web: { name: 'zstd', concatenated: true },
     // RFC 9659 section 3: the zstd content coding's window is at most 8 MB (2^23).
     http: { coding: 'zstd', level: 3, preference: 1, decode: { maxWindowLog: 23 } },
@@ -302,6 +321,7 @@ export const FORMAT_TABLE = /* @__PURE__ */ Object.freeze({
     traits: SINGLE,
     dictionary: 'optional',
     flushes: true,
+    suffix: '.br', // brotli(1)
     web: { name: 'brotli', concatenated: false },
     http: { coding: 'br', level: 4, preference: 2 },
     decodedPerByte: null,
@@ -336,6 +356,31 @@ export const FORMAT_TABLE = /* @__PURE__ */ Object.freeze({
     transport: { inner: 'brotli', magic: [0xff, 0x44, 0x43, 0x42], section: '4' },
     decodedPerByte: null,
     options: { decode: NONE, encode: BROTLI_ENCODE },
+  },
+  snappy: {
+    engines: ['js', 'wasm'],
+    defaultEngine: 'wasm',
+    levels: [1, 1, 1],
+    traits: SINGLE,
+    dictionary: 'none',
+    dictionaryWhy: 'Snappy has no dictionaries',
+    flushes: true,
+    web: { name: 'snappy', concatenated: false },
+    // The stream identifier chunk (framing_format.txt section 4.1): ff 06 00 00 "sNaPpY".
+    detect: { magic: [0xff, 0x06, 0x00, 0x00, 0x73, 0x4e, 0x61, 0x50, 0x70, 0x59], label: 'Snappy framing format' },
+    decodedPerByte: [22, 65_536],
+    options: { decode: NONE, encode: NONE },
+  },
+  'snappy-raw': {
+    engines: ['js', 'wasm'],
+    defaultEngine: 'wasm',
+    levels: [1, 1, 1],
+    traits: SINGLE,
+    dictionary: 'none',
+    dictionaryWhy: 'Snappy has no dictionaries',
+    flushes: false,
+    decodedPerByte: [22, 32],
+    options: { decode: NONE, encode: NONE },
   },
 } as const satisfies Record<string, FormatRow>)
 
@@ -627,6 +672,11 @@ export const MACHINE_OPTIONS = /* @__PURE__ */ Object.freeze({
      * frame an error, as the web platform's `DecompressionStream('gzip')` does.
      */
     concatenated: { type: 'boolean' },
+    /**
+     * Called with `{ bytesIn, bytesOut, totalIn? }` as the codec runs: at most once per
+     * output chunk and per 50 ms, and once at the end (lib/progress.ts).
+     */
+    onProgress: { type: 'progress' },
   },
   encode: {
     /** Output chunk size in bytes, 64 to 2^30. Default: 16 KiB growing to 256 KiB. */
@@ -639,6 +689,11 @@ export const MACHINE_OPTIONS = /* @__PURE__ */ Object.freeze({
      * costs ratio on small writes. Default `'none'`.
      */
     flush: { type: 'choice', values: ['none', 'write'] },
+    /**
+     * Called with `{ bytesIn, bytesOut, totalIn? }` as the codec runs: at most once per
+     * output chunk and per 50 ms, and once at the end (lib/progress.ts).
+     */
+    onProgress: { type: 'progress' },
   },
 } as const)
 
@@ -671,6 +726,8 @@ export interface CheckedOptions {
   readonly chunkSize: number | undefined
   readonly concatenated: boolean
   readonly flush: FlushMode
+  /** The `onProgress` callback, where the surface takes one and it was given. */
+  readonly onProgress: ProgressCallback | undefined
   /**
    * What the codec module gets: the format's own options as given, the copied
    * dictionary, `level`, `maxOutputBytes` (when given).
@@ -750,8 +807,9 @@ export function checkOptions(format: Format, role: Role, options: unknown, keys:
   const chunkSize = machineKeys.includes('chunkSize') ? checkChunkSize(format, o.chunkSize) : undefined
   const concatenated = machineKeys.includes('concatenated') ? checkBoolean(format, 'concatenated', o.concatenated, row.traits.concatenable) : row.traits.concatenable
   const flush = role === 'encode' && machineKeys.includes('flush') ? checkFlush(format, o.flush) : 'none'
+  const onProgress = machineKeys.includes('onProgress') && o.onProgress !== undefined ? (checkSpec(format, 'onProgress', MACHINE_OPTIONS[role].onProgress, o.onProgress, engine) as ProgressCallback) : undefined
   row.rules?.[role]?.(codec)
-  return { engine, maxOutputBytes, level, chunkSize, concatenated, flush, codec }
+  return { engine, maxOutputBytes, level, chunkSize, concatenated, flush, onProgress, codec }
 }
 
 /**

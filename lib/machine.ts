@@ -21,6 +21,7 @@
  */
 import type { Decoder, Encoder, SpanCodec } from './codec.js'
 import { CodecError } from './errors.js'
+import type { ProgressMeter } from './progress.js'
 import { Status } from './status.js'
 
 /** What a machine is built with: its codec, its role and its limits. */
@@ -46,6 +47,8 @@ export interface MachineOptions {
    * of the stream. Default `'none'`: sync points only where `requestFlush()` asks.
    */
   flush?: 'none' | 'write'
+  /** Reports `totalIn`/`totalOut` once per handed-out block (throttled) and once at the end. */
+  progress?: ProgressMeter
 }
 
 /**
@@ -263,12 +266,15 @@ export class Machine {
       if (decoding && this.memberEnded) {
         if (src.length === 0) {
           this.finished = true
+          this.options.progress?.end(this.totalIn, this.totalOut)
           continue
         }
-        if (!options.concatenated) {
-          throw new CodecError('TRAILING_DATA', options.format, `${src.length}${this.ended ? '' : '+'} bytes after the end of the stream`, this.totalIn)
-        }
-        const next = this.paddingFrom >= 0 ? 'no' : ((codec as Decoder).startsMember?.(src) ?? 'match')
+        // A member may follow where the format allows it (`concatenated`) and the bytes
+        // start one (`startsMember`, gzip's magic). Else the stream has ended: zero bytes
+        // to its end are padding where members may follow (tape and block-device archives
+        // pad a .gz file to their block size; gzip, pigz, zlib and node:zlib accept it),
+        // anything else is TRAILING_DATA at the end of the last member.
+        const next = options.concatenated && this.paddingFrom < 0 ? ((codec as Decoder).startsMember?.(src) ?? 'match') : 'no'
         if (next === 'partial' && !this.ended) {
           // Too few bytes to tell (one byte of a two-byte magic): wait for more.
           this.keepTail(src)
@@ -276,7 +282,12 @@ export class Machine {
           continue
         }
         if (next !== 'match') {
-          this.skipPadding(src)
+          if (this.paddingFrom < 0) this.paddingFrom = this.totalIn
+          if (!options.concatenated || src.some((b) => b !== 0)) {
+            throw new CodecError('TRAILING_DATA', options.format, `${src.length}${this.ended ? '' : '+'} bytes after the end of the stream`, this.paddingFrom)
+          }
+          this.inputPos += src.length
+          this.totalIn += src.length
           continue
         }
         codec.reset()
@@ -313,6 +324,7 @@ export class Machine {
             this.members++
           } else if (final) {
             this.finished = true
+            options.progress?.end(this.totalIn, this.totalOut)
           }
           break
         case Status.DestinationTooSmall:
@@ -402,6 +414,7 @@ export class Machine {
     }
     const out = this.block.subarray(this.emitPos, this.writePos)
     this.emitPos = this.writePos
+    this.options.progress?.update(this.totalIn, this.totalOut)
     return out
   }
 
@@ -416,24 +429,6 @@ export class Machine {
     this.block = new Uint8Array(size)
     this.emitPos = 0
     this.writePos = 0
-  }
-
-  /**
-   * Bytes after the last member that start no member: zero bytes are padding and are
-   * consumed (tape and block-device archives pad a .gz file to their block size; gzip,
-   * pigz, zlib's gunzip and node:zlib accept it), anything else is `TRAILING_DATA` at
-   * the offset where the bytes after the member begin.
-   */
-  private skipPadding(src: Uint8Array): void {
-    const from = this.paddingFrom >= 0 ? this.paddingFrom : this.totalIn
-    for (let i = 0; i < src.length; i++) {
-      if (src[i] !== 0) {
-        throw new CodecError('TRAILING_DATA', this.options.format, `bytes after the last member start no member and are not zero padding (byte ${this.totalIn + i - from} after the member is ${src[i]!.toString(16).padStart(2, '0')})`, from)
-      }
-    }
-    this.paddingFrom = from
-    this.inputPos += src.length
-    this.totalIn += src.length
   }
 
   private keepTail(tail: Uint8Array): void {

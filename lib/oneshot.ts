@@ -9,6 +9,7 @@ import type { Decoder } from './codec.js'
 import { readU32LE } from './endian.js'
 import { checkMaxOutput, mostDecodedBytes, type CodecOptions } from './formats.js'
 import { prepareDecoder, prepareEncoder } from './prepare.js'
+import type { ProgressCallback } from './progress.js'
 import { Status } from './status.js'
 
 /** The largest output block a one-shot call uses (see `blockSizeFor`). */
@@ -41,10 +42,15 @@ function run(machine: Machine, data: Uint8Array): Uint8Array {
 export type DecodeOptions<F extends Format = Format> = CodecOptions<F, 'decode'> & {
   /** Whether further frames/members are decoded (default: the format's rule). */
   concatenated?: boolean
+  /** Called with `{ bytesIn, bytesOut, totalIn }` as the call runs, and once at the end (lib/progress.ts). */
+  onProgress?: ProgressCallback
 }
 
 /** Options of `encode()`: the span encoder's (`engine`, `level`, `dictionary`, the format's own). */
-export type EncodeOptions<F extends Format = Format> = CodecOptions<F, 'encode'>
+export type EncodeOptions<F extends Format = Format> = CodecOptions<F, 'encode'> & {
+  /** Called with `{ bytesIn, bytesOut, totalIn }` as the call runs, and once at the end (lib/progress.ts). */
+  onProgress?: ProgressCallback
+}
 
 /**
  * The one block size a call uses, fixed for that call: the input length times `factor`
@@ -56,7 +62,8 @@ function blockSizeFor(inputLength: number, factor: number): number {
 }
 
 /**
- * Decodes a whole buffer. Options: `engine`, `maxOutputBytes`, `concatenated`, codec options.
+ * Decodes a whole buffer. Options: `engine`, `maxOutputBytes`, `concatenated`,
+ * `onProgress` (with `totalIn`, the input's length), codec options.
  *
  * When the input is one frame that declares its size (zstd and LZ4 frames with a content
  * size; a gzip member's ISIZE), the output is allocated once at that size and decoded
@@ -66,13 +73,15 @@ function blockSizeFor(inputLength: number, factor: number): number {
  */
 export async function decode<F extends Format>(format: F, data: BinaryInput, options: DecodeOptions<F> = {} as DecodeOptions<F>): Promise<Uint8Array> {
   const bytes = toBytes(data, true)
-  const open = prepareDecoder(format, options, { machine: ['concatenated'], chunkSize: blockSizeFor(bytes.length, 4) })
+  const open = prepareDecoder(format, options, { machine: ['concatenated', 'onProgress'], chunkSize: blockSizeFor(bytes.length, 4), totalIn: bytes.length })
   let machine: Machine | null = null
   await open((m) => (machine = m))
   const m = machine as Machine | null
   const exact = declaredSizeDecode(m!.codec as Decoder, format, bytes, checkMaxOutput(format, options.maxOutputBytes))
   if (exact) {
     m!.dispose()
+    // The exact-size path bypasses the machine: its one report, at the end.
+    options.onProgress?.({ bytesIn: bytes.length, bytesOut: exact.length, totalIn: bytes.length })
     return exact
   }
   m!.codec.reset()
@@ -104,7 +113,7 @@ export function declaredSizeDecode(decoder: Decoder, format: Format, bytes: Uint
 /** Encodes a whole buffer. Options: `engine`, `level`, codec options. */
 export async function encode<F extends Format>(format: F, data: BinaryInput, options: EncodeOptions<F> = {} as EncodeOptions<F>): Promise<Uint8Array> {
   const bytes = toBytes(data, true)
-  const open = prepareEncoder(format, options, { chunkSize: blockSizeFor(bytes.length, 1) })
+  const open = prepareEncoder(format, options, { machine: ['onProgress'], chunkSize: blockSizeFor(bytes.length, 1), totalIn: bytes.length })
   let machine: Machine | null = null
   await open((m) => (machine = m))
   return run(machine!, bytes)

@@ -8,6 +8,7 @@
 import type { BinaryInput } from './bytes.js'
 import { CodecError } from './errors.js'
 import type { Engine } from './formats.js'
+import type { ProgressCallback } from './progress.js'
 
 /**
  * A value as messages show it: strings quoted with their type named, numbers and
@@ -111,6 +112,8 @@ export type OptionSpec = SpecBase &
     | { readonly type: 'limit' }
     /** The common options with checks of their own (formats.ts): engine, level, dictionary. */
     | { readonly type: 'engine' | 'level' | 'dictionary' }
+    /** A progress callback (`onProgress`, lib/progress.ts). */
+    | { readonly type: 'progress' }
   )
 
 /** Options by name. */
@@ -150,6 +153,9 @@ export function checkSpec(format: string, name: string, spec: OptionSpec, value:
     }
     case 'limit':
       return checkLimit(format, name, value, Infinity)
+    case 'progress':
+      if (typeof value !== 'function') throw new CodecError('INVALID_OPTION', format, `${name} must be a function, got ${describe(value)}`)
+      return value
     default:
       // engine, level, dictionary: checked by their own rules (formats.ts), never here.
       return value
@@ -169,7 +175,9 @@ type ValueOf<S> = S extends { type: 'integer' | 'limit' | 'level' }
         ? Engine
         : S extends { type: 'dictionary' }
           ? BinaryInput
-          : never
+          : S extends { type: 'progress' }
+            ? ProgressCallback
+            : never
 
 type RequiredKeys<S> = { [K in keyof S]: S[K] extends { required: string } ? K : never }[keyof S]
 

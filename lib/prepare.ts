@@ -15,6 +15,7 @@
 import type { Format } from './codec.js'
 import { DEFAULT_BLOCK_SIZE, FIRST_BLOCK_SIZE, Machine } from './machine.js'
 import { checkOptions, type SurfaceKeys } from './formats.js'
+import { ProgressMeter } from './progress.js'
 import { openCodec } from './registry.js'
 
 /** Loads the engine and hands the machine to `use` (see the module comment for why not resolve with it). */
@@ -24,6 +25,16 @@ export type OpenMachine = (use: (machine: Machine) => void) => Promise<void>
 export interface Surface extends SurfaceKeys {
   /** The output block size the surface chooses (the one-shot helpers); the caller's otherwise. */
   readonly chunkSize?: number
+  /**
+   * The input's size when the surface knows it (a one-shot call's input, a file), given
+   * to `onProgress` as `totalIn`; read when the machine is built.
+   */
+  readonly totalIn?: number
+}
+
+/** The progress meter of one machine, when the caller asked for reports (`onProgress`). */
+function progressOf(checked: { onProgress: ((p: import('./progress.js').Progress) => void) | undefined }, surface: Surface): ProgressMeter | undefined {
+  return checked.onProgress ? new ProgressMeter(checked.onProgress, surface.totalIn) : undefined
 }
 
 /** The WHATWG stream factories: the machine's options, `signal` and `streams`. */
@@ -42,7 +53,7 @@ export function prepareDecoder(format: Format, options: object, surface: Surface
   const checked = checkOptions(format, 'decode', options, surface)
   const sizes = blockSizes(surface.chunkSize ?? checked.chunkSize)
   const { maxOutputBytes, concatenated } = checked
-  return (use) => openCodec(format, 'decode', checked, (codec) => use(new Machine(codec, { format, mode: 'decode', ...sizes, maxOutputBytes, concatenated })))
+  return (use) => openCodec(format, 'decode', checked, (codec) => use(new Machine(codec, { format, mode: 'decode', ...sizes, maxOutputBytes, concatenated, progress: progressOf(checked, surface) })))
 }
 
 /** Checks encoder options now; `open` loads the engine and builds the machine. */
@@ -50,5 +61,5 @@ export function prepareEncoder(format: Format, options: object, surface: Surface
   const checked = checkOptions(format, 'encode', options, surface)
   const sizes = blockSizes(surface.chunkSize ?? checked.chunkSize)
   const { flush } = checked
-  return (use) => openCodec(format, 'encode', checked, (codec) => use(new Machine(codec, { format, mode: 'encode', ...sizes, maxOutputBytes: Infinity, concatenated: false, flush })))
+  return (use) => openCodec(format, 'encode', checked, (codec) => use(new Machine(codec, { format, mode: 'encode', ...sizes, maxOutputBytes: Infinity, concatenated: false, flush, progress: progressOf(checked, surface) })))
 }

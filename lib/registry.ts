@@ -36,6 +36,7 @@ const nodeEngine = (format: Format): Loader => () =>
  */
 const deflateWasm = (role?: Role) => import('./codecs/deflate-wasm.js').then((m) => m.loadDeflateWasm(role))
 const lz4Wasm = () => import('./codecs/lz4-wasm.js').then((m) => m.loadLz4Wasm())
+const snappyWasm = () => import('./codecs/snappy-wasm.js').then((m) => m.loadSnappyWasm())
 
 const loaders: Record<Format, Partial<Record<Engine, Loader>>> = {
   // 'wasm': the same wrappers, decoded with Huffman-coded blocks and CRC-32 in sluice's
@@ -49,6 +50,10 @@ const loaders: Record<Format, Partial<Record<Engine, Loader>>> = {
   // encoder); the raw block encoder is TypeScript in both.
   lz4: { js: () => import('./codecs/lz4.js').then((m) => m.lz4), wasm: () => lz4Wasm().then((m) => m.lz4) },
   'lz4-block': { js: () => import('./codecs/lz4.js').then((m) => m.lz4Block), wasm: () => lz4Wasm().then((m) => m.lz4Block) },
+  // 'wasm': the same codecs with whole blocks decoded and CRC-32C computed by sluice's
+  // hand-written kernel (lib/codecs/wasm/snappy.wat); encoders are TypeScript in both.
+  snappy: { js: () => import('./codecs/snappy.js').then((m) => m.snappy), wasm: () => snappyWasm().then((m) => m.snappy) },
+  'snappy-raw': { js: () => import('./codecs/snappy.js').then((m) => m.snappyRaw), wasm: () => snappyWasm().then((m) => m.snappyRaw) },
   zstd: { wasm: (role) => import('./codecs/zstd.js').then((m) => m.loadZstd(role)), node: nodeEngine('zstd') },
   brotli: { wasm: (role) => import('./codecs/brotli.js').then((m) => m.loadBrotli(role)), node: nodeEngine('brotli') },
   // RFC 9842: a header, then zstd / brotli with the dictionary as raw content.

@@ -69,6 +69,14 @@ export const zstdEncode = (options?: EncodeStreamOptions<'zstd'>): EncoderPair =
 export const brotliDecode = (options?: DecodeStreamOptions<'brotli'>): Pair => decodeStream('brotli', options)
 /** brotli (RFC 7932) encoder; `level` (quality) 0–11, default 5; `lgwin` 10–24. */
 export const brotliEncode = (options?: EncodeStreamOptions<'brotli'>): EncoderPair => encodeStream('brotli', options)
+/**
+ * Snappy's framing format (google/snappy framing_format.txt): every chunk's masked
+ * CRC-32C is checked; skippable and padding chunks are skipped. For one raw block
+ * ('snappy-raw', as Parquet stores it) use `decode`/`encode` or the span codecs.
+ */
+export const snappyDecode = (options?: DecodeStreamOptions<'snappy'>): Pair => decodeStream('snappy', options)
+/** Snappy framing format encoder: the stream identifier, then one chunk per 64 KiB. */
+export const snappyEncode = (options?: EncodeStreamOptions<'snappy'>): EncoderPair => encodeStream('snappy', options)
 /** RFC 9842 dictionary-compressed zstd ('dcz'): `dictionary` is required. */
 export const dczDecode = (options: DecodeStreamOptions<'dcz'>): Pair => decodeStream('dcz', options)
 /** RFC 9842 'dcz' encoder (zstd with the dictionary as raw content): `dictionary` is required. */

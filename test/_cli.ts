@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
 /** The reference CLIs, each with the Debian package that provides it (as CI installs them). */
-const PACKAGE = { zstd: 'zstd', lz4: 'lz4', brotli: 'brotli', gzip: 'gzip', pigz: 'pigz', curl: 'curl' } as const
+const PACKAGE = { zstd: 'zstd', lz4: 'lz4', brotli: 'brotli', gzip: 'gzip', pigz: 'pigz', curl: 'curl', script: 'bsdutils' } as const
 export type Cli = keyof typeof PACKAGE
 
 const present = new Map<Cli, boolean>()

@@ -62,15 +62,34 @@ test('prepareDictionary hashes and copies once; its hash is the Available-Dictio
   }
 })
 
-test('options: dictionaries must be prepared; dcz/dcb need them; dictionaries need dcz or dcb', async () => {
+test('options: dictionaries are prepared ones or bytes; dcz/dcb need them; dictionaries need dcz or dcb', async () => {
   const d = await prepareDictionary(new Uint8Array(100))
   const r = () => req({ 'accept-encoding': CHROME_ACCEPT })
-  invalid(() => encodeResponse(r(), res('x'), { dictionaries: [new Uint8Array(100)] as never }), /dictionaries\[0\] was not made by prepareDictionary/)
-  invalid(() => encodeResponse(r(), res('x'), { dictionaries: d as never }), /array of dictionaries made by prepareDictionary, or a lookup/)
+  invalid(() => encodeResponse(r(), res('x'), { dictionaries: ['text'] as never }), /dictionaries\[0\] is neither a BufferSource nor a dictionary made by prepareDictionary/)
+  invalid(() => encodeResponse(r(), res('x'), { dictionaries: d as never }), /array of dictionaries \(prepareDictionary results or BufferSources\), or a lookup/)
   invalid(() => encodeResponse(r(), res('x'), { encodings: ['dcz', 'zstd'] }), /encodings lists dcz, which need the dictionaries option/)
   invalid(() => encodeResponse(r(), res('x'), { encodings: ['zstd', 'br'], dictionaries: [d] }), /neither dcz nor dcb/)
   invalid(() => encodeResponse(r(), res('x'), { dictionaries: [d], levels: { dcb: 12 } }), /level/)
-  invalid(() => compression({ dictionaries: ['x'] as never }), /was not made by prepareDictionary/)
+  invalid(() => compression({ dictionaries: ['x'] as never }), /is neither a BufferSource nor a dictionary made by prepareDictionary/)
+})
+
+test('one way to pass dictionaries: raw bytes (hashed once), prepared ones and lookups, on both sides', async () => {
+  if (!pair) return
+  const prepared = await prepareDictionary(pair.dictionary)
+  const raw = pair.dictionary.slice()
+  const ask = req({ 'available-dictionary': prepared.hash, 'accept-encoding': CHROME_ACCEPT })
+  for (const dictionaries of [[raw], [raw.buffer], () => raw, () => prepared] as const) {
+    const encoded = encodeResponse(ask.clone(), res(pair.body.slice()), { dictionaries: dictionaries as never })
+    assert.is(encoded.headers.get('content-encoding'), 'dcz', 'raw bytes are found by the hash the request names')
+    const body = await bytesOf(encoded)
+    // The decoder takes the same forms: raw bytes, a prepared dictionary, a lookup.
+    for (const back of [[raw], [prepared], () => prepared, () => raw] as const) {
+      const decoded = await bytesOf(decodeResponse(new Response(body, { headers: { 'content-encoding': 'dcz' } }), { dictionaries: back as never }))
+      assert.ok(same(decoded, pair.body))
+    }
+  }
+  // Node's compression() took only prepared ones before; raw bytes are accepted at setup now.
+  assert.type(compression({ dictionaries: [raw] }), 'function')
 })
 
 test('negotiation: dcz/dcb only for a known Available-Dictionary, by q-value then server order', async () => {
@@ -177,7 +196,7 @@ test('a lookup: gets the hash and Dictionary-ID; only a dictionary with that has
   answer = undefined
   assert.is(r({ 'available-dictionary': d.hash }).headers.get('content-encoding'), 'zstd')
   answer = { bytes: 'x' } as never
-  invalid(() => r({ 'available-dictionary': d.hash }), /returned neither a dictionary made by prepareDictionary nor undefined for SHA-256 [0-9a-f]{64}/)
+  invalid(() => r({ 'available-dictionary': d.hash }), /returned neither a dictionary \(prepareDictionary's or a BufferSource\) nor undefined for SHA-256 [0-9a-f]{64}/)
 })
 
 test('flush: a text/event-stream body in dcz and dcb reaches the client event by event', async () => {

@@ -38,6 +38,10 @@ const formats: Array<[Format, boolean]> = [
   ['lz4', true],
   ['zstd', true],
   ['brotli', false],
+  // Snappy framing: every chunk is checksummed, but a stream cut at a chunk boundary is a
+  // valid shorter stream (the format has no end marker), so not the content as a whole.
+  ['snappy', false],
+  ['snappy-raw', false],
 ]
 
 function run(mod: CodecModule, data: Uint8Array, split: number): Uint8Array | CodecError {

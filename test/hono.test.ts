@@ -72,6 +72,22 @@ test('app.request(): each coding by Accept-Encoding; bodies byte-identical; head
   assert.is((await a.request('/png', { headers: { 'Accept-Encoding': 'gzip' } })).headers.get('content-encoding'), null, 'images are not compressed')
 })
 
+test('a body that ends within minBytes is left alone without Content-Length; longer streams are compressed', async () => {
+  const a = new Hono()
+  a.use(compress())
+  a.get('/twenty', () => new Response('twenty bytes of text', { headers: { 'content-type': 'text/plain' } }))
+  a.get('/chunked-small', () => new Response(new Blob(['twenty ', 'bytes ', 'of text']).stream(), { headers: { 'content-type': 'text/plain' } }))
+  a.get('/chunked-large', () => new Response(new Blob([text.slice(0, 500), text.slice(500)]).stream(), { headers: { 'content-type': 'text/plain' } }))
+  for (const path of ['/twenty', '/chunked-small']) {
+    const res = await a.request(path, { headers: { 'Accept-Encoding': 'gzip' } })
+    assert.is(res.headers.get('content-encoding'), null, path)
+    assert.is(await res.text(), 'twenty bytes of text')
+  }
+  const large = await a.request('/chunked-large', { headers: { 'Accept-Encoding': 'gzip' } })
+  assert.is(large.headers.get('content-encoding'), 'gzip')
+  assert.is(new TextDecoder().decode(decodeHttp('gzip', new Uint8Array(await large.arrayBuffer()))), text, 'the bytes read ahead are replayed in order')
+})
+
 test('a drop-in for hono/compress: its options, and the same headers where both compress', async () => {
   for (const path of ['/text', '/json', '/etag']) {
     const ours = await app(compress({ encoding: 'gzip' })).request(path, { headers: { 'Accept-Encoding': 'gzip, deflate' } })

@@ -31,7 +31,7 @@ async function drain(readable: NodeJS.ReadableStream): Promise<Buffer> {
   return Buffer.concat(parts)
 }
 
-for (const format of ['gzip', 'deflate', 'deflate-raw', 'lz4', 'zstd', 'brotli'] as const) {
+for (const format of ['gzip', 'deflate', 'deflate-raw', 'lz4', 'zstd', 'brotli', 'snappy'] as const) {
   test(`${format}: file -> nodeEncode -> file -> nodeDecode -> file, with stream.pipeline`, async () => {
     const packed = join(dir, `dom.${format}`)
     const unpacked = join(dir, `dom.${format}.out`)

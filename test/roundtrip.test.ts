@@ -24,6 +24,8 @@ const levels: Record<Exclude<Format, 'lz4-block' | 'dcz' | 'dcb'>, number[]> = {
   lz4: [1, 9],
   zstd: [1, 3, 19],
   brotli: [0, 5, 11],
+  snappy: [1],
+  'snappy-raw': [1],
 }
 
 const big = filesCorpus(join(root, 'node_modules/typescript/lib'), (4 << 20) + 12345, /\.d\.ts$/)

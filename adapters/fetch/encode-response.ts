@@ -33,6 +33,7 @@ import { canFlush, checkLevel, HTTP_CODINGS, httpOf, resolveEngine, type Engine 
 import { checkKeys, checkOneOf, describe } from '../../lib/options.js'
 import { encodeStream } from '../../streams/factories.js'
 import { CONTENT_CODINGS, DICTIONARY_CODINGS, negotiate, type ContentCoding, type DictionaryCoding } from './negotiate.js'
+import { checkProgress, type Progress, type ProgressCallback } from '../../lib/progress.js'
 import { dictionaryChooser, type DictionaryChooser, type ServerDictionariesOption } from './server-dictionaries.js'
 
 /**
@@ -87,6 +88,14 @@ export interface EncodeResponseOptions {
    * it for.
    */
   dictionaries?: ServerDictionariesOption
+  /**
+   * Called with `{ bytesIn, bytesOut, totalIn? }` as an encoded body is produced:
+   * `bytesIn` of the response's body read, `bytesOut` encoded bytes written, `totalIn`
+   * the response's `Content-Length` when it has one. At most once per output chunk and
+   * per 50 ms, and once at the end (docs/progress.md). Not called for responses left
+   * alone.
+   */
+  onProgress?: ProgressCallback
 }
 
 /** HTTP coding name to the format encoding it (the format table's `http` rows). */
@@ -163,6 +172,7 @@ interface Checked {
   engines: Record<Coding, Engine>
   /** Null without the `dictionaries` option. */
   dictionary: DictionaryChooser | null
+  onProgress: ProgressCallback | undefined
 }
 
 /** Options that went through `checkEncodeOptions`. */
@@ -178,7 +188,7 @@ export function checkEncodeOptions(options: EncodeResponseOptions = {}): EncodeR
 }
 
 /** The keys of `EncodeResponseOptions`; any other is `INVALID_OPTION`. */
-export const ENCODE_OPTION_KEYS: readonly (keyof EncodeResponseOptions)[] = Object.freeze(['encodings', 'levels', 'minBytes', 'compressible', 'flush', 'engines', 'dictionaries'])
+export const ENCODE_OPTION_KEYS: readonly (keyof EncodeResponseOptions)[] = Object.freeze(['encodings', 'levels', 'minBytes', 'compressible', 'flush', 'engines', 'dictionaries', 'onProgress'])
 
 /** A per-coding map option (`levels`, `engines`): an object keyed by codings. */
 function checkCodingMap(name: string, value: unknown): void {
@@ -220,7 +230,8 @@ function check(options: EncodeResponseOptions): Checked {
   if (typeof compressible !== 'function') throw new CodecError('INVALID_OPTION', HTTP, `compressible must be a function, got ${describe(compressible)}`)
   const flush = options.flush
   if (flush !== undefined) checkOneOf(HTTP, 'flush', flush, ['none', 'write'])
-  const result: Checked = Object.freeze({ encodings: Object.freeze([...encodings]), levels, minBytes, compressible, flush, engines, dictionary })
+  const onProgress = checkProgress(HTTP, options.onProgress)
+  const result: Checked = Object.freeze({ encodings: Object.freeze([...encodings]), levels, minBytes, compressible, flush, engines, dictionary, onProgress })
   checked.add(result)
   return result
 }
@@ -308,11 +319,72 @@ export function encodeResponse(request: Request, response: Response, options: En
   headers.set('vary', plan.vary)
   if (plan.coding === null) return withHeaders(response, response.body, headers)
 
-  const encoder = encodeStream(plan.format, { level: plan.level, engine: plan.engine, flush: plan.flush, dictionary: plan.dictionary })
+  const progress = (checked.has(options) ? (options as Checked) : check(options)).onProgress
+  const length = rh.get('content-length')
+  const totalIn = length !== null && /^\d{1,15}$/.test(length.trim()) ? Number(length) : undefined
+  const onProgress = progress && totalIn !== undefined ? (p: Progress) => progress({ ...p, totalIn }) : progress
+  const encoder = encodeStream(plan.format, { level: plan.level, engine: plan.engine, flush: plan.flush, dictionary: plan.dictionary, onProgress })
   const body = response.body!.pipeThrough(encoder as unknown as ReadableWritablePair<Uint8Array, Uint8Array>)
   headers.set('content-encoding', plan.coding)
   headers.delete('content-length')
   const etag = headers.get('etag')
   if (etag !== null) headers.set('etag', weakETag(etag))
   return withHeaders(response, body, headers)
+}
+
+/**
+ * `response`, with its length made known when its body ends within `minBytes`: a body
+ * without `Content-Length` (what `new Response('text')` and most fetch handlers give)
+ * is read up to `minBytes` bytes; if it ends there, the response is rebuilt with those
+ * bytes and their `Content-Length`, so that `encodeResponse` leaves it alone, as
+ * compression middleware users expect of small bodies; otherwise the bytes read are
+ * replayed in front of the rest, unchanged. Only responses `encodeResponse` would encode
+ * are read, and never `text/event-stream` (whose first event must not wait for more).
+ * Asynchronous, so for the middlewares that can wait (hono's `compress()`); a fetch
+ * handler can `await` it before `encodeResponse`.
+ */
+export async function withKnownLength(request: Request, response: Response, options: EncodeResponseOptions = {}): Promise<Response> {
+  const o = (checked.has(options) ? options : check(options)) as Checked
+  const rh = response.headers
+  if (o.minBytes === 0 || response.body === null || rh.has('content-length') || response.bodyUsed || response.body.locked) return response
+  const plan = planEncoding(request.method, (n) => request.headers.get(n), response.status, (n) => rh.get(n), true, options)
+  if (plan === null || plan.coding === null || plan.flush === 'write') return response
+  const reader = response.body.getReader()
+  const head: Uint8Array[] = []
+  let length = 0
+  let done = false
+  while (length < o.minBytes) {
+    const r = await reader.read()
+    if (r.done) {
+      done = true
+      break
+    }
+    head.push(r.value)
+    length += r.value.byteLength
+  }
+  const init = { status: response.status, statusText: response.statusText, headers: new Headers(rh) }
+  if (done) {
+    const bytes = new Uint8Array(length)
+    let at = 0
+    for (const part of head) {
+      bytes.set(part, at)
+      at += part.byteLength
+    }
+    init.headers.set('content-length', String(length))
+    return new Response(bytes, init)
+  }
+  let i = 0
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (i < head.length) {
+        controller.enqueue(head[i++]!)
+        return
+      }
+      const r = await reader.read()
+      if (r.done) controller.close()
+      else controller.enqueue(r.value)
+    },
+    cancel: (reason) => reader.cancel(reason),
+  })
+  return new Response(body, init)
 }

@@ -33,6 +33,7 @@ import { checkDeferredOptions, checkMaxOutput, HTTP_CODINGS, httpOf, isDictionar
 import { checkKeys } from '../../lib/options.js'
 import { createDecoder } from '../../lib/registry.js'
 import { Status } from '../../lib/status.js'
+import { checkProgress, ProgressMeter, type ProgressCallback } from '../../lib/progress.js'
 import { DictionaryFinder, transportHash, transportHeaderAt, transportHeaderLength, type DictionariesOption } from '../../lib/dictionary-lookup.js'
 import { headerAt, sniffingStream, type Decide, type Decision } from '../../streams/decompress.js'
 
@@ -64,6 +65,12 @@ export interface DecodeResponseOptions {
    * naming a dictionary not provided errors with `UNSUPPORTED`, naming the hash.
    */
   dictionaries?: DictionariesOption
+  /**
+   * Called with `{ bytesIn, bytesOut, totalIn? }` as the body is read: `bytesIn` counts
+   * the body as received, `bytesOut` as decoded, `totalIn` is the `Content-Length` when
+   * the response has one. At most once per chunk and per 50 ms, and once at the end.
+   */
+  onProgress?: ProgressCallback
 }
 
 export type { DictionariesOption, DictionaryLookup } from '../../lib/dictionary-lookup.js'
@@ -124,12 +131,13 @@ function planLayers(codings: string[], skip: ReadonlySet<string>): Coding[] {
 }
 
 /** The keys of `DecodeResponseOptions`; any other is `INVALID_OPTION`. */
-const DECODE_OPTION_KEYS: readonly (keyof DecodeResponseOptions)[] = Object.freeze(['maxOutputBytes', 'skip', 'signal', 'chunkSize', 'maxWindowLog', 'dictionaries'])
+const DECODE_OPTION_KEYS: readonly (keyof DecodeResponseOptions)[] = Object.freeze(['maxOutputBytes', 'skip', 'signal', 'chunkSize', 'maxWindowLog', 'dictionaries', 'onProgress'])
 
 function checkOptions(options: DecodeResponseOptions): ReadonlySet<string> {
   if (typeof options !== 'object' || options === null) throw new CodecError('INVALID_OPTION', FORMAT, 'options must be an object')
   checkKeys(FORMAT, options, DECODE_OPTION_KEYS)
   checkMaxOutput(FORMAT, options.maxOutputBytes)
+  checkProgress(FORMAT, options.onProgress)
   // Checked now by the schema of the codings that take it, not when a layer is detected.
   if (options.maxWindowLog !== undefined) checkDeferredOptions(FORMAT, HTTP_CODINGS.map((c) => httpOf(c).format), 'decode', { maxWindowLog: options.maxWindowLog }, {})
   const skip = options.skip ?? []
@@ -275,9 +283,71 @@ export function decodeBody(response: Response, options: DecodeResponseOptions = 
     return new ReadableStream<Uint8Array>({ start: (controller) => controller.close() })
   }
   const chain: Chain = { decoded: false, dictionaries: new DictionaryFinder(options.dictionaries, FORMAT) }
-  let stream: ReadableStream<Uint8Array> = body
+  const meter = options.onProgress ? new ProgressMeter(options.onProgress, contentLength(response)) : null
+  const counted = { bytesIn: 0 }
+  let stream: ReadableStream<Uint8Array> = meter ? countIn(body, counted) : body
   for (const coding of layers) stream = stream.pipeThrough(layerStream(coding, chain, options) as ReadableWritablePair<Uint8Array, Uint8Array>)
-  return stream
+  return layers.length === 0 && !meter ? stream : finish(stream, layers, meter, counted)
+}
+
+/** A `Content-Length` that is a plain decimal number (RFC 9110 §8.6), else undefined. */
+function contentLength(response: Response): number | undefined {
+  const value = response.headers.get('content-length')
+  return value !== null && /^\d{1,15}$/.test(value.trim()) ? Number(value) : undefined
+}
+
+/** `body` with its bytes counted into `counted.bytesIn` as they are read. */
+function countIn(body: ReadableStream<Uint8Array>, counted: { bytesIn: number }): ReadableStream<Uint8Array> {
+  return body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        counted.bytesIn += chunk.byteLength
+        controller.enqueue(chunk)
+      },
+    }),
+  )
+}
+
+/**
+ * The decoded body as the caller sees it: progress reported per chunk (throttled) and
+ * at the end, and a brotli layer that fails at its first bytes explained. brotli has no
+ * magic number, so a body the runtime's fetch already decoded (Node 20's undici and
+ * browsers decode `br` and keep `Content-Encoding`) reaches the brotli decoder as plain
+ * bytes and fails there.
+ */
+function finish(stream: ReadableStream<Uint8Array>, layers: readonly Coding[], meter: ProgressMeter | null, counted: { bytesIn: number }): ReadableStream<Uint8Array> {
+  const reader = stream.getReader()
+  let bytesOut = 0
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      let result: ReadableStreamReadResult<Uint8Array>
+      try {
+        result = await reader.read()
+      } catch (error) {
+        controller.error(explain(error, layers))
+        return
+      }
+      if (result.done) {
+        meter?.end(counted.bytesIn, bytesOut)
+        controller.close()
+        return
+      }
+      bytesOut += result.value.byteLength
+      meter?.update(counted.bytesIn, bytesOut)
+      controller.enqueue(result.value)
+    },
+    cancel: (reason) => reader.cancel(reason),
+  })
+}
+
+/** Bytes into a brotli stream within which a failure suggests the body was never brotli. */
+const BROTLI_EARLY_FAILURE = 16
+
+function explain(error: unknown, layers: readonly Coding[]): unknown {
+  if (!(error instanceof CodecError) || error.format !== 'brotli' || !layers.includes('br')) return error
+  if (error.code !== 'INVALID_DATA' || error.offset < 0 || error.offset >= BROTLI_EARLY_FAILURE) return error
+  const message = `${error.message.replace(/^brotli: /, '')}; the body may already be decoded: a runtime's fetch that sends Accept-Encoding: br (Node's, browsers') decodes br itself and keeps the Content-Encoding header. Pass { skip: ['br'] } for its responses`
+  return new CodecError(error.code, error.format, message.replace(/ \(at byte \d+\)/, ''), error.offset, { cause: error })
 }
 
 /**
@@ -291,7 +361,7 @@ export function decodeBody(response: Response, options: DecodeResponseOptions = 
 export function decodeResponse(response: Response, options: DecodeResponseOptions = {}): Response {
   checkResponse(response)
   if (response.body === null || response.status === 204 || response.status === 304) return response
-  if (response.headers.get('content-encoding') === null) return response
+  if (response.headers.get('content-encoding') === null && !options.onProgress) return response
   const body = decodeBody(response, options)
   const headers = new Headers(response.headers)
   headers.delete('content-encoding')
@@ -299,7 +369,7 @@ export function decodeResponse(response: Response, options: DecodeResponseOption
   return new Response(body, { status: response.status, statusText: response.statusText, headers })
 }
 
-export { encodeResponse, checkEncodeOptions, isCompressible, type EncodeResponseOptions } from './encode-response.js'
+export { encodeResponse, checkEncodeOptions, isCompressible, withKnownLength, type EncodeResponseOptions } from './encode-response.js'
 export { negotiate, parseAcceptEncoding, weightOf, CONTENT_CODINGS, DICTIONARY_CODINGS, type AcceptedCoding, type ContentCoding, type DictionaryCoding } from './negotiate.js'
 export { prepareDictionary, type DictionarySource, type ServerDictionary, type ServerDictionaryLookup, type ServerDictionariesOption } from './server-dictionaries.js'
 export { useAsDictionary, availableDictionary, parseAvailableDictionary, parseDictionaryId, type UseAsDictionaryOptions } from './dictionary-headers.js'

@@ -17,6 +17,7 @@
  */
 import { toBytes, type BinaryInput } from '../../lib/bytes.js'
 import { sha256 as digest } from '../../lib/dictionary-digest.js'
+import { sha256Sync } from '../../lib/sha256-sync.js'
 import { hashHex } from '../../lib/dictionary-lookup.js'
 import { CodecError } from '../../lib/errors.js'
 import { checkDictionary } from '../../lib/formats.js'
@@ -53,10 +54,14 @@ export interface DictionarySource {
  * use"). A lookup that answers differently for different ids of one hash should add
  * `Dictionary-ID` to the response's `Vary` itself.
  */
-export type ServerDictionaryLookup = (sha256: Uint8Array, id: string | null) => ServerDictionary | undefined
+export type ServerDictionaryLookup = (sha256: Uint8Array, id: string | null) => ServerDictionary | BufferSource | undefined
 
-/** `encodeResponse`'s `dictionaries`: prepared dictionaries, or a lookup. */
-export type ServerDictionariesOption = readonly ServerDictionary[] | ServerDictionaryLookup
+/**
+ * `encodeResponse`'s `dictionaries`, in the forms `decodeResponse` takes too: prepared
+ * dictionaries, raw bytes (hashed once, then cached by the object given), or a lookup
+ * returning either.
+ */
+export type ServerDictionariesOption = readonly (ServerDictionary | BufferSource)[] | ServerDictionaryLookup
 
 /**
  * A dictionary hashed (SHA-256 through WebCrypto) and copied once, for the
@@ -87,6 +92,27 @@ function isPrepared(d: unknown): d is ServerDictionary {
   return bytes instanceof Uint8Array && sha256 instanceof Uint8Array && sha256.length === DICTIONARY_HASH_BYTES && typeof id === 'string'
 }
 
+/**
+ * Raw dictionaries, prepared once per object given: the choice is made synchronously
+ * while the headers are, so raw bytes are hashed here with the synchronous SHA-256
+ * (once; a server passes the same buffers on every setup and every lookup answer).
+ * Keyed by the caller's object: change a dictionary by passing a new one.
+ */
+const preparedRaw = new WeakMap<object, ServerDictionary>()
+
+/** A raw BufferSource as a prepared dictionary (cached), or undefined when `d` is not one. */
+function fromRaw(d: unknown): ServerDictionary | undefined {
+  if (typeof d !== 'object' || d === null || !(d instanceof ArrayBuffer || ArrayBuffer.isView(d) || (typeof SharedArrayBuffer === 'function' && d instanceof SharedArrayBuffer))) return undefined
+  let prepared = preparedRaw.get(d)
+  if (!prepared) {
+    const bytes = checkDictionary('dcz', d)!
+    const sha256 = sha256Sync(bytes)
+    prepared = Object.freeze({ bytes, sha256, hash: availableDictionary(sha256), id: '' })
+    preparedRaw.set(d, prepared)
+  }
+  return prepared
+}
+
 /** Finds the dictionary of a request, for one checked `dictionaries` option. */
 export type DictionaryChooser = (requestHeader: (name: string) => string | null) => ServerDictionary | undefined
 
@@ -97,17 +123,19 @@ export function dictionaryChooser(option: unknown): DictionaryChooser {
     return (header) => {
       const hash = parseAvailableDictionary(header('available-dictionary'))
       if (hash === null) return undefined
-      const found: unknown = lookup(hash.slice(), parseDictionaryId(header('dictionary-id')))
-      if (found === undefined) return undefined
-      if (!isPrepared(found)) throw new CodecError('INVALID_OPTION', HTTP, `the dictionaries lookup returned neither a dictionary made by prepareDictionary nor undefined for SHA-256 ${hashHex(hash)}`)
+      const given: unknown = lookup(hash.slice(), parseDictionaryId(header('dictionary-id')))
+      if (given === undefined) return undefined
+      const found = isPrepared(given) ? given : fromRaw(given)
+      if (found === undefined) throw new CodecError('INVALID_OPTION', HTTP, `the dictionaries lookup returned neither a dictionary (prepareDictionary's or a BufferSource) nor undefined for SHA-256 ${hashHex(hash)}`)
       return hashHex(found.sha256) === hashHex(hash) ? found : undefined
     }
   }
-  if (!Array.isArray(option)) throw new CodecError('INVALID_OPTION', HTTP, 'dictionaries must be an array of dictionaries made by prepareDictionary, or a lookup function')
+  if (!Array.isArray(option)) throw new CodecError('INVALID_OPTION', HTTP, 'dictionaries must be an array of dictionaries (prepareDictionary results or BufferSources), or a lookup function')
   const byHash = new Map<string, ServerDictionary>()
-  option.forEach((d: unknown, i) => {
-    if (!isPrepared(d)) {
-      throw new CodecError('INVALID_OPTION', HTTP, `dictionaries[${i}] was not made by prepareDictionary: a server picks the dictionary while it sets the headers, synchronously, so each one is hashed ahead with await prepareDictionary(bytes)`)
+  option.forEach((given: unknown, i) => {
+    const d = isPrepared(given) ? given : fromRaw(given)
+    if (d === undefined) {
+      throw new CodecError('INVALID_OPTION', HTTP, `dictionaries[${i}] is neither a BufferSource nor a dictionary made by prepareDictionary`)
     }
     // Two entries with the same bytes: the first one's id.
     if (!byHash.has(hashHex(d.sha256))) byHash.set(hashHex(d.sha256), d)

@@ -17,7 +17,13 @@
  * can be passed around synchronously, and its functions throw `INVALID_OPTION` (a call
  * that breaks the API contract) until that first load has finished.
  *
- * SNAPPY is not provided: hyparquet decodes it itself when the key is absent.
+ * SNAPPY is decoded by this library's Snappy block kernel (engine 'wasm', sluice's
+ * hand-written lib/codecs/wasm/snappy.wat, by default; 'js': lib/codecs/snappy-block.ts),
+ * not hyparquet's own: the block's varint preamble must state exactly `outputLength`
+ * bytes, checked before the output is allocated.
+ *
+ * `loadParquetWriterCompressors()` gives the other direction, compressors for
+ * hyparquet-writer's `compressors` option.
  *
  * Each function decodes into exactly `outputLength` bytes (one allocation, of that size),
  * reusing one decoder per format with `reset()`. A page that decodes to more or fewer
@@ -31,10 +37,12 @@ import { DEFAULT_MAX_OUTPUT_BYTES, mostDecodedBytes, resolveEngine, type Engine 
 import { checkKeys } from '../../lib/options.js'
 import { decodeInto } from '../../lib/decode-buffer.js'
 import { loadCodec, type CodecModule } from '../../lib/registry.js'
+import { ERR_INPUT, mostSnappyDecoded, PRE_OK, readPreamble, snappyErrorMessage, type Preamble } from '../../lib/codecs/snappy-block.js'
+import { ERR_MEMORY, type SnappyKernel } from '../../lib/codecs/snappy-kernel.js'
 import { Status, statusName } from '../../lib/status.js'
 
 /** The Parquet codec names this adapter decodes (parquet.thrift `CompressionCodec`). */
-export type ParquetCodec = 'GZIP' | 'ZSTD' | 'BROTLI' | 'LZ4' | 'LZ4_RAW'
+export type ParquetCodec = 'SNAPPY' | 'GZIP' | 'ZSTD' | 'BROTLI' | 'LZ4' | 'LZ4_RAW'
 
 /** hyparquet's decompressor signature (hyparquet src/types.d.ts `Compressors`). */
 export type ParquetDecompressor = (input: Uint8Array, outputLength: number) => Uint8Array
@@ -47,7 +55,8 @@ export interface ParquetCompressorsOptions {
   /**
    * Engine per codec family: `gzip` ('wasm' | 'js' | 'node'), `zstd`
    * ('wasm' | 'node'), `brotli` ('wasm' | 'node'), `lz4` ('js' | 'wasm', for LZ4 and
-   * LZ4_RAW). Defaults are the registry's defaults.
+   * LZ4_RAW), `snappy` ('js' | 'wasm', default 'wasm'). Defaults are the registry's
+   * defaults.
    */
   engines?: {
     /** GZIP pages: `'wasm'`, `'js'` or `'node'`. */
@@ -58,21 +67,25 @@ export interface ParquetCompressorsOptions {
     brotli?: Engine
     /** LZ4 and LZ4_RAW pages: `'wasm'` or `'js'`. */
     lz4?: Engine
+    /** SNAPPY pages: `'wasm'` (default) or `'js'`. */
+    snappy?: Engine
   }
   /**
-   * Which codecs to load; default all five. A codec not loaded throws `INVALID_OPTION`
+   * Which codecs to load; default all six. A codec not loaded throws `INVALID_OPTION`
    * when called, so a reader that only meets ZSTD pages need not load brotli.
    */
   codecs?: readonly ParquetCodec[]
 }
 
-const ALL_CODECS: readonly ParquetCodec[] = Object.freeze(['GZIP', 'ZSTD', 'BROTLI', 'LZ4', 'LZ4_RAW'])
+const ALL_CODECS: readonly ParquetCodec[] = Object.freeze(['SNAPPY', 'GZIP', 'ZSTD', 'BROTLI', 'LZ4', 'LZ4_RAW'])
 
 /** Which registry formats each Parquet codec decodes through. */
 /** The registry formats Parquet's codecs map to (never a dictionary transport). */
 type ParquetFormat = Exclude<Format, 'dcz' | 'dcb'>
 
 const FORMATS_OF: Record<ParquetCodec, readonly ParquetFormat[]> = {
+  // Decoded by the Snappy block kernel, loaded by `load()` itself.
+  SNAPPY: [],
   // Parquet says GZIP is RFC 1952 gzip; Arrow C++ inflates with windowBits | 32 (gzip or
   // zlib autodetect) and hyparquet-compressors reads a stream without the gzip magic
   // as raw deflate, so all three wrappers are accepted (see `decodeGzipFamily`).
@@ -92,6 +105,8 @@ const FAMILY: Record<ParquetFormat, keyof NonNullable<ParquetCompressorsOptions[
   brotli: 'brotli',
   lz4: 'lz4',
   'lz4-block': 'lz4',
+  snappy: 'snappy',
+  'snappy-raw': 'snappy',
 }
 
 
@@ -116,6 +131,9 @@ function decodeExact(decoder: Decoder, concatenated: boolean, codec: ParquetCode
 class CodecSet {
   private readonly modules = new Map<Format, CodecModule>()
   private readonly decoders = new Map<Format, Decoder>()
+  /** The Snappy block kernel of the chosen engine, once loaded. */
+  snappy: SnappyKernel | null = null
+  private readonly preamble: Preamble = { length: 0, size: 0 }
 
   constructor(private readonly loadedCodecs: ReadonlySet<ParquetCodec>) {}
 
@@ -130,6 +148,29 @@ class CodecSet {
       throw new CodecError('INVALID_OPTION', format, `the ${codec} decompressor is not loaded: ${how}`)
     }
     return m
+  }
+
+  /**
+   * Decodes one raw Snappy block (format_description.txt) into `output`, whose length
+   * the preamble must state; the caller allocated it after `allocate()`'s checks.
+   */
+  snappyInto(input: Uint8Array, output: Uint8Array): Uint8Array {
+    const kernel = this.snappy
+    if (!kernel || !this.loadedCodecs.has('SNAPPY')) {
+      const how = this.loadedCodecs.has('SNAPPY') ? 'await loadParquetCompressors() before reading' : `add 'SNAPPY' to the codecs option of loadParquetCompressors()`
+      throw new CodecError('INVALID_OPTION', SNAPPY_FORMAT, `the SNAPPY decompressor is not loaded: ${how}`)
+    }
+    const context = `(SNAPPY page, ${input.length} compressed bytes, ${output.length} expected)`
+    const p = this.preamble
+    if (readPreamble(input, 0, input.length, p) !== PRE_OK) throw new CodecError('INVALID_DATA', SNAPPY_FORMAT, `the block's preamble is not a varint below 2^32 ${context}`, 0)
+    if (p.length !== output.length) throw new CodecError('INVALID_DATA', SNAPPY_FORMAT, `the block's preamble declares ${p.length} bytes, its page header ${output.length} ${context}`, 0)
+    const n = kernel.decodeInto(input, p.size, input.length, output, 0, p.length)
+    if (n === ERR_MEMORY) throw new CodecError('LIMIT_EXCEEDED', SNAPPY_FORMAT, `the wasm engine could not grow its memory to ${input.length} + ${output.length} bytes ${context}`)
+    if (n < 0) {
+      const code = n === ERR_INPUT ? 'TRUNCATED' : 'INVALID_DATA'
+      throw new CodecError(code, SNAPPY_FORMAT, `${n === ERR_INPUT ? 'the block ends before the length its preamble declares' : snappyErrorMessage(n)} ${context}`)
+    }
+    return output
   }
 
   /** The reused decoder of a format that has no per-call options. */
@@ -153,8 +194,11 @@ class CodecSet {
   }
 }
 
+/** The format named in Snappy errors: one raw block. */
+const SNAPPY_FORMAT = 'snappy-raw'
+
 /** The format named in errors raised before a decoder runs. */
-const ERROR_FORMAT: Record<ParquetCodec, Format> = { GZIP: 'gzip', ZSTD: 'zstd', BROTLI: 'brotli', LZ4: 'lz4-block', LZ4_RAW: 'lz4-block' }
+const ERROR_FORMAT: Record<ParquetCodec, string> = { SNAPPY: SNAPPY_FORMAT, GZIP: 'gzip', ZSTD: 'zstd', BROTLI: 'brotli', LZ4: 'lz4-block', LZ4_RAW: 'lz4-block' }
 
 /**
  * Checks `outputLength` (the page header's `uncompressed_page_size`, untrusted) and the
@@ -168,7 +212,7 @@ function allocate(codec: ParquetCodec, input: Uint8Array, outputLength: number):
   if (!Number.isInteger(outputLength) || outputLength < 0 || outputLength > DEFAULT_MAX_OUTPUT_BYTES) {
     throw new CodecError('INVALID_DATA', format, `uncompressed page size ${String(outputLength)} is not an integer from 0 to ${DEFAULT_MAX_OUTPUT_BYTES} (${codec} page)`)
   }
-  const max = mostDecodedBytes(format, input.length)
+  const max = codec === 'SNAPPY' ? mostSnappyDecoded(input.length) : mostDecodedBytes(format as Format, input.length)
   if (outputLength > max) {
     throw new CodecError('INVALID_DATA', format, `uncompressed page size ${outputLength} is more than ${input.length} compressed bytes can hold (at most ${max}) (${codec} page)`)
   }
@@ -244,6 +288,10 @@ function tryHadoop(set: CodecSet, input: Uint8Array, output: Uint8Array): string
 
 function buildCompressors(set: CodecSet): ParquetCompressors {
   return Object.freeze({
+    SNAPPY: (input: Uint8Array, outputLength: number) => {
+      const output = allocate('SNAPPY', input, outputLength)
+      return input.length === 0 ? output : set.snappyInto(input, output)
+    },
     GZIP: (input: Uint8Array, outputLength: number) => {
       const output = allocate('GZIP', input, outputLength)
       return input.length === 0 ? output : decodeGzipFamily(set, input, output)
@@ -273,7 +321,13 @@ async function load(set: CodecSet, options: ParquetCompressorsOptions, codecs: r
   for (const codec of codecs) for (const f of FORMATS_OF[codec]) formats.add(f)
   // Resolve all engines first, so a bad option throws before anything loads.
   const jobs = [...formats].map((format) => [format, resolveEngine(format, engines[FAMILY[format]])] as const)
-  await Promise.all(jobs.map(async ([format, engine]) => set.add(format, await loadCodec(format, engine, 'decode'))))
+  const snappyEngine = resolveEngine('snappy-raw', engines.snappy)
+  const snappy = !codecs.includes('SNAPPY')
+    ? null
+    : snappyEngine === 'js'
+      ? import('../../lib/codecs/snappy-kernel.js').then((m) => m.jsSnappyKernel())
+      : import('../../lib/codecs/snappy-wasm.js').then((m) => m.loadSnappyWasm()).then((m) => m.kernel)
+  await Promise.all([...jobs.map(async ([format, engine]) => set.add(format, await loadCodec(format, engine, 'decode'))), snappy?.then((k) => (set.snappy = k))])
 }
 
 function checkCodecs(codecs: unknown): readonly ParquetCodec[] {
@@ -316,3 +370,5 @@ export async function loadParquetCompressors(options?: ParquetCompressorsOptions
   await load(set, options, codecs)
   return buildCompressors(set)
 }
+
+export { loadParquetWriterCompressors, type ParquetCompressor, type ParquetWriterCodec, type ParquetWriterCompressors, type ParquetWriterCompressorsOptions } from './writer.js'

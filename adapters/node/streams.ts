@@ -208,9 +208,25 @@ export type FileSource = string | URL | import('node:fs/promises').FileHandle
  * caller's `open()`, but is closed when the stream ends or fails (`autoClose`).
  */
 export async function decodeFile<F extends Format>(source: FileSource, format: F, options: NodeDecodeOptions<F> = {} as NodeDecodeOptions<F>): Promise<Readable> {
-  const decoder = nodeDecode(format, options)
+  const byPath = typeof source === 'string' || source instanceof URL
+  // The file's size is onProgress's totalIn (read when the machine is built, after the
+  // stat below); options are checked before the file is touched.
+  let totalIn: number | undefined
+  const surface = Object.freeze({
+    ...NODE_SURFACE,
+    get totalIn() {
+      return totalIn
+    },
+  })
+  const open = prepareDecoder(format, options, surface)
+  const checkedDuplex = duplexOptions(format, options.duplex)
+  if (options.onProgress !== undefined) {
+    const { stat } = await import('node:fs/promises')
+    totalIn = (byPath ? await stat(source) : await source.stat()).size
+  }
+  const decoder = new CodecDuplex(machineOf(open), checkedDuplex)
   const { createReadStream } = await import('node:fs')
-  const input = typeof source === 'string' || source instanceof URL ? createReadStream(source) : source.createReadStream()
+  const input = byPath ? createReadStream(source) : source.createReadStream()
   // stream.pipeline semantics without its callback: an error on either side destroys both.
   input.on('error', (error) => decoder.destroy(error))
   decoder.on('error', () => input.destroy())

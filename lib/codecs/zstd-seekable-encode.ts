@@ -13,7 +13,7 @@
 import type { Encoder } from '../codec.js'
 import { formatOption } from '../formats.js'
 import { FrameSplitEncoder } from './frame-split-encoder.js'
-import { zstdSeekableRules } from './zstd-seekable-rules.js'
+import { zstdSeekableRules } from '../seekable-rules.js'
 import { SEEKABLE_MAX_FRAMES, writeSeekTable } from './zstd-seek-table.js'
 
 const FORMAT = 'zstd'

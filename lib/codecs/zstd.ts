@@ -414,8 +414,13 @@ class ZstdDecoder implements Decoder {
   /** The part of the current frame libzstd reads next, for feeding it one part at a time. */
   private readonly parts = new ZstdFrameParts()
   private readonly handle: NativeHandle<NativeState>
+  /** The current frame's Dictionary_ID (0: it names none). */
+  private frameDictionaryId = 0
+  /** Corrupt-frame errors add a hint about raw-content dictionaries (not for dcz, whose dictionary is checked by its SHA-256). */
+  private readonly hintDictionary: boolean
 
   constructor(options: Record<string, unknown>) {
+    this.hintDictionary = options.dictionaryDigest === undefined
     this.maxOutput = checkMaxOutput(FORMAT, options.maxOutputBytes)
     // MAX_WINDOW_LOG is also the wasm engine's hard limit (see above).
     this.maxWindowLog = (formatOption(FORMAT, 'decode', 'maxWindowLog', options.maxWindowLog, 'wasm') as number | undefined) ?? MAX_WINDOW_LOG
@@ -452,6 +457,19 @@ class ZstdDecoder implements Decoder {
   private finish(status: Status): Status {
     this.inputTotal += this.consumed
     return status
+  }
+
+  /**
+   * What to say after a corrupt-frame error when a dictionary may be the cause: a frame
+   * compressed with raw content as its dictionary names no Dictionary_ID (RFC 8878 §5
+   * covers only trained dictionaries), so a missing or different raw dictionary shows
+   * up as corrupt data (libzstd's corruption_detected, 20) and nothing else.
+   */
+  private dictionaryHint(error: number): string {
+    if (!this.hintDictionary || this.frameDictionaryId !== 0 || errorCodes[error] !== undefined) return ''
+    if (this.dictionary === null) return '; if the frame was compressed with a raw-content dictionary (which no frame header names), it is missing: pass it as the dictionary option'
+    if (!this.dictionary.trained) return `; the dictionary given is raw content (${this.dictionary.bytes.length} bytes), which no frame header names: it may not be the one the frame was compressed with`
+    return ''
   }
 
   private fail(code: ErrorCode, message: string, offset: number): Status {
@@ -491,6 +509,7 @@ class ZstdDecoder implements Decoder {
     if (length < 4 + frameHeaderLength(descriptor)) return Status.NeedMoreData
     const header = parseFrameHeader(src, 4)
     const size = header.contentSize
+    this.frameDictionaryId = header.dictionaryId
     if (header.dictionaryId !== 0) {
       const dictionary = this.dictionary
       const idAt = at + 5 + header.windowBytes
@@ -651,7 +670,7 @@ class ZstdDecoder implements Decoder {
         // reading, placed at that part's first byte.
         const at = this.frameStart + this.parts.start
         if (error === 64) return this.fail('LIMIT_EXCEEDED', windowMemoryMessage(this.frameBuffers, heap.bytes.length), at)
-        return this.fail(errorCodes[error] ?? 'INVALID_DATA', `corrupt frame: ${zstdErrorName(error)} in ${partNames[this.parts.part]} at frame offset ${this.parts.start}`, at)
+        return this.fail(errorCodes[error] ?? 'INVALID_DATA', `corrupt frame: ${zstdErrorName(error)} in ${partNames[this.parts.part]} at frame offset ${this.parts.start}${this.dictionaryHint(error)}`, at)
       }
       if (over) {
         return this.fail('LIMIT_EXCEEDED', `output exceeds maxOutputBytes ${this.maxOutput}`, this.inputTotal + this.consumed)

@@ -12,6 +12,19 @@ export { parquetMetadata, parquetMetadataSync, DEFAULT_TAIL_SIZE, DEFAULT_MAX_FO
 export { decodeFileMetaData } from './metadata.js'
 export { statisticsValue } from './values.js'
 export {
+  parquetPageIndex,
+  readColumnIndex,
+  readOffsetIndex,
+  type BoundaryOrder,
+  type ColumnIndex,
+  type ColumnPageIndex,
+  type OffsetIndex,
+  type PageIndexOptions,
+  type PageLocation,
+} from './page-index.js'
+export { parquetBloomFilter, readBloomFilterHeader, type BloomFilter, type BloomFilterOptions, type BloomValue } from './bloom-filter.js'
+export { xxhash64 } from './xxhash64.js'
+export {
   CompactType,
   MAX_DEPTH,
   ThriftCursor,

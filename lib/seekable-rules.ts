@@ -6,7 +6,7 @@
  * `checksum: false` (the table repeats each frame's own checksum). A leaf, so that the
  * table (`checkOptions`, at every surface) and the codec (created directly) apply it alike.
  */
-import { CodecError } from '../errors.js'
+import { CodecError } from './errors.js'
 
 /** Throws `INVALID_OPTION` when the zstd encoder options `o` break a rule above. */
 export function zstdSeekableRules(o: Readonly<Record<string, unknown>>): void {

@@ -1,0 +1,429 @@
+/**
+ * `inspect` for compressed files: what the headers say, read without decoding (as
+ * `gzip -l` and `zstd -lv` do). Each reader walks its format's framing and returns a
+ * plain JSON-able object; a file cut short or corrupt framing is reported in `error`
+ * with the offset, alongside what was read before it.
+ *
+ * - gzip: RFC 1952 section 2.3 (the first member's header, the last member's trailer).
+ * - zlib: RFC 1950 section 2.2.
+ * - zstd: RFC 8878 section 3.1 (frames, skippable frames, blocks, checksums).
+ * - LZ4 frame: lz4_Frame_format.md (FLG/BD flags, blocks, checksums).
+ * - RFC 9842 dcz (section 5) and dcb (section 4): the dictionary hash, then the stream.
+ * - brotli: RFC 7932 section 9.1 (window size; brotli has no other header).
+ */
+import { readU32LE } from '../../../lib/endian.js'
+import { parseFrameHeader, frameHeaderLength } from '../../../lib/codecs/zstd-frame.js'
+import { hashHex, transportMagic, transportHeaderLength } from '../../../lib/dictionary-lookup.js'
+
+const hex = (n: number, width = 8): string => n.toString(16).padStart(width, '0')
+const hexBytes = (b: Uint8Array): string => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join(' ')
+
+// ---------------------------------------------------------------------------------------
+// gzip
+
+/** RFC 1952 section 2.3.1, OS. */
+const GZIP_OS: Readonly<Record<number, string>> = {
+  0: 'FAT', 1: 'Amiga', 2: 'VMS', 3: 'Unix', 4: 'VM/CMS', 5: 'Atari TOS', 6: 'HPFS', 7: 'Macintosh', 8: 'Z-System',
+  9: 'CP/M', 10: 'TOPS-20', 11: 'NTFS', 12: 'QDOS', 13: 'Acorn RISCOS', 255: 'unknown',
+}
+
+export interface GzipInfo {
+  kind: 'gzip'
+  compressedSize: number
+  method: number
+  flags: { text: boolean; headerCrc: boolean; extra: boolean; name: boolean; comment: boolean }
+  /** MTIME as seconds since 1970 (0: not set), and as ISO text. */
+  mtime: number
+  mtimeIso: string | null
+  /** XFL: 2 maximum compression, 4 fastest. */
+  extraFlags: number
+  extraFlagsText: string
+  os: number
+  osName: string
+  name: string | null
+  comment: string | null
+  extraLength: number | null
+  headerLength: number
+  /** The last member's trailer: CRC-32 and ISIZE (its size mod 2^32). */
+  crc32: string
+  uncompressedSizeMod32: number
+  ratio: number | null
+  error?: string
+}
+
+function latin1Until0(b: Uint8Array, at: number): { text: string; end: number } | null {
+  let end = at
+  while (end < b.length && b[end] !== 0) end++
+  if (end >= b.length) return null
+  return { text: String.fromCharCode(...b.subarray(at, end)), end: end + 1 }
+}
+
+export function inspectGzip(b: Uint8Array): GzipInfo {
+  const flg = b[3]!
+  const mtime = readU32LE(b, 4)
+  const info: GzipInfo = {
+    kind: 'gzip',
+    compressedSize: b.length,
+    method: b[2]!,
+    flags: { text: !!(flg & 1), headerCrc: !!(flg & 2), extra: !!(flg & 4), name: !!(flg & 8), comment: !!(flg & 16) },
+    mtime,
+    mtimeIso: mtime === 0 ? null : new Date(mtime * 1000).toISOString(),
+    extraFlags: b[8]!,
+    extraFlagsText: b[8] === 2 ? 'maximum compression' : b[8] === 4 ? 'fastest' : 'none',
+    os: b[9]!,
+    osName: GZIP_OS[b[9]!] ?? 'unassigned',
+    name: null,
+    comment: null,
+    extraLength: null,
+    headerLength: 10,
+    crc32: hex(b.length >= 18 ? readU32LE(b, b.length - 8) : 0),
+    uncompressedSizeMod32: b.length >= 18 ? readU32LE(b, b.length - 4) : 0,
+    ratio: null,
+  }
+  let at = 10
+  if (info.flags.extra) {
+    if (at + 2 > b.length) return { ...info, error: `truncated in FEXTRA at byte ${at}` }
+    info.extraLength = b[at]! | (b[at + 1]! << 8)
+    at += 2 + info.extraLength
+  }
+  if (info.flags.name) {
+    const s = latin1Until0(b, at)
+    if (!s) return { ...info, error: `FNAME not terminated (from byte ${at})` }
+    info.name = s.text
+    at = s.end
+  }
+  if (info.flags.comment) {
+    const s = latin1Until0(b, at)
+    if (!s) return { ...info, error: `FCOMMENT not terminated (from byte ${at})` }
+    info.comment = s.text
+    at = s.end
+  }
+  if (info.flags.headerCrc) at += 2
+  info.headerLength = at
+  if (b.length < 18) info.error = `${b.length} bytes are too few for a gzip member (18 at least)`
+  info.ratio = info.uncompressedSizeMod32 > 0 ? round(b.length / info.uncompressedSizeMod32) : null
+  return info
+}
+
+// ---------------------------------------------------------------------------------------
+// zlib
+
+export interface ZlibInfo {
+  kind: 'zlib'
+  compressedSize: number
+  /** CINFO: window 2^(CINFO + 8). */
+  windowSize: number
+  /** FLEVEL: 0 fastest … 3 maximum. */
+  level: number
+  levelText: string
+  /** DICTID (Adler-32 of the preset dictionary) when FDICT is set. */
+  dictionaryId: string | null
+  adler32: string
+}
+
+export function inspectZlib(b: Uint8Array): ZlibInfo {
+  const flg = b[1]!
+  const fdict = (flg & 0x20) !== 0
+  const be32 = (at: number) => ((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) >>> 0
+  return {
+    kind: 'zlib',
+    compressedSize: b.length,
+    windowSize: 2 ** ((b[0]! >> 4) + 8),
+    level: flg >> 6,
+    levelText: ['fastest', 'fast', 'default', 'maximum'][flg >> 6]!,
+    dictionaryId: fdict && b.length >= 6 ? hex(be32(2)) : null,
+    adler32: b.length >= 6 ? hex(be32(b.length - 4)) : '',
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// zstd
+
+export interface ZstdFrameInfo {
+  offset: number
+  type: 'zstd' | 'skippable'
+  /** Bytes of the whole frame. */
+  compressedSize: number
+  /** zstd frames. */
+  windowSize?: number
+  dictionaryId?: number
+  contentSize?: number | null
+  singleSegment?: boolean
+  blocks?: number
+  /** The Content_Checksum (low 32 bits of XXH64), when the frame has one. */
+  checksum?: string | null
+  /** Skippable frames: the magic's low nibble and the user data length. */
+  variant?: number
+  dataLength?: number
+}
+
+export interface ZstdInfo {
+  kind: 'zstd'
+  compressedSize: number
+  frames: ZstdFrameInfo[]
+  zstdFrames: number
+  skippableFrames: number
+  /** Sum of the frames' content sizes, or null when a frame does not declare one. */
+  decompressedSize: number | null
+  ratio: number | null
+  checksums: boolean
+  error?: string
+}
+
+/** Walks the frames of `b` from `start`. */
+export function inspectZstd(b: Uint8Array, start = 0): ZstdInfo {
+  const frames: ZstdFrameInfo[] = []
+  let at = start
+  let error: string | undefined
+  while (at < b.length && error === undefined) {
+    if (at + 4 > b.length) {
+      error = `truncated frame magic at byte ${at}`
+      break
+    }
+    const magic = readU32LE(b, at)
+    if ((magic & 0xfffffff0) >>> 0 === 0x184d2a50) {
+      if (at + 8 > b.length) {
+        error = `truncated skippable frame header at byte ${at}`
+        break
+      }
+      const n = readU32LE(b, at + 4)
+      if (at + 8 + n > b.length) error = `skippable frame at byte ${at} declares ${n} bytes, ${b.length - at - 8} remain`
+      frames.push({ offset: at, type: 'skippable', compressedSize: Math.min(8 + n, b.length - at), variant: magic & 15, dataLength: n })
+      at += 8 + n
+      continue
+    }
+    if (magic !== 0xfd2fb528) {
+      error = `bytes ${hexBytes(b.subarray(at, at + 4))} at byte ${at} are neither a zstd frame nor a skippable frame`
+      break
+    }
+    if (at + 5 > b.length || at + 4 + frameHeaderLength(b[at + 4]!) > b.length) {
+      error = `truncated frame header at byte ${at}`
+      break
+    }
+    const header = parseFrameHeader(b, at + 4)
+    let pos = at + 4 + header.length
+    let blocks = 0
+    for (;;) {
+      if (pos + 3 > b.length) {
+        error = `truncated block header at byte ${pos}`
+        break
+      }
+      const bh = b[pos]! | (b[pos + 1]! << 8) | (b[pos + 2]! << 16)
+      const last = bh & 1
+      const type = (bh >> 1) & 3
+      const size = bh >>> 3
+      if (type === 3) {
+        error = `reserved block type at byte ${pos}`
+        break
+      }
+      pos += 3 + (type === 1 ? 1 : size)
+      blocks++
+      if (pos > b.length) {
+        error = `block at byte ${pos - size - 3} runs past the end of the file`
+        break
+      }
+      if (last) break
+    }
+    let checksum: string | null = null
+    if (error === undefined && header.checksum) {
+      if (pos + 4 > b.length) error = `truncated content checksum at byte ${pos}`
+      else checksum = hex(readU32LE(b, pos))
+      pos += 4
+    }
+    frames.push({
+      offset: at,
+      type: 'zstd',
+      compressedSize: Math.min(pos, b.length) - at,
+      windowSize: header.windowSize,
+      dictionaryId: header.dictionaryId,
+      contentSize: header.contentSize < 0 ? null : header.contentSize,
+      singleSegment: header.windowBytes === 0,
+      blocks,
+      checksum,
+    })
+    at = pos
+  }
+  const zstdFrames = frames.filter((f) => f.type === 'zstd')
+  const sizes = zstdFrames.map((f) => f.contentSize)
+  const decompressedSize = sizes.length > 0 && sizes.every((s) => typeof s === 'number') ? (sizes as number[]).reduce((x, y) => x + y, 0) : null
+  const info: ZstdInfo = {
+    kind: 'zstd',
+    compressedSize: b.length - start,
+    frames,
+    zstdFrames: zstdFrames.length,
+    skippableFrames: frames.length - zstdFrames.length,
+    decompressedSize,
+    ratio: decompressedSize ? round((b.length - start) / decompressedSize) : null,
+    checksums: zstdFrames.length > 0 && zstdFrames.every((f) => f.checksum !== null),
+  }
+  if (error !== undefined) info.error = error
+  return info
+}
+
+// ---------------------------------------------------------------------------------------
+// LZ4 frame
+
+const LZ4_BLOCK_MAX: Readonly<Record<number, number>> = { 4: 65536, 5: 262144, 6: 1048576, 7: 4194304 }
+
+export interface Lz4FrameInfo {
+  offset: number
+  type: 'lz4' | 'skippable'
+  compressedSize: number
+  version?: number
+  flags?: { blockIndependence: boolean; blockChecksum: boolean; contentSize: boolean; contentChecksum: boolean; dictionaryId: boolean }
+  blockMaxSize?: number
+  contentSize?: number | null
+  dictionaryId?: number | null
+  headerChecksum?: string
+  blocks?: number
+  uncompressedBlocks?: number
+  contentChecksum?: string | null
+  dataLength?: number
+}
+
+export interface Lz4Info {
+  kind: 'lz4'
+  compressedSize: number
+  frames: Lz4FrameInfo[]
+  decompressedSize: number | null
+  ratio: number | null
+  error?: string
+}
+
+export function inspectLz4(b: Uint8Array): Lz4Info {
+  const frames: Lz4FrameInfo[] = []
+  let at = 0
+  let error: string | undefined
+  while (at < b.length && error === undefined) {
+    if (at + 4 > b.length) {
+      error = `truncated frame magic at byte ${at}`
+      break
+    }
+    const magic = readU32LE(b, at)
+    if ((magic & 0xfffffff0) >>> 0 === 0x184d2a50) {
+      const n = at + 8 <= b.length ? readU32LE(b, at + 4) : 0
+      frames.push({ offset: at, type: 'skippable', compressedSize: Math.min(8 + n, b.length - at), dataLength: n })
+      if (at + 8 + n > b.length) error = `skippable frame at byte ${at} runs past the end`
+      at += 8 + n
+      continue
+    }
+    if (magic !== 0x184d2204) {
+      error = `bytes ${hexBytes(b.subarray(at, at + 4))} at byte ${at} are not an LZ4 frame (magic 04 22 4d 18)`
+      break
+    }
+    if (at + 7 > b.length) {
+      error = `truncated frame descriptor at byte ${at}`
+      break
+    }
+    const flg = b[at + 4]!
+    const bd = b[at + 5]!
+    const flags = { blockIndependence: !!(flg & 0x20), blockChecksum: !!(flg & 0x10), contentSize: !!(flg & 0x08), contentChecksum: !!(flg & 0x04), dictionaryId: !!(flg & 0x01) }
+    let pos = at + 6
+    let contentSize: number | null = null
+    if (flags.contentSize) {
+      contentSize = readU32LE(b, pos) + readU32LE(b, pos + 4) * 2 ** 32
+      pos += 8
+    }
+    let dictionaryId: number | null = null
+    if (flags.dictionaryId) {
+      dictionaryId = readU32LE(b, pos)
+      pos += 4
+    }
+    const headerChecksum = hex(b[pos]!, 2)
+    pos++
+    let blocks = 0
+    let uncompressedBlocks = 0
+    for (;;) {
+      if (pos + 4 > b.length) {
+        error = `truncated block size at byte ${pos}`
+        break
+      }
+      const word = readU32LE(b, pos)
+      pos += 4
+      if (word === 0) break // EndMark
+      const size = word & 0x7fffffff
+      if (word & 0x80000000) uncompressedBlocks++
+      blocks++
+      pos += size + (flags.blockChecksum ? 4 : 0)
+      if (pos > b.length) {
+        error = `block ${blocks} runs past the end of the file`
+        break
+      }
+    }
+    let contentChecksum: string | null = null
+    if (error === undefined && flags.contentChecksum) {
+      if (pos + 4 > b.length) error = `truncated content checksum at byte ${pos}`
+      else contentChecksum = hex(readU32LE(b, pos))
+      pos += 4
+    }
+    frames.push({
+      offset: at,
+      type: 'lz4',
+      compressedSize: Math.min(pos, b.length) - at,
+      version: flg >> 6,
+      flags,
+      blockMaxSize: LZ4_BLOCK_MAX[(bd >> 4) & 7] ?? 0,
+      contentSize,
+      dictionaryId,
+      headerChecksum,
+      blocks,
+      uncompressedBlocks,
+      contentChecksum,
+    })
+    at = pos
+  }
+  const lz4 = frames.filter((f) => f.type === 'lz4')
+  const decompressedSize = lz4.length > 0 && lz4.every((f) => typeof f.contentSize === 'number') ? lz4.reduce((s, f) => s + (f.contentSize as number), 0) : null
+  const info: Lz4Info = { kind: 'lz4', compressedSize: b.length, frames, decompressedSize, ratio: decompressedSize ? round(b.length / decompressedSize) : null }
+  if (error !== undefined) info.error = error
+  return info
+}
+
+// ---------------------------------------------------------------------------------------
+// brotli, RFC 9842
+
+export interface BrotliInfo {
+  kind: 'brotli'
+  compressedSize: number
+  /** WBITS (RFC 7932 section 9.1); null for large-window brotli's marker. */
+  windowBits: number | null
+  windowSize: number | null
+}
+
+export function inspectBrotli(b: Uint8Array, start = 0): BrotliInfo {
+  const x = (b[start] ?? 0) | ((b[start + 1] ?? 0) << 8)
+  let wbits: number | null
+  if ((x & 1) === 0) wbits = 16
+  else if (((x >> 1) & 7) !== 0) wbits = 17 + ((x >> 1) & 7)
+  else {
+    const m = (x >> 4) & 7
+    wbits = m === 0 ? 17 : m === 1 ? null : 8 + m
+  }
+  return { kind: 'brotli', compressedSize: b.length - start, windowBits: wbits, windowSize: wbits === null ? null : 2 ** wbits - 16 }
+}
+
+export interface TransportInfo {
+  kind: 'dcz' | 'dcb'
+  compressedSize: number
+  /** RFC 9842: the SHA-256 of the dictionary the body was compressed with. */
+  dictionarySha256: string
+  headerLength: number
+  /** The stream after the header. */
+  inner: ZstdInfo | BrotliInfo
+}
+
+export function inspectTransport(kind: 'dcz' | 'dcb', b: Uint8Array): TransportInfo {
+  const length = transportHeaderLength(kind)
+  const magic = transportMagic(kind).length
+  return {
+    kind,
+    compressedSize: b.length,
+    dictionarySha256: hashHex(b.subarray(magic, length)),
+    headerLength: length,
+    inner: kind === 'dcz' ? inspectZstd(b, length) : inspectBrotli(b, length),
+  }
+}
+
+function round(x: number): number {
+  return Math.round(x * 10000) / 10000
+}

@@ -1,0 +1,136 @@
+/**
+ * `sluice`, the package's command-line tool (package.json `bin`; `npx sluice`):
+ * compress, decompress, test and inspect files with the library's codecs, with the
+ * command-line habits of gzip and zstd. Built by esbuild.config.mjs into
+ * dist/bin/sluice.js (Node ESM with a shebang); run from source with
+ * `node --import tsx adapters/node/cli/main.ts`.
+ */
+import { readFileSync } from 'node:fs'
+import { parseArgs, UsageError, type Args } from './args.js'
+import { EXIT, pendingTemporaries, runCodecCommand, type Exit, type Io } from './codec-files.js'
+import { inspect, toJson, toText } from './inspect.js'
+import { suffixTable } from './suffixes.js'
+import { unlinkSync } from 'node:fs'
+
+export const HELP = `Usage: sluice COMMAND [OPTIONS] [FILE...]
+
+Commands:
+  compress   FILE...      compress each FILE to FILE.SUFFIX (stdin to stdout without FILE)
+  decompress FILE...      decompress each FILE.SUFFIX to FILE
+  test       FILE...      decode and discard, as gzip -t: exit 0 if all are intact
+  inspect    FILE|URL...  what the headers say: gzip header fields; zstd frames (sizes,
+                          window, dictionary ID, checksum, as zstd -lv); LZ4 frame flags;
+                          RFC 9842 dcz/dcb headers; Arrow IPC schema, batches and body
+                          compression; Parquet schema, row groups, codecs and statistics
+                          (a URL's Parquet footer is read by HTTP range requests)
+
+Options:
+  -F, --format=FMT   format (default for compress: zstd; for decompress: from the
+                     suffix, else from the magic number; brotli needs .br or -F br)
+  -1 ... -19, --level=N
+                     compression level (gzip/zlib 0-9, brotli 0-11, zstd 1-19, lz4 1-12)
+  -D FILE, --dictionary=FILE
+                     dictionary (zstd trained or raw content, zlib, brotli raw; required
+                     by dcz and dcb)
+  -c, --stdout       write to stdout and keep the input (several files are concatenated)
+  -o FILE            write to FILE (one input)
+  -f, --force        overwrite existing files; write compressed data to a terminal
+  --rm               remove the input after success (it is kept by default, as zstd does)
+  -k                 keep the input (the default; accepted for gzip users)
+  -q, --quiet        no progress bar, no warnings
+  -v, --verbose      report each file (ratio, sizes; test: OK)
+  --json             inspect: print JSON (the stable form for scripts)
+  -h, --help         this text
+
+Without FILE, or with -, stdin is read and stdout written. Compressed data is not
+written to (nor read from) a terminal without -f. Output is written to a temporary
+file and renamed when complete: an error or Ctrl-C never leaves a truncated file.
+A progress bar (bytes, %, MB/s, ETA) is drawn on stderr when it is a terminal.
+
+Formats and suffixes:
+${suffixTable()}
+
+Exit status (as gzip's): 0 success, 1 error, 2 warning (e.g. an output file already
+exists and -f was not given, or an unknown suffix was ignored).
+`
+
+function version(): string {
+  // dist/bin/sluice.js, or adapters/node/cli/main.ts when run from source.
+  for (const path of ['../../package.json', '../../../package.json']) {
+    try {
+      const pkg = JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8')) as { name?: string; version?: string }
+      if (pkg.name === 'sluice' && pkg.version) return pkg.version
+    } catch {
+      /* not there */
+    }
+  }
+  return 'unknown'
+}
+
+async function runInspect(args: Args, io: Io): Promise<Exit> {
+  if (args.files.length === 0) throw new UsageError('inspect needs a FILE or URL')
+  let exit: Exit = EXIT.OK
+  const reports = []
+  for (const target of args.files) {
+    try {
+      const report = await inspect(target)
+      if (typeof report.error === 'string') exit = EXIT.ERROR
+      if (args.json) reports.push(report)
+      else io.stdout.write(`${toText(report)}\n`)
+    } catch (error) {
+      io.stderr.write(`sluice: ${target}: ${error instanceof Error ? error.message : String(error)}\n`)
+      exit = EXIT.ERROR
+    }
+  }
+  if (args.json) io.stdout.write(`${reports.length === 1 && args.files.length === 1 ? toJson(reports[0]!) : `[${reports.map(toJson).join(',\n')}]`}\n`)
+  return exit
+}
+
+/** Runs the CLI with `argv` (without node and the script); resolves with the exit status. */
+export async function main(argv: readonly string[], io: Io = process): Promise<Exit> {
+  let args: Args
+  try {
+    args = parseArgs(argv)
+  } catch (error) {
+    io.stderr.write(`sluice: ${(error as Error).message}\nTry 'sluice --help'.\n`)
+    return EXIT.ERROR
+  }
+  if (args.help || args.command === 'help') {
+    if (args.files[0] === '--version') io.stdout.write(`sluice ${version()}\n`)
+    else io.stdout.write(HELP)
+    return EXIT.OK
+  }
+  try {
+    return args.command === 'inspect' ? await runInspect(args, io) : await runCodecCommand(args, io)
+  } catch (error) {
+    const usage = error instanceof UsageError ? "\nTry 'sluice --help'." : ''
+    io.stderr.write(`sluice: ${(error as Error).message}${usage}\n`)
+    return EXIT.ERROR
+  }
+}
+
+/** Removes temporary outputs when interrupted, then exits as the signal would. */
+function onSignal(signal: NodeJS.Signals, code: number): void {
+  process.on(signal, () => {
+    for (const file of pendingTemporaries) {
+      try {
+        unlinkSync(file)
+      } catch {
+        /* already gone */
+      }
+    }
+    process.exit(128 + code)
+  })
+}
+
+const invoked = process.argv[1] ?? ''
+if (/(?:^|[\\/])(?:sluice(?:\.js)?|main\.ts)$/.test(invoked)) {
+  onSignal('SIGINT', 2)
+  onSignal('SIGTERM', 15)
+  // EPIPE on stdout (sluice decompress x.zst | head): stop quietly, as gzip does.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(EXIT.OK)
+    throw error
+  })
+  process.exitCode = await main(process.argv.slice(2))
+}

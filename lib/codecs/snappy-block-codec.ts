@@ -1,0 +1,305 @@
+/**
+ * `'snappy-raw'`: one Snappy block (google/snappy `format_description.txt`, the form
+ * Parquet, Kafka and many protocols store) as span codecs (lib/codec.ts). The block's
+ * varint preamble declares the exact decoded length: the decoder checks it against
+ * `maxOutputBytes` (and, when the whole input is at hand, against what the input can
+ * decode to) before allocating anything, and the block ends where that length is reached.
+ */
+import type { Decoder, Encoder } from '../codec.js'
+import type { ErrorCode, Failure } from '../errors.js'
+import { checkMaxOutput } from '../formats.js'
+import { Status } from '../status.js'
+import {
+  createSnappyTable,
+  decodeElements,
+  encodeBlock,
+  maxCompressedLength,
+  mostSnappyDecoded,
+  PRE_BAD,
+  PRE_MORE,
+  R_GROW,
+  R_ROOM,
+  readPreamble,
+  snappyErrorMessage,
+  type ElementState,
+  type Preamble,
+} from './snappy-block.js'
+import type { SnappyKernel } from './snappy-kernel.js'
+
+const FORMAT = 'snappy-raw'
+
+// Decoder stages.
+const S_PREAMBLE = 0
+const S_ELEMENTS = 1
+const S_DONE = 2
+const S_FAILED = 3
+
+/** The first buffer a streamed block decodes into; it doubles up to the declared length. */
+const FIRST_BUFFER = 65536
+
+/**
+ * Raw Snappy block decoder. A whole block passed with `final` into a destination with
+ * room for the declared length is decoded straight into it by the kernel (one call);
+ * otherwise elements are decoded as they arrive into a buffer that grows with the
+ * output actually produced (never to a declared size the input has not earned), at
+ * most as far ahead as the destination has room, and drained from there. `Done` when
+ * the declared length is reached; bytes after the block are left unconsumed.
+ */
+export class SnappyRawDecoder implements Decoder {
+  readonly format = FORMAT
+  consumed = 0
+  written = 0
+  failure: Failure | null = null
+  /** The declared decoded length once the preamble is read; -1 before. */
+  contentSize = -1
+
+  private readonly maxOutput: number
+  private stage = S_PREAMBLE
+  /** Input consumed since reset() before the current call (for failure offsets). */
+  private inputBase = 0
+  private readonly preamble: Preamble = { length: 0, size: 0 }
+  private readonly el: ElementState = { ip: 0, op: 0, literalLeft: 0, need: 0 }
+  /** Streamed output so far (`out[0, el.op)`), the history copies reach into. */
+  private out: Uint8Array | null = null
+  /** Bytes of `out` handed out already. */
+  private drainPos = 0
+  /** Decodes a whole block found in one call (TypeScript or the wasm kernel). */
+  private readonly kernel: SnappyKernel
+
+  constructor(options: Record<string, unknown>, kernel: SnappyKernel) {
+    this.maxOutput = checkMaxOutput(FORMAT, options.maxOutputBytes)
+    this.kernel = kernel
+  }
+
+  reset(): void {
+    this.consumed = 0
+    this.written = 0
+    this.failure = null
+    this.contentSize = -1
+    this.stage = S_PREAMBLE
+    this.inputBase = 0
+    this.el.ip = this.el.op = this.el.literalLeft = 0
+    this.drainPos = 0
+  }
+
+  dispose(): void {
+    this.out = null
+  }
+
+  private fail(code: ErrorCode, message: string, at: number): Status {
+    this.failure = { code, message, offset: this.inputBase + at }
+    this.stage = S_FAILED
+    return Status.InvalidData
+  }
+
+  transform(src: Uint8Array, dst: Uint8Array, final: boolean): Status {
+    this.consumed = 0
+    this.written = 0
+    if (this.stage === S_FAILED) return Status.InvalidData
+    if (this.stage === S_DONE) return Status.Done
+    let ip = 0
+    if (this.stage === S_PREAMBLE) {
+      const p = this.preamble
+      const r = readPreamble(src, 0, src.length, p)
+      if (r === PRE_MORE) return Status.NeedMoreData
+      if (r === PRE_BAD) return this.fail('INVALID_DATA', 'the preamble is not a varint below 2^32 (format_description.txt section 1)', 0)
+      const length = p.length
+      if (length > this.maxOutput) return this.fail('LIMIT_EXCEEDED', `the preamble declares ${length} bytes, more than maxOutputBytes ${this.maxOutput}`, 0)
+      const most = mostSnappyDecoded(src.length - p.size)
+      if (final && length > most) return this.fail('INVALID_DATA', `the preamble declares ${length} bytes, more than ${src.length - p.size} bytes of elements can decode to (at most ${most})`, 0)
+      ip = p.size
+      this.contentSize = length
+      this.stage = S_ELEMENTS
+      const el = this.el
+      el.ip = ip
+      el.op = 0
+      el.literalLeft = 0
+      if (final && dst.length >= length) {
+        // The whole block and room for all of it: decode straight into dst, by the
+        // kernel when the block is exactly the input (no trailing bytes to leave).
+        if (this.kernel.decodeInto(src, ip, src.length, dst, 0, length) === length) {
+          this.consumed = src.length
+          this.written = length
+          this.inputBase += src.length
+          this.stage = S_DONE
+          return Status.Done
+        }
+        // Otherwise (trailing bytes, corrupt or truncated input) the element decoder
+        // finds where the block ends or what is wrong.
+        const r2 = decodeElements(el, src, src.length, dst, 0, length, length)
+        if (r2 < 0) {
+          this.consumed = 0
+          return this.fail('INVALID_DATA', snappyErrorMessage(r2), el.ip)
+        }
+        if (el.op === length) {
+          this.consumed = el.ip
+          this.written = length
+          this.inputBase += el.ip
+          this.stage = S_DONE
+          return Status.Done
+        }
+        // Truncated: keep what was decoded as the history, as a streamed block would.
+        this.out = dst.slice(0, Math.max(el.op, Math.min(length, FIRST_BUFFER)))
+        this.drainPos = 0
+        return this.drainAndReturn(dst, el.ip, r2)
+      }
+      this.drainPos = 0
+      if (this.out === null || this.out.length < Math.min(length, FIRST_BUFFER)) this.out = new Uint8Array(Math.min(length, FIRST_BUFFER))
+    }
+    return this.stream(src, dst, ip)
+  }
+
+  /** Decodes elements from `src[ip]` into `out`, as far ahead as `dst` has room, and drains. */
+  private stream(src: Uint8Array, dst: Uint8Array, ip: number): Status {
+    const length = this.contentSize
+    const el = this.el
+    el.ip = ip
+    // Hand out what is pending first.
+    let w = this.drain(dst, 0)
+    if (w === dst.length && this.drainPos < el.op) {
+      this.written = w
+      this.consumed = ip
+      this.inputBase += ip
+      return Status.DestinationTooSmall
+    }
+    let r: number
+    for (;;) {
+      const soft = Math.min(length, this.drainPos + (dst.length - w))
+      r = decodeElements(el, src, src.length, this.out!, 0, soft, length)
+      if (r !== R_GROW) break
+      const grown = new Uint8Array(Math.min(length, Math.max(el.need, this.out!.length * 2)))
+      grown.set(this.out!.subarray(0, el.op))
+      this.out = grown
+    }
+    if (r < 0) {
+      this.written = w
+      this.consumed = 0
+      return this.fail('INVALID_DATA', snappyErrorMessage(r), el.ip)
+    }
+    w = this.drain(dst, w)
+    this.written = w
+    return this.drainAndReturn(dst, el.ip, r, w)
+  }
+
+  /** Sets `consumed` and picks the status once elements up to `ip` are decoded. */
+  private drainAndReturn(dst: Uint8Array, ip: number, r: number, w = this.drain(dst, 0)): Status {
+    this.written = w
+    this.consumed = ip
+    this.inputBase += ip
+    const el = this.el
+    if (this.drainPos < el.op) return Status.DestinationTooSmall
+    if (el.op === this.contentSize) {
+      this.stage = S_DONE
+      return Status.Done
+    }
+    if (r === R_ROOM) return Status.DestinationTooSmall
+    return Status.NeedMoreData
+  }
+
+  /** Copies pending output into `dst[at]`; returns the new end in `dst`. */
+  private drain(dst: Uint8Array, at: number): number {
+    const n = Math.min(this.el.op - this.drainPos, dst.length - at)
+    if (n <= 0) return at
+    dst.set(this.out!.subarray(this.drainPos, this.drainPos + n), at)
+    this.drainPos += n
+    return at + n
+  }
+}
+
+/**
+ * Raw blocks are held whole in memory; the preamble allows up to 2^32 - 1 bytes, 2^31 is
+ * what one ArrayBuffer holds in every target runtime.
+ */
+const MAX_BLOCK_INPUT = 2 ** 31
+
+/**
+ * Raw Snappy block encoder: buffers the whole input (the preamble states its length
+ * first) and writes one block at `final`, straight into `dst` when it has room for the
+ * worst case. `flush()` has no sync point to offer (one block) and writes nothing.
+ */
+export class SnappyRawEncoder implements Encoder {
+  readonly format = FORMAT
+  consumed = 0
+  written = 0
+  failure: Failure | null = null
+
+  private table: Uint16Array | null = null
+  private input: Uint8Array | null = null
+  private inputLength = 0
+  private out: Uint8Array | null = null
+  private outPos = 0
+  private outEnd = 0
+  /** 0: collecting, 1: draining, 2: done. */
+  private state = 0
+
+  constructor(_options: Record<string, unknown>) {}
+
+  reset(): void {
+    this.consumed = 0
+    this.written = 0
+    this.failure = null
+    this.inputLength = 0
+    this.outPos = this.outEnd = 0
+    this.state = 0
+  }
+
+  dispose(): void {
+    this.input = null
+    this.out = null
+    this.table = null
+  }
+
+  transform(src: Uint8Array, dst: Uint8Array, final: boolean): Status {
+    this.consumed = 0
+    this.written = 0
+    if (this.failure) return Status.InvalidData
+    if (this.state === 2) return Status.Done
+    if (this.state === 0) {
+      const total = this.inputLength + src.length
+      if (total > MAX_BLOCK_INPUT) {
+        this.failure = { code: 'LIMIT_EXCEEDED', message: `block input of ${total} bytes exceeds ${MAX_BLOCK_INPUT}`, offset: this.inputLength }
+        return Status.InvalidData
+      }
+      let data: Uint8Array
+      if (final && this.inputLength === 0) {
+        data = src
+      } else {
+        if (this.input === null || this.input.length < total) {
+          const grown = new Uint8Array(Math.min(MAX_BLOCK_INPUT, Math.max(total, (this.input?.length ?? 0) * 2, 1024)))
+          if (this.input !== null) grown.set(this.input.subarray(0, this.inputLength))
+          this.input = grown
+        }
+        this.input.set(src, this.inputLength)
+        this.inputLength = total
+        data = this.input
+      }
+      this.consumed = src.length
+      if (!final) return Status.Done
+      const table = (this.table ??= createSnappyTable())
+      const bound = maxCompressedLength(total)
+      this.inputLength = 0
+      if (dst.length >= bound) {
+        this.written = encodeBlock(data, 0, total, dst, 0, table)
+        this.state = 2
+        return Status.Done
+      }
+      const out = this.out !== null && this.out.length >= bound ? this.out : (this.out = new Uint8Array(bound))
+      this.outEnd = encodeBlock(data, 0, total, out, 0, table)
+      this.outPos = 0
+      this.state = 1
+    }
+    const n = Math.min(this.outEnd - this.outPos, dst.length)
+    dst.set(this.out!.subarray(this.outPos, this.outPos + n), 0)
+    this.outPos += n
+    this.written = n
+    if (this.outPos < this.outEnd) return Status.DestinationTooSmall
+    this.state = 2
+    return Status.Done
+  }
+
+  flush(_dst: Uint8Array): Status {
+    this.consumed = 0
+    this.written = 0
+    return this.failure ? Status.InvalidData : Status.Done
+  }
+}

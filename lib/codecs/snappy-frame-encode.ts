@@ -1,0 +1,171 @@
+/**
+ * `'snappy'`: the Snappy framing format (google/snappy `framing_format.txt`; facts in
+ * snappy-frame-format.ts) encoded as a span codec (lib/codec.ts): the stream identifier,
+ * then one chunk per 64 KiB of input, compressed, or stored when compression saves less
+ * than 1/8 (the rule of the Go and Python framing encoders), each with its masked CRC-32C.
+ */
+import type { Encoder } from '../codec.js'
+import type { Failure } from '../errors.js'
+import { writeU32LE } from '../endian.js'
+import { Status } from '../status.js'
+import { crc32c, maskCrc } from './crc32c.js'
+import { createSnappyTable, encodeBlock, maxCompressedLength } from './snappy-block.js'
+import { CHUNK_COMPRESSED, CHUNK_UNCOMPRESSED, MAX_CHUNK_DATA, STREAM_IDENTIFIER } from './snappy-frame-format.js'
+
+const FORMAT = 'snappy'
+
+/** The longest chunk this encoder writes: header, checksum, the worst-case block. */
+const MAX_CHUNK = 4 + 4 + maxCompressedLength(MAX_CHUNK_DATA)
+
+/**
+ * Streaming Snappy framing encoder. Input is cut into 64 KiB chunks: a full chunk found
+ * in `src` is compressed from there, a partial one gathered into `input`; a chunk is
+ * written straight into `dst` when it has room for the worst case, else staged in `out`
+ * and drained. `flush()` writes the gathered input as a (short) chunk: the stream up to
+ * there decodes without the rest.
+ */
+export class SnappyFrameEncoder implements Encoder {
+  readonly format = FORMAT
+  consumed = 0
+  written = 0
+  failure: Failure | null = null
+
+  private table: Uint16Array | null = null
+  private input: Uint8Array | null = null
+  private inputLength = 0
+  private out: Uint8Array | null = null
+  private outPos = 0
+  private outEnd = 0
+  /** The stream identifier was written (or staged). */
+  private started = false
+  /** After the final chunk: Done latch. */
+  private done = false
+
+  constructor(_options: Record<string, unknown>) {}
+
+  reset(): void {
+    this.consumed = 0
+    this.written = 0
+    this.failure = null
+    this.inputLength = 0
+    this.outPos = this.outEnd = 0
+    this.started = false
+    this.done = false
+  }
+
+  dispose(): void {
+    this.input = null
+    this.out = null
+    this.table = null
+  }
+
+  /** Writes one chunk for `data[start, end)` into `target[at]`; returns the end. */
+  private chunk(data: Uint8Array, start: number, end: number, target: Uint8Array, at: number): number {
+    const n = end - start
+    const crc = maskCrc(crc32c(data, 0, start, end))
+    const blockEnd = encodeBlock(data, start, end, target, at + 8, (this.table ??= createSnappyTable()))
+    let size = blockEnd - (at + 8)
+    if (size >= n - (n >>> 3)) {
+      target.set(data.subarray(start, end), at + 8)
+      size = n
+      target[at] = CHUNK_UNCOMPRESSED
+    } else {
+      target[at] = CHUNK_COMPRESSED
+    }
+    const length = size + 4
+    target[at + 1] = length & 0xff
+    target[at + 2] = (length >>> 8) & 0xff
+    target[at + 3] = length >>> 16
+    writeU32LE(target, at + 4, crc)
+    return at + 8 + size
+  }
+
+  /** Hands out staged output; true when all of it went into `dst`. */
+  private drain(dst: Uint8Array): boolean {
+    const n = Math.min(this.outEnd - this.outPos, dst.length - this.written)
+    if (n > 0) {
+      dst.set(this.out!.subarray(this.outPos, this.outPos + n), this.written)
+      this.outPos += n
+      this.written += n
+    }
+    return this.outPos === this.outEnd
+  }
+
+  /** Writes a chunk of `data[start, end)` (or the stream identifier when `end < 0`) into `dst` or the staging buffer. */
+  private emit(data: Uint8Array, start: number, end: number, dst: Uint8Array): void {
+    if (dst.length - this.written >= MAX_CHUNK && this.outPos === this.outEnd) {
+      this.written = end < 0 ? this.identifier(dst, this.written) : this.chunk(data, start, end, dst, this.written)
+      return
+    }
+    const out = (this.out ??= new Uint8Array(MAX_CHUNK))
+    // Staged output is always drained before more is made, so staging starts at 0.
+    this.outPos = 0
+    this.outEnd = end < 0 ? this.identifier(out, 0) : this.chunk(data, start, end, out, 0)
+    this.drain(dst)
+  }
+
+  private identifier(target: Uint8Array, at: number): number {
+    target.set(STREAM_IDENTIFIER, at)
+    this.started = true
+    return at + STREAM_IDENTIFIER.length
+  }
+
+  transform(src: Uint8Array, dst: Uint8Array, final: boolean): Status {
+    this.consumed = 0
+    this.written = 0
+    if (this.failure) return Status.InvalidData
+    if (this.done) return Status.Done
+    if (!this.drain(dst)) return Status.DestinationTooSmall
+    if (!this.started) {
+      this.emit(src, 0, -1, dst)
+      if (!this.drain(dst)) return Status.DestinationTooSmall
+    }
+    let ip = 0
+    for (;;) {
+      if (this.inputLength === 0 && src.length - ip >= MAX_CHUNK_DATA) {
+        // A whole chunk in src: compress it from there.
+        this.emit(src, ip, ip + MAX_CHUNK_DATA, dst)
+        ip += MAX_CHUNK_DATA
+        this.consumed = ip
+        if (!this.drain(dst)) return Status.DestinationTooSmall
+        continue
+      }
+      const n = Math.min(MAX_CHUNK_DATA - this.inputLength, src.length - ip)
+      if (n > 0) {
+        const input = (this.input ??= new Uint8Array(MAX_CHUNK_DATA))
+        input.set(src.subarray(ip, ip + n), this.inputLength)
+        this.inputLength += n
+        ip += n
+        this.consumed = ip
+      }
+      if (this.inputLength === MAX_CHUNK_DATA || (final && ip === src.length && this.inputLength > 0)) {
+        const length = this.inputLength
+        this.inputLength = 0
+        this.emit(this.input!, 0, length, dst)
+        if (!this.drain(dst)) return Status.DestinationTooSmall
+        continue
+      }
+      if (ip === src.length) break
+    }
+    if (final) this.done = true
+    return Status.Done
+  }
+
+  flush(dst: Uint8Array): Status {
+    this.consumed = 0
+    this.written = 0
+    if (this.failure) return Status.InvalidData
+    if (!this.drain(dst)) return Status.DestinationTooSmall
+    if (!this.started) {
+      this.emit(dst, 0, -1, dst)
+      if (!this.drain(dst)) return Status.DestinationTooSmall
+    }
+    if (this.inputLength > 0) {
+      const length = this.inputLength
+      this.inputLength = 0
+      this.emit(this.input!, 0, length, dst)
+      if (!this.drain(dst)) return Status.DestinationTooSmall
+    }
+    return Status.Done
+  }
+}
