@@ -176,6 +176,17 @@ const BROTLI_ENCODE = {
   lgwin: { type: 'integer', min: 10, max: 24 },
 } as const
 
+const DEFLATE_ENCODE = {
+  /**
+   * Every sync point (`flush()`, `flush: 'write'`) a full flush (zlib's Z_FULL_FLUSH):
+   * besides ending the output on a byte boundary, the encoder forgets its history, so no
+   * match reaches back past the point and a raw inflater started there, with no
+   * dictionary, decodes everything after it. For resynchronising after damage or
+   * starting mid-stream; costs ratio at each point. Default false (sync flush).
+   */
+  fullFlush: { type: 'boolean' },
+} as const
+
 const LZ4_ENCODE = {
   /** Block maximum size (LZ4 frame format, BD byte): 64 KiB (default), 256 KiB, 1 MiB or 4 MiB. */
   blockSize: { type: 'choice', values: [65536, 262144, 1048576, 4194304] },
@@ -251,7 +262,7 @@ export const FORMAT_TABLE = /* @__PURE__ */ Object.freeze({
     http: { coding: 'gzip', level: 6, preference: 3 },
     detect: { magic: [0x1f, 0x8b], label: 'gzip' }, // RFC 1952 section 2.3.1 ID1 ID2
     decodedPerByte: [1032, 1032],
-    options: { decode: NONE, encode: NONE },
+    options: { decode: NONE, encode: DEFLATE_ENCODE },
   },
   deflate: {
     engines: DEFLATE_ENGINES,
@@ -266,7 +277,7 @@ export const FORMAT_TABLE = /* @__PURE__ */ Object.freeze({
     http: { coding: 'deflate', level: 6, preference: 4 },
     detect: { magic: 'zlib header', label: 'zlib deflate (RFC 1950 header)' },
     decodedPerByte: [1032, 1032],
-    options: { decode: NONE, encode: NONE },
+    options: { decode: NONE, encode: DEFLATE_ENCODE },
   },
   'deflate-raw': {
     engines: DEFLATE_ENGINES,
@@ -277,7 +288,7 @@ export const FORMAT_TABLE = /* @__PURE__ */ Object.freeze({
     flushes: true,
     web: { name: 'deflate-raw', concatenated: false },
     decodedPerByte: [1032, 1032],
-    options: { decode: NONE, encode: NONE },
+    options: { decode: NONE, encode: DEFLATE_ENCODE },
   },
   lz4: {
     engines: ['js', 'wasm'],
