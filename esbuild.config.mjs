@@ -201,7 +201,10 @@ export function esmTarget(kind, outdir = `dist/${kind}`) {
   // Flat: every chunk sits at the same depth, so one relative path reaches the .wasm files.
   const flat = { format: 'esm', splitting: true, outdir, chunkNames: '[name]-[hash]' }
   if (kind === 'esm') {
-    return { ...common, ...flat, entryPoints: entries, platform: 'neutral', mainFields: ['module', 'main'], plugins: [nodeEnginePlugin, workerFilePlugin('esm'), wasmSourcePlugin('read', out, wasmDirFor(outdir))] }
+    // The CLI is an entry here too (dist/esm/cli.js, not in `exports`), so that it shares
+    // this build's chunks instead of carrying its own copy of the library (buildCli).
+    const entryPoints = { ...entries, cli: cliEntry }
+    return { ...common, ...flat, entryPoints, platform: 'neutral', mainFields: ['module', 'main'], plugins: [nodeEnginePlugin, workerFilePlugin('esm'), wasmSourcePlugin('read', out, wasmDirFor(outdir))] }
   }
   const plugins = [workerFilePlugin(kind), kind === 'browser' ? wasmSourcePlugin('fetch', out) : wasmSourcePlugin('import', out, wasmDirFor(outdir))]
   return {
@@ -273,25 +276,24 @@ function declarations() {
 }
 
 /**
- * dist/bin/sluice.js, the `sluice` command: one Node ESM file with a shebang; the
- * large engines are read from dist/browser/, where the package keeps the one copy of
- * each `.wasm` file. Not a library entry: nothing
- * imports it, so it takes no part in the code splitting of the entries.
+ * dist/bin/sluice.js, the `sluice` command: a Node ESM file with a shebang that imports
+ * dist/esm/cli.js, the CLI's entry in the ESM build (esmTarget), so the package ships
+ * the library once (the CLI bundled on its own was a 575 KB second copy). The large
+ * engines are read from dist/browser/ as dist/esm reads them. `esm: true` (the default)
+ * also builds the ESM build beside `outdir`, for a CLI built on its own (the CLI test);
+ * the full build has just made it.
  */
-export async function buildCli(outdir = 'dist/bin') {
+export async function buildCli(outdir = 'dist/bin', { esm = true } = {}) {
   const out = resolve(root, outdir)
-  const result = await build({
-    ...common,
-    entryPoints: { sluice: cliEntry },
-    outdir,
-    format: 'esm',
-    // One file: the dynamic imports of the engines are inlined (a CLI loads once).
-    splitting: false,
-    platform: 'node',
-    banner: { js: '#!/usr/bin/env node' },
-    plugins: [nodeEnginePlugin, wasmSourcePlugin('read', out, wasmDirFor(outdir))],
-    metafile: true,
-  })
+  const esmDir = join(dirname(out), 'esm')
+  const result = esm ? await build({ ...esmTarget('esm', relative(root, esmDir)), metafile: true }) : { metafile: { inputs: {} } }
+  if (!existsSync(join(esmDir, 'cli.js'))) throw new Error(`buildCli: ${esmDir}/cli.js is missing; build dist/esm first`)
+  mkdirSync(out, { recursive: true })
+  const target = relative(out, join(esmDir, 'cli.js')).split(sep).join('/')
+  writeFileSync(join(out, 'sluice.js'), `#!/usr/bin/env node
+// The sluice command; its code is the ESM build's CLI entry.
+import '${target.startsWith('.') ? target : `./${target}`}'
+`)
   chmodSync(join(out, 'sluice.js'), 0o755)
   return result
 }
@@ -367,7 +369,7 @@ async function main() {
   // The worker file of each build with workers (workerd has none: threads > 1 is
   // ENGINE_UNAVAILABLE there).
   for (const kind of ['esm', 'browser', 'cjs']) await attempt(`dist/${kind}/sluice-worker`, () => build({ ...workerTarget(kind), metafile: true }).then(track))
-  await attempt('dist/bin', () => buildCli().then(track))
+  await attempt('dist/bin', () => buildCli('dist/bin', { esm: false }))
   await attempt('dist/types', declarations)
   await attempt('dist/THIRD_PARTY_NOTICES.md', notices)
 

@@ -145,6 +145,22 @@ export const snappyGroups: Group[] = [
         const out = new Uint8Array(maxCompressedLength(raw.length))
         return () => encodeBlock(raw, 0, raw.length, out, 0, table)
       }),
+      row('sluice snappy-raw (wasm)', (raw) => {
+        const out = new Uint8Array(maxCompressedLength(raw.length))
+        return () => {
+          const enc = wasm.snappyRaw.createEncoder({})
+          if (enc.transform(raw, out, true) !== Status.Done) throw new Error('encode did not finish')
+          return enc.written
+        }
+      }),
+      row('sluice snappy framing (wasm)', (raw) => {
+        const out = new Uint8Array(Math.ceil(raw.length / 65536) * (8 + maxCompressedLength(65536)) + 64)
+        return () => {
+          const enc = wasm.snappy.createEncoder({})
+          if (enc.transform(raw, out, true) !== Status.Done) throw new Error('encode did not finish')
+          return enc.written
+        }
+      }),
       row('hysnappy snappyCompress (wasm)', (raw) => () => hysnappyCompress(raw)),
       row('snappy compressSync (napi-rs)', (raw) => () => napi.compressSync(raw)),
       row('snappyjs compress', (raw) => () => snappyjs.compress(raw)),

@@ -38,19 +38,30 @@ export function transportHeaderAt(format: TransportFormat, head: Uint8Array): 'm
 export const transportHash = (format: TransportFormat, head: Uint8Array): Uint8Array =>
   head.subarray(transportMagic(format).length, transportHeaderLength(format))
 
-/** A dictionary for a hash, or undefined when there is none. */
 /**
  * A dictionary with its SHA-256 already computed, as the fetch adapter's
  * `prepareDictionary()` makes it: used as it is, not hashed again.
  */
 export interface HashedDictionary {
+  /** The dictionary's bytes, used as they are (not copied). */
   readonly bytes: Uint8Array
+  /** Their SHA-256 (32 bytes), the hash a `dcz`/`dcb` header names; trusted, not recomputed. */
   readonly sha256: Uint8Array
 }
 
-/** A dictionary as the options take it: its bytes, or a prepared one. */
+/**
+ * A dictionary as the `dictionaries` option takes it: its bytes (hashed with SHA-256
+ * once, when a body first needs a dictionary), or a prepared one with its hash (what
+ * `prepareDictionary()` returns), used as it is.
+ */
 export type DictionaryInput = BufferSource | HashedDictionary
 
+/**
+ * The `dictionaries` option as a function: given the SHA-256 (32 bytes) that a `dcz` or
+ * `dcb` header names (RFC 9842 sections 4, 5), returns that dictionary, or `undefined`
+ * when it has none (the body is then rejected with a `CodecError`). May be async, e.g.
+ * to fetch or read the dictionary from a cache.
+ */
 export type DictionaryLookup = (sha256: Uint8Array) => DictionaryInput | undefined | Promise<DictionaryInput | undefined>
 
 /** `dictionaries`: an array (raw bytes hashed once; prepared ones as they are) or a lookup by SHA-256. */

@@ -23,7 +23,6 @@ import type { FormatTraits, Role } from './codec.js'
 import { CodecError } from './errors.js'
 import type { ProgressCallback } from './progress.js'
 import { checkBoolean, checkInteger, checkLimit, checkOneOf, checkSpec, describe, nearestKey, type OptionSchema, type OptionSpec, type OptionsOf } from './options.js'
-import { zstdSeekableRules } from './seekable-rules.js'
 
 export { checkBoolean, checkInteger, checkLimit, checkOneOf } from './options.js'
 
@@ -154,9 +153,38 @@ const ZSTD_ENCODE = {
   dictionaryType: ZSTD_DECODE.dictionaryType,
 } as const
 
+/**
+ * The rules between the zstd seekable options (lib/codecs/zstd-seekable-encode.ts) that
+ * no schema entry says: `frameSize` only with `seekable`; no `contentSize` (one frame's
+ * size; a seekable archive writes each frame's); `seekable: { checksums: true }` not with
+ * `checksum: false` (the table repeats each frame's own checksum). Here, not in a module
+ * of its own, so that checking gzip options loads no zstd module.
+ */
+export function zstdEncodeRules(o: Readonly<Record<string, unknown>>): void {
+  const seekable = o.seekable
+  const why =
+    seekable === undefined || seekable === false
+      ? o.frameSize !== undefined && 'frameSize applies to seekable archives only; add seekable: true'
+      : o.contentSize !== undefined
+        ? 'contentSize is one frame\'s size; a seekable archive writes each frame\'s'
+        : seekable !== true && (seekable as { checksums?: unknown }).checksums === true && o.checksum === false && 'seekable: { checksums: true } needs each frame\'s checksum; not with checksum: false'
+  if (why) throw new CodecError('INVALID_OPTION', 'zstd', why)
+}
+
 const BROTLI_ENCODE = {
   /** Window bits, 10 to 24 (RFC 7932 section 9.1: WINDOW_BITS); default 22. */
   lgwin: { type: 'integer', min: 10, max: 24 },
+} as const
+
+const DEFLATE_ENCODE = {
+  /**
+   * Every sync point (`flush()`, `flush: 'write'`) a full flush (zlib's Z_FULL_FLUSH):
+   * besides ending the output on a byte boundary, the encoder forgets its history, so no
+   * match reaches back past the point and a raw inflater started there, with no
+   * dictionary, decodes everything after it. For resynchronising after damage or
+   * starting mid-stream; costs ratio at each point. Default false (sync flush).
+   */
+  fullFlush: { type: 'boolean' },
 } as const
 
 const LZ4_ENCODE = {
@@ -204,7 +232,7 @@ const LZ4_BLOCK_DECODE = {
  *   CRC-32C, no end marker (the stream ends with the input; a second stream identifier
  *   continues it); 'snappy-raw' is one raw block (format_description.txt) whose varint
  *   preamble states the decoded length, as Parquet stores it. wasm by default: the
- *   hand-written kernel decodes 2-3x the TypeScript engine (bench/snappy.ts). Snappy has
+ *   hand-written kernel decodes 2-3x the TypeScript engine (the repository's bench/snappy.ts). Snappy has
  *   no levels (one, 1). The framing encoder flushes by ending its chunk early; a raw
  *   block is one block.
  *
@@ -234,7 +262,7 @@ export const FORMAT_TABLE = /* @__PURE__ */ Object.freeze({
     http: { coding: 'gzip', level: 6, preference: 3 },
     detect: { magic: [0x1f, 0x8b], label: 'gzip' }, // RFC 1952 section 2.3.1 ID1 ID2
     decodedPerByte: [1032, 1032],
-    options: { decode: NONE, encode: NONE },
+    options: { decode: NONE, encode: DEFLATE_ENCODE },
   },
   deflate: {
     engines: DEFLATE_ENGINES,
@@ -249,7 +277,7 @@ export const FORMAT_TABLE = /* @__PURE__ */ Object.freeze({
     http: { coding: 'deflate', level: 6, preference: 4 },
     detect: { magic: 'zlib header', label: 'zlib deflate (RFC 1950 header)' },
     decodedPerByte: [1032, 1032],
-    options: { decode: NONE, encode: NONE },
+    options: { decode: NONE, encode: DEFLATE_ENCODE },
   },
   'deflate-raw': {
     engines: DEFLATE_ENGINES,
@@ -260,7 +288,7 @@ export const FORMAT_TABLE = /* @__PURE__ */ Object.freeze({
     flushes: true,
     web: { name: 'deflate-raw', concatenated: false },
     decodedPerByte: [1032, 1032],
-    options: { decode: NONE, encode: NONE },
+    options: { decode: NONE, encode: DEFLATE_ENCODE },
   },
   lz4: {
     engines: ['js', 'wasm'],
@@ -301,7 +329,7 @@ export const FORMAT_TABLE = /* @__PURE__ */ Object.freeze({
     detect: { magic: [0x28, 0xb5, 0x2f, 0xfd], frames: true, label: 'zstd' }, // RFC 8878 section 3.1.1: 0xFD2FB528 little-endian
     decodedPerByte: [32_768, 131_072],
     options: { decode: ZSTD_DECODE, encode: ZSTD_ENCODE },
-    rules: { encode: zstdSeekableRules },
+    rules: { encode: zstdEncodeRules },
   },
   brotli: {
     engines: ['wasm', 'node'],

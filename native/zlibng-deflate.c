@@ -17,29 +17,59 @@
  */
 static zng_gz_header gzip_header = {0, 0, 0, 255, 0, 0, 0, 0, 0, 0, 0, 0, 0};
 
+/* A stream and the level it was created at (the stream first: one pointer for both). */
+typedef struct {
+  zng_stream stream;
+  int level;
+} encoder;
+
+/*
+ * Level 6's match search. zlib-ng's own table gives level 6 good 8, lazy 16, nice 128,
+ * chain 128; sluice's level 6 searches with nice 64 and chain 32 instead (good and lazy
+ * as they are): 1.6x node:zlib's level 6 speed instead of 1.1x on text, 1.01x its size
+ * instead of 1.001x, within the 1.03x bound issue 23 sets for the default level
+ * (measurements and the table of all levels in docs/performance-engines.md). Level 5
+ * (nice 32, chain 32) measured as fast and 0.3% larger on text, so level 6 keeps its
+ * place between levels 5 and 7. deflateReset restores the table's values, so
+ * zd_reset applies these again.
+ */
+static void tune(zng_stream *s, int level) {
+  if (level == 6) zng_deflateTune(s, 8, 16, 64, 32);
+}
+
 /*
  * A deflate stream at `level` (0-9) with zlib-ng's own wrapper: `window_bits` 31 for
  * gzip (RFC 1952), 15 for zlib (RFC 1950), -15 for raw deflate (RFC 1951); memLevel 8
  * and the default strategy, as zlib's deflateInit(). 0 when memory is exhausted.
  */
 EXPORT(zd_create) zng_stream *zd_create(int level, int window_bits) {
-  zng_stream *s = calloc(1, sizeof(zng_stream));
-  if (!s) return 0;
+  encoder *e = calloc(1, sizeof(encoder));
+  if (!e) return 0;
+  e->level = level;
+  zng_stream *s = &e->stream;
   if (zng_deflateInit2(s, level, Z_DEFLATED, window_bits, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
-    free(s);
+    free(e);
     return 0;
   }
   if (window_bits > 15) zng_deflateSetHeader(s, &gzip_header);
+  tune(s, level);
   return s;
 }
 
 EXPORT(zd_free) void zd_free(zng_stream *s) {
   zng_deflateEnd(s);
-  free(s);
+  free((encoder *)s);
 }
 
-/* Starts a new stream with the same parameters (keeps the allocated window). */
-EXPORT(zd_reset) int zd_reset(zng_stream *s) { return zng_deflateReset(s); }
+/*
+ * Starts a new stream with the same parameters (keeps the allocated window), level 6's
+ * search values included.
+ */
+EXPORT(zd_reset) int zd_reset(zng_stream *s) {
+  int ret = zng_deflateReset(s);
+  if (ret == Z_OK) tune(s, ((encoder *)s)->level);
+  return ret;
+}
 
 /*
  * The preset dictionary (zlib: FDICT + DICTID in the header; raw: the window's history),

@@ -9,7 +9,6 @@
  */
 import { CodecError } from '../lib/errors.js'
 import { toBytes, type BinaryInput } from '../lib/bytes.js'
-import type { ProgressCallback } from '../lib/progress.js'
 
 /** Stream classes to use instead of the global ones (e.g. web-streams-polyfill's). */
 export interface StreamClasses {
@@ -28,11 +27,6 @@ export interface StreamOptions {
   signal?: AbortSignal
   /** Stream classes to build on; default: the runtime's globals. */
   streams?: StreamClasses
-  /**
-   * Called with `{ bytesIn, bytesOut }` as the stream runs: at most once per output
-   * chunk and per 50 ms, and once at the end.
-   */
-  onProgress?: ProgressCallback
 }
 
 /** Maps an error before it reaches the stream's users (the web-compatible classes wrap it in a `TypeError`). */

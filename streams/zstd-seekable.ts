@@ -42,6 +42,11 @@ export const DEFAULT_SEEKABLE_TAIL = 64 * 1024
 /** Default `maxGroupBytes`: most compressed, and most decoded, bytes one read brings. */
 export const DEFAULT_GROUP_BYTES = 8 * 1024 * 1024
 
+/**
+ * Options of `openZstdSeekable()`: limits on what the seek table may ask for (each
+ * default below the format's own maximum, see the constants above), how the archive is
+ * read and cached, and the options of the zstd decoder that decodes each frame.
+ */
 export interface ZstdSeekableOptions {
   /** Most frames the seek table may list; default 2^20, at most 2^27 (the format's). */
   maxFrames?: number
@@ -55,20 +60,25 @@ export interface ZstdSeekableOptions {
   maxGroupBytes?: number
   /** Verify the seek table's checksums when it has them; default true. */
   checksums?: boolean
-  /** The zstd decoder's options: window limit (up to 31), dictionary, engine. */
+  /** The zstd decoder's window limit, log2 of bytes (up to 31); default as the zstd decoder's. */
   maxWindowLog?: number
+  /** The dictionary the frames were encoded with (trained, or raw content), as the zstd decoder's `dictionary`. */
   dictionary?: BufferSource
+  /** How `dictionary` is read: `'auto'` (default) trained when it starts with the magic 37 A4 30 EC, `'raw'` always raw content. */
   dictionaryType?: 'auto' | 'raw'
+  /** The zstd decoder's engine (`'wasm'` or `'js'`); default as the zstd decoder's. */
   engine?: Engine
 }
 
 /** One data frame of a seekable archive, as its seek table lists it. */
 export interface ZstdSeekableFrame {
-  /** Where the frame starts in the archive, and its length there. */
+  /** Where the frame starts in the archive, in bytes. */
   readonly compressedOffset: number
+  /** Its length in the archive, in bytes (the table's Compressed_Size). */
   readonly compressedSize: number
-  /** Where its content starts in the decompressed content, and its length. */
+  /** Where its content starts in the decompressed content, in bytes. */
   readonly offset: number
+  /** Its decompressed length, in bytes (the table's Decompressed_Size). */
   readonly size: number
   /** The table's checksum of its content (low 32 bits of XXH64), when the table has them. */
   readonly checksum?: number

@@ -156,7 +156,11 @@ async function byobMemory(engine: 'js' | 'wasm'): Promise<{ rssGrowth: number; b
 test('memory: 1 GiB decoded through a BYOB reader into one reused 64 KiB buffer', async () => {
   for (const engine of ['js', 'wasm'] as const) {
     const { rssGrowth, bufferGrowth } = await byobMemory(engine)
-    assert.ok(rssGrowth < 24 * MiB, `${engine}: RSS grew by ${(rssGrowth / MiB).toFixed(1)} MiB`)
+    // Bounded, not proportional to the 1 GiB that flows: a buffer kept per read would be
+    // 1 GiB. Peak RSS also holds V8's young generation and the allocator's slack, which on
+    // this 2-core machine under load reached +36 MiB (and +5 MiB idle) for the same code;
+    // the ArrayBuffer check below is the exact one.
+    assert.ok(rssGrowth < 64 * MiB, `${engine}: RSS grew by ${(rssGrowth / MiB).toFixed(1)} MiB`)
     // No buffer per read: 16,000 reads of a fresh 64 KiB block would be 1 GiB.
     assert.ok(bufferGrowth < 1 * MiB, `${engine}: ArrayBuffer memory grew by ${bufferGrowth} bytes`)
   }

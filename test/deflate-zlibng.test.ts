@@ -180,6 +180,16 @@ test('level 6 sizes within 1.03x of node:zlib level 6 (issue 23)', () => {
   }
 })
 
+test("level 6's narrowed search (native/zlibng-deflate.c): between levels 5 and 7 in size, still level 6 in the headers", () => {
+  const data = inputs.find(([n]) => n === 'node_modules text 300 KB')![1]
+  const size = (level: number) => encodeSpans(encoder('deflate-raw', { level }), data).length
+  const [five, six, seven] = [size(5), size(6), size(7)]
+  assert.ok(five > six && six > seven, `sizes at levels 5, 6, 7: ${five}, ${six}, ${seven}`)
+  // zlib's FLEVEL (RFC 1950 §2.2) says "default" (2) at level 6, "fast" (1) at level 5.
+  assert.is(encodeSpans(encoder('deflate', { level: 6 }), data)[1]! >> 6, 2)
+  assert.is(encodeSpans(encoder('deflate', { level: 5 }), data)[1]! >> 6, 1)
+})
+
 for (const cli of ['gzip', 'pigz'] as const) {
   const missing = cliMissing(cli)
   if (missing) {

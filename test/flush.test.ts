@@ -151,6 +151,55 @@ for (const [format, engine, runnable] of cases) {
   })
 }
 
+/**
+ * The output of each write of `pieces` through `format`'s encoder with flush: 'write',
+ * one segment per write (the first one with the gzip/zlib header).
+ */
+async function segments(format: Format, options: Record<string, unknown>): Promise<Uint8Array[]> {
+  const pair = encodeStream(format, { flush: 'write', ...options })
+  const writer = pair.writable.getWriter()
+  const out = collector(pair.readable)
+  const result: Uint8Array[] = []
+  for (const piece of pieces) {
+    const before = out.got.length
+    await out.write(writer, piece)
+    result.push(concatBytes(out.got.slice(before)))
+  }
+  await out.close(writer)
+  return result
+}
+
+const inflateAlone = (segment: Uint8Array): Buffer => zlib.inflateRawSync(segment, { finishFlush: zlib.constants.Z_SYNC_FLUSH })
+
+for (const engine of [undefined, 'js', 'node'] as const) {
+  for (const format of ['deflate-raw', 'gzip'] as const) {
+    test(`fullFlush ${format}${engine ? ` (${engine})` : ''}: after each sync point, a fresh node:zlib raw inflater with no history decodes the next write alone`, async () => {
+      const full = await segments(format, { engine, fullFlush: true })
+      // Segment 0 carries the gzip header; every later one is raw deflate on its own.
+      for (let i = 1; i < pieces.length; i++) {
+        const alone = inflateAlone(full[i]!)
+        assert.ok(Buffer.compare(alone, pieces[i]!) === 0, `write ${i}: ${alone.length} bytes decoded alone, ${pieces[i]!.length} written`)
+      }
+      // The sync flush (the default) keeps the history: some later write refers back
+      // past its sync point and does not decode alone.
+      const sync = await segments(format, { engine })
+      const failures = sync.slice(1).filter((segment, i) => {
+        try {
+          return Buffer.compare(inflateAlone(segment), pieces[i + 1]!) !== 0
+        } catch {
+          return true
+        }
+      })
+      assert.ok(failures.length > 0, 'a sync flush keeps matches reaching back')
+    })
+  }
+}
+
+test('fullFlush is a deflate-family option: a boolean, refused by the other formats', () => {
+  assert.throws(() => encodeStream('gzip', { fullFlush: 'yes' } as never), (e: unknown) => e instanceof CodecError && e.code === 'INVALID_OPTION')
+  assert.throws(() => encodeStream('zstd', { fullFlush: true } as never), (e: unknown) => e instanceof CodecError && e.code === 'INVALID_OPTION')
+})
+
 test("flush 'none' (the default) writes no sync point: small writes stay buffered", async () => {
   const pair = encodeStream('deflate-raw', {})
   const writer = pair.writable.getWriter()

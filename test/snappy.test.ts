@@ -343,6 +343,54 @@ test('the wasm kernel and the TypeScript decoder agree on mutated blocks (result
   assert.is(wasm.kernel.crc32c(text, 0, text.length), crc32c(text))
 })
 
+test('the wasm compressor: valid, deterministic blocks at fragment and literal boundaries; python-snappy decodes them', () => {
+  const js = jsSnappyKernel()
+  // Inputs that cross the 64 KiB fragments, the 15-byte margin and the literal length
+  // classes: random (literals only), runs (long copies), and repeats at offsets beyond
+  // the 1-byte-offset copies' 2047.
+  const inputs: Array<[string, Uint8Array]> = []
+  for (const n of [0, 1, 14, 15, 16, 17, 60, 61, 256, 257, 65535, 65536, 65537, 131073]) {
+    const random = new Uint8Array(n)
+    for (let i = 0; i < n; i++) random[i] = (Math.imul(i + 1, 2654435761) >>> 24) & 0xff
+    const far = new Uint8Array(n)
+    for (let i = 0; i < n; i++) far[i] = i < 3000 ? random[i]! : far[i - 3000 + (i % 7 === 0 ? 1 : 0)]!
+    inputs.push([`random ${n}`, random], [`runs ${n}`, new Uint8Array(n).fill(7)], [`far repeats ${n}`, far], [`text ${n}`, text.subarray(0, n)])
+  }
+  // Larger than the 1 MiB pieces the kernel stages at a time.
+  const big = new Uint8Array(2_500_000)
+  for (let i = 0; i < big.length; i += text.length) big.set(text.subarray(0, Math.min(text.length, big.length - i)), i)
+  inputs.push(['text 2.5 MB', big])
+  for (const [name, data] of [...inputs, ...corpus]) {
+    const bound = maxCompressedLength(data.length)
+    const a = new Uint8Array(bound + 3)
+    const end = wasm.kernel.encodeInto(data, 0, data.length, a, 3, true)
+    assert.ok(end > 3 && end <= bound + 3, name)
+    assert.is(wasm.kernel.checksum, crc32c(data), `checksum ${name}`)
+    const block = a.subarray(3, end)
+    // Deterministic: the same bytes again, and here the TypeScript encoder's too (the
+    // same algorithm; the contract only asks for valid blocks).
+    const again = new Uint8Array(bound)
+    assert.ok(equal(again.subarray(0, wasm.kernel.encodeInto(data, 0, data.length, again, 0)), block), `deterministic ${name}`)
+    const tsBlock = new Uint8Array(bound)
+    assert.ok(equal(tsBlock.subarray(0, js.encodeInto(data, 0, data.length, tsBlock, 0)), block), `same as TypeScript ${name}`)
+    const out = new Uint8Array(data.length)
+    const p = { length: 0, size: 0 }
+    assert.is(readPreamble(block, 0, block.length, p), 0)
+    assert.is(p.length, data.length)
+    assert.is(js.decodeInto(block, p.size, block.length, out, 0, data.length), data.length, name)
+    assert.ok(equal(out, data), name)
+    assert.ok(equal(snappyjs.uncompress(block), data), `snappyjs ${name}`)
+  }
+  if (!pythonReason) {
+    const data = corpus.find(([n]) => n.startsWith('node binary'))![1]
+    const a = new Uint8Array(maxCompressedLength(data.length))
+    const block = a.subarray(0, wasm.kernel.encodeInto(data, 0, data.length, a, 0))
+    const r = spawnSync('/usr/bin/python3', ['-c', 'import sys, snappy\nsys.stdout.buffer.write(snappy.uncompress(sys.stdin.buffer.read()))'], { input: block, maxBuffer: 1 << 28 })
+    assert.is(r.status, 0, r.stderr?.toString())
+    assert.ok(equal(new Uint8Array(r.stdout), data), 'python-snappy decodes a wasm raw block')
+  }
+})
+
 test('through the format table: snappyDecode/snappyEncode, encode/decode, the web classes, decompress() detection', async () => {
   const sluice = await import('../index.js')
   const data = text.subarray(0, 200_000)

@@ -30,6 +30,7 @@ export interface HttpRangeSourceInit extends RequestInit {
 
 /** A `RangeSource` over one HTTP resource. */
 export interface HttpRangeSource extends RangeSource {
+  /** The resource's URL as a string (`String(url)` of what `httpRangeSource` was given); every request goes to it. */
   readonly url: string
   /** The resource's `ETag` as the first response gave it, or null. */
   readonly etag: string | null

@@ -73,7 +73,7 @@ export interface DecodeResponseOptions {
   onProgress?: ProgressCallback
 }
 
-export type { DictionariesOption, DictionaryLookup } from '../../lib/dictionary-lookup.js'
+export type { DictionariesOption, DictionaryLookup, DictionaryInput, HashedDictionary } from '../../lib/dictionary-lookup.js'
 
 /**
  * At most 5 codings per response. Unbounded chains let a small response make the

@@ -34,20 +34,44 @@ export type ParquetWriterCodec = 'SNAPPY' | 'GZIP' | 'ZSTD' | 'BROTLI' | 'LZ4_RA
 /** hyparquet-writer's compressor signature (hyparquet-writer src/types.d.ts `Compressor`). */
 export type ParquetCompressor = (input: Uint8Array) => Uint8Array
 
+/**
+ * What `loadParquetWriterCompressors()` returns, hyparquet-writer's `compressors` option:
+ * one synchronous compressor per codec, keyed by parquet.thrift `CompressionCodec` name
+ * (frozen). A codec left out of the `codecs` option throws `INVALID_OPTION` when called.
+ */
 export type ParquetWriterCompressors = Readonly<Record<ParquetWriterCodec, ParquetCompressor>>
 
+/** Options of `loadParquetWriterCompressors()`; unknown keys are `INVALID_OPTION`. */
 export interface ParquetWriterCompressorsOptions {
   /**
    * Level per codec, in the format's range: GZIP 0-9 (default 6), ZSTD 1-19 (3), BROTLI
    * 0-11 (5), LZ4_RAW 1-12 (1). Snappy has no levels.
    */
-  levels?: { GZIP?: number; ZSTD?: number; BROTLI?: number; LZ4_RAW?: number }
+  levels?: {
+    /** gzip level, 0 (stored) to 9; default 6. */
+    GZIP?: number
+    /** zstd level, 1 to 19; default 3. */
+    ZSTD?: number
+    /** brotli quality, 0 to 11; default 5. */
+    BROTLI?: number
+    /** LZ4 level, 1 (fast) to 12 (high compression); default 1. */
+    LZ4_RAW?: number
+  }
   /**
    * Engine per codec family, as for `loadParquetCompressors()`: `gzip` ('js' | 'wasm' |
    * 'node'), `zstd` ('wasm' | 'node'), `brotli` ('wasm' | 'node'), `lz4` ('js' | 'wasm').
    * SNAPPY is compressed in TypeScript.
    */
-  engines?: { gzip?: Engine; zstd?: Engine; brotli?: Engine; lz4?: Engine }
+  engines?: {
+    /** Engine of the GZIP compressor: 'js', 'wasm' or 'node'; default the gzip format's. */
+    gzip?: Engine
+    /** Engine of the ZSTD compressor: 'wasm' or 'node'; default the zstd format's. */
+    zstd?: Engine
+    /** Engine of the BROTLI compressor: 'wasm' or 'node'; default the brotli format's. */
+    brotli?: Engine
+    /** Engine of the LZ4_RAW compressor: 'js' or 'wasm'; default the lz4-block format's. */
+    lz4?: Engine
+  }
   /** Which codecs to load; default all five. A codec not loaded throws `INVALID_OPTION` when called. */
   codecs?: readonly ParquetWriterCodec[]
 }

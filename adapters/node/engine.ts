@@ -58,6 +58,8 @@ interface NativeStream {
 type Flags = readonly [process: number, flush: number, finish: number]
 const C = zlib.constants as Record<string, number>
 const ZLIB_FLAGS: Flags = [C.Z_NO_FLUSH!, C.Z_SYNC_FLUSH!, C.Z_FINISH!]
+/** A deflate encoder's with `fullFlush`: Z_FULL_FLUSH drops the history at each sync point. */
+const ZLIB_FULL_FLUSH_FLAGS: Flags = [C.Z_NO_FLUSH!, C.Z_FULL_FLUSH!, C.Z_FINISH!]
 const BROTLI_FLAGS: Flags = [C.BROTLI_OPERATION_PROCESS!, C.BROTLI_OPERATION_FLUSH!, C.BROTLI_OPERATION_FINISH!]
 // ZSTD_e_continue, ZSTD_e_flush, ZSTD_e_end (zstd.h); named in zlib.constants from Node 22.15.
 const ZSTD_FLAGS: Flags = [C.ZSTD_e_continue ?? 0, C.ZSTD_e_flush ?? 1, C.ZSTD_e_end ?? 2]
@@ -607,14 +609,14 @@ export function nodeCodec(format: Format): CodecModule {
       return deflateModule(format, {
         body: () => new NativeBody(format, (dictionary) => zlib.createInflateRaw(dictionary ? { dictionary } : {}), ZLIB_FLAGS),
         crc32: () => nativeCrc32,
-        encoder: (_format, level, dictionary) => {
+        encoder: (_format, level, dictionary, fullFlush) => {
           const wrapper = wrapperOf(format)
           // zlib's deflateSetDictionary: FDICT and DICTID for zlib, a primed window for
           // raw deflate (checkDictionary refuses one for gzip).
           const options = dictionary ? { level, dictionary } : { level }
           const create =
             wrapper === 'gzip' ? () => zlib.createGzip(options) : wrapper === 'zlib' ? () => zlib.createDeflate(options) : () => zlib.createDeflateRaw(options)
-          return new NativeEncoder(format, create, ZLIB_FLAGS)
+          return new NativeEncoder(format, create, fullFlush ? ZLIB_FULL_FLUSH_FLAGS : ZLIB_FLAGS)
         },
       })
     case 'brotli':

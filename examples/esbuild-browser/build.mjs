@@ -29,5 +29,5 @@ writeFileSync(join(outdir, 'hello.txt.zst'), await encode('zstd', new TextEncode
 
 const js = readdirSync(outdir).filter((f) => f.endsWith('.js'))
 const bytes = js.reduce((n, f) => n + statSync(join(outdir, f)).size, 0)
-if (wasm.length !== 6) throw new Error(`expected six .wasm files in ${browserDist}, found ${wasm.join(', ')}`)
+if (wasm.length !== 8) throw new Error(`expected eight .wasm files in ${browserDist}, found ${wasm.join(', ')}`)
 console.log(`ok: ${outdir}: app.js ${statSync(join(outdir, 'app.js')).size} bytes, ${js.length} chunks ${bytes} bytes in all (loaded on demand), ${wasm.length} .wasm files copied`)

@@ -82,8 +82,16 @@ export class DeflateFamilyEncoder implements Encoder {
   /** The preset dictionary (zlib) or window (raw), checked and copied by the module. */
   private readonly dictionary: Uint8Array | undefined
 
-  constructor(format: Format, level: number, dictionary: Uint8Array | null = null) {
+  /**
+   * The `fullFlush` option: after each sync point the deflater is replaced by a fresh one
+   * (no history, no dictionary), which is what zlib's Z_FULL_FLUSH guarantees: no match
+   * reaches back past the point.
+   */
+  private readonly fullFlush: boolean
+
+  constructor(format: Format, level: number, dictionary: Uint8Array | null = null, fullFlush = false) {
     this.format = format
+    this.fullFlush = fullFlush
     this.wrapper = wrapperOf(format)
     this.level = level
     // An empty dictionary changes nothing, so no FDICT is written for it (as node:zlib does).
@@ -194,6 +202,9 @@ export class DeflateFamilyEncoder implements Encoder {
       inner.s.r = 0
       this.queue.push(block)
       this.flushing = true
+      // A new raw deflate stream continues the old one's blocks: the sync block left the
+      // output on a byte boundary with no final block yet (RFC 1951 section 3.2.3).
+      if (this.fullFlush) this.deflater = new FflateDeflate({ level: this.level as 0 }, (chunk) => this.queue.push(chunk))
     }
     this.written = this.queue.drain(dst, 0)
     if (!this.queue.empty) return Status.DestinationTooSmall

@@ -21,9 +21,10 @@ export interface DeflateEngineParts<B extends DeflateBody> {
    * A new encoder of `format` at the checked `level`, with the checked `dictionary` (the
    * preset dictionary of zlib, the preset window of raw deflate): deflate.ts's (fflate)
    * for `js`, zlib-ng's for `wasm`, node:zlib's for `node`. Named by each engine, so that
-   * the `wasm` engine's chunk carries no fflate.
+   * the `wasm` engine's chunk carries no fflate. With `fullFlush`, every `flush()` is a
+   * full flush (Z_FULL_FLUSH: the history is dropped).
    */
-  encoder(format: Format, level: number, dictionary: Uint8Array | null): Encoder
+  encoder(format: Format, level: number, dictionary: Uint8Array | null, fullFlush: boolean): Encoder
 }
 
 /** The codec module of `format` (gzip, deflate or deflate-raw) on an engine's parts. */
@@ -40,7 +41,7 @@ export function deflateModule<B extends DeflateBody>(format: Format, parts: Defl
     createEncoder: (options: Record<string, unknown>) => {
       const level = checkLevel(format, options.level)
       const dictionary = checkDictionary(format, options.dictionary) ?? null
-      return parts.encoder(format, level, dictionary)
+      return parts.encoder(format, level, dictionary, options.fullFlush === true)
     },
   })
 }

@@ -19,9 +19,9 @@ const parts: DeflateEngineParts<WasmInflater> = {
     return inflateWasmParts.body(format)
   },
   crc32: inflateWasmParts.crc32,
-  encoder: (format, level, dictionary) => {
+  encoder: (format, level, dictionary, fullFlush) => {
     if (!zlibngLoaded()) throw new CodecError('ENGINE_UNAVAILABLE', format, 'the encoder engine is not loaded: load the module with role "encode"')
-    return new ZlibngEncoder(format, level, dictionary)
+    return new ZlibngEncoder(format, level, dictionary, fullFlush)
   },
 }
 

@@ -89,8 +89,12 @@ export class ZlibngEncoder implements Encoder {
   private ended = false
   private readonly handle: NativeHandle<NativeState>
 
-  constructor(format: Format, level: number, dictionary: Uint8Array | null) {
+  /** The `fullFlush` option: flush() drops the history (Z_FULL_FLUSH). */
+  private readonly fullFlush: boolean
+
+  constructor(format: Format, level: number, dictionary: Uint8Array | null, fullFlush = false) {
     this.format = format
+    this.fullFlush = fullFlush
     this.level = level
     this.windowBits = WINDOW_BITS[wrapperOf(format)]
     this.dictionary = dictionary
@@ -101,8 +105,11 @@ export class ZlibngEncoder implements Encoder {
     return this.run(src, dst, final ? Z_FINISH : Z_NO_FLUSH)
   }
 
-  /** A sync flush (Z_SYNC_FLUSH); with `full`, a full flush (Z_FULL_FLUSH: no match reaches back past it). */
-  flush(dst: Uint8Array, full = false): Status {
+  /**
+   * A sync flush (Z_SYNC_FLUSH); with `full` (default: the `fullFlush` option), a full
+   * flush (Z_FULL_FLUSH: no match reaches back past it).
+   */
+  flush(dst: Uint8Array, full = this.fullFlush): Status {
     return this.run(EMPTY, dst, full ? Z_FULL_FLUSH : Z_SYNC_FLUSH)
   }
 

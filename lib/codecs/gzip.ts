@@ -10,7 +10,7 @@ import { DeflateFamilyEncoder } from './deflate-fflate.js'
 /** The `js` engine: inflate.ts decodes, fflate (deflate-fflate.ts) encodes. */
 const js: DeflateEngineParts<Inflater> = {
   body: () => new Inflater(),
-  encoder: (format, level, dictionary) => new DeflateFamilyEncoder(format, level, dictionary),
+  encoder: (format, level, dictionary, fullFlush) => new DeflateFamilyEncoder(format, level, dictionary, fullFlush),
 }
 
 export const gzip: CodecModule = /* @__PURE__ */ deflateModule('gzip', js)

@@ -10,9 +10,7 @@ import type { ErrorCode, Failure } from '../errors.js'
 import { checkMaxOutput } from '../formats.js'
 import { Status } from '../status.js'
 import {
-  createSnappyTable,
   decodeElements,
-  encodeBlock,
   maxCompressedLength,
   mostSnappyDecoded,
   PRE_BAD,
@@ -24,7 +22,7 @@ import {
   type ElementState,
   type Preamble,
 } from './snappy-block.js'
-import type { SnappyKernel } from './snappy-kernel.js'
+import { ERR_MEMORY, type SnappyKernel } from './snappy-kernel.js'
 
 const FORMAT = 'snappy-raw'
 
@@ -223,7 +221,8 @@ export class SnappyRawEncoder implements Encoder {
   written = 0
   failure: Failure | null = null
 
-  private table: Uint16Array | null = null
+  /** Compresses the block (TypeScript or the wasm kernel). */
+  private readonly kernel: SnappyKernel
   private input: Uint8Array | null = null
   private inputLength = 0
   private out: Uint8Array | null = null
@@ -232,7 +231,9 @@ export class SnappyRawEncoder implements Encoder {
   /** 0: collecting, 1: draining, 2: done. */
   private state = 0
 
-  constructor(_options: Record<string, unknown>) {}
+  constructor(_options: Record<string, unknown>, kernel: SnappyKernel) {
+    this.kernel = kernel
+  }
 
   reset(): void {
     this.consumed = 0
@@ -246,7 +247,11 @@ export class SnappyRawEncoder implements Encoder {
   dispose(): void {
     this.input = null
     this.out = null
-    this.table = null
+  }
+
+  private noMemory(total: number): Status {
+    this.failure = { code: 'LIMIT_EXCEEDED', message: `the wasm engine could not grow its memory for a ${total}-byte block`, offset: 0 }
+    return Status.InvalidData
   }
 
   transform(src: Uint8Array, dst: Uint8Array, final: boolean): Status {
@@ -275,16 +280,19 @@ export class SnappyRawEncoder implements Encoder {
       }
       this.consumed = src.length
       if (!final) return Status.Done
-      const table = (this.table ??= createSnappyTable())
       const bound = maxCompressedLength(total)
       this.inputLength = 0
       if (dst.length >= bound) {
-        this.written = encodeBlock(data, 0, total, dst, 0, table)
+        const end = this.kernel.encodeInto(data, 0, total, dst, 0)
+        if (end === ERR_MEMORY) return this.noMemory(total)
+        this.written = end
         this.state = 2
         return Status.Done
       }
       const out = this.out !== null && this.out.length >= bound ? this.out : (this.out = new Uint8Array(bound))
-      this.outEnd = encodeBlock(data, 0, total, out, 0, table)
+      const end = this.kernel.encodeInto(data, 0, total, out, 0)
+      if (end === ERR_MEMORY) return this.noMemory(total)
+      this.outEnd = end
       this.outPos = 0
       this.state = 1
     }

@@ -9,8 +9,9 @@ import type { Failure } from '../errors.js'
 import { writeU32LE } from '../endian.js'
 import { Status } from '../status.js'
 import { crc32c, maskCrc } from './crc32c.js'
-import { createSnappyTable, encodeBlock, maxCompressedLength } from './snappy-block.js'
+import { maxCompressedLength } from './snappy-block.js'
 import { CHUNK_COMPRESSED, CHUNK_UNCOMPRESSED, MAX_CHUNK_DATA, STREAM_IDENTIFIER } from './snappy-frame-format.js'
+import { ERR_MEMORY, type SnappyKernel } from './snappy-kernel.js'
 
 const FORMAT = 'snappy'
 
@@ -30,7 +31,8 @@ export class SnappyFrameEncoder implements Encoder {
   written = 0
   failure: Failure | null = null
 
-  private table: Uint16Array | null = null
+  /** Compresses blocks and checksums chunks (TypeScript or the wasm kernel). */
+  private readonly kernel: SnappyKernel
   private input: Uint8Array | null = null
   private inputLength = 0
   private out: Uint8Array | null = null
@@ -41,7 +43,9 @@ export class SnappyFrameEncoder implements Encoder {
   /** After the final chunk: Done latch. */
   private done = false
 
-  constructor(_options: Record<string, unknown>) {}
+  constructor(_options: Record<string, unknown>, kernel: SnappyKernel) {
+    this.kernel = kernel
+  }
 
   reset(): void {
     this.consumed = 0
@@ -56,16 +60,17 @@ export class SnappyFrameEncoder implements Encoder {
   dispose(): void {
     this.input = null
     this.out = null
-    this.table = null
   }
 
   /** Writes one chunk for `data[start, end)` into `target[at]`; returns the end. */
   private chunk(data: Uint8Array, start: number, end: number, target: Uint8Array, at: number): number {
     const n = end - start
-    const crc = maskCrc(crc32c(data, 0, start, end))
-    const blockEnd = encodeBlock(data, start, end, target, at + 8, (this.table ??= createSnappyTable()))
+    const kernel = this.kernel
+    const blockEnd = kernel.encodeInto(data, start, end, target, at + 8, true)
+    // A kernel without memory (ERR_MEMORY) leaves the chunk stored, checksummed here.
+    const crc = maskCrc(blockEnd === ERR_MEMORY ? crc32c(data, 0, start, end) : kernel.checksum)
     let size = blockEnd - (at + 8)
-    if (size >= n - (n >>> 3)) {
+    if (blockEnd === ERR_MEMORY || size >= n - (n >>> 3)) {
       target.set(data.subarray(start, end), at + 8)
       size = n
       target[at] = CHUNK_UNCOMPRESSED

@@ -1,10 +1,10 @@
 /**
- * What the Snappy codecs ask of a block kernel: whole-block decoding and CRC-32C. The
- * TypeScript one (`jsSnappyKernel`) runs snappy-block.ts and crc32c.ts; the wasm engine's
- * (snappy-wasm.ts) stages the bytes through its memory.
+ * What the Snappy codecs ask of a block kernel: whole-block decoding and compression and
+ * CRC-32C. The TypeScript one (`jsSnappyKernel`) runs snappy-block.ts and crc32c.ts; the
+ * wasm engine's (snappy-wasm.ts) stages the bytes through its memory.
  */
 import { crc32c } from './crc32c.js'
-import { decodeBlockInto, type ElementState } from './snappy-block.js'
+import { createSnappyTable, decodeBlockInto, encodeBlock, type ElementState } from './snappy-block.js'
 
 /** A kernel could not get the memory it needs (a wasm memory cannot grow further). */
 export const ERR_MEMORY = -6
@@ -22,11 +22,19 @@ export interface SnappyKernel {
   checksum: number
   /** CRC-32C of `data[start, end)` (unsigned). */
   crc32c(data: Uint8Array, start: number, end: number): number
+  /**
+   * Compresses `src[start, end)` as one block, preamble included, into `dst[op]`, which
+   * has room for `maxCompressedLength(end - start)` bytes. Returns the end of the block,
+   * or ERR_MEMORY. With `checksum`, also sets `checksum` to the input's CRC-32C.
+   * Deterministic; engines need not produce the same bytes.
+   */
+  encodeInto(src: Uint8Array, start: number, end: number, dst: Uint8Array, op: number, checksum?: boolean): number
 }
 
 /** The TypeScript kernel. */
 export function jsSnappyKernel(): SnappyKernel {
   const state: ElementState = { ip: 0, op: 0, literalLeft: 0, need: 0 }
+  let table: Uint16Array | null = null
   return {
     checksum: 0,
     decodeInto(src, start, end, dst, at, length, checksum) {
@@ -35,5 +43,9 @@ export function jsSnappyKernel(): SnappyKernel {
       return n
     },
     crc32c: (data, start, end) => crc32c(data, 0, start, end),
+    encodeInto(src, start, end, dst, op, checksum) {
+      if (checksum) this.checksum = crc32c(src, 0, start, end)
+      return encodeBlock(src, start, end, dst, op, (table ??= createSnappyTable()))
+    },
   }
 }

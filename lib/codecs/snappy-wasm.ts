@@ -1,7 +1,7 @@
 /**
  * Snappy engine `'wasm'`: the codecs of snappy.ts (same framing logic, same errors) with
- * whole blocks decoded and CRC-32C computed by sluice's hand-written WebAssembly kernel
- * (`wasm/snappy.wat`, ~1 kB). Encoders are TypeScript in both engines.
+ * whole blocks decoded and compressed and CRC-32C computed by sluice's hand-written
+ * WebAssembly kernel (`wasm/snappy.wat`, ~2 kB).
  *
  * One instance, created when this module loads, serves every codec. Its memory:
  *
@@ -12,12 +12,21 @@
  *     [output, +O)       the decoded block, copied out
  *     SLACK
  *
+ * and when compressing:
+ *
+ *     [TABLE, +32 KiB)   the compressor's hash table
+ *     [SOURCE, +I)       the bytes to compress, copied in
+ *     SLACK
+ *     [output, +O)       the block (maxCompressedLength(I) at most), copied out
+ *     SLACK
+ *
  * It grows to the largest block seen up to SHARED_LIMIT; a larger block gets an instance
  * of its own for that call, so one large block does not keep its memory for the life of
  * the page.
  */
 import type { CodecModule } from '../codec.js'
 import { snappyModules } from './snappy.js'
+import { maxCompressedLength, writeVarint } from './snappy-block.js'
 import { ERR_MEMORY, type SnappyKernel } from './snappy-kernel.js'
 import { compile } from './wasm/instantiate.js'
 import { snappyWasm } from './wasm/snappy-wasm-source.js'
@@ -31,13 +40,23 @@ interface SnappyExports {
   decode_crc(src: number, srcEnd: number, dst: number, dstEnd: number): number
   crc32c_init(): void
   crc32c(p: number, length: number, crc: number): number
+  /** [src, srcEnd) as one block (preamble included) at dst; returns its end or ERR_RANGE. */
+  compress(src: number, srcEnd: number, dst: number, table: number): number
+  /** As compress without the preamble (a piece of a block, a multiple of 64 KiB long unless last). */
+  fragments(src: number, srcEnd: number, dst: number, table: number): number
 }
 
 /** Where staged input starts (after the CRC tables). */
 const INPUT = 16384
 /** Scratch after each range: snappy.wat's wild copies need 16. */
 const SLACK = 64
-/** Blocks needing more memory than this decode in an instance of their own. */
+/** The compressor's hash table (32 KiB, in place of staged decoder input). */
+const TABLE = INPUT
+/** Where the bytes to compress are staged. */
+const SOURCE = TABLE + 32768
+/** Larger blocks are compressed in pieces of this size (a multiple of the 64 KiB fragments). */
+const PIECE = 1 << 20
+/** Blocks needing more memory than this run in an instance of their own. */
 const SHARED_LIMIT = 16 * 1024 * 1024
 const PAGE = 0x10000
 
@@ -74,21 +93,26 @@ let shared!: SnappyMemory
 let loading: Promise<void> | null = null
 
 /** The wasm kernel (one object, all on the shared instance: each call is complete). */
+/** The shared instance with `top` bytes addressable, or one of its own for a large call; null without memory. */
+function memoryFor(top: number): SnappyMemory | null {
+  let memory = shared
+  if (top > SHARED_LIMIT) {
+    try {
+      memory = new SnappyMemory(new WebAssembly.Instance(compiled, {}))
+    } catch {
+      return null
+    }
+  }
+  return memory.reserve(top) ? memory : null
+}
+
 const kernel: SnappyKernel = {
   checksum: 0,
   decodeInto(src, start, end, dst, at, length, checksum) {
     const n = end - start
     const output = INPUT + n + SLACK
-    const top = output + length + SLACK
-    let memory = shared
-    if (top > SHARED_LIMIT) {
-      try {
-        memory = new SnappyMemory(new WebAssembly.Instance(compiled, {}))
-      } catch {
-        return ERR_MEMORY
-      }
-    }
-    if (!memory.reserve(top)) return ERR_MEMORY
+    const memory = memoryFor(output + length + SLACK)
+    if (memory === null) return ERR_MEMORY
     memory.bytes.set(src.subarray(start, end), INPUT)
     const x = memory.exports
     const r = checksum ? x.decode_crc(INPUT, INPUT + n, output, output + length) : x.decode(INPUT, INPUT + n, output, output + length)
@@ -104,6 +128,30 @@ const kernel: SnappyKernel = {
     if (!shared.reserve(INPUT + n + SLACK)) throw new RangeError(`snappy wasm: cannot grow memory for ${n} bytes`)
     shared.bytes.set(data.subarray(start, end), INPUT)
     return shared.exports.crc32c(INPUT, n, 0) >>> 0
+  },
+  encodeInto(src, start, end, dst, op, checksum) {
+    const total = end - start
+    // Up to PIECE bytes staged at a time: the fragments are independent, so the block is
+    // the same as from one call, and the shared memory stays small.
+    const piece = Math.min(total, PIECE)
+    const output = SOURCE + piece + SLACK
+    if (!shared.reserve(output + maxCompressedLength(piece) + SLACK)) return ERR_MEMORY
+    const x = shared.exports
+    op = writeVarint(dst, op, total)
+    let crc = 0
+    for (let p = start; p < end || p === start; p += PIECE) {
+      const n = Math.min(PIECE, end - p)
+      shared.bytes.set(src.subarray(p, p + n), SOURCE)
+      if (checksum) crc = x.crc32c(SOURCE, n, crc)
+      const r = x.fragments(SOURCE, SOURCE + n, output, TABLE)
+      // ERR_RANGE cannot happen (reserve() made every range addressable); fail loudly if it does.
+      if (r < output) throw new RangeError(`snappy wasm: compress returned ${r}`)
+      dst.set(shared.bytes.subarray(output, r), op)
+      op += r - output
+      if (n === 0) break
+    }
+    if (checksum) this.checksum = crc >>> 0
+    return op
   },
 }
 

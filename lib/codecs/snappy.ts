@@ -1,7 +1,8 @@
 /**
  * The Snappy codec modules: the framing format `'snappy'` (snappy-frame-decode.ts,
  * snappy-frame-encode.ts) and one raw block `'snappy-raw'` (snappy-block-codec.ts), with
- * whole blocks decoded and checksums computed by a kernel (snappy-kernel.ts): TypeScript
+ * whole blocks decoded and compressed and checksums computed by a kernel
+ * (snappy-kernel.ts): TypeScript
  * here (the `'js'` engine), sluice's wasm kernel in snappy-wasm.ts (`'wasm'`).
  */
 import type { CodecModule, Decoder, Encoder, FormatTraits } from '../codec.js'
@@ -19,7 +20,8 @@ import { jsSnappyKernel, type SnappyKernel } from './snappy-kernel.js'
 const SINGLE: FormatTraits = /* @__PURE__ */ Object.freeze({ concatenable: false })
 
 /**
- * The two modules with whole blocks decoded by `kernel()` (called once per decoder).
+ * The two modules with whole blocks decoded and compressed by `kernel()` (called once
+ * per decoder or encoder).
  * Decoder option: `maxOutputBytes`. Encoders take no options.
  */
 export function snappyModules(kernel: () => SnappyKernel): { snappy: CodecModule; snappyRaw: CodecModule } {
@@ -27,12 +29,12 @@ export function snappyModules(kernel: () => SnappyKernel): { snappy: CodecModule
     snappy: Object.freeze({
       traits: SINGLE,
       createDecoder: (options: Record<string, unknown>): Decoder => new SnappyFrameDecoder(options, kernel()),
-      createEncoder: (options: Record<string, unknown>): Encoder => new SnappyFrameEncoder(options),
+      createEncoder: (options: Record<string, unknown>): Encoder => new SnappyFrameEncoder(options, kernel()),
     }),
     snappyRaw: Object.freeze({
       traits: SINGLE,
       createDecoder: (options: Record<string, unknown>): Decoder => new SnappyRawDecoder(options, kernel()),
-      createEncoder: (options: Record<string, unknown>): Encoder => new SnappyRawEncoder(options),
+      createEncoder: (options: Record<string, unknown>): Encoder => new SnappyRawEncoder(options, kernel()),
     }),
   }
 }

@@ -35,8 +35,9 @@ export interface ZstdFrameInfo {
   skippable?: number
 }
 
+/** Options of `zstdFrames()`: how the source is read, and how many frames it may list. */
 export interface ZstdFramesOptions {
-  /** Bytes read per request from a range source; default 1 MiB. */
+  /** Bytes read per request from a range source; default 1 MiB, from 1 KiB to 1 GiB. */
   chunkSize?: number
   /** Most frames listed; more is LIMIT_EXCEEDED. Default 2^20. */
   maxFrames?: number

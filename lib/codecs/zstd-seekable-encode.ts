@@ -11,9 +11,8 @@
  * the table (a skippable frame, RFC 8878 §3.1.2).
  */
 import type { Encoder } from '../codec.js'
-import { formatOption } from '../formats.js'
+import { formatOption, zstdEncodeRules } from '../formats.js'
 import { FrameSplitEncoder } from './frame-split-encoder.js'
-import { zstdSeekableRules } from '../seekable-rules.js'
 import { SEEKABLE_MAX_FRAMES, writeSeekTable } from './zstd-seek-table.js'
 
 const FORMAT = 'zstd'
@@ -50,7 +49,7 @@ export function checkSeekableOptions(options: Record<string, unknown>): Seekable
   // 32-bit Compressed_Size.
   const frameSize = (formatOption(FORMAT, 'encode', 'frameSize', options.frameSize) as number | undefined) ?? DEFAULT_FRAME_SIZE
   // The rules between options, as checkOptions applies them at every surface.
-  zstdSeekableRules(options)
+  zstdEncodeRules(options)
   if (seekable === undefined || seekable === false) return null
   const checksums = seekable !== true && seekable.checksums === true
   return { frameSize, checksums }

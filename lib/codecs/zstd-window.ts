@@ -8,7 +8,7 @@
  *   window), as the zstd CLI's `--long=31` / `--memory=2GB` opt-in does.
  * - The wasm engine is a 32-bit libzstd: it decodes windows up to 2^30
  *   (`ZSTD_WINDOWLOG_MAX_32`, zstd.h), in a memory that grows to 2 GiB
- *   (scripts/build-engines.mjs, `--max-memory`). A frame needs a buffer of the smaller of
+ *   (the repository's scripts/build-engines.mjs, `--max-memory`). A frame needs a buffer of the smaller of
  *   its window and its content size (`ZSTD_decodingBufferSize_min`), so a 1 GiB file
  *   written with `--long=31` (whose header says 2^30: the CLI fits the window to a known
  *   size) decodes; a frame whose window is 2^31 fails with LIMIT_EXCEEDED naming the
@@ -25,7 +25,7 @@ export const DEFAULT_MAX_WINDOW_LOG = 27
 export const MAX_WINDOW_LOG_OPTION = 31
 /** Largest window the 32-bit wasm libzstd decodes or encodes (ZSTD_WINDOWLOG_MAX_32). */
 export const ENGINE_MAX_WINDOW_LOG = 30
-/** The wasm engines' memory limit (scripts/build-engines.mjs LDFLAGS --max-memory). */
+/** The wasm engines' memory limit (the repository's scripts/build-engines.mjs, LDFLAGS --max-memory). */
 export const ENGINE_MAX_MEMORY = 2 ** 31
 /** `ZSTD_c_enableLongDistanceMatching` (zstd.h). */
 export const ZSTD_c_enableLongDistanceMatching = 160

@@ -164,6 +164,7 @@ function plain(value: BloomValue, type: ColumnMetaData['type']): Uint8Array {
   }
 }
 
+/** Options of `parquetBloomFilter()`: the column chunk whose filter to read (both required). */
 export interface BloomFilterOptions {
   /** Row group index in `metadata.row_groups`. */
   rowGroup: number

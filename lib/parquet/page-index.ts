@@ -49,6 +49,7 @@ export interface PageLocation {
 
 /** parquet.thrift `OffsetIndex`. */
 export interface OffsetIndex {
+  /** Field 1: where each data page of the chunk lies, by increasing offset. */
   page_locations: PageLocation[]
   /** Unencoded byte-array bytes per page (BYTE_ARRAY columns), when written. */
   unencoded_byte_array_data_bytes: Int64[] | undefined
@@ -58,12 +59,31 @@ export interface OffsetIndex {
 export interface ColumnIndex {
   /** Whether each page holds only nulls (its min/max are then empty and meaningless). */
   null_pages: boolean[]
+  /**
+   * Field 2: each page's lower bound, the PLAIN-encoded bytes of a value in the column's
+   * `ColumnOrder`; a bound, not necessarily a value on the page (writers may shorten long
+   * BYTE_ARRAY values). Empty for a null page.
+   */
   min_values: Uint8Array[]
+  /** Field 3: each page's upper bound, as `min_values`. */
   max_values: Uint8Array[]
-  /** The value of a `BoundaryOrder` this reader does not know stays a number. */
+  /**
+   * Field 4: whether `min_values`/`max_values` are sorted over the pages, so a reader may
+   * binary-search them. The value of a `BoundaryOrder` this reader does not know stays a number.
+   */
   boundary_order: BoundaryOrder | number
+  /**
+   * Field 5: each page's number of nulls, when written (optional in the spec; absent is
+   * not the same as zero).
+   */
   null_counts: Int64[] | undefined
+  /**
+   * Field 6: each page's repetition-level histogram, all pages concatenated: the count of
+   * level `l` in page `p` is at `p * (max_repetition_level + 1) + l`. Absent when not
+   * written (writers may omit it when the column's max repetition level is 0).
+   */
   repetition_level_histograms: Int64[] | undefined
+  /** Field 7: each page's definition-level histogram, laid out as `repetition_level_histograms`, with `max_definition_level`. */
   definition_level_histograms: Int64[] | undefined
 }
 
@@ -77,9 +97,11 @@ export interface ColumnPageIndex {
   path: string
   /** Absent when the chunk has none or it was not asked for. */
   columnIndex: ColumnIndex | undefined
+  /** The chunk's `OffsetIndex`; absent when the chunk has none or it was not asked for. */
   offsetIndex: OffsetIndex | undefined
 }
 
+/** Options of `parquetPageIndex()`: which chunks and which of their indexes to read, and a bound on the bytes read. */
 export interface PageIndexOptions {
   /** Row groups (indexes into `metadata.row_groups`); default all. */
   rowGroups?: readonly number[]

@@ -559,6 +559,41 @@ add('threads: gzip and zstd on 2 workers give the block-mode bytes and decode; w
   await ctx.lib.closeWorkers()
 })
 
+add("zstd seekable on engine 'node': the same archive layout where node:zlib has zstd, else ENGINE_UNAVAILABLE", async (ctx) => {
+  const g = globalThis as { process?: { versions?: { node?: string }; release?: { name?: string } }; Deno?: unknown; Bun?: unknown }
+  const [major = 0, minor = 0] = (g.process?.versions?.node ?? '0.0').split('.').map(Number)
+  const mustWork = g.process?.release?.name === 'node' && !g.Deno && !g.Bun && (major > 22 || (major === 22 && minor >= 15))
+  let archive: Uint8Array
+  try {
+    archive = await ctx.lib.encode('zstd', plain, { seekable: { checksums: true }, frameSize: 1000, engine: 'node' })
+  } catch (error) {
+    if (mustWork) throw error
+    expectCode(ctx, error, ['ENGINE_UNAVAILABLE'], `engine 'node' seekable`)
+    return
+  }
+  const reader = await ctx.lib.openZstdSeekable(archive)
+  if (reader.frames.length !== Math.ceil(plain.length / 1000)) fail(`${reader.frames.length} frames`)
+  sameBytes(await reader.read(2500, 5000), plain.subarray(2500, 7500), 'read(2500, 5000) of a node:zlib archive')
+  sameBytes(await ctx.lib.decode('zstd', archive), plain, 'decoded whole')
+})
+
+add('zstd --long=31: a 2^31 window is LIMIT_EXCEEDED on wasm (a 32-bit libzstd), naming the need', async (ctx) => {
+  const { base } = needServer(ctx)
+  const file = new Uint8Array(await (await fetch(new URL('long31.zst', base))).arrayBuffer())
+  const error = await rejection(ctx.lib.decode('zstd', file, { maxWindowLog: 31 }), 'wasm --long=31')
+  expectCode(ctx, error, ['LIMIT_EXCEEDED'], 'wasm --long=31')
+  if (!/64-bit/.test(String((error as Error).message))) fail(`message does not name the need: ${String((error as Error).message)}`)
+})
+
+add("zstd --long=31: engine 'node' (64-bit libzstd, Node >= 22.15) decodes it with maxWindowLog 31", async (ctx) => {
+  const { base } = needServer(ctx)
+  const g = globalThis as { process?: { versions?: { node?: string }; release?: { name?: string } }; Deno?: unknown; Bun?: unknown }
+  const [major = 0, minor = 0] = (g.process?.versions?.node ?? '0.0').split('.').map(Number)
+  if (!(g.process?.release?.name === 'node' && !g.Deno && !g.Bun && (major > 22 || (major === 22 && minor >= 15)))) throw new Skip("engine 'node' zstd needs Node >= 22.15")
+  const file = new Uint8Array(await (await fetch(new URL('long31.zst', base))).arrayBuffer())
+  sameBytes(await ctx.lib.decode('zstd', file, { maxWindowLog: 31, engine: 'node' }), plain, "engine 'node' --long=31")
+})
+
 add('zstd seekable: one range of an archive read over HTTP ranges', async (ctx) => {
   const { base } = needServer(ctx)
   const source = await ctx.lib.httpRangeSource(new URL('seekable.zst', base).href)

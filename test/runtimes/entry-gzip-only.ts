@@ -1,7 +1,7 @@
 /**
  * A gzip-only user (test/runtimes/gzip-only.html): imports two factories and does one
- * round trip. The runner watches the page's requests: no zstd or brotli code and no
- * `.wasm` may be fetched.
+ * round trip. The runner watches the page's requests: no zstd or brotli code, and no
+ * `.wasm` but the gzip encoder's (zlibng-deflate.wasm; the decoder's kernel is embedded).
  */
 // @ts-ignore: resolved through the package's `exports` to dist/, which the type check may run before
 import { gzipDecode, gzipEncode } from 'sluice'

@@ -5,8 +5,10 @@
  * headers say (inspect-codecs.ts, inspect-columnar.ts), as an object for `--json` and
  * as text for people.
  */
-import { open, readFile } from 'node:fs/promises'
-import type { RangeSource } from '../../../lib/parquet/types.js'
+import { readFile } from 'node:fs/promises'
+import type { RangeSource } from '../../../lib/range-source.js'
+import { httpRangeSource } from '../../fetch/http-range-source.js'
+import { fileRangeSource } from '../file-range-source.js'
 import { CodecError } from '../../../lib/errors.js'
 import { transportHeaderAt } from '../../../lib/dictionary-lookup.js'
 import { zlibHeaderAt } from '../../../streams/decompress.js'
@@ -26,48 +28,12 @@ async function withRangeSource<T>(target: string, use: (source: RangeSource, tai
     const source = await httpRangeSource(target)
     return use(source, await source.read(Math.max(0, source.size - 4), Math.min(4, source.size)))
   }
-  const handle = await open(target, 'r')
+  const source = await fileRangeSource(target)
   try {
-    const { size } = await handle.stat()
-    const source: RangeSource = {
-      size,
-      async read(offset, length) {
-        const out = new Uint8Array(length)
-        const { bytesRead } = await handle.read(out, 0, length, offset)
-        if (bytesRead !== length) throw new CodecError('TRUNCATED', 'parquet', `read ${bytesRead} of ${length} bytes at ${offset}`, offset)
-        return out
-      },
-    }
-    return await use(source, await source.read(Math.max(0, size - 4), Math.min(4, size)))
+    return await use(source, await source.read(Math.max(0, source.size - 4), Math.min(4, source.size)))
   } finally {
-    await handle.close()
+    await source.close()
   }
-}
-
-/**
- * A URL as a range source: its size from a HEAD request's Content-Length, each read a
- * `Range: bytes=a-b` request (RFC 9110 section 14) that must answer 206 with exactly
- * those bytes.
- */
-export async function httpRangeSource(url: string): Promise<RangeSource & { requests: number }> {
-  const head = await fetch(url, { method: 'HEAD' })
-  if (!head.ok) throw new Error(`HEAD ${url}: HTTP ${head.status}`)
-  const length = head.headers.get('content-length')
-  if (length === null || !/^\d+$/.test(length)) throw new Error(`HEAD ${url}: no Content-Length, so the file cannot be read by ranges`)
-  const source = {
-    size: Number(length),
-    requests: 0,
-    async read(offset: number, n: number): Promise<Uint8Array> {
-      if (n === 0) return new Uint8Array(0)
-      source.requests++
-      const res = await fetch(url, { headers: { range: `bytes=${offset}-${offset + n - 1}`, 'accept-encoding': 'identity' } })
-      if (res.status !== 206) throw new Error(`GET ${url} bytes ${offset}-${offset + n - 1}: HTTP ${res.status}, expected 206 Partial Content (the server does not serve ranges)`)
-      const bytes = new Uint8Array(await res.arrayBuffer())
-      if (bytes.length !== n) throw new Error(`GET ${url} bytes ${offset}-${offset + n - 1}: got ${bytes.length} bytes`)
-      return bytes
-    },
-  }
-  return source
 }
 
 async function wholeBytes(target: string): Promise<Uint8Array> {

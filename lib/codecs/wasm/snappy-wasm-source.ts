@@ -1,7 +1,7 @@
 /**
  * Where the Snappy kernel's wasm comes from: sluice's own hand-written module
  * (lib/codecs/wasm/snappy.wat, block decoder + CRC-32C, ~1 kB), assembled by
- * `node scripts/build-wasm-kernels.mjs`.
+ * the repository's `node scripts/build-wasm-kernels.mjs`.
  *
  * Portable default: the bytes embedded as base64 (lib/codecs/wasm/gen/snappy.b64.ts). A
  * runtime build replaces this module (esbuild.config.mjs `wasmSourcePlugin`), e.g. for

@@ -1,5 +1,5 @@
-;; sluice's Snappy kernel: the raw block decoder (google/snappy format_description.txt)
-;; and CRC-32C (the framing format's checksum), hand-written WebAssembly.
+;; sluice's Snappy kernel: the raw block decoder and compressor (google/snappy
+;; format_description.txt) and CRC-32C (the framing format's checksum), hand-written WebAssembly.
 ;; Assembled by `node scripts/build-wasm-kernels.mjs` (npm `wabt`) into gen/snappy.wasm
 ;; and gen/snappy.b64.ts; the framing logic stays in TypeScript
 ;; (lib/codecs/snappy-frame-decode.ts), which stages blocks through this module's memory
@@ -151,6 +151,236 @@
     (if (i32.eq (local.get $n) (i32.sub (local.get $dstEnd) (local.get $op)))
       (then (i32.store (i32.const 0) (call $crc32c (local.get $op) (local.get $n) (i32.const 0)))))
     (local.get $n))
+
+  ;; ---------------------------------------------------------------------------------
+  ;; compress(src, srcEnd, dst, table) -> end of the block | ERR_RANGE
+  ;;
+  ;; Writes [src, srcEnd) as one Snappy block, preamble included, at dst, which needs
+  ;; 32 + n + n/6 bytes (maxCompressedLength in snappy-block.ts) plus the slack: short
+  ;; literals are moved 16 bytes at a time. `table` is 32 KiB of scratch (2^14 16-bit
+  ;; positions). The same algorithm as encodeBlock() in lib/codecs/snappy-block.ts
+  ;; (google/snappy's greedy search): input in fragments of 64 KiB (kBlockSize) so that
+  ;; offsets fit in 16 bits, each with its own table of 2^8..2^14 entries, a 4-byte
+  ;; multiplicative hash, probes that step further apart the longer nothing matched
+  ;; (skip >> 5), matches extended 8 bytes at a time. Reads stay inside [src, srcEnd + 8).
+  (func $compress (export "compress")
+    (param $src i32) (param $srcEnd i32) (param $dst i32) (param $table i32)
+    (result i32)
+    (local $n i32)
+    (local $op i32)
+    (if (call $bad_ranges (local.get $src) (local.get $srcEnd) (local.get $dst) (local.get $table))
+      (then (return (i32.const -4))))
+    (local.set $n (i32.sub (local.get $srcEnd) (local.get $src)))
+    ;; Preamble: n as a little-endian base-128 varint.
+    (local.set $op (local.get $dst))
+    (block $short
+      (loop $varint
+        (br_if $short (i32.lt_u (local.get $n) (i32.const 128)))
+        (i32.store8 (local.get $op) (i32.or (i32.and (local.get $n) (i32.const 127)) (i32.const 128)))
+        (local.set $op (i32.add (local.get $op) (i32.const 1)))
+        (local.set $n (i32.shr_u (local.get $n) (i32.const 7)))
+        (br $varint)))
+    (i32.store8 (local.get $op) (local.get $n))
+    (call $fragments (local.get $src) (local.get $srcEnd) (i32.add (local.get $op) (i32.const 1)) (local.get $table)))
+
+  ;; fragments(src, srcEnd, dst, table) -> end | ERR_RANGE
+  ;; The elements of [src, srcEnd) in 64 KiB fragments without the preamble, same ranges
+  ;; as compress(). A block's fragments are independent, so a large block compresses
+  ;; piece by piece (pieces a multiple of 64 KiB long) to the same bytes as one call.
+  (func (export "fragments")
+    (param $src i32) (param $srcEnd i32) (param $dst i32) (param $table i32)
+    (result i32)
+    (if (call $bad_ranges (local.get $src) (local.get $srcEnd) (local.get $dst) (local.get $table))
+      (then (return (i32.const -4))))
+    (call $fragments (local.get $src) (local.get $srcEnd) (local.get $dst) (local.get $table)))
+
+  ;; Whether compress()'s ranges are not all inside memory: [src, srcEnd + 32), table's
+  ;; 32 KiB, and maxCompressedLength at dst plus the slack.
+  (func $bad_ranges (param $src i32) (param $srcEnd i32) (param $dst i32) (param $table i32) (result i32)
+    (local $n i32)
+    (if (i32.or
+          (i32.or (i32.gt_u (local.get $src) (local.get $srcEnd))
+                  (i32.gt_u (local.get $srcEnd) (call $limit)))
+          (i32.or (i32.gt_u (local.get $table) (call $limit))
+                  (i32.gt_u (i32.const 32768) (i32.sub (call $limit) (local.get $table)))))
+      (then (return (i32.const 1))))
+    (local.set $n (i32.sub (local.get $srcEnd) (local.get $src)))
+    (if (i32.or (i32.gt_u (local.get $dst) (call $limit))
+                (i32.gt_u (i32.add (i32.add (i32.const 32) (local.get $n)) (i32.div_u (local.get $n) (i32.const 6)))
+                          (i32.sub (call $limit) (local.get $dst))))
+      (then (return (i32.const 1))))
+    (i32.const 0))
+
+  (func $fragments
+    (param $src i32) (param $srcEnd i32) (param $op i32) (param $table i32)
+    (result i32)
+    (local $p i32)
+    (local $end i32)
+    (local.set $p (local.get $src))
+    (block $done
+      (loop $fragments
+        (br_if $done (i32.ge_u (local.get $p) (local.get $srcEnd)))
+        (local.set $end
+          (select (local.get $srcEnd) (i32.add (local.get $p) (i32.const 65536))
+                  (i32.lt_u (i32.sub (local.get $srcEnd) (local.get $p)) (i32.const 65536))))
+        (local.set $op (call $fragment (local.get $p) (local.get $end) (local.get $op) (local.get $table)))
+        (local.set $p (local.get $end))
+        (br $fragments)))
+    (local.get $op))
+
+  ;; The literal [from, from + len) (1 <= len <= 65536) at op; returns the end.
+  (func $literal (param $op i32) (param $from i32) (param $len i32) (result i32)
+    (local $n i32)
+    (local.set $n (i32.sub (local.get $len) (i32.const 1)))
+    (if (i32.lt_u (local.get $n) (i32.const 60))
+      (then
+        (i32.store8 (local.get $op) (i32.shl (local.get $n) (i32.const 2)))
+        (local.set $op (i32.add (local.get $op) (i32.const 1))))
+      (else
+        (if (i32.lt_u (local.get $n) (i32.const 256))
+          (then
+            (i32.store8 (local.get $op) (i32.const 240))
+            (i32.store8 offset=1 (local.get $op) (local.get $n))
+            (local.set $op (i32.add (local.get $op) (i32.const 2))))
+          (else
+            (i32.store8 (local.get $op) (i32.const 244))
+            (i32.store16 offset=1 (local.get $op) (local.get $n))
+            (local.set $op (i32.add (local.get $op) (i32.const 3)))))))
+    (if (i32.le_u (local.get $len) (i32.const 16))
+      (then
+        ;; 16 bytes: the reads end inside the input's slack, the writes inside dst's.
+        (i64.store (local.get $op) (i64.load (local.get $from)))
+        (i64.store offset=8 (local.get $op) (i64.load offset=8 (local.get $from))))
+      (else (memory.copy (local.get $op) (local.get $from) (local.get $len))))
+    (i32.add (local.get $op) (local.get $len)))
+
+  ;; A copy of len (>= 4) bytes from offset (1..65535) back at op; returns the end.
+  (func $copy (param $op i32) (param $offset i32) (param $len i32) (result i32)
+    (block $fits
+      (loop $long
+        (br_if $fits (i32.lt_u (local.get $len) (i32.const 68)))
+        (i32.store8 (local.get $op) (i32.const 254))
+        (i32.store16 offset=1 (local.get $op) (local.get $offset))
+        (local.set $op (i32.add (local.get $op) (i32.const 3)))
+        (local.set $len (i32.sub (local.get $len) (i32.const 64)))
+        (br $long)))
+    (if (i32.gt_u (local.get $len) (i32.const 64))
+      (then
+        (i32.store8 (local.get $op) (i32.const 238))
+        (i32.store16 offset=1 (local.get $op) (local.get $offset))
+        (local.set $op (i32.add (local.get $op) (i32.const 3)))
+        (local.set $len (i32.sub (local.get $len) (i32.const 60)))))
+    (if (i32.and (i32.lt_u (local.get $len) (i32.const 12)) (i32.lt_u (local.get $offset) (i32.const 2048)))
+      (then
+        (i32.store8 (local.get $op)
+          (i32.or (i32.or (i32.const 1) (i32.shl (i32.sub (local.get $len) (i32.const 4)) (i32.const 2)))
+                  (i32.shl (i32.shr_u (local.get $offset) (i32.const 8)) (i32.const 5))))
+        (i32.store8 offset=1 (local.get $op) (local.get $offset))
+        (return (i32.add (local.get $op) (i32.const 2)))))
+    (i32.store8 (local.get $op) (i32.or (i32.const 2) (i32.shl (i32.sub (local.get $len) (i32.const 1)) (i32.const 2))))
+    (i32.store16 offset=1 (local.get $op) (local.get $offset))
+    (i32.add (local.get $op) (i32.const 3)))
+
+  ;; One fragment [p, end) (<= 64 KiB) at op; returns the end.
+  (func $fragment (param $p i32) (param $end i32) (param $op i32) (param $table i32) (result i32)
+    (local $nextEmit i32)
+    (local $len i32)
+    (local $hashLog i32)
+    (local $shift i32)
+    (local $ipLimit i32)
+    (local $ip i32)
+    (local $nextIp i32)
+    (local $nextHash i32)
+    (local $hash i32)
+    (local $skip i32)
+    (local $candidate i32)
+    (local $slot i32)
+    (local $a i32)
+    (local $b i32)
+    (local $x i64)
+    (local.set $nextEmit (local.get $p))
+    (local.set $len (i32.sub (local.get $end) (local.get $p)))
+    (if (i32.ge_u (local.get $len) (i32.const 15))
+      (then
+        (local.set $hashLog (i32.const 8))
+        (block $sized
+          (loop $grow
+            (br_if $sized (i32.ge_u (local.get $hashLog) (i32.const 14)))
+            (br_if $sized (i32.ge_u (i32.shl (i32.const 1) (local.get $hashLog)) (local.get $len)))
+            (local.set $hashLog (i32.add (local.get $hashLog) (i32.const 1)))
+            (br $grow)))
+        (local.set $shift (i32.sub (i32.const 32) (local.get $hashLog)))
+        (memory.fill (local.get $table) (i32.const 0) (i32.shl (i32.const 2) (local.get $hashLog)))
+        (local.set $ipLimit (i32.sub (local.get $end) (i32.const 15)))
+        (local.set $ip (i32.add (local.get $p) (i32.const 1)))
+        (local.set $nextHash
+          (i32.shr_u (i32.mul (i32.load (local.get $ip)) (i32.const 0x1e35a7bd)) (local.get $shift)))
+        (block $out
+          (loop $outer
+            ;; Probe for a 4-byte match, further apart the longer none is found.
+            (local.set $skip (i32.const 32))
+            (local.set $nextIp (local.get $ip))
+            (loop $probe
+              (local.set $ip (local.get $nextIp))
+              (local.set $hash (local.get $nextHash))
+              (local.set $nextIp (i32.add (local.get $ip) (i32.shr_u (local.get $skip) (i32.const 5))))
+              (local.set $skip (i32.add (local.get $skip) (i32.const 1)))
+              (br_if $out (i32.gt_u (local.get $nextIp) (local.get $ipLimit)))
+              (local.set $nextHash
+                (i32.shr_u (i32.mul (i32.load (local.get $nextIp)) (i32.const 0x1e35a7bd)) (local.get $shift)))
+              (local.set $slot (i32.add (local.get $table) (i32.shl (local.get $hash) (i32.const 1))))
+              (local.set $candidate (i32.add (local.get $p) (i32.load16_u (local.get $slot))))
+              (i32.store16 (local.get $slot) (i32.sub (local.get $ip) (local.get $p)))
+              (br_if $probe (i32.ne (i32.load (local.get $ip)) (i32.load (local.get $candidate)))))
+            (local.set $op (call $literal (local.get $op) (local.get $nextEmit) (i32.sub (local.get $ip) (local.get $nextEmit))))
+            ;; Copies while the position after each one matches too.
+            (loop $copies
+              (local.set $a (i32.add (local.get $candidate) (i32.const 4)))
+              (local.set $b (i32.add (local.get $ip) (i32.const 4)))
+              (block $matched
+                (block $tail
+                  (loop $wide
+                    (br_if $tail (i32.gt_u (local.get $b) (i32.sub (local.get $end) (i32.const 8))))
+                    (local.set $x (i64.xor (i64.load (local.get $a)) (i64.load (local.get $b))))
+                    (if (i64.ne (local.get $x) (i64.const 0))
+                      (then
+                        (local.set $b (i32.add (local.get $b)
+                                               (i32.shr_u (i32.wrap_i64 (i64.ctz (local.get $x))) (i32.const 3))))
+                        (br $matched)))
+                    (local.set $a (i32.add (local.get $a) (i32.const 8)))
+                    (local.set $b (i32.add (local.get $b) (i32.const 8)))
+                    (br $wide)))
+                (loop $bytes
+                  (br_if $matched (i32.ge_u (local.get $b) (local.get $end)))
+                  (br_if $matched (i32.ne (i32.load8_u (local.get $a)) (i32.load8_u (local.get $b))))
+                  (local.set $a (i32.add (local.get $a) (i32.const 1)))
+                  (local.set $b (i32.add (local.get $b) (i32.const 1)))
+                  (br $bytes)))
+              (local.set $op (call $copy (local.get $op) (i32.sub (local.get $ip) (local.get $candidate))
+                                         (i32.sub (local.get $b) (local.get $ip))))
+              (local.set $ip (local.get $b))
+              (local.set $nextEmit (local.get $ip))
+              (br_if $out (i32.ge_u (local.get $ip) (local.get $ipLimit)))
+              (i32.store16
+                (i32.add (local.get $table)
+                         (i32.shl (i32.shr_u (i32.mul (i32.load (i32.sub (local.get $ip) (i32.const 1))) (i32.const 0x1e35a7bd))
+                                             (local.get $shift))
+                                  (i32.const 1)))
+                (i32.sub (i32.sub (local.get $ip) (i32.const 1)) (local.get $p)))
+              (local.set $slot
+                (i32.add (local.get $table)
+                         (i32.shl (i32.shr_u (i32.mul (i32.load (local.get $ip)) (i32.const 0x1e35a7bd)) (local.get $shift))
+                                  (i32.const 1))))
+              (local.set $candidate (i32.add (local.get $p) (i32.load16_u (local.get $slot))))
+              (i32.store16 (local.get $slot) (i32.sub (local.get $ip) (local.get $p)))
+              (br_if $copies (i32.eq (i32.load (local.get $ip)) (i32.load (local.get $candidate)))))
+            (local.set $ip (i32.add (local.get $ip) (i32.const 1)))
+            (local.set $nextHash
+              (i32.shr_u (i32.mul (i32.load (local.get $ip)) (i32.const 0x1e35a7bd)) (local.get $shift)))
+            (br $outer)))))
+    (if (i32.lt_u (local.get $nextEmit) (local.get $end))
+      (then (local.set $op (call $literal (local.get $op) (local.get $nextEmit) (i32.sub (local.get $end) (local.get $nextEmit))))))
+    (local.get $op))
 
   ;; ---------------------------------------------------------------------------------
   ;; CRC-32C (Castagnoli, reflected 0x82F63B78), slicing by 8 as lib/codecs/crc32c.ts.

@@ -1,9 +1,9 @@
 /**
  * Where the deflate family's encoder engine's wasm comes from:
  * lib/codecs/wasm/zlibng-deflate.wasm, zlib-ng 2.2.4's deflate built by
- * scripts/build-engines.mjs (recorded in engines.json).
+ * the repository's scripts/build-engines.mjs (recorded in engines.json).
  *
- * Portable default: the bytes embedded as base64 by `node scripts/extract-wasm.mjs`
+ * Portable default: the bytes embedded as base64 by the repository's `node scripts/extract-wasm.mjs`
  * (lib/codecs/wasm/gen/zlibng-deflate.b64.ts). The package's builds replace this module
  * (esbuild.config.mjs `wasmSourcePlugin`) so that the one `.wasm` file is fetched, read
  * or imported instead, as for zstd's and brotli's engines.

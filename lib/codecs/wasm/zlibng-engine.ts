@@ -1,6 +1,6 @@
 /**
  * The deflate family's encoder engine: zlib-ng 2.2.4's deflate compiled to wasm32 by
- * `scripts/build-engines.mjs` (clang, wasi-libc; sources, flags and hashes in
+ * the repository's `scripts/build-engines.mjs` (clang, wasi-libc; sources, flags and hashes in
  * `engines.json`) with sluice's glue `native/zlibng-deflate.c`: `zlibng-deflate.wasm`,
  * about 53 kB, which imports nothing. Decoding never loads it: the deflate family
  * decodes with sluice's own kernel (inflate.wat), which measured faster than zlib-ng's
