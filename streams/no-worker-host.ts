@@ -7,9 +7,14 @@ import type { WorkerHost } from './worker-host.js'
 
 const why = 'this runtime (workerd) has no workers'
 
+/** Why this runtime has no workers. */
+export const unavailable: string | null = why
+/** One core: no workers. */
+export const cores = (): number => 1
+
 export const host: WorkerHost = {
-  unavailable: why,
-  cores: () => 1,
+  unavailable,
+  cores,
   start() {
     throw new Error(why)
   },

@@ -2,7 +2,8 @@
  * `encode()`, `decode()` and `closeWorkers()` as the root entry exports them, with the
  * `threads` option's types and limits (issue 22). This module imports nothing at run
  * time: a call loads the one-shot helpers (lib/oneshot.ts), or, when `threads` or
- * `blockSize` is given, the block-mode implementation (./parallel.ts), on first use. So
+ * `blockSize` is given, the threads implementation (./threads-impl.ts, its one import site with
+ * streams/parallel-stream.ts), on first use. So
  * a user who imports only the stream factories loads neither, and one who never asks
  * for threads never loads the block logic, the frame splitting or the worker pool.
  */
@@ -21,7 +22,7 @@ const threaded = (options: object): boolean => (options as ThreadOptions).thread
  * `threads` / `blockSize` (see `ThreadOptions`): block mode, in parallel on workers.
  */
 export async function encode<F extends Format>(format: F, data: BinaryInput, options: EncodeOptions<F> & ThreadOptions = {} as EncodeOptions<F>): Promise<Uint8Array> {
-  if (threaded(options)) return (await import('./parallel.js')).encode(format, data, options)
+  if (threaded(options)) return (await import('./threads-impl.js')).encode(format, data, options)
   return (await import('../lib/oneshot.js')).encode(format, data, options)
 }
 
@@ -31,7 +32,7 @@ export async function encode<F extends Format>(format: F, data: BinaryInput, opt
  * several frames decode in parallel; every other input on the caller's thread.
  */
 export async function decode<F extends Format>(format: F, data: BinaryInput, options: DecodeOptions<F> & Pick<ThreadOptions, 'threads'> = {} as DecodeOptions<F>): Promise<Uint8Array> {
-  if (threaded(options)) return (await import('./parallel.js')).decode(format, data, options)
+  if (threaded(options)) return (await import('./threads-impl.js')).decode(format, data, options)
   return (await import('../lib/oneshot.js')).decode(format, data, options)
 }
 /**
@@ -41,6 +42,6 @@ export async function decode<F extends Format>(format: F, data: BinaryInput, opt
  * Resolves once they were told to end (the pool's module loads only when used).
  */
 export async function closeWorkers(): Promise<void> {
-  const { closeWorkers: close } = await import('./pool.js')
+  const { closeWorkers: close } = await import('./threads-impl.js')
   close()
 }

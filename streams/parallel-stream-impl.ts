@@ -19,30 +19,28 @@ import type { Format } from '../lib/codec.js'
 import { CodecError } from '../lib/errors.js'
 import type { BlockEncoderPair } from './parallel-stream.js'
 import type { BlockPlan } from '../lib/parallel/block-options.js'
-import type { BlockEncoder } from '../lib/parallel/blocks.js'
+import { BlockEncoder } from '../lib/parallel/blocks.js'
 import type { Job, JobResult, JobRunner } from '../lib/parallel/jobs.js'
 import { runnerFor } from './parallel.js'
 
 type Outcome = { result: JobResult; error?: undefined } | { result?: undefined; error: unknown }
 
 /**
- * The block-mode stream itself, loaded by parallel-stream.ts when such a stream is made
- * (a user who never asks for threads does not download it). Options were checked there.
+ * The block-mode stream itself, part of streams/threads-impl.ts, which parallel-stream.ts
+ * loads when such a stream is first used. Options were checked by `openBlockStream` there.
  */
-export function openBlockStream(format: Format, plan: BlockPlan, threads: number, flushMode: 'none' | 'write', options: { signal?: AbortSignal }): BlockEncoderPair {
+export function openBlockPair(format: Format, plan: BlockPlan, threads: number, flushMode: 'none' | 'write', options: { signal?: AbortSignal }): BlockEncoderPair {
   const signal = options.signal
   const cancel = new AbortController()
   const max = 2 * threads
-  // The block encoder and the pool load on the first write: a page that never writes to
-  // such a stream never downloads them. Streams start workers for any size (their
-  // length is not known in advance).
+  // The block encoder and the pool's runner are made on the first write. Streams start
+  // workers for any size (their length is not known in advance).
   let encoder!: BlockEncoder
   let run!: JobRunner
   let loading: Promise<void> | null = null
   const load = (): Promise<void> =>
     (loading ??= (async () => {
-      const blocks = await import('../lib/parallel/blocks.js')
-      encoder = new blocks.BlockEncoder(plan)
+      encoder = new BlockEncoder(plan)
       run = await runnerFor(threads, Infinity, cancel.signal)
     })())
 

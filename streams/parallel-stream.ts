@@ -1,18 +1,19 @@
 /**
  * Encoding streams in block mode (issue 22): `threads` / `blockSize` on the encoder
  * factories, `CompressionStream` and `encodeResponse`. Options are checked here, where
- * the stream is made; the stream itself (parallel-stream-impl.ts: the same
- * `BlockEncoder` as the one-shot `encode()`, so the same bytes, with at most
- * `2 × threads` jobs in flight, reader backpressure, `flush()` ending a block, cancel
- * and abort dropping queued jobs) loads with its first use, so that a user who never
- * asks for threads does not download it.
+ * the stream is made (issue 20), with the small checks of ./thread-checks.ts; the stream
+ * itself (parallel-stream-impl.ts: the same `BlockEncoder` as the one-shot `encode()`,
+ * so the same bytes, with at most `2 × threads` jobs in flight, reader backpressure,
+ * `flush()` ending a block, cancel and abort dropping queued jobs) is part of the threads
+ * implementation (./threads-impl.ts), loaded with the stream's first use, so that a
+ * user who never asks for threads does not download it. A runtime without workers
+ * (workerd) refuses `threads > 1` then: the stream errors with `ENGINE_UNAVAILABLE`.
  */
 import type { BinaryInput } from '../lib/bytes.js'
 import type { Format } from '../lib/codec.js'
 import { CodecError } from '../lib/errors.js'
 import { checkOptions } from '../lib/formats.js'
-import { blockFamily, blockPlan, checkBlockSize } from '../lib/parallel/block-options.js'
-import { checkThreads, rest } from './threads.js'
+import { checkBlockSizeForm, checkThreadsForm, hasBlocks } from './thread-checks.js'
 
 /** A readable/writable pair whose `flush()` ends the current block. */
 export interface BlockEncoderPair extends ReadableWritablePair<Uint8Array, BinaryInput> {
@@ -21,18 +22,17 @@ export interface BlockEncoderPair extends ReadableWritablePair<Uint8Array, Binar
 
 /** An encoding stream of `format` in block mode; options are checked now, synchronously. */
 export function parallelEncodeStream(format: Format, options: Record<string, unknown>): BlockEncoderPair {
-  const threads = checkThreads(format, options.threads)
-  const blockSize = checkBlockSize(format, options.blockSize)
-  // Every option at once (unknown keys too), before any worker or engine starts.
-  const { engine, level, codec, flush } = checkOptions(format, 'encode', rest(format, options), { machine: ['flush', 'chunkSize'], shell: ['signal', 'streams'] })
-  const plan = blockPlan(format, blockSize, { ...codec, engine, level })
-  if (!plan) throw new CodecError('UNSUPPORTED', format, `threads > 1 on a ${format} stream: ${format} has no independent blocks; encode() with threads runs it on one worker`)
-  if (blockFamily(format) === 'zstd' && codec.contentSize !== undefined) {
+  checkThreadsForm(format, options.threads)
+  checkBlockSizeForm(format, options.blockSize)
+  // Every option at once (unknown keys too), before any worker or engine starts; the
+  // threads keys are the shell's here (LZ4's blockSize is its codec option).
+  const { codec } = checkOptions(format, 'encode', options, { machine: ['flush', 'chunkSize'], shell: ['signal', 'streams', 'threads', ...(format === 'lz4' ? [] : ['blockSize'])] })
+  if (!hasBlocks(format)) throw new CodecError('UNSUPPORTED', format, `threads > 1 on a ${format} stream: ${format} has no independent blocks; encode() with threads runs it on one worker`)
+  if (format === 'zstd' && codec.contentSize !== undefined) {
     throw new CodecError('INVALID_OPTION', format, 'contentSize declares one frame; block mode (blockSize or threads > 1) writes one frame per block, each with its own content size')
   }
-  const signal = options.signal as AbortSignal | undefined
   let inner: Promise<BlockEncoderPair> | null = null
-  const open = (): Promise<BlockEncoderPair> => (inner ??= import('./parallel-stream-impl.js').then((m) => m.openBlockStream(format, plan, threads, flush, { signal })))
+  const open = (): Promise<BlockEncoderPair> => (inner ??= import('./threads-impl.js').then((m) => m.openBlockStream(format, options)))
   let writer: WritableStreamDefaultWriter<BinaryInput> | null = null
   let reader: ReadableStreamDefaultReader<Uint8Array> | null = null
   const writerOf = async () => (writer ??= (await open()).writable.getWriter())

@@ -21,7 +21,10 @@ import { CodecError } from '../lib/errors.js'
 import { checkFormat, checkMaxOutput, checkOptions } from '../lib/formats.js'
 import { decode as decodeSerial, encode as encodeSerial, type DecodeOptions, type EncodeOptions } from '../lib/oneshot.js'
 import { blockFamily, blockPlan, checkBlockSize } from '../lib/parallel/block-options.js'
-import type { JobRunner } from '../lib/parallel/jobs.js'
+import { runJob, type JobRunner } from '../lib/parallel/jobs.js'
+import { encodeBlocks } from '../lib/parallel/blocks.js'
+import { decodeFrameGroups, zstdFrameGroups } from '../lib/parallel/frames.js'
+import { workerPool } from './pool.js'
 import { checkThreads, MIN_PARALLEL_BYTES, rest, wantsBlocks, type ThreadOptions } from './threads.js'
 
 export { checkThreads, MAX_AUTO_THREADS, MAX_THREADS, MIN_PARALLEL_BYTES, rest, wantsBlocks, type ThreadOptions, type Threads } from './threads.js'
@@ -31,9 +34,7 @@ const ZSTD_GROUP_BYTES = 1024 * 1024
 
 /** The pool's runner for `threads` workers, or inline when one thread will do. */
 export async function runnerFor(threads: number, bytes: number, signal?: AbortSignal): Promise<JobRunner> {
-  const { runJob } = await import('../lib/parallel/jobs.js')
   if (threads <= 1 || bytes < MIN_PARALLEL_BYTES) return runJob
-  const { workerPool } = await import('./pool.js')
   const pool = workerPool()
   pool.grow(threads)
   return (job) => pool.run(job, signal)
@@ -68,7 +69,6 @@ export async function encode<F extends Format>(format: F, data: BinaryInput, opt
   // (test/parallel-blocks.test.ts checks it): take the serial path, without a block
   // job's setup, so that threads never slow a small input down.
   if (jobs <= 1 && blockFamily(format) === 'deflate' && !codec.dictionary) return encodeSerial(format, bytes, others as EncodeOptions<F>)
-  const { encodeBlocks } = await import('../lib/parallel/blocks.js')
   return encodeBlocks(plan, bytes, await runnerFor(jobs > 1 ? threads : 1, bytes.length), 2 * threads)
 }
 
@@ -85,7 +85,6 @@ export async function decode<F extends Format>(format: F, data: BinaryInput, opt
   if ('blockSize' in given && format !== 'lz4') throw new CodecError('INVALID_OPTION', format, 'blockSize is an encoder option')
   if (threads > 1 && format === 'zstd' && others.concatenated !== false) {
     const bytes = toBytes(data, true)
-    const { decodeFrameGroups, zstdFrameGroups } = await import('../lib/parallel/frames.js')
     const groups = zstdFrameGroups(bytes, ZSTD_GROUP_BYTES)
     if (groups) {
       const limit = checkMaxOutput(format, others.maxOutputBytes)

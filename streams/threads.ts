@@ -1,20 +1,23 @@
 /**
- * The `threads` option (issue 22) and the checks every surface runs where the call is
- * made, apart from the block logic and the pool, which load only when threads or
- * blocks are asked for (a user who never asks does not download them).
+ * The `threads` option (issue 22) as the threads implementation runs it: the number of
+ * threads to use, 'auto' resolved to the runtime's cores, and `ENGINE_UNAVAILABLE` where
+ * the runtime has no workers. Part of the lazily loaded implementation
+ * (streams/threads-impl.ts); the checks that run where a call is made are
+ * streams/thread-checks.ts (the same rules, kept apart so that the initial bundle holds
+ * only them; test/parallel-stream.test.ts checks that both agree).
  */
 import type { Format } from '../lib/codec.js'
 import { CodecError } from '../lib/errors.js'
-import { host } from '#worker-host'
+import { cores, unavailable } from '#worker-host'
 import { MAX_AUTO_THREADS, MAX_THREADS } from './thread-limits.js'
 
 export { MAX_AUTO_THREADS, MAX_THREADS, MIN_PARALLEL_BYTES, type ThreadOptions, type Threads } from './thread-limits.js'
 
 /** Why this runtime has no workers, or null. */
-export const workersUnavailable = (): string | null => host.unavailable
+export const workersUnavailable = (): string | null => unavailable
 
 /** The cores the runtime reports. */
-export const runtimeCores = (): number => Math.max(1, host.cores() | 0)
+export const runtimeCores = (): number => Math.max(1, cores() | 0)
 
 /** Checks `threads`; returns the number to use. */
 export function checkThreads(format: string, value: unknown): number {

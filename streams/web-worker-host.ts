@@ -21,9 +21,14 @@ interface WorkerScope {
 }
 const scope = globalThis as unknown as WorkerScope
 
+/** Why this runtime has no workers, or null. Exported apart from `host` so that option checks do not load it. */
+export const unavailable: string | null = typeof scope.Worker === 'function' ? null : 'this runtime has no Worker'
+/** The cores the runtime reports. */
+export const cores = (): number => scope.navigator?.hardwareConcurrency ?? 1
+
 export const host: WorkerHost = {
-  unavailable: typeof scope.Worker === 'function' ? null : 'this runtime has no Worker',
-  cores: () => scope.navigator?.hardwareConcurrency ?? 1,
+  unavailable,
+  cores,
   start(url, onMessage, onFailure): HostedWorker {
     const worker = new scope.Worker!(url, { type: 'module' })
     worker.onmessage = (event) => onMessage(event.data)

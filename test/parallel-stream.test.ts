@@ -8,6 +8,10 @@ import { gunzipSync } from 'node:zlib'
 import { CodecError, CompressionStream, decode, encode, encodeResponse, gzipEncode, lz4Encode, zstdEncode, brotliEncode, deflateRawEncode } from '../index.js'
 import { BlockEncoder, blockPlan } from '../lib/parallel/blocks.js'
 import { workerPool } from '../streams/pool.js'
+import { checkBlockSize } from '../lib/parallel/block-options.js'
+import { checkThreads } from '../streams/threads.js'
+import { checkBlockSizeForm, checkThreadsForm, hasBlocks } from '../streams/thread-checks.js'
+import { blockFamily } from '../lib/parallel/block-options.js'
 import { filesCorpus, randomBytes } from './_corpus.js'
 import { root } from './_fixtures.js'
 
@@ -135,6 +139,27 @@ test('streams: options checked at the call', () => {
   assert.throws(() => zstdEncode({ threads: 2, contentSize: 5 }), (e: CodecError) => e.code === 'INVALID_OPTION')
   assert.throws(() => brotliEncode({ threads: 2 }), (e: CodecError) => e.code === 'UNSUPPORTED')
   assert.throws(() => gzipEncode({ threads: 2, levle: 5 } as never), (e: CodecError) => e.code === 'INVALID_OPTION' && /did you mean 'level'/.test(e.message))
+})
+
+test("the checks at the call (thread-checks.ts) and the implementation's (threads.ts, block-options.ts) give the same verdicts", () => {
+  const verdict = (f: () => unknown): string => {
+    try {
+      f()
+      return 'ok'
+    } catch (e) {
+      return (e as CodecError).code
+    }
+  }
+  const formats = ['gzip', 'deflate', 'deflate-raw', 'zstd', 'lz4', 'brotli', 'snappy', 'dcz', 'dcb', 'lz4-block'] as const
+  const sizes = [undefined, 0, 1000, 32767, 32768, 65535, 65536, 100000, 262144, 1048576, 4194304, 2 ** 30, 2 ** 30 + 1, 1.5, '65536', null, -1]
+  for (const format of formats) {
+    assert.is(hasBlocks(format as never), blockFamily(format as never) !== null, `${format} has blocks`)
+    for (const size of sizes) assert.is(verdict(() => checkBlockSizeForm(format as never, size)), verdict(() => checkBlockSize(format as never, size)), `${format} blockSize ${String(size)}`)
+  }
+  // In Node the runtime has workers, so the implementation refuses only what the form check refuses.
+  for (const threads of [undefined, 'auto', 'x', 0, 1, 2, 2.5, 256, 257, -1, null, '2']) {
+    assert.is(verdict(() => checkThreadsForm('gzip', threads)), verdict(() => checkThreads('gzip', threads)), `threads ${String(threads)}`)
+  }
 })
 
 test('CompressionStream takes threads and blockSize: the encode() bytes; bad values are TypeErrors', async () => {

@@ -9,9 +9,14 @@ import { availableParallelism } from 'node:os'
 import { parentPort, Worker } from 'node:worker_threads'
 import type { HostedWorker, WorkerHost } from '../../streams/worker-host.js'
 
+/** Why this runtime has no workers: never here. Exported apart from `host` so that option checks do not load it. */
+export const unavailable: string | null = null
+/** The cores the runtime reports. */
+export const cores = (): number => availableParallelism()
+
 export const host: WorkerHost = {
-  unavailable: null,
-  cores: () => availableParallelism(),
+  unavailable,
+  cores,
   start(url, onMessage, onFailure): HostedWorker {
     const worker = new Worker(url)
     worker.on('message', onMessage)
