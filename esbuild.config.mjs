@@ -153,19 +153,20 @@ const nodeEnginePlugin = {
   },
 }
 
-/** The worker module (issue 22): one self-contained file per build, `sluice-worker.js` (`.cjs`) beside the chunks. */
+/** The worker module (issue 22): `sluice-worker.js` beside the ESM and browser builds' chunks; dist/esm's imports that build's chunks (dist/cjs starts it too), the browser one is self-contained and minified (workerTarget). */
 export const WORKER_ENTRY = 'streams/worker-entry.ts'
 
 /**
  * Replaces streams/worker-file.ts (which, from the sources, names the TypeScript entry)
  * with the URL of the build's own worker file: `new URL('./sluice-worker.js',
  * import.meta.url)`, the pattern bundlers recognise and ship; CommonJS resolves it
- * beside `__filename`.
+ * to the ESM build's worker file (a worker's realm is its own: the package ships one
+ * Node worker, not a second CommonJS copy of every engine).
  */
 function workerFilePlugin(mode) {
   const url =
     mode === 'cjs'
-      ? `new URL('./sluice-worker.cjs', require('node:url').pathToFileURL(__filename))`
+      ? `new URL('../esm/sluice-worker.js', require('node:url').pathToFileURL(__filename))`
       : `new URL('./sluice-worker.js', import.meta.url)`
   return {
     name: `sluice-worker-file-${mode}`,
@@ -189,7 +190,7 @@ export function workerTarget(kind, outdir = `dist/${kind}`) {
     return { ...common, entryPoints: { 'sluice-worker': WORKER_ENTRY }, outdir, outExtension: { '.js': '.cjs' }, format: 'cjs', platform: 'node', logOverride: { 'empty-import-meta': 'silent' }, plugins: [wasmSourcePlugin('read-cjs', out, wasmDirFor(outdir))] }
   }
   const base = esmTarget(kind, outdir)
-  return { ...base, entryPoints: { 'sluice-worker': WORKER_ENTRY }, splitting: false }
+  return { ...base, entryPoints: { 'sluice-worker': WORKER_ENTRY }, splitting: false, minify: true }
 }
 
 /** Where the builds beside `outdir` find the engines' one copy of each `.wasm` file. */
@@ -202,8 +203,10 @@ export function esmTarget(kind, outdir = `dist/${kind}`) {
   const flat = { format: 'esm', splitting: true, outdir, chunkNames: '[name]-[hash]' }
   if (kind === 'esm') {
     // The CLI is an entry here too (dist/esm/cli.js, not in `exports`), so that it shares
-    // this build's chunks instead of carrying its own copy of the library (buildCli).
-    const entryPoints = { ...entries, cli: cliEntry }
+    // this build's chunks instead of carrying its own copy of the library (buildCli); so is
+    // the worker file (dist/esm/sluice-worker.js, loaded from disk by Node, Deno and Bun
+    // with its chunks beside it), a few KB instead of a self-contained copy (issue 22).
+    const entryPoints = { ...entries, cli: cliEntry, 'sluice-worker': WORKER_ENTRY }
     return { ...common, ...flat, entryPoints, platform: 'neutral', mainFields: ['module', 'main'], plugins: [nodeEnginePlugin, workerFilePlugin('esm'), wasmSourcePlugin('read', out, wasmDirFor(outdir))] }
   }
   const plugins = [workerFilePlugin(kind), kind === 'browser' ? wasmSourcePlugin('fetch', out) : wasmSourcePlugin('import', out, wasmDirFor(outdir))]
@@ -366,9 +369,10 @@ async function main() {
   await attempt('dist/browser', () => build({ ...esmTarget('browser'), metafile: true }).then(track))
   await attempt('dist/workerd', () => build({ ...esmTarget('workerd'), metafile: true }).then(track))
   await attempt('dist/cjs', () => buildCjs().then(track))
-  // The worker file of each build with workers (workerd has none: threads > 1 is
-  // ENGINE_UNAVAILABLE there).
-  for (const kind of ['esm', 'browser', 'cjs']) await attempt(`dist/${kind}/sluice-worker`, () => build({ ...workerTarget(kind), metafile: true }).then(track))
+  // The browser build's self-contained worker file (a bundler copies it alone, as an
+  // asset). dist/esm's is an entry of that build (esmTarget), which dist/cjs's pool also
+  // starts. workerd has none: threads > 1 is ENGINE_UNAVAILABLE there.
+  for (const kind of ['browser']) await attempt(`dist/${kind}/sluice-worker`, () => build({ ...workerTarget(kind), metafile: true }).then(track))
   await attempt('dist/bin', () => buildCli('dist/bin', { esm: false }))
   await attempt('dist/types', declarations)
   await attempt('dist/THIRD_PARTY_NOTICES.md', notices)

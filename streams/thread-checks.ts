@@ -5,10 +5,11 @@
  * logic, the frame splitting, block-mode streams), which loads with the first use of
  * threads or blocks. So a user who never asks for threads loads only this, inside the
  * initial bundle. The implementation checks again with its own rules
- * (streams/threads.ts, lib/parallel/block-options.ts); test/parallel-stream.test.ts
- * checks that both give the same verdicts. Whether the runtime has workers at all is
- * the implementation's check: `threads > 1` is `ENGINE_UNAVAILABLE` on workerd when
- * the work starts (the one-shot call rejects, a stream errors).
+ * (streams/threads.ts, lib/parallel/block-options.ts), and
+ * the repository's test/parallel-stream.test.ts checks that both give the same verdicts.
+ * Whether the runtime has workers at all is the implementation's check: `threads > 1`
+ * is `ENGINE_UNAVAILABLE` on workerd when the work starts (the one-shot call rejects, a
+ * stream errors).
  */
 import type { Format } from '../lib/codec.js'
 import { CodecError } from '../lib/errors.js'

@@ -30,6 +30,6 @@ export const MAX_AUTO_THREADS = 16
 /**
  * Inputs smaller than this run their jobs on the caller's thread whatever `threads`
  * says: below it, posting to workers (and starting them, 70-90 ms on Node 20 here)
- * costs more than the work spread (bench/threads.ts measures the crossover).
+ * costs more than the work spread (the repository's bench/threads.ts measures the crossover).
  */
 export const MIN_PARALLEL_BYTES = 1024 * 1024

@@ -4,7 +4,7 @@
  * the runtime has no workers. Part of the lazily loaded implementation
  * (streams/threads-impl.ts); the checks that run where a call is made are
  * streams/thread-checks.ts (the same rules, kept apart so that the initial bundle holds
- * only them; test/parallel-stream.test.ts checks that both agree).
+ * only them; the repository's test/parallel-stream.test.ts checks that both agree).
  */
 import type { Format } from '../lib/codec.js'
 import { CodecError } from '../lib/errors.js'
