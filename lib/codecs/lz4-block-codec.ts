@@ -9,6 +9,7 @@ import { checkLevel, checkMaxOutput, formatOption } from '../formats.js'
 import { Status } from '../status.js'
 import { blockErrorMessage, createHashTable, decodeBlock, encodeBlock, ERR_OUTPUT, hashLogForLevel, maxCompressedSize } from './lz4-block.js'
 import { ERR_MEMORY, type RawBlockKernel } from './lz4-kernel.js'
+import { WholeBlockEncoder } from './whole-block-encoder.js'
 
 const BLOCK_FORMAT = 'lz4-block' as const
 
@@ -108,101 +109,31 @@ export class Lz4BlockDecoder implements Decoder {
   }
 }
 
-/** Raw block inputs are held whole in memory; 2 GiB is also the block format's practical ceiling. */
-const MAX_BLOCK_INPUT = 2 ** 31
-
 /**
- * Raw LZ4 block encoder: buffers the whole input (up to 2^31 bytes) and writes one
- * block at `final`. `flush()` has no sync point to offer (a block cannot be split) and
- * writes nothing.
+ * Raw LZ4 block encoder: the whole input as one block (lib/codecs/whole-block-encoder.ts),
+ * up to 2^31 bytes.
  */
-export class Lz4BlockEncoder implements Encoder {
+export class Lz4BlockEncoder extends WholeBlockEncoder {
   readonly format = BLOCK_FORMAT
-  consumed = 0
-  written = 0
-  failure: Failure | null = null
 
   private readonly hashLog: number
   private table: Int32Array | null = null
-  private input: Uint8Array | null = null
-  private inputLength = 0
-  private out: Uint8Array | null = null
-  private outPos = 0
-  private outEnd = 0
-  /** 0: collecting, 1: draining, 2: done. */
-  private state = 0
 
   constructor(options: Record<string, unknown>) {
+    super()
     this.hashLog = hashLogForLevel(checkLevel(BLOCK_FORMAT, options.level))
   }
 
-  reset(): void {
-    this.consumed = 0
-    this.written = 0
-    this.failure = null
-    this.inputLength = 0
-    this.outPos = this.outEnd = 0
-    this.state = 0
-  }
-
-  dispose(): void {
-    this.input = null
-    this.out = null
+  override dispose(): void {
+    super.dispose()
     this.table = null
   }
 
-  transform(src: Uint8Array, dst: Uint8Array, final: boolean): Status {
-    this.consumed = 0
-    this.written = 0
-    if (this.failure) return Status.InvalidData
-    if (this.state === 2) return Status.Done
-    if (this.state === 0) {
-      const total = this.inputLength + src.length
-      if (total > MAX_BLOCK_INPUT) {
-        this.failure = { code: 'LIMIT_EXCEEDED', message: `block input of ${total} bytes exceeds ${MAX_BLOCK_INPUT}`, offset: this.inputLength }
-        return Status.InvalidData
-      }
-      let data: Uint8Array
-      if (final && this.inputLength === 0) {
-        data = src // one-shot: compress straight from src
-      } else {
-        if (this.input === null || this.input.length < total) {
-          const grown = new Uint8Array(Math.min(MAX_BLOCK_INPUT, Math.max(total, (this.input?.length ?? 0) * 2, 1024)))
-          if (this.input !== null) grown.set(this.input.subarray(0, this.inputLength))
-          this.input = grown
-        }
-        this.input.set(src, this.inputLength)
-        this.inputLength = total
-        data = this.input
-      }
-      this.consumed = src.length
-      if (!final) return Status.Done
-      const table = (this.table ??= createHashTable(this.hashLog))
-      const bound = maxCompressedSize(total)
-      if (dst.length >= bound) {
-        this.written = encodeBlock(data, 0, total, dst, 0, dst.length, table)
-        this.state = 2
-        this.inputLength = 0
-        return Status.Done
-      }
-      const out = this.out !== null && this.out.length >= bound ? this.out : (this.out = new Uint8Array(bound))
-      this.outEnd = encodeBlock(data, 0, total, out, 0, bound, table)
-      this.outPos = 0
-      this.inputLength = 0
-      this.state = 1
-    }
-    const n = Math.min(this.outEnd - this.outPos, dst.length)
-    dst.set(this.out!.subarray(this.outPos, this.outPos + n), 0)
-    this.outPos += n
-    this.written = n
-    if (this.outPos < this.outEnd) return Status.DestinationTooSmall
-    this.state = 2
-    return Status.Done
+  protected bound(n: number): number {
+    return maxCompressedSize(n)
   }
 
-  flush(_dst: Uint8Array): Status {
-    this.consumed = 0
-    this.written = 0
-    return this.failure ? Status.InvalidData : Status.Done
+  protected compress(data: Uint8Array, n: number, out: Uint8Array): number {
+    return encodeBlock(data, 0, n, out, 0, out.length, (this.table ??= createHashTable(this.hashLog)))
   }
 }

@@ -23,6 +23,7 @@ import {
   type Preamble,
 } from './snappy-block.js'
 import { ERR_MEMORY, type SnappyKernel } from './snappy-kernel.js'
+import { WholeBlockEncoder } from './whole-block-encoder.js'
 
 const FORMAT = 'snappy-raw'
 
@@ -205,109 +206,29 @@ export class SnappyRawDecoder implements Decoder {
 }
 
 /**
- * Raw blocks are held whole in memory; the preamble allows up to 2^32 - 1 bytes, 2^31 is
- * what one ArrayBuffer holds in every target runtime.
+ * Raw Snappy block encoder: the whole input as one block (lib/codecs/whole-block-encoder.ts;
+ * the preamble states the input's length first, and allows up to 2^32 - 1 bytes where
+ * one ArrayBuffer holds 2^31).
  */
-const MAX_BLOCK_INPUT = 2 ** 31
-
-/**
- * Raw Snappy block encoder: buffers the whole input (the preamble states its length
- * first) and writes one block at `final`, straight into `dst` when it has room for the
- * worst case. `flush()` has no sync point to offer (one block) and writes nothing.
- */
-export class SnappyRawEncoder implements Encoder {
+export class SnappyRawEncoder extends WholeBlockEncoder {
   readonly format = FORMAT
-  consumed = 0
-  written = 0
-  failure: Failure | null = null
 
   /** Compresses the block (TypeScript or the wasm kernel). */
   private readonly kernel: SnappyKernel
-  private input: Uint8Array | null = null
-  private inputLength = 0
-  private out: Uint8Array | null = null
-  private outPos = 0
-  private outEnd = 0
-  /** 0: collecting, 1: draining, 2: done. */
-  private state = 0
 
   constructor(_options: Record<string, unknown>, kernel: SnappyKernel) {
+    super()
     this.kernel = kernel
   }
 
-  reset(): void {
-    this.consumed = 0
-    this.written = 0
-    this.failure = null
-    this.inputLength = 0
-    this.outPos = this.outEnd = 0
-    this.state = 0
+  protected bound(n: number): number {
+    return maxCompressedLength(n)
   }
 
-  dispose(): void {
-    this.input = null
-    this.out = null
-  }
-
-  private noMemory(total: number): Status {
-    this.failure = { code: 'LIMIT_EXCEEDED', message: `the wasm engine could not grow its memory for a ${total}-byte block`, offset: 0 }
-    return Status.InvalidData
-  }
-
-  transform(src: Uint8Array, dst: Uint8Array, final: boolean): Status {
-    this.consumed = 0
-    this.written = 0
-    if (this.failure) return Status.InvalidData
-    if (this.state === 2) return Status.Done
-    if (this.state === 0) {
-      const total = this.inputLength + src.length
-      if (total > MAX_BLOCK_INPUT) {
-        this.failure = { code: 'LIMIT_EXCEEDED', message: `block input of ${total} bytes exceeds ${MAX_BLOCK_INPUT}`, offset: this.inputLength }
-        return Status.InvalidData
-      }
-      let data: Uint8Array
-      if (final && this.inputLength === 0) {
-        data = src
-      } else {
-        if (this.input === null || this.input.length < total) {
-          const grown = new Uint8Array(Math.min(MAX_BLOCK_INPUT, Math.max(total, (this.input?.length ?? 0) * 2, 1024)))
-          if (this.input !== null) grown.set(this.input.subarray(0, this.inputLength))
-          this.input = grown
-        }
-        this.input.set(src, this.inputLength)
-        this.inputLength = total
-        data = this.input
-      }
-      this.consumed = src.length
-      if (!final) return Status.Done
-      const bound = maxCompressedLength(total)
-      this.inputLength = 0
-      if (dst.length >= bound) {
-        const end = this.kernel.encodeInto(data, 0, total, dst, 0)
-        if (end === ERR_MEMORY) return this.noMemory(total)
-        this.written = end
-        this.state = 2
-        return Status.Done
-      }
-      const out = this.out !== null && this.out.length >= bound ? this.out : (this.out = new Uint8Array(bound))
-      const end = this.kernel.encodeInto(data, 0, total, out, 0)
-      if (end === ERR_MEMORY) return this.noMemory(total)
-      this.outEnd = end
-      this.outPos = 0
-      this.state = 1
-    }
-    const n = Math.min(this.outEnd - this.outPos, dst.length)
-    dst.set(this.out!.subarray(this.outPos, this.outPos + n), 0)
-    this.outPos += n
-    this.written = n
-    if (this.outPos < this.outEnd) return Status.DestinationTooSmall
-    this.state = 2
-    return Status.Done
-  }
-
-  flush(_dst: Uint8Array): Status {
-    this.consumed = 0
-    this.written = 0
-    return this.failure ? Status.InvalidData : Status.Done
+  protected compress(data: Uint8Array, n: number, out: Uint8Array): number {
+    const end = this.kernel.encodeInto(data, 0, n, out, 0)
+    if (end !== ERR_MEMORY) return end
+    this.failure = { code: 'LIMIT_EXCEEDED', message: `the wasm engine could not grow its memory for a ${n}-byte block`, offset: 0 }
+    return -1
   }
 }
