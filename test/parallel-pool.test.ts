@@ -100,6 +100,19 @@ test('the caller\'s buffer is copied, never detached', async () => {
   assert.equal(input, big)
 })
 
+test('a Node Buffer (whose slice() is a view, not a copy) is copied too: never detached, the same bytes as a Uint8Array', async () => {
+  // A view into a larger Buffer, as readFileSync(...).subarray() gives.
+  const whole = Buffer.alloc(big.length + 100)
+  whole.set(big, 50)
+  const input = whole.subarray(50, 50 + big.length)
+  for (const format of ['gzip', 'deflate', 'zstd', 'lz4'] as const) {
+    const out = await encode(format, input, { threads: 2 })
+    assert.is(whole.byteLength, big.length + 100, `${format}: the caller's Buffer was detached`)
+    assert.equal(out, await encode(format, big, { threads: 2 }), `${format}: a Buffer and a Uint8Array of the same bytes encode alike`)
+  }
+  assert.equal(new Uint8Array(input), big)
+})
+
 test('a worker that dies mid-job fails the call with a CodecError, and the next call gets a new worker', async () => {
   const pending = encode('zstd', big, { threads: 2, blockSize: 65536, level: 9 })
   // Let the jobs reach the workers, then end one as a crash would.

@@ -71,6 +71,22 @@ test('streams: the one-shot bytes for 1 and 2 threads, any chunking', async () =
   }
 })
 
+test('streams: a Buffer the caller reuses after each write is copied at the write (its slice() is a view)', async () => {
+  const expected = await encode('gzip', input, { threads: 2 })
+  const pair = gzipEncode({ threads: 2 })
+  const reading = new Response(pair.readable).arrayBuffer()
+  const writer = pair.writable.getWriter()
+  const scratch = Buffer.alloc(100_000)
+  for (let at = 0; at < input.length; at += scratch.length) {
+    const n = Math.min(scratch.length, input.length - at)
+    scratch.set(input.subarray(at, at + n))
+    await writer.write(scratch.subarray(0, n))
+    scratch.fill(0xaa)
+  }
+  await writer.close()
+  assert.equal(new Uint8Array(await reading), expected)
+})
+
 test('streams: flush() ends the current block; the output so far decodes', async () => {
   const pair = deflateRawEncode({ threads: 2, blockSize: 65536 })
   const reader = pair.readable.getReader()
