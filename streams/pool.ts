@@ -110,7 +110,15 @@ class WorkerPool {
       slot.job = pending
       clearTimeout(slot.idle)
       slot.worker.hold(true)
-      slot.worker.post(pending.message, pending.transfer)
+      try {
+        slot.worker.post(pending.message, pending.transfer)
+      } catch (cause) {
+        // A job that cannot be posted (a value the structured clone refuses) fails alone;
+        // the worker stays free for the next one, and nothing waits forever.
+        slot.job = null
+        slot.worker.hold(false)
+        pending.reject(new CodecError('ENGINE_UNAVAILABLE', pending.format, `the job could not be posted to a worker: ${cause instanceof Error ? cause.message : String(cause)}`, -1, { cause }))
+      }
     }
   }
 

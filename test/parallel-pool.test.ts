@@ -129,6 +129,16 @@ test('a worker that dies mid-job fails the call with a CodecError, and the next 
   assert.equal(await decode('zstd', await encode('zstd', big, { threads: 2 })), big)
 })
 
+test('a job the structured clone refuses fails alone with a CodecError; the worker takes the next job (never a hang)', async () => {
+  const pool = workerPool()
+  pool.grow(1)
+  const input = text.subarray(0, 100_000)
+  const bad = await pool.run({ kind: 'encode', format: 'gzip', options: { level: () => 6 }, input }).catch((e: unknown) => e)
+  assert.ok(bad instanceof CodecError && bad.code === 'ENGINE_UNAVAILABLE' && /could not be posted/.test(bad.message), String(bad))
+  const good = await pool.run({ kind: 'encode', format: 'gzip', options: { level: 6 }, input })
+  assert.equal(new Uint8Array(gunzipSync(good.output)), input)
+})
+
 test('closeWorkers ends the workers; running jobs fail with ABORTED; the pool starts again', async () => {
   const pending = encode('gzip', big, { threads: 2 })
   await new Promise((r) => setTimeout(r, 20))
