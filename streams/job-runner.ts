@@ -1,7 +1,7 @@
 /**
  * The job runner of a threads call (issue 22): the realm's worker pool for `threads > 1`
- * on an input large enough to gain, else the same `runJob` inline on the caller's
- * thread with the caller's engines (lib/registry.ts's factories, passed in so that the
+ * on an input large enough to gain (running jobs inline while a cold pool's workers
+ * start), else the same `runJob` inline on the caller's thread with the caller's engines (lib/registry.ts's factories, passed in so that the
  * threads implementation imports neither the registry nor the machine).
  */
 import { runJob, type JobEngines, type JobRunner } from '../lib/parallel/jobs.js'
@@ -13,5 +13,5 @@ export function jobRunner(threads: number, bytes: number, engines: JobEngines, s
   if (threads <= 1 || bytes < MIN_PARALLEL_BYTES) return (job) => runJob(job, engines)
   const pool = workerPool()
   pool.grow(threads)
-  return (job) => pool.run(job, signal)
+  return (job) => pool.run(job, signal, () => runJob(job, engines))
 }

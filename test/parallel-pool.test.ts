@@ -139,6 +139,29 @@ test('a job the structured clone refuses fails alone with a CodecError; the work
   assert.equal(new Uint8Array(gunzipSync(good.output)), input)
 })
 
+test('a cold pool runs jobs on the caller\'s thread while its workers start; once one listens, jobs go to the workers', async () => {
+  await closeWorkers()
+  const pool = workerPool()
+  pool.grow(2)
+  const { runJob } = await import('../lib/parallel/jobs.js')
+  const engines = await import('../lib/registry.js')
+  const input = text.subarray(0, 200_000)
+  const job = { kind: 'encode', format: 'gzip', options: { level: 6 }, input } as const
+  let inline = 0
+  const here = () => {
+    inline++
+    return runJob(job, engines)
+  }
+  const first = await pool.run(job, undefined, here)
+  assert.is(inline, 1, 'the first job ran on this thread')
+  assert.is(pool.workers, 2, 'both workers started meanwhile')
+  for (let i = 0; i < 200 && pool.readyWorkers === 0; i++) await new Promise((r) => setTimeout(r, 10))
+  assert.ok(pool.readyWorkers > 0, 'a worker said it listens')
+  const second = await pool.run(job, undefined, here)
+  assert.is(inline, 1, 'with a worker listening, the job went to it')
+  assert.equal(second.output, first.output)
+})
+
 test('closeWorkers ends the workers; running jobs fail with ABORTED; the pool starts again', async () => {
   const pending = encode('gzip', big, { threads: 2 })
   await new Promise((r) => setTimeout(r, 20))
