@@ -39,8 +39,8 @@ const ZSTD_GROUP_BYTES = 1024 * 1024
  * What the calls run on, passed in by streams/one-shot.ts: the one-shot helpers of
  * lib/oneshot.ts (inputs that do not split) and the registry's span codecs (jobs run
  * inline). Imported here, they would share the machine with the stream shell, and a
- * bundler would split the shell into one more file for it (the repository's
- * test/bundle-size.test.ts).
+ * bundler would split the shell into one more file for it
+ * (the repository's test/bundle-size.test.ts).
  */
 export type SerialEngines = JobEngines & Pick<typeof OneShot, 'encode' | 'decode'>
 
