@@ -10,7 +10,8 @@
  *   default block size). Its bytes depend on `blockSize` only, never on `threads`.
  * - Formats without a block form (brotli, dcz, dcb, raw LZ4 blocks) encode on one
  *   worker with `threads > 1`: off the caller's thread, not faster.
- * - Decoding splits zstd streams of several frames that state their content sizes;
+ * - Decoding splits zstd streams of several frames that state their content sizes,
+ *   and LZ4 frames with independent blocks (groups of blocks; lib/parallel/lz4-frames.ts);
  *   every other input decodes on the caller's thread as before.
  * - Inputs below `MIN_PARALLEL_BYTES` (or of one block) run their jobs inline: a
  *   worker's message round trip and first start cost more than they save.
@@ -24,6 +25,7 @@ import { blockFamily, blockPlan, checkBlockSize } from '../lib/parallel/block-op
 import { runJob, type JobRunner } from '../lib/parallel/jobs.js'
 import { encodeBlocks } from '../lib/parallel/blocks.js'
 import { decodeFrameGroups, zstdFrameGroups } from '../lib/parallel/frames.js'
+import { decodeLz4Frames } from '../lib/parallel/lz4-frames.js'
 import { workerPool } from './pool.js'
 import { checkThreads, MIN_PARALLEL_BYTES, rest, wantsBlocks, type ThreadOptions } from './threads.js'
 
@@ -74,8 +76,9 @@ export async function encode<F extends Format>(format: F, data: BinaryInput, opt
 
 /**
  * Decodes a whole buffer. Options: `engine`, `maxOutputBytes`, `concatenated`, codec
- * options, and `threads` (see `ThreadOptions`): zstd streams of several frames decode
- * in parallel; every other input on the caller's thread.
+ * options, and `threads` (see `ThreadOptions`): zstd streams of several frames and LZ4
+ * frames with independent blocks decode in parallel; every other input on the caller's
+ * thread.
  */
 export async function decode<F extends Format>(format: F, data: BinaryInput, options: DecodeOptions<F> & Pick<ThreadOptions, 'threads'> = {} as DecodeOptions<F>): Promise<Uint8Array> {
   const given = options as Record<string, unknown>
@@ -99,6 +102,18 @@ export async function decode<F extends Format>(format: F, data: BinaryInput, opt
         // input, not in one group) are the ones it always reports.
         if (!(error instanceof CodecError) || error.code === 'ENGINE_UNAVAILABLE' || error.code === 'ABORTED') throw error
       }
+    }
+    return decodeSerial(format, bytes, others as DecodeOptions<F>)
+  }
+  if (threads > 1 && format === 'lz4' && others.concatenated !== false) {
+    const bytes = toBytes(data, true)
+    const { engine, maxOutputBytes } = checkOptions(format, 'decode', others)
+    try {
+      const out = await decodeLz4Frames(bytes, { engine, maxOutputBytes }, await runnerFor(threads, bytes.length), 2 * threads)
+      if (out) return out
+    } catch (error) {
+      // As for zstd above: corrupt input is the serial decoder's to judge.
+      if (!(error instanceof CodecError) || error.code === 'ENGINE_UNAVAILABLE' || error.code === 'ABORTED') throw error
     }
     return decodeSerial(format, bytes, others as DecodeOptions<F>)
   }

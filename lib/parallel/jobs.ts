@@ -13,7 +13,8 @@ import type { Encoder, Format } from '../codec.js'
 import { CodecError } from '../errors.js'
 import type { Engine } from '../formats.js'
 import { decode, encode } from '../oneshot.js'
-import { createEncoder } from '../registry.js'
+import { createDecoder, createEncoder } from '../registry.js'
+import { decodeLz4Blocks } from './lz4-blocks-job.js'
 import { Status } from '../status.js'
 import { adler32, crc32 } from '../codecs/checksum.js'
 
@@ -51,7 +52,24 @@ export interface DecodeJob {
   readonly input: Uint8Array
 }
 
-export type Job = DeflateBlockJob | EncodeJob | DecodeJob
+/**
+ * Independent blocks of one LZ4 frame, as they stand in it (size words, data, block
+ * checksums; lz4-cutter.ts cuts them), decoding to at most `bound` bytes (a block to at
+ * most `blockMax`, a stored one to its size): lz4-blocks-job.ts.
+ */
+export interface Lz4BlocksJob {
+  readonly kind: 'lz4-blocks'
+  readonly format: 'lz4'
+  readonly engine?: Engine
+  /** The frame's Block Maximum Size. */
+  readonly blockMax: number
+  /** Whether each block is followed by its XXH32 (the frame's Block Checksum flag). */
+  readonly blockChecksum: boolean
+  readonly bound: number
+  readonly input: Uint8Array
+}
+
+export type Job = DeflateBlockJob | EncodeJob | DecodeJob | Lz4BlocksJob
 
 export interface JobResult {
   readonly output: Uint8Array
@@ -71,6 +89,8 @@ export async function runJob(job: Job): Promise<JobResult> {
       return { output: await encode(job.format, job.input, job.options as never), check: 0 }
     case 'decode':
       return { output: await decode(job.format, job.input, job.options as never), check: 0 }
+    case 'lz4-blocks':
+      return { output: await decodeLz4Blocks(job, createDecoder), check: 0 }
     default:
       throw new CodecError('INVALID_OPTION', 'threads', `unknown job kind ${JSON.stringify((job as { kind: unknown }).kind)}`)
   }
