@@ -3,16 +3,18 @@ import type { Format } from '../lib/codec.js'
 import { prepareDecoder, prepareEncoder } from '../lib/prepare.js'
 import { canFlush, unflushable, type MachineCodecOptions } from '../lib/formats.js'
 import { CodecStream, type StreamOptions, type Surface } from './codec-stream.js'
-import type { ThreadOptions } from './thread-limits.js'
-import { parallelEncodeStream } from './parallel-stream.js'
+import type { DecodeThreadOptions, ThreadOptions } from './thread-limits.js'
+import { parallelDecodeStream, parallelEncodeStream } from './parallel-stream.js'
+import { checkThreadsForm } from './thread-checks.js'
 
 /**
  * Options of a decoding stream of `F`: the stream's (`signal`, `streams`, `chunkSize`),
  * every decoder's (`engine`, `maxOutputBytes`, `concatenated`, `dictionary`) and the
  * format's own (e.g. zstd `maxWindowLog`), as the format table's schema lists them
- * (lib/formats.ts); any other key throws `INVALID_OPTION`.
+ * (lib/formats.ts), and `threads` (parallel zstd and LZ4 decoding, docs/threads.md);
+ * any other key throws `INVALID_OPTION`.
  */
-export type DecodeStreamOptions<F extends Format = Format> = StreamOptions & MachineCodecOptions<F, 'decode'>
+export type DecodeStreamOptions<F extends Format = Format> = StreamOptions & MachineCodecOptions<F, 'decode'> & DecodeThreadOptions
 
 /**
  * Options of an encoding stream of `F`: the stream's (`signal`, `streams`, `chunkSize`),
@@ -23,8 +25,19 @@ export type DecodeStreamOptions<F extends Format = Format> = StreamOptions & Mac
  */
 export type EncodeStreamOptions<F extends Format = Format> = StreamOptions & MachineCodecOptions<F, 'encode'> & ThreadOptions
 
-/** Builds a decoding stream for `format`; checks options synchronously. */
-export function decodeStream<F extends Format>(format: F, options: DecodeStreamOptions<F> = {} as DecodeStreamOptions<F>, surface?: Surface, allowShared = true): CodecStream {
+/**
+ * Builds a decoding stream for `format`; checks options synchronously. With `threads`
+ * above 1, zstd and LZ4 decode in parallel (streams/parallel-stream.ts); other formats
+ * have nothing to split.
+ */
+export function decodeStream<F extends Format>(format: F, options: DecodeStreamOptions<F> = {} as DecodeStreamOptions<F>, surface?: Surface, allowShared = true): DecoderPair {
+  const { threads, ...serial } = options
+  if (threads !== undefined) {
+    // Kept small: this module is in every user's bundle; the rest loads on first use.
+    if (threads !== 1 && (format === 'zstd' || format === 'lz4') && options.concatenated !== false) return parallelDecodeStream(format, options as Record<string, unknown>, surface, allowShared)
+    checkThreadsForm(format, threads)
+    options = serial as DecodeStreamOptions<F>
+  }
   const open = prepareDecoder(format, options)
   return new CodecStream({ format, allowShared, surface, signal: options.signal, streams: options.streams, open, bytes: true })
 }
@@ -42,6 +55,12 @@ export function encodeStream<F extends Format>(format: F, options: EncodeStreamO
  * @inline
  */
 type Pair = ReadableWritablePair<Uint8Array, BinaryInput>
+/**
+ * What `decodeStream()` returns: a `CodecStream`, or with `threads` a parallel decoding
+ * pair; a decoder's `flush()` rejects with `UNSUPPORTED` either way.
+ */
+export type DecoderPair = Pair & Pick<CodecStream, 'flush'>
+
 /** An encoder pair: `flush()` writes a sync point (see `CodecStream.flush`). */
 export type EncoderPair = Pair & {
   /** Writes a sync point after everything written so far; resolves once it is out. */

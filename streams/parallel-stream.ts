@@ -33,34 +33,60 @@ export function parallelEncodeStream(format: Format, options: Record<string, unk
   }
   let inner: Promise<BlockEncoderPair> | null = null
   const open = (): Promise<BlockEncoderPair> => (inner ??= import('./threads-impl.js').then((m) => m.openBlockStream(format, options)))
+  return { ...relay(open), flush: async () => (await open()).flush() }
+}
+
+/**
+ * A decoding stream of zstd or LZ4 with `threads` (parallel-decode-impl.ts: frames or
+ * independent blocks decoded as jobs, in order); options are checked now, synchronously.
+ * `surface` maps its errors (`DecompressionStream`'s `TypeError`s).
+ */
+export function parallelDecodeStream(format: 'zstd' | 'lz4', options: Record<string, unknown>, surface: (error: unknown) => unknown = (e) => e, allowShared = true): Pair & { flush(): Promise<void> } {
+  checkThreadsForm(format, options.threads)
+  checkOptions(format, 'decode', options, { machine: ['chunkSize', 'concatenated'], shell: ['signal', 'streams', 'threads'] })
+  let inner: Promise<Pair> | null = null
+  const flush = async () => {
+    throw surface(new CodecError('UNSUPPORTED', format, 'this stream has no flush'))
+  }
+  return { ...relay(() => (inner ??= import('./threads-impl.js').then((m) => m.openDecodeStream(format, options, allowShared))), surface), flush }
+}
+
+type Pair = ReadableWritablePair<Uint8Array, BinaryInput>
+
+/**
+ * Outer sides that only relay to the pair `open()` makes on first use (the inner stream
+ * does the buffering and backpressure), errors mapped by `surface`.
+ */
+function relay(open: () => Promise<Pair>, surface: (error: unknown) => unknown = (e) => e): Pair {
   let writer: WritableStreamDefaultWriter<BinaryInput> | null = null
   let reader: ReadableStreamDefaultReader<Uint8Array> | null = null
   const writerOf = async () => (writer ??= (await open()).writable.getWriter())
   const readerOf = async () => (reader ??= (await open()).readable.getReader())
-  // The outer sides only relay: the inner stream does the buffering and backpressure.
+  const mapped =
+    <A extends unknown[]>(f: (...a: A) => Promise<void>) =>
+    async (...a: A): Promise<void> => {
+      try {
+        await f(...a)
+      } catch (error) {
+        throw surface(error)
+      }
+    }
   const readable = new ReadableStream<Uint8Array>(
     {
-      async pull(controller) {
+      pull: mapped(async (controller: ReadableStreamDefaultController<Uint8Array>) => {
         const r = await (await readerOf()).read()
         if (r.done) controller.close()
         else controller.enqueue(r.value)
-      },
-      async cancel(reason) {
-        await (await readerOf()).cancel(reason)
-      },
+      }),
+      cancel: mapped(async (reason: unknown) => (await readerOf()).cancel(reason)),
     },
     { highWaterMark: 0 },
   )
   const writable = new WritableStream<BinaryInput>({
-    async write(chunk) {
-      await (await writerOf()).write(chunk)
-    },
-    async close() {
-      await (await writerOf()).close()
-    },
-    async abort(reason) {
-      await (await writerOf()).abort(reason)
-    },
+    write: mapped(async (chunk: BinaryInput) => (await writerOf()).write(chunk)),
+    close: mapped(async () => (await writerOf()).close()),
+    abort: mapped(async (reason: unknown) => (await writerOf()).abort(reason)),
   })
-  return { readable, writable, flush: async () => (await open()).flush() }
+  return { readable, writable }
 }
+

@@ -1,7 +1,8 @@
 /**
  * All of the threads implementation (issue 22) behind one dynamic import: the one-shot
  * `encode()` / `decode()` with `threads` or `blockSize` (./parallel.ts), block-mode
- * streams (./parallel-stream-impl.ts), the block logic, job runner and frame splitting
+ * streams (./parallel-stream-impl.ts), parallel decoding streams
+ * (./parallel-decode-impl.ts), the block logic, job runner and frame splitting
  * (lib/parallel/), the worker pool (./pool.ts) and `closeWorkers()`. streams/one-shot.ts
  * and streams/parallel-stream.ts import it only when `threads > 1` or `blockSize` is
  * given (or `closeWorkers()` is called), so a user who never asks for threads does not
@@ -12,6 +13,8 @@ import { CodecError } from '../lib/errors.js'
 import { checkOptions } from '../lib/formats.js'
 import { blockPlan, checkBlockSize } from '../lib/parallel/block-options.js'
 import { openBlockPair } from './parallel-stream-impl.js'
+import { openDecodePair } from './parallel-decode-impl.js'
+import type { StreamClasses } from './codec-stream.js'
 import type { BlockEncoderPair } from './parallel-stream.js'
 import { checkThreads, rest } from './threads.js'
 
@@ -33,4 +36,19 @@ export function openBlockStream(format: Format, options: Record<string, unknown>
   const plan = blockPlan(format, blockSize, { ...codec, engine, level })
   if (!plan) throw new CodecError('UNSUPPORTED', format, `threads > 1 on a ${format} stream: ${format} has no independent blocks`)
   return openBlockPair(format, plan, threads, flush, { signal: options.signal as AbortSignal | undefined })
+}
+
+/** The option keys a parallel decoding stream takes besides the codec's. */
+export const DECODE_STREAM_KEYS = { machine: ['chunkSize', 'concatenated'], shell: ['signal', 'streams', 'threads'] }
+
+/**
+ * A parallel decoding stream of zstd or LZ4 (./parallel-decode-impl.ts). Its options'
+ * form was checked where the stream was made (streams/parallel-stream.ts); here
+ * `threads` is resolved, and a runtime without workers refuses `threads > 1` with
+ * `ENGINE_UNAVAILABLE`.
+ */
+export function openDecodeStream(format: 'zstd' | 'lz4', options: Record<string, unknown>, allowShared: boolean): ReadableWritablePair<Uint8Array, Uint8Array> {
+  const threads = checkThreads(format, options.threads)
+  const { engine, maxOutputBytes, codec, chunkSize } = checkOptions(format, 'decode', options, DECODE_STREAM_KEYS)
+  return openDecodePair(format, threads, { engine, maxOutputBytes, codec, chunkSize, signal: options.signal as AbortSignal | undefined, streams: options.streams as StreamClasses | undefined, allowShared })
 }

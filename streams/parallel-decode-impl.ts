@@ -1,0 +1,289 @@
+/**
+ * Decoding streams with `threads` (issue 22): `zstdDecode({ threads })`,
+ * `lz4Decode({ threads })`, `new DecompressionStream('zstd' | 'lz4', { threads })`.
+ * The input is cut as it arrives (lib/parallel/zstd-cutter.ts: groups of whole frames
+ * that state their content sizes; lib/parallel/lz4-cutter.ts: groups of independent
+ * blocks), the cuts run as jobs on the realm's pool, and their outputs are emitted in
+ * input order, so the stream gives the bytes the serial decoder gives.
+ *
+ * - What does not cut (a zstd frame without a content size or over the cutter's bound,
+ *   a dependent LZ4 frame, anything odd) is decoded here, serially, by the same machine
+ *   (lib/machine.ts) as every serial stream, fed as the bytes arrive: never kept whole.
+ * - At most `2 × threads` jobs are in flight; a write returns once the reader has room
+ *   (the readable side's `desiredSize`), so a slow reader throttles the pool; the cutter
+ *   keeps at most one frame (zstd, bounded) or one group of blocks (LZ4).
+ * - `maxOutputBytes`: a zstd group whose exact size would pass the limit is decoded by
+ *   the serial machine with the limit left, which fails as always; LZ4 outputs are
+ *   counted as they are emitted.
+ * - A corrupt cut errors the stream with the `CodecError` the serial decoder gives, its
+ *   offset in the whole input: a failed zstd job is decoded again here, serially; an LZ4
+ *   job's error names its byte in the job, moved into the input.
+ * - Cancelling the readable, aborting the writable or the `signal` drops the jobs still
+ *   queued in the pool and errors the other side.
+ */
+import { toBytes, type BinaryInput } from '../lib/bytes.js'
+import { CodecError } from '../lib/errors.js'
+import type { Engine } from '../lib/formats.js'
+import type { Machine } from '../lib/machine.js'
+import { decode as decodeSerial } from '../lib/oneshot.js'
+import { prepareDecoder } from '../lib/prepare.js'
+import { Xxh32 } from '../lib/codecs/xxhash32.js'
+import { hex32, rebase, type Cut, type JobCut } from '../lib/parallel/cuts.js'
+import type { JobResult, JobRunner } from '../lib/parallel/jobs.js'
+import { Lz4Cutter } from '../lib/parallel/lz4-cutter.js'
+import { ZstdCutter } from '../lib/parallel/zstd-cutter.js'
+import type { StreamClasses } from './codec-stream.js'
+import { runnerFor } from './parallel.js'
+
+type Outcome = { result: JobResult; error?: undefined } | { result?: undefined; error: unknown }
+type Queued = { cut: Cut; outcome?: Promise<Outcome> }
+
+/** What the decoding stream was opened with, its options checked (streams/parallel-stream.ts). */
+export interface DecodePairOptions {
+  readonly engine: Engine
+  readonly maxOutputBytes: number
+  /** The codec's own options (zstd `maxWindowLog`, `dictionary`, ...). */
+  readonly codec: Record<string, unknown>
+  readonly chunkSize: number | undefined
+  readonly signal: AbortSignal | undefined
+  readonly streams: StreamClasses | undefined
+  /** Whether chunks backed by a SharedArrayBuffer are accepted (not by `DecompressionStream`). */
+  readonly allowShared: boolean
+}
+
+/**
+ * The parallel decoding stream of `format`, part of streams/threads-impl.ts (loaded on
+ * the stream's first use). `threads: 1` runs the same jobs inline.
+ */
+export function openDecodePair(format: 'zstd' | 'lz4', threads: number, options: DecodePairOptions): ReadableWritablePair<Uint8Array, BinaryInput> {
+  const { maxOutputBytes: limit, signal } = options
+  const RS = options.streams?.ReadableStream ?? ReadableStream
+  const WS = options.streams?.WritableStream ?? WritableStream
+  const cancel = new AbortController()
+  const max = 2 * threads
+  const { maxOutputBytes: _, ...codec } = options.codec
+  const cutter = format === 'zstd' ? new ZstdCutter({ ...codec, engine: options.engine }) : new Lz4Cutter({ engine: options.engine, maxOutputBytes: limit })
+  let run: JobRunner | null = null
+
+  const queue: Queued[] = []
+  let inFlight = 0
+  let readable!: ReadableStreamDefaultController<Uint8Array>
+  let failed: unknown = null
+  let room: (() => void) | null = null
+  let tail: Promise<void> = Promise.resolve()
+  /** Bytes emitted, and (zstd) the exact sizes of the jobs in flight besides. */
+  let emitted = 0
+  let committed = 0
+  // LZ4: the frame being emitted (its declared size, its content so far, its hash).
+  let contentSize = -1
+  let frameOut = 0
+  let hash: Xxh32 | null = null
+  // The serial section open, if any: its machine and where its input starts.
+  let section: { machine: Machine; start: number } | null = null
+
+  const fail = (reason: unknown): void => {
+    if (failed) return
+    failed = reason ?? new CodecError('ABORTED', format, 'aborted')
+    cancel.abort()
+    queue.length = 0
+    section?.machine.dispose()
+    section = null
+    try {
+      readable.error(failed)
+    } catch {
+      // Already closed or errored.
+    }
+    room?.()
+  }
+  const emit = (bytes: Uint8Array): void => {
+    if (bytes.length === 0 || failed) return
+    emitted += bytes.length
+    readable.enqueue(bytes)
+  }
+  /** Waits until the reader has room (backpressure), or the stream failed. */
+  const readerRoom = async (): Promise<void> => {
+    while (!failed && (readable.desiredSize ?? 1) <= 0) await new Promise<void>((r) => (room = r))
+    room = null
+    if (failed) throw failed
+  }
+  const capture = (p: Promise<JobResult>): Promise<Outcome> =>
+    p.then(
+      (result) => ({ result }),
+      (error: unknown) => ({ error }),
+    )
+
+  /** A job's output, in order: the checks the serial decoder makes at the same point. */
+  const took = (cut: JobCut, output: Uint8Array): void => {
+    if (format === 'lz4') {
+      frameOut += output.length
+      if (contentSize >= 0 && frameOut > contentSize) throw new CodecError('INVALID_DATA', format, `block decodes past the declared content size ${contentSize}`, cut.start)
+      if (emitted + output.length > limit) throw new CodecError('LIMIT_EXCEEDED', format, `output exceeds maxOutputBytes (${limit})`, cut.end)
+      hash?.update(output)
+    }
+    emit(output)
+  }
+  /** A job failed: the serial decoder's error for the same bytes, at its offset in the input. */
+  const jobError = async (cut: JobCut, error: unknown): Promise<Uint8Array> => {
+    if (!(error instanceof CodecError) || error.code === 'ENGINE_UNAVAILABLE' || error.code === 'ABORTED') throw error
+    if (format === 'lz4') throw rebase(error, cut.start)
+    try {
+      // Whole frames: decoded again on this thread, as the serial stream would.
+      return await decodeSerial('zstd', cut.job.input, { ...codec, engine: options.engine, maxOutputBytes: cut.size } as never)
+    } catch (serial) {
+      throw serial instanceof CodecError ? rebase(serial, cut.start) : serial
+    }
+  }
+  /** Takes the oldest queued cut: emits a job's output, or makes an LZ4 frame's checks. */
+  const takeOne = async (): Promise<void> => {
+    const { cut, outcome } = queue.shift()!
+    if (cut.kind === 'job') {
+      const o = await outcome!
+      inFlight--
+      if (failed) throw failed
+      const output = o.result ? o.result.output : await jobError(cut, o.error)
+      took(cut, output)
+      committed -= cut.size
+      await readerRoom()
+    } else if (cut.kind === 'frame-start') {
+      contentSize = cut.contentSize
+      frameOut = 0
+      hash = cut.contentChecksum ? (hash ?? new Xxh32()) : null
+      hash?.reset()
+    } else if (cut.kind === 'frame-end') {
+      if (contentSize >= 0 && frameOut !== contentSize) throw new CodecError('INVALID_DATA', format, `frame decoded to ${frameOut} bytes but its header declares ${contentSize}`, cut.at)
+      if (cut.checksum >= 0 && hash) {
+        const actual = hash.digest()
+        if (actual !== cut.checksum) throw new CodecError('CHECKSUM_MISMATCH', format, `content checksum ${hex32(cut.checksum)} does not match the decoded content's ${hex32(actual)}`, cut.at + 4)
+      }
+    } else if (cut.kind === 'fail') {
+      throw new CodecError(cut.code, format, cut.message, cut.offset)
+    }
+  }
+  const drain = async (): Promise<void> => {
+    while (queue.length > 0) await takeOne()
+  }
+
+  /** Runs the serial machine until it needs input (or, after `end()`, until it finished); emits its output. */
+  const runSection = async (): Promise<void> => {
+    const s = section!
+    try {
+      for (let out = s.machine.next(); out !== null; out = s.machine.next()) {
+        emit(out)
+        await readerRoom()
+      }
+    } catch (error) {
+      throw error instanceof CodecError ? rebase(error, s.start) : error
+    }
+  }
+  const endSection = async (): Promise<void> => {
+    section!.machine.end()
+    await runSection()
+    section!.machine.dispose()
+    section = null
+  }
+  const openSection = async (start: number): Promise<void> => {
+    await drain()
+    const open = prepareDecoder(format, { ...codec, engine: options.engine, maxOutputBytes: limit - emitted, chunkSize: options.chunkSize })
+    let machine!: Machine
+    await open((m) => (machine = m))
+    if (failed) {
+      machine.dispose()
+      throw failed
+    }
+    section = { machine, start }
+  }
+
+  /** Acts on the cuts of one write (or of the close), in order. */
+  const process = async (cuts: Cut[]): Promise<void> => {
+    for (const cut of cuts) {
+      if (failed) throw failed
+      switch (cut.kind) {
+        case 'job':
+          if (cut.exact && committed + emitted + cut.size > limit) {
+            // Past maxOutputBytes: the serial machine, with the limit left, fails as always.
+            await openSection(cut.start)
+            section!.machine.push(cut.job.input)
+            await runSection()
+            await endSection()
+            break
+          }
+          while (inFlight >= max) await takeOne()
+          run ??= await runnerFor(threads, Infinity, cancel.signal)
+          inFlight++
+          committed += cut.size
+          queue.push({ cut, outcome: capture(Promise.resolve().then(() => run!(cut.job))) })
+          break
+        case 'serial':
+          if (!section) await openSection(cut.start)
+          section!.machine.push(cut.bytes)
+          await runSection()
+          break
+        case 'serial-end':
+          if (section) await endSection()
+          break
+        default:
+          // Frame starts and ends, failures: in order with the jobs' outputs.
+          queue.push({ cut })
+      }
+    }
+  }
+
+  /** Runs `work` after the writes before it; any error fails the stream. */
+  const serial = (work: () => Promise<void>): Promise<void> => {
+    const next = tail.then(async () => {
+      if (failed) throw failed
+      try {
+        await work()
+      } catch (error) {
+        fail(error)
+        throw error
+      }
+    })
+    tail = next.then(
+      () => {},
+      () => {},
+    )
+    return next
+  }
+
+  const onAbort = () => fail(signal?.reason)
+  if (signal?.aborted) queueMicrotask(onAbort)
+  else signal?.addEventListener('abort', onAbort, { once: true })
+
+  const out = new RS<Uint8Array>(
+    {
+      start(c) {
+        readable = c
+      },
+      pull() {
+        room?.()
+      },
+      cancel(reason) {
+        fail(reason)
+      },
+    },
+    { highWaterMark: max * 1024 * 1024, size: (chunk) => chunk.length },
+  )
+  const into = new WS<BinaryInput>({
+    write(chunk) {
+      return serial(async () => {
+        // A copy: the cutter keeps views of it past this write.
+        const bytes = toBytes(chunk, options.allowShared).slice()
+        await process(cutter.push(bytes))
+        await readerRoom()
+      })
+    },
+    close() {
+      return serial(async () => {
+        await process(cutter.end())
+        await drain()
+        signal?.removeEventListener('abort', onAbort)
+        readable.close()
+      })
+    },
+    abort(reason) {
+      fail(reason)
+    },
+  })
+  return { readable: out, writable: into }
+}
