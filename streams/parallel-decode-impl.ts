@@ -49,13 +49,18 @@ export interface DecodePairOptions {
   readonly streams: StreamClasses | undefined
   /** Whether chunks backed by a SharedArrayBuffer are accepted (not by `DecompressionStream`). */
   readonly allowShared: boolean
+  /** Maps errors before they reach the user (`DecompressionStream`'s `TypeError`s). */
+  readonly surface: (error: unknown) => unknown
 }
+
+/** The stream pair; `flush()` rejects (a decoder has no sync points to write), as a serial decoder's does. */
+export type DecodePair = ReadableWritablePair<Uint8Array, BinaryInput> & { flush(): Promise<void> }
 
 /**
  * The parallel decoding stream of `format`, part of streams/threads-impl.ts (loaded on
  * the stream's first use). `threads: 1` runs the same jobs inline.
  */
-export function openDecodePair(format: 'zstd' | 'lz4', threads: number, options: DecodePairOptions): ReadableWritablePair<Uint8Array, BinaryInput> {
+export function openDecodePair(format: 'zstd' | 'lz4', threads: number, options: DecodePairOptions): DecodePair {
   const { maxOutputBytes: limit, signal } = options
   const RS = options.streams?.ReadableStream ?? ReadableStream
   const WS = options.streams?.WritableStream ?? WritableStream
@@ -81,9 +86,10 @@ export function openDecodePair(format: 'zstd' | 'lz4', threads: number, options:
   // The serial section open, if any: its machine and where its input starts.
   let section: { machine: Machine; start: number } | null = null
 
-  const fail = (reason: unknown): void => {
+  const fail = (reason: unknown, ours = true): void => {
     if (failed) return
-    failed = reason ?? new CodecError('ABORTED', format, 'aborted')
+    // Our own errors as the user sees them; a reason given to cancel or abort as it is.
+    failed = ours ? options.surface(reason ?? new CodecError('ABORTED', format, 'aborted')) : reason
     cancel.abort()
     queue.length = 0
     section?.machine.dispose()
@@ -94,6 +100,7 @@ export function openDecodePair(format: 'zstd' | 'lz4', threads: number, options:
       // Already closed or errored.
     }
     room?.()
+    wake()
   }
   const emit = (bytes: Uint8Array): void => {
     if (bytes.length === 0 || failed) return
@@ -159,8 +166,39 @@ export function openDecodePair(format: 'zstd' | 'lz4', threads: number, options:
       throw new CodecError(cut.code, format, cut.message, cut.offset)
     }
   }
+  // One consumer takes the queue in order while jobs run, so that each output goes out
+  // as soon as it and those before it are in (not at the next write); the writes wait
+  // for it only when `max` jobs are in flight.
+  let consumer: Promise<void> | null = null
+  let waiting: (() => void)[] = []
+  const wake = (): void => {
+    const w = waiting
+    waiting = []
+    for (const r of w) r()
+  }
+  const consume = (): Promise<void> =>
+    (consumer ??= (async () => {
+      try {
+        while (queue.length > 0 && !failed) {
+          await takeOne()
+          wake()
+        }
+      } catch (error) {
+        fail(error)
+      } finally {
+        consumer = null
+        wake()
+      }
+    })())
+  /** Waits until the consumer took a cut (or failed). */
+  const taken = (): Promise<void> => new Promise<void>((r) => waiting.push(r))
+  const enqueue = (q: Queued): void => {
+    queue.push(q)
+    void consume()
+  }
   const drain = async (): Promise<void> => {
-    while (queue.length > 0) await takeOne()
+    while (consumer) await consumer
+    if (failed) throw failed
   }
 
   /** Runs the serial machine until it needs input (or, after `end()`, until it finished); emits its output. */
@@ -207,11 +245,12 @@ export function openDecodePair(format: 'zstd' | 'lz4', threads: number, options:
             await endSection()
             break
           }
-          while (inFlight >= max) await takeOne()
+          while (inFlight >= max && !failed) await taken()
+          if (failed) throw failed
           run ??= await runnerFor(threads, Infinity, cancel.signal)
           inFlight++
           committed += cut.size
-          queue.push({ cut, outcome: capture(Promise.resolve().then(() => run!(cut.job))) })
+          enqueue({ cut, outcome: capture(Promise.resolve().then(() => run!(cut.job))) })
           break
         case 'serial':
           if (!section) await openSection(cut.start)
@@ -223,7 +262,7 @@ export function openDecodePair(format: 'zstd' | 'lz4', threads: number, options:
           break
         default:
           // Frame starts and ends, failures: in order with the jobs' outputs.
-          queue.push({ cut })
+          enqueue({ cut })
       }
     }
   }
@@ -236,7 +275,7 @@ export function openDecodePair(format: 'zstd' | 'lz4', threads: number, options:
         await work()
       } catch (error) {
         fail(error)
-        throw error
+        throw failed
       }
     })
     tail = next.then(
@@ -246,7 +285,7 @@ export function openDecodePair(format: 'zstd' | 'lz4', threads: number, options:
     return next
   }
 
-  const onAbort = () => fail(signal?.reason)
+  const onAbort = () => fail(signal?.reason ?? new CodecError('ABORTED', format, 'aborted'), signal?.reason === undefined)
   if (signal?.aborted) queueMicrotask(onAbort)
   else signal?.addEventListener('abort', onAbort, { once: true })
 
@@ -259,7 +298,7 @@ export function openDecodePair(format: 'zstd' | 'lz4', threads: number, options:
         room?.()
       },
       cancel(reason) {
-        fail(reason)
+        fail(reason, false)
       },
     },
     { highWaterMark: max * 1024 * 1024, size: (chunk) => chunk.length },
@@ -282,8 +321,11 @@ export function openDecodePair(format: 'zstd' | 'lz4', threads: number, options:
       })
     },
     abort(reason) {
-      fail(reason)
+      fail(reason, false)
     },
   })
-  return { readable: out, writable: into }
+  const flush = async (): Promise<void> => {
+    throw options.surface(new CodecError('UNSUPPORTED', format, 'this stream has no flush'))
+  }
+  return { readable: out, writable: into, flush }
 }

@@ -41,52 +41,45 @@ export function parallelEncodeStream(format: Format, options: Record<string, unk
  * independent blocks decoded as jobs, in order); options are checked now, synchronously.
  * `surface` maps its errors (`DecompressionStream`'s `TypeError`s).
  */
-export function parallelDecodeStream(format: 'zstd' | 'lz4', options: Record<string, unknown>, surface: (error: unknown) => unknown = (e) => e, allowShared = true): Pair & { flush(): Promise<void> } {
+export function parallelDecodeStream(format: 'zstd' | 'lz4', options: Record<string, unknown>, surface?: (error: unknown) => unknown, allowShared = true): Pair & { flush(): Promise<void> } {
   checkThreadsForm(format, options.threads)
-  checkOptions(format, 'decode', options, { machine: ['chunkSize', 'concatenated'], shell: ['signal', 'streams', 'threads'] })
-  let inner: Promise<Pair> | null = null
-  const flush = async () => {
-    throw surface(new CodecError('UNSUPPORTED', format, 'this stream has no flush'))
-  }
-  return { ...relay(() => (inner ??= import('./threads-impl.js').then((m) => m.openDecodeStream(format, options, allowShared))), surface), flush }
+  checkOptions(format, 'decode', options, { machine: true, shell: ['signal', 'streams', 'threads'] })
+  let inner: Promise<Pair & { flush(): Promise<void> }> | null = null
+  const open = () => (inner ??= import('./threads-impl.js').then((m) => m.openDecodeStream(format, options, allowShared, surface)))
+  return { ...relay(open), flush: async () => (await open()).flush() }
 }
 
 type Pair = ReadableWritablePair<Uint8Array, BinaryInput>
 
-/**
- * Outer sides that only relay to the pair `open()` makes on first use (the inner stream
- * does the buffering and backpressure), errors mapped by `surface`.
- */
-function relay(open: () => Promise<Pair>, surface: (error: unknown) => unknown = (e) => e): Pair {
+/** Outer sides that only relay to the pair `open()` makes on first use: the inner stream does the buffering and backpressure. */
+function relay(open: () => Promise<Pair>): Pair {
   let writer: WritableStreamDefaultWriter<BinaryInput> | null = null
   let reader: ReadableStreamDefaultReader<Uint8Array> | null = null
   const writerOf = async () => (writer ??= (await open()).writable.getWriter())
   const readerOf = async () => (reader ??= (await open()).readable.getReader())
-  const mapped =
-    <A extends unknown[]>(f: (...a: A) => Promise<void>) =>
-    async (...a: A): Promise<void> => {
-      try {
-        await f(...a)
-      } catch (error) {
-        throw surface(error)
-      }
-    }
   const readable = new ReadableStream<Uint8Array>(
     {
-      pull: mapped(async (controller: ReadableStreamDefaultController<Uint8Array>) => {
+      async pull(controller) {
         const r = await (await readerOf()).read()
         if (r.done) controller.close()
         else controller.enqueue(r.value)
-      }),
-      cancel: mapped(async (reason: unknown) => (await readerOf()).cancel(reason)),
+      },
+      async cancel(reason) {
+        await (await readerOf()).cancel(reason)
+      },
     },
     { highWaterMark: 0 },
   )
   const writable = new WritableStream<BinaryInput>({
-    write: mapped(async (chunk: BinaryInput) => (await writerOf()).write(chunk)),
-    close: mapped(async () => (await writerOf()).close()),
-    abort: mapped(async (reason: unknown) => (await writerOf()).abort(reason)),
+    async write(chunk) {
+      await (await writerOf()).write(chunk)
+    },
+    async close() {
+      await (await writerOf()).close()
+    },
+    async abort(reason) {
+      await (await writerOf()).abort(reason)
+    },
   })
   return { readable, writable }
 }
-

@@ -107,15 +107,24 @@ export async function decode<F extends Format>(format: F, data: BinaryInput, opt
   }
   if (threads > 1 && format === 'lz4' && others.concatenated !== false) {
     const bytes = toBytes(data, true)
-    const { engine, maxOutputBytes } = checkOptions(format, 'decode', others)
-    try {
-      const out = await decodeLz4Frames(bytes, { engine, maxOutputBytes }, await runnerFor(threads, bytes.length), 2 * threads)
-      if (out) return out
-    } catch (error) {
-      // As for zstd above: corrupt input is the serial decoder's to judge.
-      if (!(error instanceof CodecError) || error.code === 'ENGINE_UNAVAILABLE' || error.code === 'ABORTED') throw error
-    }
-    return decodeSerial(format, bytes, others as DecodeOptions<F>)
+    return decodeLz4(bytes, others, await runnerFor(threads, bytes.length), 2 * threads)
   }
   return decodeSerial(format, data, others as DecodeOptions<F>)
+}
+
+/**
+ * LZ4 frames with independent blocks decoded through `run` (lib/parallel/lz4-frames.ts),
+ * at most `inFlight` jobs at a time; anything else, and every failure of the input,
+ * decoded serially here, so that errors are the serial decoder's.
+ */
+export async function decodeLz4(bytes: Uint8Array, options: Record<string, unknown>, run: JobRunner, inFlight: number): Promise<Uint8Array> {
+  const { engine, maxOutputBytes } = checkOptions('lz4', 'decode', options)
+  try {
+    const out = await decodeLz4Frames(bytes, { engine, maxOutputBytes }, run, inFlight)
+    if (out) return out
+  } catch (error) {
+    // As for zstd above: corrupt input is the serial decoder's to judge.
+    if (!(error instanceof CodecError) || error.code === 'ENGINE_UNAVAILABLE' || error.code === 'ABORTED') throw error
+  }
+  return decodeSerial('lz4', bytes, options)
 }

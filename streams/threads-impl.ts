@@ -13,7 +13,7 @@ import { CodecError } from '../lib/errors.js'
 import { checkOptions } from '../lib/formats.js'
 import { blockPlan, checkBlockSize } from '../lib/parallel/block-options.js'
 import { openBlockPair } from './parallel-stream-impl.js'
-import { openDecodePair } from './parallel-decode-impl.js'
+import { openDecodePair, type DecodePair } from './parallel-decode-impl.js'
 import type { StreamClasses } from './codec-stream.js'
 import type { BlockEncoderPair } from './parallel-stream.js'
 import { checkThreads, rest } from './threads.js'
@@ -47,8 +47,15 @@ export const DECODE_STREAM_KEYS = { machine: ['chunkSize', 'concatenated'], shel
  * `threads` is resolved, and a runtime without workers refuses `threads > 1` with
  * `ENGINE_UNAVAILABLE`.
  */
-export function openDecodeStream(format: 'zstd' | 'lz4', options: Record<string, unknown>, allowShared: boolean): ReadableWritablePair<Uint8Array, Uint8Array> {
-  const threads = checkThreads(format, options.threads)
-  const { engine, maxOutputBytes, codec, chunkSize } = checkOptions(format, 'decode', options, DECODE_STREAM_KEYS)
-  return openDecodePair(format, threads, { engine, maxOutputBytes, codec, chunkSize, signal: options.signal as AbortSignal | undefined, streams: options.streams as StreamClasses | undefined, allowShared })
+export function openDecodeStream(format: 'zstd' | 'lz4', options: Record<string, unknown>, allowShared: boolean, surface: (error: unknown) => unknown = (e) => e): DecodePair {
+  let threads: number
+  let checked: ReturnType<typeof checkOptions>
+  try {
+    threads = checkThreads(format, options.threads)
+    checked = checkOptions(format, 'decode', options, DECODE_STREAM_KEYS)
+  } catch (error) {
+    throw surface(error)
+  }
+  const { engine, maxOutputBytes, codec, chunkSize } = checked
+  return openDecodePair(format, threads, { engine, maxOutputBytes, codec, chunkSize, signal: options.signal as AbortSignal | undefined, streams: options.streams as StreamClasses | undefined, allowShared, surface })
 }
