@@ -8,6 +8,10 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createHash } from 'node:crypto'
 import { join } from 'node:path'
+import { Readable, Writable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import { gunzipSync, gzipSync } from 'node:zlib'
+import { nodeDecode, nodeEncode } from '../adapters/node/index.js'
 import { closeWorkers, CodecError, decode, DecompressionStream, encode, gzipDecode, lz4Decode, zstdDecode } from '../index.js'
 import { decode as decodeSerial } from '../lib/oneshot.js'
 import { runJob } from '../lib/parallel/jobs.js'
@@ -269,6 +273,51 @@ test('options are checked at the call; formats without anything to split decode 
   // A decoder has no sync points: flush() rejects as on a serial decoding stream.
   const error = await rejection((zstdDecode({ threads: 2 }) as unknown as { flush(): Promise<void> }).flush())
   assert.is((error as CodecError).code, 'UNSUPPORTED')
+})
+
+/** A Node readable's bytes. */
+async function drainNode(readable: NodeJS.ReadableStream): Promise<Uint8Array> {
+  const parts: Buffer[] = []
+  await pipeline(readable, new Writable({ write(chunk: Buffer, _e, cb) { parts.push(chunk); cb() } }))
+  return new Uint8Array(Buffer.concat(parts))
+}
+
+test('Node adapter: nodeDecode/nodeEncode with threads, against node:zlib and the CLIs', async () => {
+  // Decoding: zstd frames of block mode, LZ4 independent blocks from the CLI.
+  const z = await encode('zstd', input, { blockSize: 256 * 1024 })
+  assert.equal(await drainNode(Readable.from(chunked(z, 200_000)).pipe(nodeDecode('zstd', { threads: 2 }))), input, 'zstd')
+  const l = requireCli('lz4') ? runCli('lz4', ['-q', '-c', '-B5', '-BX'], input, 'file') : await encode('lz4', input)
+  assert.equal(await drainNode(Readable.from(chunked(l, 200_000)).pipe(nodeDecode('lz4', { threads: 2 }))), input, 'lz4')
+  // Encoding in block mode: the bytes of encode() with the same options, read by node:zlib and zstd.
+  const gz = await drainNode(Readable.from(chunked(input, 150_000)).pipe(nodeEncode('gzip', { threads: 2, blockSize: 65536 })))
+  assert.equal(gz, await encode('gzip', input, { threads: 2, blockSize: 65536 }))
+  assert.equal(new Uint8Array(gunzipSync(gz)), input, 'node:zlib reads it')
+  const zst = await drainNode(Readable.from(chunked(input, 150_000)).pipe(nodeEncode('zstd', { threads: 2 })))
+  if (requireCli('zstd')) assert.equal(runCli('zstd', ['-dc'], zst), input, 'the zstd CLI reads it')
+  // A gzip decoder has nothing to split: threads is accepted and it decodes as before.
+  assert.equal(await drainNode(Readable.from([gzipSync(input)]).pipe(nodeDecode('gzip', { threads: 2 }))), input)
+  // Corrupt input: an 'error' event with the serial decoder's CodecError.
+  const bad = z.slice()
+  bad[z.length >> 1] ^= 0xff
+  const serial = (await rejection(decodeSerial('zstd', bad))) as CodecError
+  const error = (await rejection(drainNode(Readable.from([bad]).pipe(nodeDecode('zstd', { threads: 2 }))))) as CodecError
+  assert.instance(error, CodecError)
+  assert.is(`${error.code} ${error.offset}`, `${serial.code} ${serial.offset}`)
+})
+
+test('Node adapter: options are checked at the call, thrown, never an error event', () => {
+  for (const make of [
+    () => nodeDecode('zstd', { threads: 0 }),
+    () => nodeDecode('zstd', { threads: 2, maxOutputByte: 1 } as never),
+    () => nodeDecode('gzip', { threads: 'x' } as never),
+    () => nodeEncode('gzip', { threads: 2, blockSize: 100 }),
+    () => nodeEncode('zstd', { blockSize: 65536, levl: 3 } as never),
+    () => nodeEncode('brotli', { threads: 2 }),
+    () => nodeEncode('gzip', { threads: 2, duplex: { objectMode: true } as never }),
+  ]) {
+    const error = thrown(make)
+    assert.instance(error, CodecError, String(make))
+  }
 })
 
 test.after(() => closeWorkers())
