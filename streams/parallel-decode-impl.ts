@@ -306,8 +306,9 @@ export function openDecodePair(format: 'zstd' | 'lz4', threads: number, options:
   const into = new WS<BinaryInput>({
     write(chunk) {
       return serial(async () => {
-        // A copy: the cutter keeps views of it past this write.
-        const bytes = toBytes(chunk, options.allowShared).slice()
+        // A copy (not `slice()`, a view on a Node Buffer): the cutter keeps views of it
+        // past this write.
+        const bytes = new Uint8Array(toBytes(chunk, options.allowShared))
         await process(cutter.push(bytes))
         await readerRoom()
       })

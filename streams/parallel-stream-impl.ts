@@ -137,8 +137,9 @@ export function openBlockPair(format: Format, plan: BlockPlan, threads: number, 
   const into = new WritableStream<BinaryInput>({
     write(chunk) {
       return serial(async () => {
-        // A copy: the caller may reuse its buffer once the write resolved.
-        const bytes = toBytes(chunk, true).slice()
+        // A copy (not `slice()`, a view on a Node Buffer): the caller may reuse its buffer
+        // once the write resolved.
+        const bytes = new Uint8Array(toBytes(chunk, true))
         await submit(encoder.push(bytes))
         if (flushMode === 'write') {
           await submit(encoder.flush())

@@ -65,7 +65,9 @@ class WorkerPool {
    */
   run(job: Job, signal?: AbortSignal): Promise<JobResult> {
     // The one copy of the input: a buffer of the pool's own, transferred to the worker.
-    const input = job.input.slice()
+    // Not `slice()`: on a Node Buffer that is a view, and transferring it would detach
+    // the caller's memory.
+    const input = new Uint8Array(job.input)
     return new Promise<JobResult>((resolve, reject) => {
       const pending: Pending = { message: { id: this.nextId++, job: { ...job, input } }, transfer: [input.buffer], format: formatOf(job), resolve, reject }
       if (signal) {

@@ -320,5 +320,16 @@ test('Node adapter: options are checked at the call, thrown, never an error even
   }
 })
 
+test('Node Buffers given to workers are copied, never detached (Buffer#slice is a view)', async () => {
+  const plain = Buffer.from(input)
+  const z = Buffer.from(await encode('zstd', plain, { threads: 2, blockSize: 256 * 1024 }))
+  assert.is(plain.byteLength, input.length, 'encode() input intact')
+  assert.equal(await decode('zstd', z, { threads: 2 }), input)
+  assert.is(z.byteLength > 0 && z.buffer.byteLength > 0, true, 'decode() input intact')
+  const chunks = chunked(z, 300_000).map((c) => Buffer.from(c))
+  assert.equal(await through(zstdDecode({ threads: 2 }), chunks), input)
+  assert.ok(chunks.every((c) => c.buffer.byteLength > 0), 'stream chunks intact')
+})
+
 test.after(() => closeWorkers())
 test.run()
