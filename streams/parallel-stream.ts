@@ -43,7 +43,8 @@ export function parallelEncodeStream(format: Format, options: Record<string, unk
  */
 export function parallelDecodeStream(format: 'zstd' | 'lz4', options: Record<string, unknown>, surface?: (error: unknown) => unknown, allowShared = true): Pair & { flush(): Promise<void> } {
   checkThreadsForm(format, options.threads)
-  checkOptions(format, 'decode', options, { machine: true, shell: ['signal', 'streams', 'threads'] })
+  // Not onProgress: it reports one serial decoder's progress.
+  checkOptions(format, 'decode', options, { machine: ['chunkSize', 'concatenated'], shell: ['signal', 'streams', 'threads'] })
   let inner: Promise<Pair & { flush(): Promise<void> }> | null = null
   const open = () => (inner ??= import('./threads-impl.js').then((m) => m.openDecodeStream(format, options, allowShared, surface)))
   return { ...relay(open), flush: async () => (await open()).flush() }

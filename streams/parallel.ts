@@ -86,7 +86,10 @@ export async function decode<F extends Format>(format: F, data: BinaryInput, opt
   const threads = checkThreads(format, given.threads)
   const others = rest(format, given)
   if ('blockSize' in given && format !== 'lz4') throw new CodecError('INVALID_OPTION', format, 'blockSize is an encoder option')
-  if (threads > 1 && format === 'zstd' && others.concatenated !== false) {
+  // onProgress reports one serial decoder's progress (and a function does not go to a
+  // worker): with it, the input decodes on this thread.
+  const splits = threads > 1 && others.concatenated !== false && others.onProgress === undefined
+  if (splits && format === 'zstd') {
     const bytes = toBytes(data, true)
     const groups = zstdFrameGroups(bytes, ZSTD_GROUP_BYTES)
     if (groups) {
@@ -105,7 +108,7 @@ export async function decode<F extends Format>(format: F, data: BinaryInput, opt
     }
     return decodeSerial(format, bytes, others as DecodeOptions<F>)
   }
-  if (threads > 1 && format === 'lz4' && others.concatenated !== false) {
+  if (splits && format === 'lz4') {
     const bytes = toBytes(data, true)
     return decodeLz4(bytes, others, await runnerFor(threads, bytes.length), 2 * threads)
   }
@@ -118,7 +121,8 @@ export async function decode<F extends Format>(format: F, data: BinaryInput, opt
  * decoded serially here, so that errors are the serial decoder's.
  */
 export async function decodeLz4(bytes: Uint8Array, options: Record<string, unknown>, run: JobRunner, inFlight: number): Promise<Uint8Array> {
-  const { engine, maxOutputBytes } = checkOptions('lz4', 'decode', options)
+  // Every option checked as the serial one-shot decode checks it (its surface's keys).
+  const { engine, maxOutputBytes } = checkOptions('lz4', 'decode', options, { machine: ['concatenated', 'onProgress'] })
   try {
     const out = await decodeLz4Frames(bytes, { engine, maxOutputBytes }, run, inFlight)
     if (out) return out

@@ -110,7 +110,15 @@ class WorkerPool {
       slot.job = pending
       clearTimeout(slot.idle)
       slot.worker.hold(true)
-      slot.worker.post(pending.message, pending.transfer)
+      try {
+        slot.worker.post(pending.message, pending.transfer)
+      } catch (cause) {
+        // A job that cannot be posted (a value that does not clone, e.g. a function in
+        // its options) fails alone; the worker stays free for the next one.
+        slot.job = null
+        slot.worker.hold(false)
+        pending.reject(new CodecError('INVALID_OPTION', pending.format, `a job could not be sent to a worker: ${cause instanceof Error ? cause.message : String(cause)}`, -1, { cause }))
+      }
     }
   }
 

@@ -261,7 +261,7 @@ test('DecompressionStream with threads: the bytes, and TypeErrors carrying the C
 })
 
 test('options are checked at the call; formats without anything to split decode as before', async () => {
-  for (const bad of [{ threads: 0 }, { threads: 1.5 }, { threads: 'many' }, { threads: 2, maxOutputBytes: -1 }, { threads: 2, chunkSiz: 4 }]) {
+  for (const bad of [{ threads: 0 }, { threads: 1.5 }, { threads: 'many' }, { threads: 2, maxOutputBytes: -1 }, { threads: 2, chunkSiz: 4 }, { threads: 2, onProgress: () => {} }]) {
     const error = thrown(() => zstdDecode(bad as never))
     assert.instance(error, CodecError, JSON.stringify(bad))
     assert.is((error as CodecError).code, 'INVALID_OPTION')
@@ -329,6 +329,26 @@ test('Node Buffers given to workers are copied, never detached (Buffer#slice is 
   const chunks = chunked(z, 300_000).map((c) => Buffer.from(c))
   assert.equal(await through(zstdDecode({ threads: 2 }), chunks), input)
   assert.ok(chunks.every((c) => c.buffer.byteLength > 0), 'stream chunks intact')
+})
+
+test('one-shot decode with onProgress and threads: decoded on this thread, progress reported', async () => {
+  const z = await encode('zstd', input, { blockSize: 256 * 1024 })
+  const l = await encode('lz4', input)
+  for (const [format, data] of [['zstd', z], ['lz4', l]] as const) {
+    let reports = 0
+    assert.equal(await decode(format, data, { threads: 2, concatenated: true, onProgress: () => void reports++ }), input)
+    assert.ok(reports > 0, format)
+  }
+})
+
+test('a job that cannot be posted to a worker fails alone; the pool goes on', async () => {
+  const pool = workerPool()
+  pool.grow(2)
+  const job = { kind: 'encode', format: 'zstd', options: { level: () => 3 }, input: input.subarray(0, 1000) } as never
+  const error = await rejection(pool.run(job))
+  assert.is((error as CodecError).code, 'INVALID_OPTION')
+  const ok = await pool.run({ kind: 'encode', format: 'zstd', options: {}, input: input.subarray(0, 1000) })
+  assert.equal(await decode('zstd', ok.output), input.subarray(0, 1000))
 })
 
 test.after(() => closeWorkers())
