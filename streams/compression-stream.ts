@@ -145,8 +145,7 @@ export class DecompressionStream {
     const { format: f, concatenated } = checkFormat(format, 'DecompressionStream')
     const o = dictionaryArgument(options, 'DecompressionStream')
     // Beyond the standard: parallel zstd and LZ4 decoding on workers (docs/threads.md).
-    const given = { concatenated, streams: o.streams, dictionary: o.dictionary, ...(o.threads === undefined ? {} : { threads: o.threads }) }
-    this.#pair = construct(() => decodeStream(f, given, asTypeError, false))
+    this.#pair = construct(() => decodeStream(f, { concatenated, streams: o.streams, dictionary: o.dictionary, threads: o.threads }, asTypeError, false))
   }
   /** The compressed (or decompressed) output. */
   get readable(): ReadableStream<Uint8Array> {
