@@ -89,7 +89,8 @@ export function openDecodePair(format: 'zstd' | 'lz4', threads: number, options:
   const fail = (reason: unknown, ours = true): void => {
     if (failed) return
     // Our own errors as the user sees them; a reason given to cancel or abort as it is.
-    failed = ours ? options.surface(reason ?? new CodecError('ABORTED', format, 'aborted')) : reason
+    const why = reason ?? new CodecError('ABORTED', format, 'the stream was cancelled')
+    failed = ours ? options.surface(why) : why
     cancel.abort()
     queue.length = 0
     section?.machine.dispose()
@@ -285,7 +286,7 @@ export function openDecodePair(format: 'zstd' | 'lz4', threads: number, options:
     return next
   }
 
-  const onAbort = () => fail(signal?.reason ?? new CodecError('ABORTED', format, 'aborted'), signal?.reason === undefined)
+  const onAbort = () => fail(signal?.reason, signal?.reason === undefined)
   if (signal?.aborted) queueMicrotask(onAbort)
   else signal?.addEventListener('abort', onAbort, { once: true })
 

@@ -184,6 +184,84 @@ test('corrupted bytes: the serial decoder\'s error code and offset (the bytes wh
   assert.ok(failures.size >= 2, `several kinds of failure: ${[...failures.keys()].join(', ')}`)
 })
 
+/** The cuts of `chunks` pushed in turn, in a form that does not depend on the chunking (serial bytes merged). */
+function cutsOf(cutter: ZstdCutter | Lz4Cutter, chunks: Uint8Array[]): string[] {
+  const out: string[] = []
+  let serial: number[] = []
+  let serialStart = -1
+  const flush = () => {
+    if (serialStart >= 0) out.push(`serial ${serialStart} ${serial.length} ${createHash('sha256').update(new Uint8Array(serial)).digest('hex').slice(0, 12)}`)
+    serial = []
+    serialStart = -1
+  }
+  for (const cut of [...chunks.flatMap((c) => cutter.push(c)), ...cutter.end()]) {
+    if (cut.kind === 'serial') {
+      if (serialStart < 0) serialStart = cut.start
+      else assert.is(cut.start, serialStart + serial.length, 'serial bytes are consecutive')
+      serial.push(...cut.bytes)
+      continue
+    }
+    flush()
+    if (cut.kind === 'job') out.push(`job ${cut.start}-${cut.end} ${cut.size} ${createHash('sha256').update(cut.job.input).digest('hex').slice(0, 12)}`)
+    else out.push(JSON.stringify(cut))
+  }
+  flush()
+  return out
+}
+
+test('cutters: the same cuts for any chunking (whole, one byte at a time, random), pure', async () => {
+  const piece = (from: number, n: number) => input.subarray(from, from + n)
+  const skip = new Uint8Array([0x51, 0x2a, 0x4d, 0x18, 2, 0, 0, 0, 9, 9])
+  const zstdInputs = [await encode('zstd', piece(0, 300_000), { blockSize: 65536 }), join2(await encode('zstd', piece(0, 100_000)), skip, await encode('zstd', piece(100_000, 5000), { contentSize: undefined }), skip)]
+  if (requireCli('zstd')) zstdInputs.push(join2(runCli('zstd', ['-q', '-c'], piece(0, 70_000), 'pipe'), await encode('zstd', piece(0, 200_000), { blockSize: 65536 })))
+  const lz4Inputs = [await encode('lz4', piece(0, 300_000), { blockChecksum: true, contentSize: 300_000 }), join2(await encode('lz4', piece(0, 100_000)), skip.map((b, i) => (i === 0 ? 0x5a : b)), await encode('lz4', piece(5, 70_000), { contentChecksum: false }))]
+  if (requireCli('lz4')) lz4Inputs.push(join2(runCli('lz4', ['-q', '-c', '-BD', '-BX'], piece(0, 200_000)), await encode('lz4', piece(0, 200_000))))
+  for (const [format, inputs] of [['zstd', zstdInputs], ['lz4', lz4Inputs]] as const) {
+    const make = () => (format === 'zstd' ? new ZstdCutter({}) : new Lz4Cutter({ maxOutputBytes: 2 ** 31 }))
+    for (const data of inputs) {
+      const whole = cutsOf(make(), [data])
+      assert.ok(whole.length > 0)
+      assert.equal(cutsOf(make(), [...data].map((b) => new Uint8Array([b]))), whole, `${format}: one byte at a time`)
+      for (const most of [3, 17, 1000]) assert.equal(cutsOf(make(), chunked(data, most, most)), whole, `${format}: chunks up to ${most}`)
+    }
+  }
+})
+
+test('a stream that nobody reads stops taking input: bounded memory', async () => {
+  // 1 MiB frames of zeros: a few bytes each, a MiB of output each.
+  const frames = await encode('zstd', new Uint8Array(64 << 20), { blockSize: 1 << 20 })
+  const cutter = new ZstdCutter({})
+  const units = cutter.push(frames).concat(cutter.end())
+  const perFrame = units.filter((c) => c.kind === 'job').map((c) => (c.kind === 'job' ? c.job.input : new Uint8Array(0)))
+  assert.is(perFrame.length, 64)
+  const pair = zstdDecode({ threads: 2 })
+  const writer = pair.writable.getWriter()
+  let accepted = 0
+  const writing = (async () => {
+    for (const f of perFrame) {
+      await writer.write(f)
+      accepted++
+    }
+  })().then(
+    () => null,
+    (e: unknown) => e,
+  )
+  // Wait until the writes stop making progress (each check waits for the pool's jobs).
+  let last = -1
+  while (last !== accepted) {
+    last = accepted
+    await new Promise((r) => setTimeout(r, 200))
+  }
+  // In flight: 2 x threads jobs, the readable side's queue (2 x threads MiB), a frame
+  // held by the cutter and one write; far from all 64.
+  assert.ok(accepted < 16, `${accepted} of 64 frames taken with no reader`)
+  // Cancelled without a reason: the blocked write fails with ABORTED (and returns).
+  await pair.readable.cancel()
+  const error = await writing
+  assert.instance(error, CodecError)
+  assert.is((error as CodecError).code, 'ABORTED')
+})
+
 test('one-byte writes give the one-shot bytes', async () => {
   const small = input.subarray(2_000_000, 2_300_000)
   for (const format of ['zstd', 'lz4'] as const) {
