@@ -1,11 +1,10 @@
 import type { BinaryInput } from '../lib/bytes.js'
 import type { Format } from '../lib/codec.js'
 import { prepareDecoder, prepareEncoder } from '../lib/prepare.js'
-import { canFlush, unflushable, type MachineCodecOptions } from '../lib/formats.js'
+import { canFlush, checkThreadsForm, unflushable, wantsBlocks, type MachineCodecOptions } from '../lib/formats.js'
 import { CodecStream, type StreamOptions, type Surface } from './codec-stream.js'
-import type { DecodeThreadOptions, ThreadOptions } from './thread-limits.js'
+import type { DecodeThreadOptions, ThreadOptions } from './thread-options.js'
 import { parallelDecodeStream, parallelEncodeStream } from './parallel-stream.js'
-import { checkThreadsForm } from './thread-checks.js'
 
 /**
  * Options of a decoding stream of `F`: the stream's (`signal`, `streams`, `chunkSize`),
@@ -31,16 +30,17 @@ export type EncodeStreamOptions<F extends Format = Format> = StreamOptions & Mac
  * have nothing to split.
  */
 export function decodeStream<F extends Format>(format: F, options: DecodeStreamOptions<F> = {} as DecodeStreamOptions<F>, surface?: Surface, allowShared = true): DecoderPair {
-  const { threads, ...serial } = options
-  if (threads !== undefined) {
-    // Kept small: this module is in every user's bundle; the rest loads on first use.
-    if (threads !== 1 && (format === 'zstd' || format === 'lz4') && options.concatenated !== false) return parallelDecodeStream(format, options as Record<string, unknown>, surface, allowShared)
-    checkThreadsForm(format, threads)
-    options = serial as DecodeStreamOptions<F>
-  }
-  const open = prepareDecoder(format, options)
+  const threads = options.threads
+  // Kept small: this module is in every user's bundle; the rest loads on first use.
+  if (threads !== undefined && threads !== 1 && (format === 'zstd' || format === 'lz4') && options.concatenated !== false) return parallelDecodeStream(format, options as Record<string, unknown>, surface, allowShared)
+  checkThreadsForm(format, threads)
+  // `threads` is one of the shell's keys here: there is nothing to split.
+  const open = prepareDecoder(format, options, DECODE_SURFACE)
   return new CodecStream({ format, allowShared, surface, signal: options.signal, streams: options.streams, open, bytes: true })
 }
+
+/** The decoding streams' keys besides the codec's: the machine's, `signal`, `streams` and `threads`. */
+const DECODE_SURFACE = { machine: true, shell: ['signal', 'streams', 'threads'] } as const
 
 /** Builds an encoding stream for `format`; checks options synchronously. */
 export function encodeStream<F extends Format>(format: F, options: EncodeStreamOptions<F> = {} as EncodeStreamOptions<F>, surface?: Surface, allowShared = true): CodecStream {
@@ -72,11 +72,8 @@ export type EncoderPair = Pair & {
  * is given (streams/parallel-stream.ts, issue 22), else the serial stream.
  */
 function encodePair<F extends Format>(format: F, options: EncodeStreamOptions<F> = {} as EncodeStreamOptions<F>): EncoderPair {
-  // The same test as streams/threads.ts's wantsBlocks, inline: the serial path must not
-  // import the threads modules (a user who never asks for threads does not load them).
-  const { threads, blockSize } = options
-  if ((threads !== undefined && threads !== 1) || (blockSize !== undefined && format !== 'lz4')) return parallelEncodeStream(format, options as Record<string, unknown>)
-  if (threads === undefined) return encodeStream(format, options)
+  if (wantsBlocks(format, options)) return parallelEncodeStream(format, options as Record<string, unknown>)
+  if (options.threads === undefined) return encodeStream(format, options)
   const { threads: _, ...serial } = options
   return encodeStream(format, serial as EncodeStreamOptions<F>)
 }

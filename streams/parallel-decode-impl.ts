@@ -25,15 +25,23 @@ import { toBytes, type BinaryInput } from '../lib/bytes.js'
 import { CodecError } from '../lib/errors.js'
 import type { Engine } from '../lib/formats.js'
 import type { Machine } from '../lib/machine.js'
-import { decode as decodeSerial } from '../lib/oneshot.js'
-import { prepareDecoder } from '../lib/prepare.js'
+import type { prepareDecoder } from '../lib/prepare.js'
 import { Xxh32 } from '../lib/codecs/xxhash32.js'
 import { hex32, rebase, type Cut, type JobCut } from '../lib/parallel/cuts.js'
-import type { JobResult, JobRunner } from '../lib/parallel/jobs.js'
+import type { JobEngines, JobResult, JobRunner } from '../lib/parallel/jobs.js'
 import { Lz4Cutter } from '../lib/parallel/lz4-cutter.js'
 import { ZstdCutter } from '../lib/parallel/zstd-cutter.js'
 import type { StreamClasses } from './codec-stream.js'
-import { runnerFor } from './parallel.js'
+import { jobRunner } from './job-runner.js'
+
+/**
+ * What the stream runs on, passed in by its shell (streams/parallel-stream.ts): the
+ * registry's span codecs for the jobs, and the serial machine (lib/prepare.ts) for what
+ * does not cut, so that the threads implementation imports neither.
+ */
+export interface DecodeEngines extends JobEngines {
+  readonly prepareDecoder: typeof prepareDecoder
+}
 
 type Outcome = { result: JobResult; error?: undefined } | { result?: undefined; error: unknown }
 type Queued = { cut: Cut; outcome?: Promise<Outcome> }
@@ -60,7 +68,7 @@ export type DecodePair = ReadableWritablePair<Uint8Array, BinaryInput> & { flush
  * The parallel decoding stream of `format`, part of streams/threads-impl.ts (loaded on
  * the stream's first use). `threads: 1` runs the same jobs inline.
  */
-export function openDecodePair(format: 'zstd' | 'lz4', threads: number, options: DecodePairOptions): DecodePair {
+export function openDecodePair(format: 'zstd' | 'lz4', threads: number, options: DecodePairOptions, engines: DecodeEngines): DecodePair {
   const { maxOutputBytes: limit, signal } = options
   const RS = options.streams?.ReadableStream ?? ReadableStream
   const WS = options.streams?.WritableStream ?? WritableStream
@@ -134,12 +142,10 @@ export function openDecodePair(format: 'zstd' | 'lz4', threads: number, options:
   const jobError = async (cut: JobCut, error: unknown): Promise<Uint8Array> => {
     if (!(error instanceof CodecError) || error.code === 'ENGINE_UNAVAILABLE' || error.code === 'ABORTED') throw error
     if (format === 'lz4') throw rebase(error, cut.start)
-    try {
-      // Whole frames: decoded again on this thread, as the serial stream would.
-      return await decodeSerial('zstd', cut.job.input, { ...codec, engine: options.engine, maxOutputBytes: cut.size } as never)
-    } catch (serial) {
-      throw serial instanceof CodecError ? rebase(serial, cut.start) : serial
-    }
+    // Whole frames: decoded again here by the serial machine, as the serial stream would
+    // (its output goes out as it comes; its error is the serial decoder's).
+    await serialUnit(cut, true)
+    return new Uint8Array(0)
   }
   /** Takes the oldest queued cut: emits a job's output, or makes an LZ4 frame's checks. */
   const takeOne = async (): Promise<void> => {
@@ -220,9 +226,10 @@ export function openDecodePair(format: 'zstd' | 'lz4', threads: number, options:
     section!.machine.dispose()
     section = null
   }
-  const openSection = async (start: number): Promise<void> => {
-    await drain()
-    const open = prepareDecoder(format, { ...codec, engine: options.engine, maxOutputBytes: limit - emitted, chunkSize: options.chunkSize })
+  /** Opens the serial machine at input offset `start`, after the outputs before it (`drain`: the writes; the consumer is at its place already). */
+  const openSection = async (start: number, drained = false): Promise<void> => {
+    if (!drained) await drain()
+    const open = engines.prepareDecoder(format, { ...codec, engine: options.engine, maxOutputBytes: limit - emitted, chunkSize: options.chunkSize })
     let machine!: Machine
     await open((m) => (machine = m))
     if (failed) {
@@ -230,6 +237,14 @@ export function openDecodePair(format: 'zstd' | 'lz4', threads: number, options:
       throw failed
     }
     section = { machine, start }
+  }
+
+  /** Whole frames decoded by the serial machine, in place of a job. */
+  const serialUnit = async (cut: JobCut, drained = false): Promise<void> => {
+    await openSection(cut.start, drained)
+    section!.machine.push(cut.job.input)
+    await runSection()
+    await endSection()
   }
 
   /** Acts on the cuts of one write (or of the close), in order. */
@@ -240,15 +255,12 @@ export function openDecodePair(format: 'zstd' | 'lz4', threads: number, options:
         case 'job':
           if (cut.exact && committed + emitted + cut.size > limit) {
             // Past maxOutputBytes: the serial machine, with the limit left, fails as always.
-            await openSection(cut.start)
-            section!.machine.push(cut.job.input)
-            await runSection()
-            await endSection()
+            await serialUnit(cut)
             break
           }
           while (inFlight >= max && !failed) await taken()
           if (failed) throw failed
-          run ??= await runnerFor(threads, Infinity, cancel.signal)
+          run ??= jobRunner(threads, Infinity, engines, cancel.signal)
           inFlight++
           committed += cut.size
           enqueue({ cut, outcome: capture(Promise.resolve().then(() => run!(cut.job))) })

@@ -14,7 +14,9 @@ import { gunzipSync, gzipSync } from 'node:zlib'
 import { nodeDecode, nodeEncode } from '../adapters/node/index.js'
 import { closeWorkers, CodecError, decode, DecompressionStream, encode, gzipDecode, lz4Decode, zstdDecode } from '../index.js'
 import { decode as decodeSerial } from '../lib/oneshot.js'
-import { runJob } from '../lib/parallel/jobs.js'
+import { runJob, type JobRunner } from '../lib/parallel/jobs.js'
+import { prepareDecoder } from '../lib/prepare.js'
+import { createDecoder, createEncoder } from '../lib/registry.js'
 import { decodeLz4Frames } from '../lib/parallel/lz4-frames.js'
 import { decodeLz4 } from '../streams/parallel.js'
 import { Lz4Cutter } from '../lib/parallel/lz4-cutter.js'
@@ -25,6 +27,11 @@ import { requireCli, runCli } from './_cli.js'
 import { rejection, thrown } from './_caught.js'
 import { filesCorpus, randomBytes } from './_corpus.js'
 import { root } from './_fixtures.js'
+
+/** Jobs run inline, on this thread, with the registry's span codecs (as `threads: 1` runs them). */
+const inline: JobRunner = (job) => runJob(job, { createEncoder, createDecoder })
+/** A parallel decoding stream as the shell opens it (streams/parallel-stream.ts), its jobs inline with `threads: 1`. */
+const openInline = (format: 'zstd' | 'lz4', options: Record<string, unknown>) => openDecodeStream(format, options, true, undefined, { createEncoder, createDecoder, prepareDecoder })
 
 const text = filesCorpus(join(root, 'node_modules/typescript/lib'), 2_500_000, /\.d\.ts$/)
 const input = new Uint8Array(text.length + 400_000)
@@ -73,13 +80,13 @@ function parallelWays(format: 'zstd' | 'lz4', most = 100_000): Array<[string, (d
   const factory = format === 'zstd' ? zstdDecode : lz4Decode
   const ways: Array<[string, (data: Uint8Array, options?: Record<string, unknown>) => Promise<Uint8Array>]> = [
     ['one-shot, 2 workers', (data, options = {}) => decode(format, data, { ...options, threads: 2 })],
-    ['stream, inline jobs', (data, options = {}) => through(openDecodeStream(format, { ...options, threads: 1 }, true), chunked(data, most))],
+    ['stream, inline jobs', (data, options = {}) => through(openInline(format, { ...options, threads: 1 }), chunked(data, most))],
     ['stream, 2 workers', (data, options = {}) => through(factory({ ...options, threads: 2 } as never), chunked(data, most, 3))],
   ]
   if (format === 'lz4') {
     ways.push([
       'one-shot, inline jobs',
-      async (data, options = {}) => decodeLz4(data, options, runJob, 4),
+      async (data, options = {}) => decodeLz4(data, options, inline, 4, { decode: decodeSerial }),
     ])
   }
   return ways
@@ -137,9 +144,9 @@ test('lz4: frames from the lz4 CLI (independent, dependent, checksums, sizes, le
   const cutter = new Lz4Cutter({ maxOutputBytes: 2 ** 31 })
   const cuts = [...cutter.push(ours), ...cutter.end()]
   assert.ok(cuts.filter((c) => c.kind === 'job').length >= 2 && cuts.every((c) => c.kind !== 'serial'), 'our frame splits')
-  assert.equal(await decodeLz4Frames(ours, { maxOutputBytes: 2 ** 31 }, runJob, 4), input, 'decoded by jobs, not by the serial fallback')
+  assert.equal(await decodeLz4Frames(ours, { maxOutputBytes: 2 ** 31 }, inline, 4), input, 'decoded by jobs, not by the serial fallback')
   // The sum of the jobs' bounds over maxOutputBytes: no job starts (null: serial).
-  assert.is(await decodeLz4Frames(ours, { maxOutputBytes: input.length - 1 }, runJob, 4), null)
+  assert.is(await decodeLz4Frames(ours, { maxOutputBytes: input.length - 1 }, inline, 4), null)
   if (!requireCli('lz4')) return
   for (const args of [[], ['-B4'], ['-B5', '-BX'], ['-B6', '--no-frame-crc'], ['-BD'], ['-B4', '-BD', '-BX']]) {
     const c = runCli('lz4', ['-q', '-c', ...args], input, 'file')
@@ -267,7 +274,7 @@ test('one-byte writes give the one-shot bytes', async () => {
   for (const format of ['zstd', 'lz4'] as const) {
     const data = await encode(format, small, { blockSize: 65536 })
     const bytes = [...data].map((b) => new Uint8Array([b]))
-    assert.equal(await through(openDecodeStream(format, { threads: 1 }, true), bytes), small, `${format} inline`)
+    assert.equal(await through(openInline(format, { threads: 1 }), bytes), small, `${format} inline`)
     assert.equal(await through((format === 'zstd' ? zstdDecode : lz4Decode)({ threads: 2 }), bytes), small, `${format} workers`)
   }
 })
@@ -417,16 +424,6 @@ test('one-shot decode with onProgress and threads: decoded on this thread, progr
     assert.equal(await decode(format, data, { threads: 2, concatenated: true, onProgress: () => void reports++ }), input)
     assert.ok(reports > 0, format)
   }
-})
-
-test('a job that cannot be posted to a worker fails alone; the pool goes on', async () => {
-  const pool = workerPool()
-  pool.grow(2)
-  const job = { kind: 'encode', format: 'zstd', options: { level: () => 3 }, input: input.subarray(0, 1000) } as never
-  const error = await rejection(pool.run(job))
-  assert.is((error as CodecError).code, 'INVALID_OPTION')
-  const ok = await pool.run({ kind: 'encode', format: 'zstd', options: {}, input: input.subarray(0, 1000) })
-  assert.equal(await decode('zstd', ok.output), input.subarray(0, 1000))
 })
 
 test.after(() => closeWorkers())

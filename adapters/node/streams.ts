@@ -16,12 +16,11 @@ import type { Format } from '../../lib/codec.js'
 import type { Machine } from '../../lib/machine.js'
 import { prepareDecoder, prepareEncoder, type OpenMachine } from '../../lib/prepare.js'
 import { CodecError } from '../../lib/errors.js'
-import type { MachineCodecOptions } from '../../lib/formats.js'
+import { checkThreadsForm, wantsBlocks, type MachineCodecOptions } from '../../lib/formats.js'
 import { describe } from '../../lib/options.js'
 import { decodeStream } from '../../streams/factories.js'
 import { parallelEncodeStream } from '../../streams/parallel-stream.js'
-import { checkThreadsForm, wantsBlocks } from '../../streams/thread-checks.js'
-import type { DecodeThreadOptions, ThreadOptions } from '../../streams/thread-limits.js'
+import type { DecodeThreadOptions, ThreadOptions } from '../../streams/thread-options.js'
 
 /** The Node adapter's own option, besides the codec's and the machine's. */
 export interface NodeCodecOptions {

@@ -55,7 +55,7 @@ export class ZstdCutter {
   /** Input bytes pushed so far. */
   private pos = 0
   private skip = 0
-  /** The options of the `decode` jobs (the codec's; each job's `maxOutputBytes` is its size). */
+  /** The options of the `decode` jobs (the codec's; each job decodes into exactly its frames' declared size). */
   private readonly options: Readonly<Record<string, unknown>>
 
   constructor(options: Readonly<Record<string, unknown>>) {
@@ -210,7 +210,7 @@ export class ZstdCutter {
     if (this.group.length === 0) return
     const input = this.group.take()
     const start = this.groupStart
-    out.push({ kind: 'job', job: { kind: 'decode', format: 'zstd', options: { ...this.options, maxOutputBytes: this.groupSize }, input }, start, end: start + input.length, size: this.groupSize, exact: true })
+    out.push({ kind: 'job', job: { kind: 'decode', format: 'zstd', options: this.options, input, size: this.groupSize }, start, end: start + input.length, size: this.groupSize, exact: true })
     this.groupSize = 0
   }
 }
