@@ -31,7 +31,7 @@ import type { JobRunner } from '../lib/parallel/jobs.js'
 import { jobRunner } from './job-runner.js'
 
 export { closeWorkers } from './pool.js'
-import { checkThreads, rest, wantsBlocks, type ThreadOptions } from './threads.js'
+import { checkThreads, MIN_PARALLEL_BYTES, rest, wantsBlocks, type ThreadOptions } from './threads.js'
 
 export { checkThreads, MAX_AUTO_THREADS, MAX_THREADS, MIN_PARALLEL_BYTES, rest, wantsBlocks, type ThreadOptions, type Threads } from './threads.js'
 
@@ -115,7 +115,8 @@ export async function decode<F extends Format>(format: F, data: BinaryInput, opt
   }
   if (splits && format === 'lz4') {
     const bytes = toBytes(data, true)
-    return decodeLz4(bytes, others, jobRunner(threads, bytes.length, engines), 2 * threads, engines)
+    // Decoding to less than MIN_PARALLEL_BYTES: serial (decodeLz4Frames returns null).
+    return decodeLz4(bytes, others, jobRunner(threads, Infinity, engines), 2 * threads, engines, MIN_PARALLEL_BYTES)
   }
   return engines.decode(format, data, others as DecodeOptions<F>)
 }
@@ -125,11 +126,11 @@ export async function decode<F extends Format>(format: F, data: BinaryInput, opt
  * at most `inFlight` jobs at a time; anything else, and every failure of the input,
  * decoded serially with `engines.decode`, so that errors are the serial decoder's.
  */
-export async function decodeLz4(bytes: Uint8Array, options: Record<string, unknown>, run: JobRunner, inFlight: number, engines: Pick<SerialEngines, 'decode'>): Promise<Uint8Array> {
+export async function decodeLz4(bytes: Uint8Array, options: Record<string, unknown>, run: JobRunner, inFlight: number, engines: Pick<SerialEngines, 'decode'>, minBytes = 0): Promise<Uint8Array> {
   // Every option checked as the serial one-shot decode checks it (its surface's keys).
   const { engine, maxOutputBytes } = checkOptions('lz4', 'decode', options, { machine: ['concatenated', 'onProgress'] })
   try {
-    const out = await decodeLz4Frames(bytes, { engine, maxOutputBytes }, run, inFlight)
+    const out = await decodeLz4Frames(bytes, { engine, maxOutputBytes, minBytes }, run, inFlight)
     if (out) return out
   } catch (error) {
     // As for zstd above: corrupt input is the serial decoder's to judge.

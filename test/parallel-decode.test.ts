@@ -12,7 +12,7 @@ import { Readable, Writable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { gunzipSync, gzipSync } from 'node:zlib'
 import { nodeDecode, nodeEncode } from '../adapters/node/index.js'
-import { closeWorkers, CodecError, decode, DecompressionStream, encode, gzipDecode, lz4Decode, zstdDecode } from '../index.js'
+import { closeWorkers, CodecError, decode, MIN_PARALLEL_BYTES, DecompressionStream, encode, gzipDecode, lz4Decode, zstdDecode } from '../index.js'
 import { decode as decodeSerial } from '../lib/oneshot.js'
 import { runJob, type JobRunner } from '../lib/parallel/jobs.js'
 import { prepareDecoder } from '../lib/prepare.js'
@@ -267,6 +267,22 @@ test('a stream that nobody reads stops taking input: bounded memory', async () =
   const error = await writing
   assert.instance(error, CodecError)
   assert.is((error as CodecError).code, 'ABORTED')
+})
+
+test('one-shot LZ4 decoding to less than MIN_PARALLEL_BYTES stays serial: no worker starts', async () => {
+  closeWorkers()
+  // Three frames: a group of blocks ends with its frame, so they are three jobs.
+  const small = input.subarray(0, 600_000)
+  const l = join2(await encode('lz4', small.subarray(0, 200_000)), await encode('lz4', small.subarray(200_000, 400_000)), await encode('lz4', small.subarray(400_000)))
+  assert.equal(await decode('lz4', l, { threads: 2 }), small)
+  assert.is(workerPool().workers, 0)
+  // Not even inline jobs (slower than the serial decoder on one thread): the serial path.
+  let jobs = 0
+  const counting: JobRunner = (job) => (jobs++, inline(job))
+  assert.equal(await decodeLz4(l, {}, counting, 4, { decode: decodeSerial }, MIN_PARALLEL_BYTES), small)
+  assert.is(jobs, 0)
+  assert.equal(await decodeLz4(l, {}, counting, 4, { decode: decodeSerial }), small)
+  assert.ok(jobs >= 2, 'without the floor, the same input runs as jobs')
 })
 
 test('one-byte writes give the one-shot bytes', async () => {

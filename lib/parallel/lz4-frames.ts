@@ -7,7 +7,8 @@
  * Returns null when the input does not split (fewer than two jobs, or any part that
  * only the serial decoder handles: dependent blocks, a legacy frame, an odd header, a
  * truncated frame), when the sum of the jobs' bounds exceeds `maxOutputBytes` (checked
- * before any job starts), or when a check fails: the caller then decodes serially, which
+ * before any job starts) or is below `minBytes` (too little to gain from jobs: the
+ * serial decoder is faster on one thread), or when a check fails: the caller then decodes serially, which
  * judges the input and reports its usual error and offset.
  */
 import { Xxh32 } from '../codecs/xxhash32.js'
@@ -18,7 +19,7 @@ import type { JobRunner } from './jobs.js'
 import { Lz4Cutter } from './lz4-cutter.js'
 
 /** Decodes `bytes` in parallel, or returns null (see above). */
-export async function decodeLz4Frames(bytes: Uint8Array, options: { engine?: Engine; maxOutputBytes: number }, run: JobRunner, inFlight: number): Promise<Uint8Array | null> {
+export async function decodeLz4Frames(bytes: Uint8Array, options: { engine?: Engine; maxOutputBytes: number; minBytes?: number }, run: JobRunner, inFlight: number): Promise<Uint8Array | null> {
   const cutter = new Lz4Cutter(options)
   const cuts: Cut[] = [...cutter.push(bytes), ...cutter.end()]
   const jobs: JobCut[] = []
@@ -29,7 +30,7 @@ export async function decodeLz4Frames(bytes: Uint8Array, options: { engine?: Eng
       bound += cut.size
     } else if (cut.kind !== 'frame-start' && cut.kind !== 'frame-end') return null
   }
-  if (jobs.length < 2 || bound > options.maxOutputBytes) return null
+  if (jobs.length < 2 || bound > options.maxOutputBytes || bound < (options.minBytes ?? 0)) return null
   const out = new Uint8Array(bound)
   let at = 0
   let next = 0
