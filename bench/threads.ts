@@ -14,7 +14,7 @@ import { createRequire } from 'node:module'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
-import { closeWorkers, decode, encode } from '../index.js'
+import { closeWorkers, decode, encode, zstdDecode } from '../index.js'
 import { binarySlice, nodeModulesText, root } from './corpus.js'
 
 const require = createRequire(join(root, 'bench', 'package.json'))
@@ -75,6 +75,22 @@ const frames = await encode('zstd', text, { level: 3, threads: 2 })
 await pair('zstd decode of 1 MiB frames, threads: 2 vs zstd-napi', '>= 1.0x', () => decode('zstd', frames, { threads: 2 }), () => napi.decompress(frames))
 await pair('zstd decode of 1 MiB frames, threads: 2 vs threads: 1', '(info)', () => decode('zstd', frames, { threads: 2 }), () => decode('zstd', frames))
 await pair('lz4 encode, threads: 2 vs threads: 1', '>= 1.7x', () => encode('lz4', text, { threads: 2 }), () => encode('lz4', text))
+const lz4Frame = await encode('lz4', text, { blockSize: 262144 })
+await pair('lz4 decode, independent blocks, threads: 2 vs threads: 1', '(info)', () => decode('lz4', lz4Frame, { threads: 2 }), () => decode('lz4', lz4Frame))
+/** All of `data` through a decoding stream in 1 MiB writes; the output's length. */
+const viaStream = async (data: Uint8Array): Promise<number> => {
+  const pair = zstdDecode({ threads: 2 })
+  const reading = (async () => {
+    let n = 0
+    for await (const chunk of pair.readable) n += chunk.length
+    return n
+  })()
+  const writer = pair.writable.getWriter()
+  for (let i = 0; i < data.length; i += 2 ** 20) await writer.write(data.subarray(i, i + 2 ** 20))
+  await writer.close()
+  return reading
+}
+await pair('zstd decode, zstdDecode({ threads: 2 }) stream vs one-shot', '(info)', () => viaStream(frames), () => decode('zstd', frames, { threads: 2 }))
 
 const gzBlocks = await encode('gzip', text, { level: 6, blockSize: 128 * 1024 })
 const zstdOne = await encode('zstd', text, { level: 3 })

@@ -66,9 +66,12 @@ export interface CompressionStreamOptions {
    */
   flush?: 'none' | 'write'
   /**
-   * `CompressionStream` only: block mode on workers (docs/threads.md). gzip, deflate and
+   * `CompressionStream`: block mode on workers (docs/threads.md). gzip, deflate and
    * deflate-raw blocks as pigz writes them, the same bytes for any thread count at the
    * same `blockSize`. Default 1: the standard's single stream.
+   * `DecompressionStream`: 'zstd' and 'lz4' decode in parallel where the input splits
+   * (zstd frames that state their content sizes, LZ4 independent blocks), the output
+   * the same; other formats decode as before. Default 1.
    */
   threads?: number | 'auto'
   /** `CompressionStream` only: block mode's block size (default 128 KiB). */
@@ -92,15 +95,7 @@ function dictionaryArgument(options: unknown, what: string): CompressionStreamOp
 const enumMember = (value: unknown): string | undefined => (value === undefined ? undefined : String(value))
 
 /** A bad option throws from the constructor as WebIDL arguments do: a `TypeError`. */
-function construct(build: () => CodecStream): CodecStream {
-  try {
-    return build()
-  } catch (error) {
-    throw asTypeError(error)
-  }
-}
-
-function constructBlocks(build: () => BlockEncoderPair): BlockEncoderPair {
+function construct<P>(build: () => P): P {
   try {
     return build()
   } catch (error) {
@@ -122,7 +117,7 @@ export class CompressionStream {
     const given = { streams: o.streams, dictionary: o.dictionary, flush: enumMember(o.flush) as CompressionStreamOptions['flush'] }
     // Beyond the standard: block mode on workers (docs/threads.md).
     const blocks = { ...given, threads: o.threads, blockSize: o.blockSize }
-    this.#pair = wantsBlocks(f, blocks) ? constructBlocks(() => parallelEncodeStream(f, blocks)) : construct(() => encodeStream(f, given, asTypeError, false))
+    this.#pair = wantsBlocks(f, blocks) ? construct(() => parallelEncodeStream(f, blocks)) : construct(() => encodeStream(f, given, asTypeError, false))
   }
   /** Beyond the standard: a sync point after everything written so far (see `CodecStream.flush`). */
   flush(): Promise<void> {
@@ -144,13 +139,12 @@ export class CompressionStream {
  * `flush`) are ignored, a bad value of a known member throws a `TypeError` here.
  */
 export class DecompressionStream {
-  readonly #pair: CodecStream
+  readonly #pair: ReadableWritablePair<Uint8Array, BinaryInput>
   constructor(format: string, options: CompressionStreamOptions | undefined = undefined) {
     const { format: f, concatenated } = checkFormat(format, 'DecompressionStream')
     const o = dictionaryArgument(options, 'DecompressionStream')
-    this.#pair = construct(() =>
-      decodeStream(f, { concatenated, streams: o.streams, dictionary: o.dictionary }, asTypeError, false),
-    )
+    // Beyond the standard: parallel zstd and LZ4 decoding on workers (docs/threads.md).
+    this.#pair = construct(() => decodeStream(f, { concatenated, streams: o.streams, dictionary: o.dictionary, threads: o.threads }, asTypeError, false))
   }
   /** The compressed (or decompressed) output. */
   get readable(): ReadableStream<Uint8Array> {

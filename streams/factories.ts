@@ -1,18 +1,19 @@
 import type { BinaryInput } from '../lib/bytes.js'
 import type { Format } from '../lib/codec.js'
 import { prepareDecoder, prepareEncoder } from '../lib/prepare.js'
-import { canFlush, unflushable, wantsBlocks, type MachineCodecOptions } from '../lib/formats.js'
+import { canFlush, checkThreadsForm, unflushable, wantsBlocks, type MachineCodecOptions } from '../lib/formats.js'
 import { CodecStream, type StreamOptions, type Surface } from './codec-stream.js'
-import type { ThreadOptions } from './thread-options.js'
-import { parallelEncodeStream } from './parallel-stream.js'
+import type { DecodeThreadOptions, ThreadOptions } from './thread-options.js'
+import { parallelDecodeStream, parallelEncodeStream } from './parallel-stream.js'
 
 /**
  * Options of a decoding stream of `F`: the stream's (`signal`, `streams`, `chunkSize`),
  * every decoder's (`engine`, `maxOutputBytes`, `concatenated`, `dictionary`) and the
  * format's own (e.g. zstd `maxWindowLog`), as the format table's schema lists them
- * (lib/formats.ts); any other key throws `INVALID_OPTION`.
+ * (lib/formats.ts), and `threads` (parallel zstd and LZ4 decoding, docs/threads.md);
+ * any other key throws `INVALID_OPTION`.
  */
-export type DecodeStreamOptions<F extends Format = Format> = StreamOptions & MachineCodecOptions<F, 'decode'>
+export type DecodeStreamOptions<F extends Format = Format> = StreamOptions & MachineCodecOptions<F, 'decode'> & DecodeThreadOptions
 
 /**
  * Options of an encoding stream of `F`: the stream's (`signal`, `streams`, `chunkSize`),
@@ -23,11 +24,23 @@ export type DecodeStreamOptions<F extends Format = Format> = StreamOptions & Mac
  */
 export type EncodeStreamOptions<F extends Format = Format> = StreamOptions & MachineCodecOptions<F, 'encode'> & ThreadOptions
 
-/** Builds a decoding stream for `format`; checks options synchronously. */
-export function decodeStream<F extends Format>(format: F, options: DecodeStreamOptions<F> = {} as DecodeStreamOptions<F>, surface?: Surface, allowShared = true): CodecStream {
-  const open = prepareDecoder(format, options)
+/**
+ * Builds a decoding stream for `format`; checks options synchronously. With `threads`
+ * above 1, zstd and LZ4 decode in parallel (streams/parallel-stream.ts); other formats
+ * have nothing to split.
+ */
+export function decodeStream<F extends Format>(format: F, options: DecodeStreamOptions<F> = {} as DecodeStreamOptions<F>, surface?: Surface, allowShared = true): DecoderPair {
+  const threads = options.threads
+  // Kept small: this module is in every user's bundle; the rest loads on first use.
+  if (threads !== undefined && threads !== 1 && (format === 'zstd' || format === 'lz4') && options.concatenated !== false) return parallelDecodeStream(format, options as Record<string, unknown>, surface, allowShared)
+  checkThreadsForm(format, threads)
+  // `threads` is one of the shell's keys here: there is nothing to split.
+  const open = prepareDecoder(format, options, DECODE_SURFACE)
   return new CodecStream({ format, allowShared, surface, signal: options.signal, streams: options.streams, open, bytes: true })
 }
+
+/** The decoding streams' keys besides the codec's: the machine's, `signal`, `streams` and `threads`. */
+const DECODE_SURFACE = { machine: true, shell: ['signal', 'streams', 'threads'] } as const
 
 /** Builds an encoding stream for `format`; checks options synchronously. */
 export function encodeStream<F extends Format>(format: F, options: EncodeStreamOptions<F> = {} as EncodeStreamOptions<F>, surface?: Surface, allowShared = true): CodecStream {
@@ -42,6 +55,12 @@ export function encodeStream<F extends Format>(format: F, options: EncodeStreamO
  * @inline
  */
 type Pair = ReadableWritablePair<Uint8Array, BinaryInput>
+/**
+ * What `decodeStream()` returns: a `CodecStream`, or with `threads` a parallel decoding
+ * pair; a decoder's `flush()` rejects with `UNSUPPORTED` either way.
+ */
+export type DecoderPair = Pair & Pick<CodecStream, 'flush'>
+
 /** An encoder pair: `flush()` writes a sync point (see `CodecStream.flush`). */
 export type EncoderPair = Pair & {
   /** Writes a sync point after everything written so far; resolves once it is out. */

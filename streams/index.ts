@@ -36,8 +36,10 @@ export {
   dcbEncode,
   type DecodeStreamOptions,
   type EncodeStreamOptions,
+  type DecoderPair,
   type EncoderPair,
 } from './factories.js'
+export type { DecodeThreadOptions } from './thread-options.js'
 export { CompressionStream, DecompressionStream, type CompressionStreamOptions } from './compression-stream.js'
 export { decompress, type DecompressOptions } from './decompress.js'
 export type { DictionariesOption, DictionaryLookup } from '../lib/dictionary-lookup.js'

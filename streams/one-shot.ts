@@ -33,7 +33,8 @@ export async function encode<F extends Format>(format: F, data: BinaryInput, opt
 /**
  * Decodes a whole buffer. Options: `engine`, `maxOutputBytes`, `concatenated`,
  * `onProgress`, codec options, and `threads` (see `ThreadOptions`): zstd streams of
- * several frames decode in parallel; every other input on the caller's thread.
+ * several frames and LZ4 frames with independent blocks decode in parallel
+ * (docs/threads.md); every other input on the caller's thread.
  */
 export async function decode<F extends Format>(format: F, data: BinaryInput, options: DecodeOptions<F> & Pick<ThreadOptions, 'threads'> = {} as DecodeOptions<F>): Promise<Uint8Array> {
   if (threaded(options)) return (await import('./parallel.js')).decode(format, data, options, engines)

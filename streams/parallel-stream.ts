@@ -8,11 +8,13 @@
  * implementation (./threads-impl.ts), loaded with the stream's first use, so that a
  * user who never asks for threads does not download it. A runtime without workers
  * (workerd) refuses `threads > 1` then: the stream errors with `ENGINE_UNAVAILABLE`.
+ * Decoding streams with `threads` (parallelDecodeStream) are made the same way.
  */
 import type { BinaryInput } from '../lib/bytes.js'
 import type { Format } from '../lib/codec.js'
 import { CodecError } from '../lib/errors.js'
 import { checkBlockSize, checkOptions, checkThreadsForm, rowOf } from '../lib/formats.js'
+import { prepareDecoder } from '../lib/prepare.js'
 import { createDecoder, createEncoder } from '../lib/registry.js'
 
 /** A readable/writable pair whose `flush()` ends the current block. */
@@ -33,11 +35,31 @@ export function parallelEncodeStream(format: Format, options: Record<string, unk
   }
   let inner: Promise<BlockEncoderPair> | null = null
   const open = (): Promise<BlockEncoderPair> => (inner ??= import('./threads-impl.js').then((m) => m.openBlockStream(format, options, { createEncoder, createDecoder })))
+  return { ...relay(open), flush: async () => (await open()).flush() }
+}
+
+/**
+ * A decoding stream of zstd or LZ4 with `threads` (parallel-decode-impl.ts: frames or
+ * independent blocks decoded as jobs, in order); options are checked now, synchronously.
+ * `surface` maps its errors (`DecompressionStream`'s `TypeError`s).
+ */
+export function parallelDecodeStream(format: 'zstd' | 'lz4', options: Record<string, unknown>, surface?: (error: unknown) => unknown, allowShared = true): Pair & { flush(): Promise<void> } {
+  checkThreadsForm(format, options.threads)
+  // Not onProgress: it reports one serial decoder's progress.
+  checkOptions(format, 'decode', options, { machine: ['chunkSize', 'concatenated'], shell: ['signal', 'streams', 'threads'] })
+  let inner: Promise<Pair & { flush(): Promise<void> }> | null = null
+  const open = () => (inner ??= import('./threads-impl.js').then((m) => m.openDecodeStream(format, options, allowShared, surface, { createEncoder, createDecoder, prepareDecoder })))
+  return { ...relay(open), flush: async () => (await open()).flush() }
+}
+
+type Pair = ReadableWritablePair<Uint8Array, BinaryInput>
+
+/** Outer sides that only relay to the pair `open()` makes on first use: the inner stream does the buffering and backpressure. */
+function relay(open: () => Promise<Pair>): Pair {
   let writer: WritableStreamDefaultWriter<BinaryInput> | null = null
   let reader: ReadableStreamDefaultReader<Uint8Array> | null = null
   const writerOf = async () => (writer ??= (await open()).writable.getWriter())
   const readerOf = async () => (reader ??= (await open()).readable.getReader())
-  // The outer sides only relay: the inner stream does the buffering and backpressure.
   const readable = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
@@ -62,5 +84,5 @@ export function parallelEncodeStream(format: Format, options: Record<string, unk
       await (await writerOf()).abort(reason)
     },
   })
-  return { readable, writable, flush: async () => (await open()).flush() }
+  return { readable, writable }
 }

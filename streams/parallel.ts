@@ -10,7 +10,8 @@
  *   default block size). Its bytes depend on `blockSize` only, never on `threads`.
  * - Formats without a block form (brotli, dcz, dcb, raw LZ4 blocks) encode on one
  *   worker with `threads > 1`: off the caller's thread, not faster.
- * - Decoding splits zstd streams of several frames that state their content sizes;
+ * - Decoding splits zstd streams of several frames that state their content sizes,
+ *   and LZ4 frames with independent blocks (groups of blocks; lib/parallel/lz4-frames.ts);
  *   every other input decodes on the caller's thread as before.
  * - Inputs below `MIN_PARALLEL_BYTES` (or of one block) run their jobs inline: a
  *   worker's message round trip and first start cost more than they save.
@@ -25,10 +26,12 @@ import { blockFamily, blockPlan, checkBlockSize } from '../lib/parallel/block-op
 import type { JobEngines } from '../lib/parallel/jobs.js'
 import { encodeBlocks } from '../lib/parallel/blocks.js'
 import { decodeFrameGroups, zstdFrameGroups } from '../lib/parallel/frames.js'
+import { decodeLz4Frames } from '../lib/parallel/lz4-frames.js'
+import type { JobRunner } from '../lib/parallel/jobs.js'
 import { jobRunner } from './job-runner.js'
 
 export { closeWorkers } from './pool.js'
-import { checkThreads, rest, wantsBlocks, type ThreadOptions } from './threads.js'
+import { checkThreads, MIN_PARALLEL_BYTES, rest, wantsBlocks, type ThreadOptions } from './threads.js'
 
 export { checkThreads, MAX_AUTO_THREADS, MAX_THREADS, MIN_PARALLEL_BYTES, rest, wantsBlocks, type ThreadOptions, type Threads } from './threads.js'
 
@@ -78,8 +81,9 @@ export async function encode<F extends Format>(format: F, data: BinaryInput, opt
 
 /**
  * Decodes a whole buffer. Options: `engine`, `maxOutputBytes`, `concatenated`, codec
- * options, and `threads` (see `ThreadOptions`): zstd streams of several frames decode
- * in parallel; every other input on the caller's thread.
+ * options, and `threads` (see `ThreadOptions`): zstd streams of several frames and LZ4
+ * frames with independent blocks decode in parallel; every other input on the caller's
+ * thread.
  */
 export async function decode<F extends Format>(format: F, data: BinaryInput, options: DecodeOptions<F> & Pick<ThreadOptions, 'threads'>, engines: SerialEngines): Promise<Uint8Array> {
   const given = options as Record<string, unknown>
@@ -87,7 +91,10 @@ export async function decode<F extends Format>(format: F, data: BinaryInput, opt
   const threads = checkThreads(format, given.threads)
   const others = rest(format, given)
   if ('blockSize' in given && format !== 'lz4') throw new CodecError('INVALID_OPTION', format, 'blockSize is an encoder option')
-  if (threads > 1 && format === 'zstd' && others.concatenated !== false) {
+  // onProgress reports one serial decoder's progress (and a function does not go to a
+  // worker): with it, the input decodes on this thread.
+  const splits = threads > 1 && others.concatenated !== false && others.onProgress === undefined
+  if (splits && format === 'zstd') {
     const bytes = toBytes(data, true)
     const groups = zstdFrameGroups(bytes, ZSTD_GROUP_BYTES)
     if (groups) {
@@ -106,5 +113,28 @@ export async function decode<F extends Format>(format: F, data: BinaryInput, opt
     }
     return engines.decode(format, bytes, others as DecodeOptions<F>)
   }
+  if (splits && format === 'lz4') {
+    const bytes = toBytes(data, true)
+    // Decoding to less than MIN_PARALLEL_BYTES: serial (decodeLz4Frames returns null).
+    return decodeLz4(bytes, others, jobRunner(threads, Infinity, engines), 2 * threads, engines, MIN_PARALLEL_BYTES)
+  }
   return engines.decode(format, data, others as DecodeOptions<F>)
+}
+
+/**
+ * LZ4 frames with independent blocks decoded through `run` (lib/parallel/lz4-frames.ts),
+ * at most `inFlight` jobs at a time; anything else, and every failure of the input,
+ * decoded serially with `engines.decode`, so that errors are the serial decoder's.
+ */
+export async function decodeLz4(bytes: Uint8Array, options: Record<string, unknown>, run: JobRunner, inFlight: number, engines: Pick<SerialEngines, 'decode'>, minBytes = 0): Promise<Uint8Array> {
+  // Every option checked as the serial one-shot decode checks it (its surface's keys).
+  const { engine, maxOutputBytes } = checkOptions('lz4', 'decode', options, { machine: ['concatenated', 'onProgress'] })
+  try {
+    const out = await decodeLz4Frames(bytes, { engine, maxOutputBytes, minBytes }, run, inFlight)
+    if (out) return out
+  } catch (error) {
+    // As for zstd above: corrupt input is the serial decoder's to judge.
+    if (!(error instanceof CodecError) || error.code === 'ENGINE_UNAVAILABLE' || error.code === 'ABORTED') throw error
+  }
+  return engines.decode('lz4', bytes, options)
 }

@@ -23,3 +23,17 @@ export interface ThreadOptions {
   blockSize?: number
 }
 
+/** The option a decoding stream (and `decode()`) takes for parallel decoding. */
+export interface DecodeThreadOptions {
+  /**
+   * zstd and LZ4 decoders: threads to decode on (docs/threads.md). With more than 1, a
+   * zstd stream of several frames that state their content sizes, or an LZ4 frame with
+   * independent blocks, decodes groups of frames or blocks on that many workers, the
+   * output in order and the same as the serial decoder's; what cannot be split (one
+   * zstd frame, a frame without a content size, dependent LZ4 blocks) decodes on this
+   * thread as before. Other formats have nothing to split and decode as before. Default
+   * 1: no worker. `'auto'`: the runtime's cores. A runtime without workers (workerd)
+   * refuses a number above 1 with `ENGINE_UNAVAILABLE`.
+   */
+  threads?: Threads
+}

@@ -28,8 +28,12 @@ import { root } from './_fixtures.js'
  * (about 560); the codec's file hands block mode the deflate wrappers and checksums
  * (`blockTools`: about 160). Everything else of threads loads only when asked for.
  * Main was 19,342 before; measured with threads: 20,396.
+ *
+ * 20,600 since the decoding streams took `threads` too (parallel zstd and LZ4
+ * decoding): their check at the call and the lazy pair they share with block mode
+ * (about 130). Measured: 20,523.
  */
-const GZIP_ONLY_BUDGET = 20_500
+const GZIP_ONLY_BUDGET = 20_600
 
 test('gzip-only import: within its min+gzip budget with its codec loaded, and no zstd/brotli module', async () => {
   const sizes = await measureSizes()

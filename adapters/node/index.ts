@@ -8,6 +8,6 @@
  *
  * @module sluice/node
  */
-export { CodecDuplex, nodeDecode, nodeEncode, decodeFile, toWebReadable, fromWebReadable, type FileSource, type NodeCodecOptions, type NodeDecodeOptions, type NodeEncodeOptions } from './streams.js'
+export { CodecDuplex, nodeDecode, nodeEncode, decodeFile, toWebReadable, fromWebReadable, type FileSource, type NodeCodecDuplex, type NodeCodecOptions, type NodeDecodeOptions, type NodeEncodeOptions } from './streams.js'
 export { fileRangeSource, type FileRangeSource } from './file-range-source.js'
 export { compression, encodeNodeResponse, sendResponse, toNodeListener, toRequest, type FetchHandler } from './middleware.js'

@@ -13,7 +13,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { Readable } from 'node:stream'
 import { checkEncodeOptions, planEncoding, weakETag, type EncodeResponseOptions, type HeaderLookup } from '../fetch/encode-response.js'
-import { nodeEncode, type CodecDuplex } from './streams.js'
+import { nodeEncode, type NodeCodecDuplex } from './streams.js'
 
 /**
  * Connect/Express's `next`: called once the response is set up to be encoded.
@@ -68,7 +68,7 @@ export function encodeNodeResponse(req: IncomingMessage, res: ServerResponse, op
   const end = res.end
   const writeHead = res.writeHead
   let decided = false
-  let encoder: CodecDuplex | null = null
+  let encoder: NodeCodecDuplex | null = null
   /** The body's length when `end(body)` came first, for the `minBytes` rule. */
   let knownLength: number | null = null
 
@@ -140,7 +140,7 @@ export function encodeNodeResponse(req: IncomingMessage, res: ServerResponse, op
   // A sync point after what was written so far; nothing to do while unencoded.
   ;(res as ServerResponse & { flush(): void }).flush = () => {
     decide()
-    ;(encoder as CodecDuplex | null)?.flush()
+    ;(encoder as NodeCodecDuplex | null)?.flush()
   }
 
   res.end = function (this: ServerResponse, chunk?: unknown, encoding?: unknown, callback?: unknown): ServerResponse {

@@ -16,8 +16,11 @@ import type { Format } from '../../lib/codec.js'
 import type { Machine } from '../../lib/machine.js'
 import { prepareDecoder, prepareEncoder, type OpenMachine } from '../../lib/prepare.js'
 import { CodecError } from '../../lib/errors.js'
-import type { MachineCodecOptions } from '../../lib/formats.js'
+import { checkThreadsForm, wantsBlocks, type MachineCodecOptions } from '../../lib/formats.js'
 import { describe } from '../../lib/options.js'
+import { decodeStream } from '../../streams/factories.js'
+import { parallelEncodeStream } from '../../streams/parallel-stream.js'
+import type { DecodeThreadOptions, ThreadOptions } from '../../streams/thread-options.js'
 
 /** The Node adapter's own option, besides the codec's and the machine's. */
 export interface NodeCodecOptions {
@@ -28,15 +31,27 @@ export interface NodeCodecOptions {
 /**
  * Options of `nodeDecode(format)`: `duplex`, every decoder's (`engine`, `maxOutputBytes`,
  * `concatenated`, `chunkSize`, `dictionary`) and the format's own (e.g. zstd
- * `maxWindowLog`), as the format table lists them (lib/formats.ts).
+ * `maxWindowLog`), as the format table lists them (lib/formats.ts), and `threads`
+ * (parallel zstd and LZ4 decoding, docs/threads.md).
  */
-export type NodeDecodeOptions<F extends Format = Format> = NodeCodecOptions & MachineCodecOptions<F, 'decode'>
+export type NodeDecodeOptions<F extends Format = Format> = NodeCodecOptions & MachineCodecOptions<F, 'decode'> & DecodeThreadOptions
 
 /**
  * Options of `nodeEncode(format)`: `duplex`, every encoder's (`engine`, `level`, `flush`,
- * `chunkSize`, `dictionary`) and the format's own (e.g. brotli `lgwin`, LZ4 `blockSize`).
+ * `chunkSize`, `dictionary`) and the format's own (e.g. brotli `lgwin`, LZ4 `blockSize`),
+ * and `threads` / `blockSize` (block mode on workers, docs/threads.md).
  */
-export type NodeEncodeOptions<F extends Format = Format> = NodeCodecOptions & MachineCodecOptions<F, 'encode'>
+export type NodeEncodeOptions<F extends Format = Format> = NodeCodecOptions & MachineCodecOptions<F, 'encode'> & ThreadOptions
+
+/**
+ * What `nodeEncode()` and `nodeDecode()` return: a `CodecDuplex`, or with `threads` (or
+ * `blockSize`) a `Duplex` over the parallel WHATWG pair (Node's `Duplex.fromWeb`), whose
+ * `flush()` (encoders) ends the current block. Either way a Node `Duplex` with `flush()`.
+ */
+export type NodeCodecDuplex = Duplex & {
+  /** Encoders: a sync point after everything written so far (see `CodecDuplex.flush`); decoders have none (the stream fails). */
+  flush(callback?: () => void): void
+}
 
 /** The keys the Node adapter takes besides the codec's: the machine's and `duplex`. */
 const NODE_SURFACE = Object.freeze({ machine: true, shell: Object.freeze(['duplex']) })
@@ -180,17 +195,53 @@ const machineOf = (open: OpenMachine) => async (): Promise<Machine> => {
  * wrong type or an unknown key throws `INVALID_OPTION` from this call, never as an
  * `'error'` event.
  */
-export function nodeDecode<F extends Format>(format: F, options: NodeDecodeOptions<F> = {} as NodeDecodeOptions<F>): CodecDuplex {
+export function nodeDecode<F extends Format>(format: F, options: NodeDecodeOptions<F> = {} as NodeDecodeOptions<F>): NodeCodecDuplex {
+  const { duplex, threads, ...codec } = options
+  if (threads !== undefined) {
+    // The same rule as the WHATWG factories: only zstd and LZ4 have anything to split.
+    if (threads !== 1 && (format === 'zstd' || format === 'lz4') && options.concatenated !== false) {
+      return webDuplex(format, decodeStream(format, { ...codec, threads } as never), duplexOptions(format, duplex))
+    }
+    checkThreadsForm(format, threads)
+    options = { duplex, ...codec } as NodeDecodeOptions<F>
+  }
   return new CodecDuplex(machineOf(prepareDecoder(format, options, NODE_SURFACE)), duplexOptions(format, options.duplex))
 }
 
 /**
  * A Node `Duplex` that encodes `format`. Every option is checked now: a bad value, a
  * wrong type or an unknown key throws `INVALID_OPTION` from this call, never as an
- * `'error'` event.
+ * `'error'` event. With `threads` above 1 or a `blockSize`, block mode on workers
+ * (docs/threads.md): the bytes of `encode()` with the same options.
  */
-export function nodeEncode<F extends Format>(format: F, options: NodeEncodeOptions<F> = {} as NodeEncodeOptions<F>): CodecDuplex {
+export function nodeEncode<F extends Format>(format: F, options: NodeEncodeOptions<F> = {} as NodeEncodeOptions<F>): NodeCodecDuplex {
+  const { duplex, threads, ...codec } = options
+  if (wantsBlocks(format, options)) return webDuplex(format, parallelEncodeStream(format, { ...codec, threads }), duplexOptions(format, duplex))
+  if (threads !== undefined) {
+    checkThreadsForm(format, threads)
+    options = { duplex, ...codec } as NodeEncodeOptions<F>
+  }
   return new CodecDuplex(machineOf(prepareEncoder(format, options, NODE_SURFACE)), duplexOptions(format, options.duplex))
+}
+
+/**
+ * A Node `Duplex` over a WHATWG pair (Node's `Duplex.fromWeb`), with the pair's
+ * `flush()`; errors destroy it with the `CodecError`.
+ */
+function webDuplex(format: Format, pair: ReadableWritablePair<Uint8Array, Uint8Array> & { flush(): Promise<void> }, options: DuplexOptions | undefined): NodeCodecDuplex {
+  const { signal, highWaterMark, readableHighWaterMark, writableHighWaterMark, ...others } = options ?? {}
+  const unknown = Object.keys(others).filter((k) => (others as Record<string, unknown>)[k] !== undefined && k !== 'allowHalfOpen')
+  if (unknown.length > 0 || readableHighWaterMark !== undefined || writableHighWaterMark !== undefined) {
+    throw new CodecError('INVALID_OPTION', format, `duplex: with threads or blockSize the stream is Node's Duplex.fromWeb, which takes signal and highWaterMark only, got ${[...unknown, ...(readableHighWaterMark !== undefined ? ['readableHighWaterMark'] : []), ...(writableHighWaterMark !== undefined ? ['writableHighWaterMark'] : [])].join(', ')}`)
+  }
+  const d = Duplex.fromWeb(pair as never, { allowHalfOpen: true, signal, highWaterMark }) as NodeCodecDuplex
+  d.flush = (callback?: () => void): void => {
+    pair.flush().then(
+      () => callback?.(),
+      (error: Error) => d.destroy(error),
+    )
+  }
+  return d
 }
 
 /** The `duplex` option: an object, or nothing. */

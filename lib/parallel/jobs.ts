@@ -19,6 +19,7 @@ import { joinBytes } from '../bytes.js'
 import type { Encoder, Format } from '../codec.js'
 import { CodecError } from '../errors.js'
 import type { Engine } from '../formats.js'
+import { decodeLz4Blocks } from './lz4-blocks-job.js'
 import { Status } from '../status.js'
 import { loadDeflateTools } from './deflate-tools.js'
 import type * as Registry from '../registry.js'
@@ -68,7 +69,24 @@ export interface DecodeJob {
   readonly size: number
 }
 
-export type Job = DeflateBlockJob | EncodeJob | DecodeJob
+/**
+ * Independent blocks of one LZ4 frame, as they stand in it (size words, data, block
+ * checksums; lz4-cutter.ts cuts them), decoding to at most `bound` bytes (a block to at
+ * most `blockMax`, a stored one to its size): lz4-blocks-job.ts.
+ */
+export interface Lz4BlocksJob {
+  readonly kind: 'lz4-blocks'
+  readonly format: 'lz4'
+  readonly engine?: Engine
+  /** The frame's Block Maximum Size. */
+  readonly blockMax: number
+  /** Whether each block is followed by its XXH32 (the frame's Block Checksum flag). */
+  readonly blockChecksum: boolean
+  readonly bound: number
+  readonly input: Uint8Array
+}
+
+export type Job = DeflateBlockJob | EncodeJob | DecodeJob | Lz4BlocksJob
 
 export interface JobResult {
   readonly output: Uint8Array
@@ -97,6 +115,8 @@ export async function runJob(job: Job, engines: JobEngines): Promise<JobResult> 
     }
     case 'decode':
       return { output: await decodeExact(job, engines), check: 0 }
+    case 'lz4-blocks':
+      return { output: await decodeLz4Blocks(job, engines.createDecoder), check: 0 }
     default:
       throw new CodecError('INVALID_OPTION', 'threads', `unknown job kind ${JSON.stringify((job as { kind: unknown }).kind)}`)
   }

@@ -536,7 +536,7 @@ add('decodeResponse: a zstd bomb stops at maxOutputBytes', async (ctx) => {
 // Threads (issue 22): a parallel case where the runtime has workers (Node, Deno, Bun:
 // node:worker_threads of the ESM build; Chromium: module Web Workers loading
 // sluice-worker.js beside the page's bundle), ENGINE_UNAVAILABLE on workerd.
-add('threads: gzip and zstd on 2 workers give the block-mode bytes and decode; workerd refuses threads > 1', async (ctx) => {
+add('threads: gzip and zstd on 2 workers give the block-mode bytes and decode (zstd and LZ4 in parallel, one-shot and a stream); workerd refuses threads > 1', async (ctx) => {
   // Above the 1 MiB below which jobs stay on the caller's thread.
   const big = new Uint8Array(2 * 1024 * 1024 + 12345)
   for (let at = 0; at < big.length; at += sample.length) big.set(sample.subarray(0, Math.min(sample.length, big.length - at)), at)
@@ -547,6 +547,14 @@ add('threads: gzip and zstd on 2 workers give the block-mode bytes and decode; w
     )
     if (error === null) fail('threads: 2 ran on workerd, which has no workers')
     expectCode(ctx, error, ['ENGINE_UNAVAILABLE'], 'workerd threads: 2')
+    // A decoding stream with threads: 2 errors the same way when it starts.
+    const frames = await ctx.lib.encode('zstd', big, { blockSize: 256 * 1024 })
+    const streamError = await collect(pipe(ctx, [frames], ctx.lib.zstdDecode({ ...ctx.streamOptions, threads: 2 }))).then(
+      () => null,
+      (e: unknown) => e,
+    )
+    if (streamError === null) fail('a decoding stream with threads: 2 ran on workerd')
+    expectCode(ctx, streamError, ['ENGINE_UNAVAILABLE'], 'workerd zstdDecode threads: 2')
     // 'auto' is one thread there: block mode inline, the same bytes as threads: 1.
     sameBytes(await ctx.lib.encode('gzip', big, { threads: 'auto' }), await ctx.lib.encode('gzip', big, { blockSize: 128 * 1024 }), "workerd threads: 'auto'")
     return
@@ -556,6 +564,10 @@ add('threads: gzip and zstd on 2 workers give the block-mode bytes and decode; w
   sameBytes(await ctx.lib.decode('gzip', two), big, 'gzip threads round trip')
   const frames = await ctx.lib.encode('zstd', big, { threads: 2, blockSize: 256 * 1024 })
   sameBytes(await ctx.lib.decode('zstd', frames, { threads: 2 }), big, 'zstd frames decoded on workers')
+  // Parallel decoding: LZ4 independent blocks one-shot, zstd frames as a stream.
+  const lz = await ctx.lib.encode('lz4', big, { blockSize: 65536 })
+  sameBytes(await ctx.lib.decode('lz4', lz, { threads: 2 }), big, 'lz4 blocks decoded on workers')
+  sameBytes(await collect(pipe(ctx, chunked(frames), ctx.lib.zstdDecode({ ...ctx.streamOptions, threads: 2 }))), big, 'zstd decoding stream on workers')
   await ctx.lib.closeWorkers()
 })
 
