@@ -101,6 +101,13 @@ class ArrowPump implements Pump<RecordBatch> {
           })
           return null
         }
+        if (session.needsPredecode(ready.message)) {
+          // threads: the compressed buffers decode as jobs first (session.predecode).
+          this.pending = session.predecode(ready.message, ready.body, ready.offset, ready.owned).then(() => {
+            this.pending = null
+          })
+          return null
+        }
         this.ready = null
         const batch = session.handle(ready.message, ready.body, ready.offset, ready.owned)
         if (batch) return batch
@@ -193,7 +200,8 @@ export interface ArrowDecodeStream extends ReadableWritablePair<RecordBatch, Arr
  * chunk itself when it came from `fromBuffer()`.
  */
 export function arrowDecode(options?: ArrowDecodeOptions): ArrowDecodeStream {
-  const limits = checkReadOptions(options, ['signal', 'streams'] satisfies (keyof ArrowDecodeOptions)[])
+  const checked = checkReadOptions(options, ['signal', 'streams'] satisfies (keyof ArrowDecodeOptions)[])
+  const limits = options?.signal && checked.threads !== undefined ? { ...checked, signal: options.signal } : checked
   let pump: ArrowPump | null = null
   const stream = new CodecStream<ArrowChunk, RecordBatch>({
     format: 'arrow',

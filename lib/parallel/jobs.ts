@@ -16,6 +16,8 @@ import { decode, encode } from '../oneshot.js'
 import { createEncoder } from '../registry.js'
 import { Status } from '../status.js'
 import { adler32, crc32 } from '../codecs/checksum.js'
+import { runArrowJob, type ArrowDecodeJob, type ArrowEncodeJob, type ArrowEngines } from '../arrow/body-jobs.js'
+import { createDecoder } from '../registry.js'
 
 /**
  * One deflate block as pigz writes it: raw deflate of `input[prefix..)` with
@@ -51,7 +53,12 @@ export interface DecodeJob {
   readonly input: Uint8Array
 }
 
-export type Job = DeflateBlockJob | EncodeJob | DecodeJob
+export type Job = DeflateBlockJob | EncodeJob | DecodeJob | ArrowDecodeJob | ArrowEncodeJob
+
+export type { ArrowDecodeJob, ArrowEncodeJob } from '../arrow/body-jobs.js'
+
+/** The engines of the Arrow jobs: the registry's. */
+const arrowEngines: ArrowEngines = { createDecoder: (format, options) => createDecoder(format, options as never), createEncoder: (format, options) => createEncoder(format, options as never) }
 
 export interface JobResult {
   readonly output: Uint8Array
@@ -71,6 +78,9 @@ export async function runJob(job: Job): Promise<JobResult> {
       return { output: await encode(job.format, job.input, job.options as never), check: 0 }
     case 'decode':
       return { output: await decode(job.format, job.input, job.options as never), check: 0 }
+    case 'arrow-decode':
+    case 'arrow-encode':
+      return runArrowJob(job, arrowEngines)
     default:
       throw new CodecError('INVALID_OPTION', 'threads', `unknown job kind ${JSON.stringify((job as { kind: unknown }).kind)}`)
   }

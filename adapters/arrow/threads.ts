@@ -1,0 +1,40 @@
+/**
+ * The Arrow reader's and writer's `threads` (issue 22), loaded with a dynamic import
+ * the first time a reader or writer is asked for more than one thread, so that Arrow
+ * users who never ask do not load the worker pool (streams/parallel.ts). Resolves
+ * `threads` (`'auto'`, and `ENGINE_UNAVAILABLE` where the runtime has no workers) and
+ * runs body buffers as jobs (lib/arrow/body-parallel.ts) on runners from
+ * `runnerFor()`, which keeps small bodies on the caller's thread.
+ */
+import type { Decoder } from '../../lib/codec.js'
+import { decodeBodyBuffersParallel, layoutBodyParallel } from '../../lib/arrow/body-parallel.js'
+import type { Body, BodyBuffers } from '../../lib/arrow/body-write.js'
+import type { RecordBatchDesc } from '../../lib/arrow/metadata.js'
+import { checkThreads, runnerFor } from '../../streams/parallel.js'
+
+/** Body decoding and encoding on `threads` threads. */
+export interface ArrowThreads {
+  /** The threads resolved (above one). */
+  readonly threads: number
+  /** lib/arrow/body.ts `decodeBodyBuffers` as jobs (see `decodeBodyBuffersParallel`). */
+  decode(batch: RecordBatchDesc, body: Uint8Array, bodyOffset: number, decoder: Decoder, maxBytes: number, aliasRaw: boolean, sizeHint: ((index: number, decoded: Uint8Array[]) => number) | null): Promise<Uint8Array[]>
+  /** lib/arrow/body-write.ts `layoutBody` with an encoder of `compression` at `level`, as jobs. */
+  layout(a: BodyBuffers, length: number, compression: number, level: number | undefined): Promise<Body>
+}
+
+/**
+ * `threads` (its form checked where the reader or writer was made) resolved: null for
+ * one thread, else the parallel body code. Throws `ENGINE_UNAVAILABLE` for a number
+ * above one where the runtime has no workers. `signal` drops queued jobs.
+ */
+export function arrowThreads(value: unknown, signal?: AbortSignal): ArrowThreads | null {
+  const threads = checkThreads('arrow', value)
+  if (threads <= 1) return null
+  const runner = (bytes: number) => runnerFor(threads, bytes, signal)
+  const inFlight = 2 * threads
+  return {
+    threads,
+    decode: (batch, body, bodyOffset, decoder, maxBytes, aliasRaw, sizeHint) => decodeBodyBuffersParallel(batch, body, bodyOffset, decoder, maxBytes, aliasRaw, sizeHint, runner, inFlight),
+    layout: (a, length, compression, level) => layoutBodyParallel(a, length, compression, level, runner, inFlight),
+  }
+}
