@@ -42,7 +42,9 @@ export interface ArrowReadOptions {
    * buffers total less than 1 MiB decodes on the caller's thread. `'auto'`: the
    * runtime's cores (at most 16; 1 on workerd). The batches are the same whatever
    * `threads`. A runtime without workers (workerd) refuses a number above 1 with
-   * `ENGINE_UNAVAILABLE` when reading starts.
+   * `ENGINE_UNAVAILABLE` when the first compressed batch is read (`readArrow()`
+   * rejects, `arrowDecode()`'s stream errors); a stream without body compression has
+   * nothing to spread and reads on the caller's thread.
    */
   threads?: Threads
 }
