@@ -257,6 +257,36 @@ test('a corrupt body: threads: 2 fails with the error of threads: 1', async () =
   assert.is(`${two.code} ${two.message}`, `${one.code} ${one.message}`)
 })
 
+test('a worker lost mid-read fails the read with ENGINE_UNAVAILABLE (not masked by the serial path), and the next read works', async () => {
+  const bytes = await ourWrite(table, { compression: 'zstd' })
+  const one = await readArrow(bytes)
+  await readArrow(bytes, { threads: 2 }) // the workers are up
+  // A worker ended just after it replied fails nothing: try until one ends mid-job.
+  let failed = 0
+  for (let attempt = 0; attempt < 20 && failed === 0; attempt++) {
+    const read = readArrow(bytes, { threads: 2 }).then(
+      (t) => t,
+      (e: unknown) => e,
+    )
+    let crashed = false
+    for (let i = 0; i < 100_000 && !crashed; i++) {
+      crashed = workerPool().crashOne()
+      if (!crashed) await new Promise((r) => setImmediate(r))
+    }
+    const outcome = await read
+    if (outcome instanceof Table) {
+      assert.is(sameBuffers(outcome, one), null, 'a read that did not lose a job')
+      continue
+    }
+    assert.instance(outcome, CodecError, String(outcome))
+    assert.is((outcome as CodecError).code, 'ENGINE_UNAVAILABLE')
+    assert.match((outcome as CodecError).message, /worker/)
+    failed++
+  }
+  assert.is(failed, 1, 'a read lost a job to an ended worker')
+  assert.is(sameBuffers(await readArrow(bytes, { threads: 2 }), one), null, 'the pool replaced the worker')
+})
+
 test('bad threads values throw where the call is made', async () => {
   for (const threads of [0, -1, 1.5, 257, '2', 'all', null, Number.NaN]) {
     const opts = { threads } as never
