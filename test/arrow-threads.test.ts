@@ -257,6 +257,35 @@ test('a corrupt body: threads: 2 fails with the error of threads: 1', async () =
   assert.is(`${two.code} ${two.message}`, `${one.code} ${one.message}`)
 })
 
+/** How many batches a reader got before the stream failed, and the error's code. */
+async function batchesBeforeError(stream: ReadableStream<RecordBatch>): Promise<{ batches: number; code: string }> {
+  const reader = stream.getReader()
+  let batches = 0
+  try {
+    for (;;) {
+      const { done } = await reader.read()
+      if (done) return { batches, code: 'none' }
+      batches++
+    }
+  } catch (e) {
+    assert.instance(e, CodecError, String(e))
+    return { batches, code: (e as CodecError).code }
+  }
+}
+
+test('reading ahead: the batches before a corrupt or cut message come out first, as with threads: 1', async () => {
+  const good = await ourWrite(table, { compression: 'zstd' })
+  const corrupt = corruptLargestBuffer(good, 2)
+  // Cut inside the last batch's body.
+  const cut = good.subarray(0, good.length - 2000)
+  for (const [what, bytes] of [['corrupt batch 2', corrupt], ['cut', cut]] as const) {
+    const one = await batchesBeforeError(fromBuffer(bytes).pipeThrough(arrowDecode()))
+    const two = await batchesBeforeError(fromBuffer(bytes).pipeThrough(arrowDecode({ threads: 2 })))
+    assert.ok(one.code !== 'none' && one.batches > 0, `${what}: ${JSON.stringify(one)}`)
+    assert.equal(two, one, what)
+  }
+})
+
 test('a worker lost mid-read fails the read with ENGINE_UNAVAILABLE (not masked by the serial path), and the next read works', async () => {
   const bytes = await ourWrite(table, { compression: 'zstd' })
   const one = await readArrow(bytes)

@@ -91,7 +91,11 @@ export class ArrowSession {
   private readonly limits: ReadLimits
   /** The threads implementation once `threads` was resolved (null: one thread after all). */
   private threads: ArrowThreads | null | undefined
-  /** The buffers of the message `predecode()` decoded last (null buffers: decode serially). */
+  /** `threads` being resolved (the threads implementation loading). */
+  private threadsReady: Promise<ArrowThreads | null> | null = null
+  /** Decodes started by `startPredecode()`, as settled outcomes (never an unhandled rejection). */
+  private readonly started = new Map<MessageDesc, Promise<{ buffers: Uint8Array[] | null } | { error: unknown }>>()
+  /** The buffers of the message `predecode()` finished last (null buffers: decode serially). */
   private predecoded: { message: MessageDesc; buffers: Uint8Array[] | null } | null = null
 
   constructor(limits: ReadLimits) {
@@ -110,22 +114,41 @@ export class ArrowSession {
   }
 
   /**
-   * Decodes the compressed buffers of `message` as jobs on the worker pool (see
-   * `ArrowReadOptions.threads`), for the `handle()` call that follows. The first call
-   * loads the threads implementation (adapters/arrow/threads.ts) and resolves
-   * `threads`. A message `handle()` will refuse is left to it.
+   * Starts decoding the compressed buffers of `message` as jobs on the worker pool (see
+   * `ArrowReadOptions.threads`), unless started already; `predecode()` waits for them.
+   * The reader starts the message after the one it is handling, so that the workers
+   * go on while the caller builds a batch (its jobs share the `2 × threads` in flight).
+   * Nothing starts while the body's decoder is not loaded yet (the message is then
+   * decoded when `predecode()` reaches it) or on one thread.
    */
-  async predecode(message: MessageDesc, body: Uint8Array, bodyOffset: number, owned: boolean): Promise<void> {
-    this.predecoded = { message, buffers: null }
-    if (this.threads === undefined) {
-      const { arrowThreads } = await import('./threads.js')
-      this.threads = arrowThreads(this.limits.threads, this.limits.signal)
+  startPredecode(message: MessageDesc, body: Uint8Array, bodyOffset: number, owned: boolean): void {
+    const codec = message.batch?.compression ?? -1
+    if (this.threads === null || codec < 0 || this.started.has(message) || !this.decoders[codec]) return
+    const decode = async (): Promise<Uint8Array[] | null> => {
+      // The first use loads the threads implementation and resolves `threads`.
+      const threads = await (this.threadsReady ??= import('./threads.js').then(({ arrowThreads }) => (this.threads = arrowThreads(this.limits.threads, this.limits.signal))))
+      const fields = this.fieldsOf(message)
+      const decoder = this.decoders[codec]
+      // A message handle() will refuse is left to it.
+      if (!threads || !fields || !decoder) return null
+      return threads.decode(message.batch!, body, bodyOffset, decoder, this.maxBytes, owned, sizeHints(fields, message.batch!, this.version, false))
     }
-    const fields = this.fieldsOf(message)
-    const decoder = this.decoders[message.batch!.compression]
-    if (!this.threads || !fields || !decoder) return
-    const batch = message.batch!
-    this.predecoded.buffers = await this.threads.decode(batch, body, bodyOffset, decoder, this.maxBytes, owned, sizeHints(fields, batch, this.version, false))
+    this.started.set(
+      message,
+      decode().then(
+        (buffers) => ({ buffers }),
+        (error: unknown) => ({ error }),
+      ),
+    )
+  }
+
+  /** Decodes (or waits for the decode `startPredecode()` started of) `message`'s buffers, for the `handle()` call that follows. */
+  async predecode(message: MessageDesc, body: Uint8Array, bodyOffset: number, owned: boolean): Promise<void> {
+    this.startPredecode(message, body, bodyOffset, owned)
+    const outcome = (await this.started.get(message)) ?? { buffers: null }
+    this.started.delete(message)
+    this.predecoded = { message, buffers: 'buffers' in outcome ? outcome.buffers : null }
+    if ('error' in outcome) throw outcome.error
   }
 
   /** The fields a batch or dictionary message holds, or null when `handle()` will refuse it. */
@@ -243,6 +266,7 @@ export class ArrowSession {
   }
 
   dispose(): void {
+    this.started.clear()
     for (const d of this.decoders) d?.dispose()
     this.decoders[0] = this.decoders[1] = null
   }

@@ -10,6 +10,7 @@ import type { Decoder } from '../../lib/codec.js'
 import { decodeBodyBuffersParallel, layoutBodyParallel } from '../../lib/arrow/body-parallel.js'
 import type { Body, BodyBuffers } from '../../lib/arrow/body-write.js'
 import type { RecordBatchDesc } from '../../lib/arrow/metadata.js'
+import type { JobRunner } from '../../lib/parallel/jobs.js'
 import { checkThreads, runnerFor } from '../../streams/parallel.js'
 
 /** Body decoding and encoding on `threads` threads. */
@@ -30,11 +31,49 @@ export interface ArrowThreads {
 export function arrowThreads(value: unknown, signal?: AbortSignal): ArrowThreads | null {
   const threads = checkThreads('arrow', value)
   if (threads <= 1) return null
-  const runner = (bytes: number) => runnerFor(threads, bytes, signal)
   const inFlight = 2 * threads
+  // One cap on the jobs in flight for all of this reader's or writer's bodies: the
+  // reader decodes the next message's while the caller takes the current one.
+  const slots = new Slots(inFlight)
+  const runner = async (bytes: number): Promise<JobRunner> => {
+    const run = await runnerFor(threads, bytes, signal)
+    return async (job) => {
+      await slots.take()
+      try {
+        return await run(job)
+      } finally {
+        slots.give()
+      }
+    }
+  }
   return {
     threads,
     decode: (batch, body, bodyOffset, decoder, maxBytes, aliasRaw, sizeHint) => decodeBodyBuffersParallel(batch, body, bodyOffset, decoder, maxBytes, aliasRaw, sizeHint, runner, inFlight),
     layout: (a, length, compression, level) => layoutBodyParallel(a, length, compression, level, runner, inFlight),
+  }
+}
+
+/** A count of slots, handed out first come, first served. */
+class Slots {
+  private free: number
+  private readonly waiting: (() => void)[] = []
+
+  constructor(count: number) {
+    this.free = count
+  }
+
+  take(): Promise<void> | void {
+    if (this.free > 0) {
+      this.free--
+      return
+    }
+    return new Promise<void>((resolve) => this.waiting.push(resolve))
+  }
+
+  /** Returns a slot: to the longest waiter, else to the free count. */
+  give(): void {
+    const next = this.waiting.shift()
+    if (next) next()
+    else this.free++
   }
 }
