@@ -153,7 +153,7 @@ const nodeEnginePlugin = {
   },
 }
 
-/** The worker module (issue 22): `sluice-worker.js` beside the ESM and browser builds' chunks; dist/esm's imports that build's chunks (dist/cjs starts it too), the browser one is self-contained and minified (workerTarget). */
+/** The worker module (issue 22): `sluice-worker.js`, an entry of the ESM and browser builds that imports their chunks (dist/cjs's pool starts dist/esm's). */
 export const WORKER_ENTRY = 'streams/worker-entry.ts'
 
 /**
@@ -179,20 +179,6 @@ function workerFilePlugin(mode) {
   }
 }
 
-/**
- * The worker file of one build: the worker entry and every engine it may load in one
- * file (no chunks to resolve from wherever a bundler copies it), engines' `.wasm` read
- * or fetched beside it as the build's chunks do.
- */
-export function workerTarget(kind, outdir = `dist/${kind}`) {
-  const out = resolve(root, outdir)
-  if (kind === 'cjs') {
-    return { ...common, entryPoints: { 'sluice-worker': WORKER_ENTRY }, outdir, outExtension: { '.js': '.cjs' }, format: 'cjs', platform: 'node', logOverride: { 'empty-import-meta': 'silent' }, plugins: [wasmSourcePlugin('read-cjs', out, wasmDirFor(outdir))] }
-  }
-  const base = esmTarget(kind, outdir)
-  return { ...base, entryPoints: { 'sluice-worker': WORKER_ENTRY }, splitting: false, minify: true }
-}
-
 /** Where the builds beside `outdir` find the engines' one copy of each `.wasm` file. */
 const wasmDirFor = (outdir) => join(dirname(resolve(root, outdir)), 'browser')
 
@@ -213,7 +199,11 @@ export function esmTarget(kind, outdir = `dist/${kind}`) {
   return {
     ...common,
     ...flat,
-    entryPoints: portable,
+    // The browser's worker file is an entry too (a module worker importing this build's
+    // chunks, issue 22): bundlers that follow `new Worker(new URL(...))` bundle it with
+    // its imports; copying by hand means copying dist/browser's files. workerd has no
+    // workers (threads > 1 is ENGINE_UNAVAILABLE there).
+    entryPoints: kind === 'browser' ? { ...portable, 'sluice-worker': WORKER_ENTRY } : portable,
     platform: kind === 'browser' ? 'browser' : 'neutral',
     conditions: kind === 'browser' ? ['browser'] : ['workerd', 'worker', 'browser'],
     mainFields: ['browser', 'module', 'main'],
@@ -369,10 +359,6 @@ async function main() {
   await attempt('dist/browser', () => build({ ...esmTarget('browser'), metafile: true }).then(track))
   await attempt('dist/workerd', () => build({ ...esmTarget('workerd'), metafile: true }).then(track))
   await attempt('dist/cjs', () => buildCjs().then(track))
-  // The browser build's self-contained worker file (a bundler copies it alone, as an
-  // asset). dist/esm's is an entry of that build (esmTarget), which dist/cjs's pool also
-  // starts. workerd has none: threads > 1 is ENGINE_UNAVAILABLE there.
-  for (const kind of ['browser']) await attempt(`dist/${kind}/sluice-worker`, () => build({ ...workerTarget(kind), metafile: true }).then(track))
   await attempt('dist/bin', () => buildCli('dist/bin', { esm: false }))
   await attempt('dist/types', declarations)
   await attempt('dist/THIRD_PARTY_NOTICES.md', notices)

@@ -24,7 +24,7 @@ import { CodecError } from './errors.js'
 import type { ProgressCallback } from './progress.js'
 import { checkBoolean, checkInteger, checkLimit, checkOneOf, checkSpec, describe, nearestKey, type OptionSchema, type OptionSpec, type OptionsOf } from './options.js'
 
-export { checkBoolean, checkInteger, checkLimit, checkOneOf } from './options.js'
+export { checkBoolean, checkInteger, checkLimit, checkOneOf, checkThreadsForm, MAX_THREADS } from './options.js'
 
 /** A codec engine: `'wasm'` (WebAssembly), `'js'` (TypeScript) or `'node'` (node:zlib). */
 export type Engine = 'js' | 'wasm' | 'node'
@@ -88,6 +88,14 @@ export interface FormatRow {
    */
   readonly decodedPerByte: readonly [perByte: number, constant: number] | null
   /**
+   * Block mode (issue 22, docs/threads.md): how its encoders cut the input into blocks
+   * that encode apart (`threads`, `blockSize`): the family (deflate blocks as pigz writes
+   * them, zstd frames, LZ4 independent blocks), the default and smallest `blockSize`
+   * (LZ4: its frame's four sizes, `blockSize` being its frame option). Absent: no
+   * independent-block form (brotli, the transports, raw blocks, Snappy).
+   */
+  readonly blocks?: BlockFacts
+  /**
    * The format's own options per role, beyond the common ones (`COMMON_OPTIONS`): the
    * run-time check (`checkOptions`) and the TypeScript types (`FormatOptions`) both
    * follow this schema.
@@ -99,6 +107,19 @@ export interface FormatRow {
    */
   readonly rules?: { readonly decode?: (options: Readonly<Record<string, unknown>>) => void; readonly encode?: (options: Readonly<Record<string, unknown>>) => void }
 }
+
+/** A format's block mode; see `FormatRow.blocks`. */
+export interface BlockFacts {
+  readonly family: 'deflate' | 'zstd' | 'lz4'
+  readonly fallback: number
+  readonly min: number
+}
+
+/**
+ * Deflate blocks: pigz's default 128 KiB (its `-b 128`), at least 32 KiB (pigz's floor;
+ * below it the 32 KiB history each block starts from costs more to copy than the block).
+ */
+const DEFLATE_BLOCKS: BlockFacts = { family: 'deflate', fallback: 128 * 1024, min: 32 * 1024 }
 
 const MEMBERS: FormatTraits = /* @__PURE__ */ Object.freeze({ concatenable: true })
 const SINGLE: FormatTraits = /* @__PURE__ */ Object.freeze({ concatenable: false })
@@ -262,6 +283,7 @@ export const FORMAT_TABLE = /* @__PURE__ */ Object.freeze({
     http: { coding: 'gzip', level: 6, preference: 3 },
     detect: { magic: [0x1f, 0x8b], label: 'gzip' }, // RFC 1952 section 2.3.1 ID1 ID2
     decodedPerByte: [1032, 1032],
+    blocks: DEFLATE_BLOCKS,
     options: { decode: NONE, encode: DEFLATE_ENCODE },
   },
   deflate: {
@@ -277,6 +299,7 @@ export const FORMAT_TABLE = /* @__PURE__ */ Object.freeze({
     http: { coding: 'deflate', level: 6, preference: 4 },
     detect: { magic: 'zlib header', label: 'zlib deflate (RFC 1950 header)' },
     decodedPerByte: [1032, 1032],
+    blocks: DEFLATE_BLOCKS,
     options: { decode: NONE, encode: DEFLATE_ENCODE },
   },
   'deflate-raw': {
@@ -288,6 +311,7 @@ export const FORMAT_TABLE = /* @__PURE__ */ Object.freeze({
     flushes: true,
     web: { name: 'deflate-raw', concatenated: false },
     decodedPerByte: [1032, 1032],
+    blocks: DEFLATE_BLOCKS,
     options: { decode: NONE, encode: DEFLATE_ENCODE },
   },
   lz4: {
@@ -302,6 +326,8 @@ export const FORMAT_TABLE = /* @__PURE__ */ Object.freeze({
     web: { name: 'lz4', concatenated: true },
     detect: { magic: [0x04, 0x22, 0x4d, 0x18], frames: true, label: 'LZ4 frame' }, // 0x184D2204 little-endian
     decodedPerByte: [256, 65_536],
+    // One frame of independent blocks; `blockSize` is the frame's (lz4_Frame_format.md BD).
+    blocks: { family: 'lz4', fallback: 64 * 1024, min: 64 * 1024 },
     options: { decode: NONE, encode: LZ4_ENCODE },
   },
   'lz4-block': {
@@ -328,6 +354,9 @@ export const FORMAT_TABLE = /* @__PURE__ */ Object.freeze({
     http: { coding: 'zstd', level: 3, preference: 1, decode: { maxWindowLog: 23 } },
     detect: { magic: [0x28, 0xb5, 0x2f, 0xfd], frames: true, label: 'zstd' }, // RFC 8878 section 3.1.1: 0xFD2FB528 little-endian
     decodedPerByte: [32_768, 131_072],
+    // Independent frames of 1 MiB: a frame's fixed cost (about 12 bytes and a fresh
+    // history) stays under 1% there; below 64 KiB the ratio suffers (issue 22).
+    blocks: { family: 'zstd', fallback: 1024 * 1024, min: 64 * 1024 },
     options: { decode: ZSTD_DECODE, encode: ZSTD_ENCODE },
     rules: { encode: zstdEncodeRules },
   },
@@ -781,6 +810,32 @@ function checkOwn(format: Format, key: string, spec: OptionSpec, value: unknown,
     throw new CodecError('INVALID_OPTION', format, `${key} is not available on engine '${engine}'; only on ${spec.engines.join(', ')}`)
   }
   return checkSpec(format, key, spec, value, engine)
+}
+
+/** The largest `blockSize`: 1 GiB, the largest array every target runtime allocates. */
+export const MAX_BLOCK_SIZE = 2 ** 30
+
+/**
+ * Checks an encoder's `blockSize` (issue 22) by the format's row: refused where the
+ * format has no block mode; else an integer from the row's smallest block to
+ * `MAX_BLOCK_SIZE`, except LZ4's, its frame option, which its schema checks (one of four
+ * sizes) with the other options. Returns it, or undefined when not given.
+ */
+export function checkBlockSize(format: Format, value: unknown): number | undefined {
+  if (value === undefined) return undefined
+  const blocks = rowOf(format).blocks
+  if (!blocks) throw new CodecError('INVALID_OPTION', format, `blockSize: ${format} has no block mode (only gzip, deflate, deflate-raw, zstd and lz4 do)`)
+  return blocks.family === 'lz4' ? (checkOwn(format, 'blockSize', rowOf(format).options.encode.blockSize!, value, 'js') as number) : checkInteger(format, 'blockSize', value, blocks.min, MAX_BLOCK_SIZE)
+}
+
+/**
+ * Whether `options` turn block mode on for an encoder of `format`: `threads` other than
+ * 1, or `blockSize` (except LZ4's, which is its frame option). `threads: 'auto'` always
+ * does, so that its bytes do not depend on the machine.
+ */
+export function wantsBlocks(format: Format, options: Readonly<Record<string, unknown>>): boolean {
+  const threads = options.threads
+  return (threads !== undefined && threads !== 1) || (options.blockSize !== undefined && format !== 'lz4')
 }
 
 /**

@@ -215,3 +215,29 @@ function editDistance(a: string, b: string): number {
   }
   return d[a.length]![b.length]!
 }
+
+/**
+ * `threads` above this is refused (issue 22): each worker holds its own engines (a few
+ * MB each), and no runtime we target has more cores to give.
+ */
+export const MAX_THREADS = 256
+
+/** `threads: 'auto'` uses at most this many. */
+export const MAX_AUTO_THREADS = 16
+
+/**
+ * Inputs smaller than this run their jobs on the caller's thread whatever `threads`
+ * says: below it, posting to workers (and starting them, 70-90 ms on Node 20 here)
+ * costs more than the work spread (the repository's bench/threads.ts measures the crossover).
+ */
+export const MIN_PARALLEL_BYTES = 1024 * 1024
+
+/**
+ * Checks the form of `threads` (issue 22): `'auto'` or an integer from 1 to
+ * `MAX_THREADS`. Whether the runtime has workers is the threads implementation's check.
+ */
+export function checkThreadsForm(format: string, value: unknown): void {
+  if (value !== undefined && value !== 'auto' && (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_THREADS)) {
+    throw new CodecError('INVALID_OPTION', format, `threads must be 'auto' or an integer from 1 to ${MAX_THREADS}, got ${describe(value)}`)
+  }
+}

@@ -173,8 +173,12 @@ async function bundleAll() {
   const browserDir = join(work, 'browser')
   await build({ ...base, entryPoints: { 'entry-browser': join(here, 'entry-browser.ts'), 'entry-gzip-only': join(here, 'entry-gzip-only.ts'), 'entry-zstd-decode-only': join(here, 'entry-zstd-decode-only.ts') }, outdir: browserDir, splitting: true, platform: 'browser', chunkNames: '[name]-[hash]' })
   for (const f of ['index.html', 'gzip-only.html', 'zstd-decode-only.html']) copyFileSync(join(here, f), join(browserDir, f))
-  // The .wasm engines and the worker file, beside the chunks that fetch them, as docs/threads.md tells bundler users to do.
-  for (const f of readdirSync(join(root, 'dist', 'browser'))) if (f.endsWith('.wasm') || f === 'sluice-worker.js') copyFileSync(join(root, 'dist', 'browser', f), join(browserDir, f))
+  // The .wasm engines, and the worker file with the chunks it imports, beside the chunks
+  // that fetch and start them, as docs/threads.md tells bundler users to do (esbuild does
+  // not follow `new Worker(new URL(...))`). The page's own chunks are never overwritten.
+  for (const f of readdirSync(join(root, 'dist', 'browser'))) {
+    if (/\.(wasm|js)$/.test(f) && !existsSync(join(browserDir, f))) copyFileSync(join(root, 'dist', 'browser', f), join(browserDir, f))
+  }
 }
 
 // ---------------------------------------------------------------------------

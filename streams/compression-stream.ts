@@ -17,9 +17,8 @@
 import type { BinaryInput } from '../lib/bytes.js'
 import type { Format } from '../lib/codec.js'
 import { CodecError } from '../lib/errors.js'
-import { WEB_FORMATS, webFormat } from '../lib/formats.js'
+import { wantsBlocks, WEB_FORMATS, webFormat } from '../lib/formats.js'
 import { decodeStream, encodeStream } from './factories.js'
-import { wantsBlocks } from './thread-checks.js'
 import { parallelEncodeStream, type BlockEncoderPair } from './parallel-stream.js'
 import type { CodecStream, StreamClasses } from './codec-stream.js'
 

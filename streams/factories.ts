@@ -1,9 +1,9 @@
 import type { BinaryInput } from '../lib/bytes.js'
 import type { Format } from '../lib/codec.js'
 import { prepareDecoder, prepareEncoder } from '../lib/prepare.js'
-import { canFlush, unflushable, type MachineCodecOptions } from '../lib/formats.js'
+import { canFlush, unflushable, wantsBlocks, type MachineCodecOptions } from '../lib/formats.js'
 import { CodecStream, type StreamOptions, type Surface } from './codec-stream.js'
-import type { ThreadOptions } from './thread-limits.js'
+import type { ThreadOptions } from './thread-options.js'
 import { parallelEncodeStream } from './parallel-stream.js'
 
 /**
@@ -53,11 +53,8 @@ export type EncoderPair = Pair & {
  * is given (streams/parallel-stream.ts, issue 22), else the serial stream.
  */
 function encodePair<F extends Format>(format: F, options: EncodeStreamOptions<F> = {} as EncodeStreamOptions<F>): EncoderPair {
-  // The same test as streams/threads.ts's wantsBlocks, inline: the serial path must not
-  // import the threads modules (a user who never asks for threads does not load them).
-  const { threads, blockSize } = options
-  if ((threads !== undefined && threads !== 1) || (blockSize !== undefined && format !== 'lz4')) return parallelEncodeStream(format, options as Record<string, unknown>)
-  if (threads === undefined) return encodeStream(format, options)
+  if (wantsBlocks(format, options)) return parallelEncodeStream(format, options as Record<string, unknown>)
+  if (options.threads === undefined) return encodeStream(format, options)
   const { threads: _, ...serial } = options
   return encodeStream(format, serial as EncodeStreamOptions<F>)
 }

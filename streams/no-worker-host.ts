@@ -21,4 +21,5 @@ export const host: WorkerHost = {
   serve() {
     throw new Error(why)
   },
+  nextTask: () => Promise.resolve(),
 }

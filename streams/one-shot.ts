@@ -2,19 +2,23 @@
  * `encode()`, `decode()` and `closeWorkers()` as the root entry exports them, with the
  * `threads` option's types and limits (issue 22). This module imports nothing at run
  * time: a call loads the one-shot helpers (lib/oneshot.ts), or, when `threads` or
- * `blockSize` is given, the threads implementation (./threads-impl.ts, its one import site with
- * streams/parallel-stream.ts), on first use. So
+ * `blockSize` is given, the threads implementation's one-shot calls (./parallel.ts), on first use. So
  * a user who imports only the stream factories loads neither, and one who never asks
  * for threads never loads the block logic, the frame splitting or the worker pool.
  */
 import type { BinaryInput } from '../lib/bytes.js'
 import type { Format } from '../lib/codec.js'
-import type { DecodeOptions, EncodeOptions } from '../lib/oneshot.js'
-import type { ThreadOptions } from './thread-limits.js'
+import { decode as decodeSerial, encode as encodeSerial, type DecodeOptions, type EncodeOptions } from '../lib/oneshot.js'
+import { createDecoder, createEncoder } from '../lib/registry.js'
+import type { ThreadOptions } from './thread-options.js'
 
-export { MAX_AUTO_THREADS, MAX_THREADS, MIN_PARALLEL_BYTES, type ThreadOptions, type Threads } from './thread-limits.js'
+export { MAX_AUTO_THREADS, MAX_THREADS, MIN_PARALLEL_BYTES } from '../lib/options.js'
+export type { ThreadOptions, Threads } from './thread-options.js'
 
 /** Whether a one-shot call asks for the threads machinery (`threads` or `blockSize` given). */
+/** What the threads implementation runs on: the one-shot helpers and the registry's span codecs, passed in (see ./parallel.ts). */
+const engines = { encode: encodeSerial, decode: decodeSerial, createEncoder, createDecoder }
+
 const threaded = (options: object): boolean => (options as ThreadOptions).threads !== undefined || (options as ThreadOptions).blockSize !== undefined
 
 /**
@@ -22,8 +26,8 @@ const threaded = (options: object): boolean => (options as ThreadOptions).thread
  * `threads` / `blockSize` (see `ThreadOptions`): block mode, in parallel on workers.
  */
 export async function encode<F extends Format>(format: F, data: BinaryInput, options: EncodeOptions<F> & ThreadOptions = {} as EncodeOptions<F>): Promise<Uint8Array> {
-  if (threaded(options)) return (await import('./threads-impl.js')).encode(format, data, options)
-  return (await import('../lib/oneshot.js')).encode(format, data, options)
+  if (threaded(options)) return (await import('./parallel.js')).encode(format, data, options, engines)
+  return encodeSerial(format, data, options)
 }
 
 /**
@@ -32,8 +36,8 @@ export async function encode<F extends Format>(format: F, data: BinaryInput, opt
  * several frames decode in parallel; every other input on the caller's thread.
  */
 export async function decode<F extends Format>(format: F, data: BinaryInput, options: DecodeOptions<F> & Pick<ThreadOptions, 'threads'> = {} as DecodeOptions<F>): Promise<Uint8Array> {
-  if (threaded(options)) return (await import('./threads-impl.js')).decode(format, data, options)
-  return (await import('../lib/oneshot.js')).decode(format, data, options)
+  if (threaded(options)) return (await import('./parallel.js')).decode(format, data, options, engines)
+  return decodeSerial(format, data, options)
 }
 /**
  * Ends the worker pool's workers now (they also end by themselves after a few idle
@@ -42,6 +46,6 @@ export async function decode<F extends Format>(format: F, data: BinaryInput, opt
  * Resolves once they were told to end (the pool's module loads only when used).
  */
 export async function closeWorkers(): Promise<void> {
-  const { closeWorkers: close } = await import('./threads-impl.js')
+  const { closeWorkers: close } = await import('./parallel.js')
   close()
 }

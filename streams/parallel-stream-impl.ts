@@ -21,7 +21,8 @@ import type { BlockEncoderPair } from './parallel-stream.js'
 import type { BlockPlan } from '../lib/parallel/block-options.js'
 import { BlockEncoder } from '../lib/parallel/blocks.js'
 import type { Job, JobResult, JobRunner } from '../lib/parallel/jobs.js'
-import { runnerFor } from './parallel.js'
+import type { JobEngines } from '../lib/parallel/jobs.js'
+import { jobRunner } from './job-runner.js'
 
 type Outcome = { result: JobResult; error?: undefined } | { result?: undefined; error: unknown }
 
@@ -29,7 +30,7 @@ type Outcome = { result: JobResult; error?: undefined } | { result?: undefined; 
  * The block-mode stream itself, part of streams/threads-impl.ts, which parallel-stream.ts
  * loads when such a stream is first used. Options were checked by `openBlockStream` there.
  */
-export function openBlockPair(format: Format, plan: BlockPlan, threads: number, flushMode: 'none' | 'write', options: { signal?: AbortSignal }): BlockEncoderPair {
+export function openBlockPair(format: Format, plan: BlockPlan, threads: number, flushMode: 'none' | 'write', options: { signal?: AbortSignal }, engines: JobEngines): BlockEncoderPair {
   const signal = options.signal
   const cancel = new AbortController()
   const max = 2 * threads
@@ -40,8 +41,8 @@ export function openBlockPair(format: Format, plan: BlockPlan, threads: number, 
   let loading: Promise<void> | null = null
   const load = (): Promise<void> =>
     (loading ??= (async () => {
-      encoder = new BlockEncoder(plan)
-      run = await runnerFor(threads, Infinity, cancel.signal)
+      encoder = await BlockEncoder.open(plan)
+      run = jobRunner(threads, Infinity, engines, cancel.signal)
     })())
 
   const queue: Promise<Outcome>[] = []
@@ -137,8 +138,9 @@ export function openBlockPair(format: Format, plan: BlockPlan, threads: number, 
   const into = new WritableStream<BinaryInput>({
     write(chunk) {
       return serial(async () => {
-        // A copy: the caller may reuse its buffer once the write resolved.
-        const bytes = toBytes(chunk, true).slice()
+        // A copy: the caller may reuse its buffer once the write resolved (`new
+        // Uint8Array(view)` copies, where a Node Buffer's `slice()` is a view).
+        const bytes = new Uint8Array(toBytes(chunk, true))
         await submit(encoder.push(bytes))
         if (flushMode === 'write') {
           await submit(encoder.flush())

@@ -1,7 +1,7 @@
 /**
  * Encoding streams in block mode (issue 22): `threads` / `blockSize` on the encoder
  * factories, `CompressionStream` and `encodeResponse`. Options are checked here, where
- * the stream is made (issue 20), with the small checks of ./thread-checks.ts; the stream
+ * the stream is made (issue 20), with the format table's checks (lib/formats.ts `checkBlockSize`, `checkThreadsForm`); the stream
  * itself (parallel-stream-impl.ts: the same `BlockEncoder` as the one-shot `encode()`,
  * so the same bytes, with at most `2 × threads` jobs in flight, reader backpressure,
  * `flush()` ending a block, cancel and abort dropping queued jobs) is part of the threads
@@ -12,8 +12,8 @@
 import type { BinaryInput } from '../lib/bytes.js'
 import type { Format } from '../lib/codec.js'
 import { CodecError } from '../lib/errors.js'
-import { checkOptions } from '../lib/formats.js'
-import { checkBlockSizeForm, checkThreadsForm, hasBlocks } from './thread-checks.js'
+import { checkBlockSize, checkOptions, checkThreadsForm, rowOf } from '../lib/formats.js'
+import { createDecoder, createEncoder } from '../lib/registry.js'
 
 /** A readable/writable pair whose `flush()` ends the current block. */
 export interface BlockEncoderPair extends ReadableWritablePair<Uint8Array, BinaryInput> {
@@ -23,16 +23,16 @@ export interface BlockEncoderPair extends ReadableWritablePair<Uint8Array, Binar
 /** An encoding stream of `format` in block mode; options are checked now, synchronously. */
 export function parallelEncodeStream(format: Format, options: Record<string, unknown>): BlockEncoderPair {
   checkThreadsForm(format, options.threads)
-  checkBlockSizeForm(format, options.blockSize)
+  checkBlockSize(format, options.blockSize)
   // Every option at once (unknown keys too), before any worker or engine starts; the
   // threads keys are the shell's here (LZ4's blockSize is its codec option).
   const { codec } = checkOptions(format, 'encode', options, { machine: ['flush', 'chunkSize'], shell: ['signal', 'streams', 'threads', ...(format === 'lz4' ? [] : ['blockSize'])] })
-  if (!hasBlocks(format)) throw new CodecError('UNSUPPORTED', format, `threads > 1 on a ${format} stream: ${format} has no independent blocks; encode() with threads runs it on one worker`)
+  if (!rowOf(format).blocks) throw new CodecError('UNSUPPORTED', format, `threads > 1 on a ${format} stream: ${format} has no independent blocks; encode() with threads runs it on one worker`)
   if (format === 'zstd' && codec.contentSize !== undefined) {
     throw new CodecError('INVALID_OPTION', format, 'contentSize declares one frame; block mode (blockSize or threads > 1) writes one frame per block, each with its own content size')
   }
   let inner: Promise<BlockEncoderPair> | null = null
-  const open = (): Promise<BlockEncoderPair> => (inner ??= import('./threads-impl.js').then((m) => m.openBlockStream(format, options)))
+  const open = (): Promise<BlockEncoderPair> => (inner ??= import('./threads-impl.js').then((m) => m.openBlockStream(format, options, { createEncoder, createDecoder })))
   let writer: WritableStreamDefaultWriter<BinaryInput> | null = null
   let reader: ReadableStreamDefaultReader<Uint8Array> | null = null
   const writerOf = async () => (writer ??= (await open()).writable.getWriter())

@@ -19,32 +19,36 @@ import { toBytes, type BinaryInput } from '../lib/bytes.js'
 import type { Format } from '../lib/codec.js'
 import { CodecError } from '../lib/errors.js'
 import { checkFormat, checkMaxOutput, checkOptions } from '../lib/formats.js'
-import { decode as decodeSerial, encode as encodeSerial, type DecodeOptions, type EncodeOptions } from '../lib/oneshot.js'
+import type * as OneShot from '../lib/oneshot.js'
+import type { DecodeOptions, EncodeOptions } from '../lib/oneshot.js'
 import { blockFamily, blockPlan, checkBlockSize } from '../lib/parallel/block-options.js'
-import { runJob, type JobRunner } from '../lib/parallel/jobs.js'
+import type { JobEngines } from '../lib/parallel/jobs.js'
 import { encodeBlocks } from '../lib/parallel/blocks.js'
 import { decodeFrameGroups, zstdFrameGroups } from '../lib/parallel/frames.js'
-import { workerPool } from './pool.js'
-import { checkThreads, MIN_PARALLEL_BYTES, rest, wantsBlocks, type ThreadOptions } from './threads.js'
+import { jobRunner } from './job-runner.js'
+
+export { closeWorkers } from './pool.js'
+import { checkThreads, rest, wantsBlocks, type ThreadOptions } from './threads.js'
 
 export { checkThreads, MAX_AUTO_THREADS, MAX_THREADS, MIN_PARALLEL_BYTES, rest, wantsBlocks, type ThreadOptions, type Threads } from './threads.js'
 
 /** Parallel zstd decoding gives each job whole frames of about this much content. */
 const ZSTD_GROUP_BYTES = 1024 * 1024
 
-/** The pool's runner for `threads` workers, or inline when one thread will do. */
-export async function runnerFor(threads: number, bytes: number, signal?: AbortSignal): Promise<JobRunner> {
-  if (threads <= 1 || bytes < MIN_PARALLEL_BYTES) return runJob
-  const pool = workerPool()
-  pool.grow(threads)
-  return (job) => pool.run(job, signal)
-}
+/**
+ * What the calls run on, passed in by streams/one-shot.ts: the one-shot helpers of
+ * lib/oneshot.ts (inputs that do not split) and the registry's span codecs (jobs run
+ * inline). Imported here, they would share the machine with the stream shell, and a
+ * bundler would split the shell into one more file for it (the repository's
+ * test/bundle-size.test.ts).
+ */
+export type SerialEngines = JobEngines & Pick<typeof OneShot, 'encode' | 'decode'>
 
 /**
  * Encodes a whole buffer. Options: `engine`, `level`, codec options, and `threads` /
  * `blockSize` (see `ThreadOptions`): block mode, in parallel on workers.
  */
-export async function encode<F extends Format>(format: F, data: BinaryInput, options: EncodeOptions<F> & ThreadOptions = {} as EncodeOptions<F>): Promise<Uint8Array> {
+export async function encode<F extends Format>(format: F, data: BinaryInput, options: EncodeOptions<F> & ThreadOptions, engines: SerialEngines): Promise<Uint8Array> {
   const given = options as Record<string, unknown>
   checkFormat(format)
   const threads = checkThreads(format, given.threads)
@@ -52,7 +56,7 @@ export async function encode<F extends Format>(format: F, data: BinaryInput, opt
   const others = rest(format, given)
   // 'auto' is block mode wherever it runs (even where it means one thread), so that its
   // bytes do not depend on the machine.
-  if (!wantsBlocks(format, given)) return encodeSerial(format, data, others as EncodeOptions<F>)
+  if (!wantsBlocks(format, given)) return engines.encode(format, data, others as EncodeOptions<F>)
   // Checked here, on the caller's thread, so that a bad option (or an unknown key) throws
   // from this call rather than from a job.
   const { engine, level, codec } = checkOptions(format, 'encode', others)
@@ -61,15 +65,15 @@ export async function encode<F extends Format>(format: F, data: BinaryInput, opt
   const plan = blockPlan(format, blockSize, checked)
   if (!plan) {
     // No block form: the whole input on one worker (off this thread), or here when small.
-    const { output } = await (await runnerFor(threads, bytes.length))({ kind: 'encode', format, options: checked, input: bytes })
+    const { output } = await jobRunner(threads, bytes.length, engines)({ kind: 'encode', format, options: checked, input: bytes })
     return output
   }
   const jobs = Math.ceil(bytes.length / plan.blockSize)
   // One deflate block with no dictionary is the serial encoder's stream byte for byte
   // (test/parallel-blocks.test.ts checks it): take the serial path, without a block
   // job's setup, so that threads never slow a small input down.
-  if (jobs <= 1 && blockFamily(format) === 'deflate' && !codec.dictionary) return encodeSerial(format, bytes, others as EncodeOptions<F>)
-  return encodeBlocks(plan, bytes, await runnerFor(jobs > 1 ? threads : 1, bytes.length), 2 * threads)
+  if (jobs <= 1 && blockFamily(format) === 'deflate' && !codec.dictionary) return engines.encode(format, bytes, others as EncodeOptions<F>)
+  return encodeBlocks(plan, bytes, jobRunner(jobs > 1 ? threads : 1, bytes.length, engines), 2 * threads)
 }
 
 /**
@@ -77,7 +81,7 @@ export async function encode<F extends Format>(format: F, data: BinaryInput, opt
  * options, and `threads` (see `ThreadOptions`): zstd streams of several frames decode
  * in parallel; every other input on the caller's thread.
  */
-export async function decode<F extends Format>(format: F, data: BinaryInput, options: DecodeOptions<F> & Pick<ThreadOptions, 'threads'> = {} as DecodeOptions<F>): Promise<Uint8Array> {
+export async function decode<F extends Format>(format: F, data: BinaryInput, options: DecodeOptions<F> & Pick<ThreadOptions, 'threads'>, engines: SerialEngines): Promise<Uint8Array> {
   const given = options as Record<string, unknown>
   checkFormat(format)
   const threads = checkThreads(format, given.threads)
@@ -91,7 +95,7 @@ export async function decode<F extends Format>(format: F, data: BinaryInput, opt
       const { maxOutputBytes: _, concatenated: __, ...codec } = others
       const total = groups.reduce((n, g) => n + g.size, 0)
       try {
-        const out = await decodeFrameGroups(bytes, groups, codec, limit, await runnerFor(threads, total), 2 * threads)
+        const out = await decodeFrameGroups(bytes, groups, codec, limit, jobRunner(threads, total, engines), 2 * threads)
         if (out) return out
       } catch (error) {
         // A worker that failed, or closeWorkers(): reported as such. Corrupt input: the
@@ -100,7 +104,7 @@ export async function decode<F extends Format>(format: F, data: BinaryInput, opt
         if (!(error instanceof CodecError) || error.code === 'ENGINE_UNAVAILABLE' || error.code === 'ABORTED') throw error
       }
     }
-    return decodeSerial(format, bytes, others as DecodeOptions<F>)
+    return engines.decode(format, bytes, others as DecodeOptions<F>)
   }
-  return decodeSerial(format, data, others as DecodeOptions<F>)
+  return engines.decode(format, data, others as DecodeOptions<F>)
 }

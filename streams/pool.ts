@@ -17,7 +17,7 @@ import { host } from '#worker-host'
 import { CodecError, type ErrorCode } from '../lib/errors.js'
 import type { Job, JobResult } from '../lib/parallel/jobs.js'
 import { workerFile } from './worker-file.js'
-import type { HostedWorker } from './worker-host.js'
+import { READY, type HostedWorker } from './worker-host.js'
 import type { JobMessage, ReplyMessage } from './worker-entry.js'
 
 /** Idle workers end after this long (ms): long enough to serve a burst of calls, short enough not to hold memory for nothing. */
@@ -35,6 +35,8 @@ interface Pending {
 
 interface Slot {
   readonly worker: HostedWorker
+  /** Whether the worker has said it listens (`READY`). */
+  ready: boolean
   job: Pending | null
   idle: ReturnType<typeof setTimeout> | undefined
   ended: boolean
@@ -63,9 +65,19 @@ class WorkerPool {
    * input copy is freed) and rejects with `ABORTED`; a job already running finishes
    * and its result is dropped by the caller.
    */
-  run(job: Job, signal?: AbortSignal): Promise<JobResult> {
+  run(job: Job, signal?: AbortSignal, inline?: () => Promise<JobResult>): Promise<JobResult> {
+    // A cold pool: while no worker listens yet, the job runs on the caller's thread
+    // (`inline`, the same job code), so the first call of a process costs no more than
+    // one thread would while the workers start beside it. Each inline job first lets
+    // the runtime handle its events, so a worker that is ready takes the next jobs.
+    if (inline && !this.slots.some((s) => s.ready)) {
+      this.warm()
+      return host.nextTask().then(() => (this.slots.some((s) => s.ready) || this.slots.length === 0 ? this.run(job, signal) : inline()))
+    }
     // The one copy of the input: a buffer of the pool's own, transferred to the worker.
-    const input = job.input.slice()
+    // `new Uint8Array(view)` copies; a Node Buffer's `slice()` would not (it is a view),
+    // and transferring it would detach the caller's memory.
+    const input = new Uint8Array(job.input)
     return new Promise<JobResult>((resolve, reject) => {
       const pending: Pending = { message: { id: this.nextId++, job: { ...job, input } }, transfer: [input.buffer], format: formatOf(job), resolve, reject }
       if (signal) {
@@ -83,6 +95,27 @@ class WorkerPool {
       this.queue.push(pending)
       this.pump()
     })
+  }
+
+  /** Starts workers up to the pool's size (they load in the background). */
+  private warm(): void {
+    try {
+      while (this.slots.length < this.size) this.idleAfterStart(this.spawn())
+    } catch {
+      // Reported by the queue (pump) when a job needs a worker that cannot start.
+    }
+  }
+
+  /** A worker started ahead of any job: unreferenced, and ended when idle like any other. */
+  private idleAfterStart(slot: Slot): void {
+    slot.worker.hold(false)
+    slot.idle = setTimeout(() => this.end(slot), IDLE_MS)
+    ;(slot.idle as { unref?: () => void }).unref?.()
+  }
+
+  /** Workers that said they listen (for tests). */
+  get readyWorkers(): number {
+    return this.slots.filter((s) => s.ready).length
   }
 
   /** Jobs waiting for a worker (for tests). */
@@ -108,22 +141,34 @@ class WorkerPool {
       slot.job = pending
       clearTimeout(slot.idle)
       slot.worker.hold(true)
-      slot.worker.post(pending.message, pending.transfer)
+      try {
+        slot.worker.post(pending.message, pending.transfer)
+      } catch (cause) {
+        // A job that cannot be posted (a value the structured clone refuses) fails alone;
+        // the worker stays free for the next one, and nothing waits forever.
+        slot.job = null
+        slot.worker.hold(false)
+        pending.reject(new CodecError('ENGINE_UNAVAILABLE', pending.format, `the job could not be posted to a worker: ${cause instanceof Error ? cause.message : String(cause)}`, -1, { cause }))
+      }
     }
   }
 
   private spawn(): Slot {
-    const slot: Slot = { worker: undefined as unknown as HostedWorker, job: null, idle: undefined, ended: false }
+    const slot: Slot = { worker: undefined as unknown as HostedWorker, ready: false, job: null, idle: undefined, ended: false }
     ;(slot as { worker: HostedWorker }).worker = host.start(
       workerFile(),
-      (message) => this.onReply(slot, message as ReplyMessage),
+      (message) => this.onReply(slot, message as ReplyMessage | typeof READY),
       (error) => this.onFailure(slot, error),
     )
     this.slots.push(slot)
     return slot
   }
 
-  private onReply(slot: Slot, reply: ReplyMessage): void {
+  private onReply(slot: Slot, reply: ReplyMessage | typeof READY): void {
+    if (reply === READY) {
+      slot.ready = true
+      return
+    }
     const pending = slot.job
     if (!pending || reply.id !== pending.message.id) return
     slot.job = null

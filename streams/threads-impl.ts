@@ -1,21 +1,22 @@
 /**
- * All of the threads implementation (issue 22) behind one dynamic import: the one-shot
- * `encode()` / `decode()` with `threads` or `blockSize` (./parallel.ts), block-mode
+ * The threads implementation of streams (issue 22) behind one dynamic import: block-mode
  * streams (./parallel-stream-impl.ts), the block logic, job runner and frame splitting
- * (lib/parallel/), the worker pool (./pool.ts) and `closeWorkers()`. streams/one-shot.ts
- * and streams/parallel-stream.ts import it only when `threads > 1` or `blockSize` is
- * given (or `closeWorkers()` is called), so a user who never asks for threads does not
- * download any of it; their option checks are streams/thread-checks.ts.
+ * (lib/parallel/) and the worker pool (./pool.ts). streams/parallel-stream.ts imports it
+ * only when `threads > 1` or `blockSize` is given, so a user who never asks for threads
+ * does not download any of it. It imports neither the registry nor the machine: the
+ * stream passes its engines in (lib/parallel/jobs.ts `JobEngines`), so a bundler keeps
+ * the stream shell in one file. The one-shot calls with threads are ./parallel.ts,
+ * loaded by ./one-shot.ts.
  */
 import type { Format } from '../lib/codec.js'
 import { CodecError } from '../lib/errors.js'
 import { checkOptions } from '../lib/formats.js'
 import { blockPlan, checkBlockSize } from '../lib/parallel/block-options.js'
+import type { JobEngines } from '../lib/parallel/jobs.js'
 import { openBlockPair } from './parallel-stream-impl.js'
 import type { BlockEncoderPair } from './parallel-stream.js'
 import { checkThreads, rest } from './threads.js'
 
-export { decode, encode } from './parallel.js'
 export { closeWorkers } from './pool.js'
 
 /** The option keys a block-mode encoding stream takes besides the codec's. */
@@ -26,11 +27,11 @@ export const STREAM_KEYS = { machine: ['flush', 'chunkSize'], shell: ['signal', 
  * stream was made (streams/parallel-stream.ts); here `threads` is resolved, and a
  * runtime without workers refuses `threads > 1` with `ENGINE_UNAVAILABLE`.
  */
-export function openBlockStream(format: Format, options: Record<string, unknown>): BlockEncoderPair {
+export function openBlockStream(format: Format, options: Record<string, unknown>, engines: JobEngines): BlockEncoderPair {
   const threads = checkThreads(format, options.threads)
   const blockSize = checkBlockSize(format, options.blockSize)
   const { engine, level, codec, flush } = checkOptions(format, 'encode', rest(format, options), STREAM_KEYS)
   const plan = blockPlan(format, blockSize, { ...codec, engine, level })
   if (!plan) throw new CodecError('UNSUPPORTED', format, `threads > 1 on a ${format} stream: ${format} has no independent blocks`)
-  return openBlockPair(format, plan, threads, flush, { signal: options.signal as AbortSignal | undefined })
+  return openBlockPair(format, plan, threads, flush, { signal: options.signal as AbortSignal | undefined }, engines)
 }

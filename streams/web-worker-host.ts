@@ -4,7 +4,7 @@
  * unreferenced in a page, so `hold` does nothing; the pool ends idle ones after a few
  * seconds.
  */
-import type { HostedWorker, WorkerHost } from './worker-host.js'
+import { READY, type HostedWorker, type WorkerHost } from './worker-host.js'
 
 interface WebWorker {
   postMessage(message: unknown, transfer: ArrayBuffer[]): void
@@ -43,5 +43,16 @@ export const host: WorkerHost = {
     scope.onmessage = (event) => {
       void handle(event.data).then(({ reply, transfer }) => scope.postMessage(reply, transfer))
     }
+    scope.postMessage(READY, [])
   },
+  // A message to oneself is a task of its own, without setTimeout's clamping.
+  nextTask: () =>
+    new Promise((resolve) => {
+      const channel = new MessageChannel()
+      channel.port1.onmessage = () => {
+        channel.port1.close()
+        resolve()
+      }
+      channel.port2.postMessage(0)
+    }),
 }

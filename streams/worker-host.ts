@@ -27,7 +27,13 @@ export interface WorkerHost {
   start(url: URL, onMessage: (message: unknown) => void, onFailure: (error: unknown) => void): HostedWorker
   /**
    * Inside a worker: answers each message with `handle`'s reply, transferring the
-   * buffers it lists.
+   * buffers it lists; first posts `READY`, once it listens.
    */
   serve(handle: (message: unknown) => Promise<{ reply: unknown; transfer: ArrayBuffer[] }>): void
+  /** Resolves after the runtime has handled the events waiting (a macrotask: a worker's message among them). */
+  nextTask(): Promise<void>
 }
+
+/** What a worker posts once it listens (the pool then sends it jobs instead of running them on the caller's thread). */
+export const READY = 'sluice-worker-ready'
+

@@ -8,7 +8,11 @@ import { adler32, crc32 } from '../lib/codecs/checksum.js'
 import { adler32Combine, crc32Combine } from '../lib/parallel/combine.js'
 import { blockPlan, checkBlockSize, encodeBlocks, runOrdered } from '../lib/parallel/blocks.js'
 import { decodeFrameGroups, zstdFrameGroups } from '../lib/parallel/frames.js'
-import { runJob, type Job, type JobResult } from '../lib/parallel/jobs.js'
+import { runJob as runJobWith, type Job, type JobResult } from '../lib/parallel/jobs.js'
+import { createDecoder, createEncoder } from '../lib/registry.js'
+
+/** Jobs inline on this thread, with the registry's engines (as streams/job-runner.ts runs them). */
+const runJob = (job: Job): Promise<JobResult> => runJobWith(job, { createEncoder, createDecoder })
 import { decode, encode } from '../lib/oneshot.js'
 import type { Format } from '../lib/codec.js'
 import { CodecError } from '../lib/errors.js'
@@ -147,7 +151,7 @@ test('runOrdered: results in order, at most inFlight started, a failure waits fo
     if (job.input.length === 99) throw new CodecError('INVALID_DATA', 'zstd', 'job failed')
     return { output: job.input, check: 0 }
   }
-  const job = (n: number): Job => ({ kind: 'decode', format: 'zstd', options: {}, input: new Uint8Array(n) })
+  const job = (n: number): Job => ({ kind: 'decode', format: 'zstd', options: {}, input: new Uint8Array(n), size: 0 })
   await runOrdered(7, job, run, 3, (i, r) => order.push(i * 10 + r.output.length))
   assert.equal(order, [0, 11, 22, 33, 44, 55, 66])
   assert.is(most, 3)

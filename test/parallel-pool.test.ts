@@ -100,6 +100,19 @@ test('the caller\'s buffer is copied, never detached', async () => {
   assert.equal(input, big)
 })
 
+test('a Node Buffer (whose slice() is a view, not a copy) is copied too: never detached, the same bytes as a Uint8Array', async () => {
+  // A view into a larger Buffer, as readFileSync(...).subarray() gives.
+  const whole = Buffer.alloc(big.length + 100)
+  whole.set(big, 50)
+  const input = whole.subarray(50, 50 + big.length)
+  for (const format of ['gzip', 'deflate', 'zstd', 'lz4'] as const) {
+    const out = await encode(format, input, { threads: 2 })
+    assert.is(whole.byteLength, big.length + 100, `${format}: the caller's Buffer was detached`)
+    assert.equal(out, await encode(format, big, { threads: 2 }), `${format}: a Buffer and a Uint8Array of the same bytes encode alike`)
+  }
+  assert.equal(new Uint8Array(input), big)
+})
+
 test('a worker that dies mid-job fails the call with a CodecError, and the next call gets a new worker', async () => {
   const pending = encode('zstd', big, { threads: 2, blockSize: 65536, level: 9 })
   // Let the jobs reach the workers, then end one as a crash would.
@@ -114,6 +127,39 @@ test('a worker that dies mid-job fails the call with a CodecError, and the next 
   assert.is((error as CodecError).code, 'ENGINE_UNAVAILABLE')
   assert.match((error as CodecError).message, /worker/)
   assert.equal(await decode('zstd', await encode('zstd', big, { threads: 2 })), big)
+})
+
+test('a job the structured clone refuses fails alone with a CodecError; the worker takes the next job (never a hang)', async () => {
+  const pool = workerPool()
+  pool.grow(1)
+  const input = text.subarray(0, 100_000)
+  const bad = await pool.run({ kind: 'encode', format: 'gzip', options: { level: () => 6 }, input }).catch((e: unknown) => e)
+  assert.ok(bad instanceof CodecError && bad.code === 'ENGINE_UNAVAILABLE' && /could not be posted/.test(bad.message), String(bad))
+  const good = await pool.run({ kind: 'encode', format: 'gzip', options: { level: 6 }, input })
+  assert.equal(new Uint8Array(gunzipSync(good.output)), input)
+})
+
+test('a cold pool runs jobs on the caller\'s thread while its workers start; once one listens, jobs go to the workers', async () => {
+  await closeWorkers()
+  const pool = workerPool()
+  pool.grow(2)
+  const { runJob } = await import('../lib/parallel/jobs.js')
+  const engines = await import('../lib/registry.js')
+  const input = text.subarray(0, 200_000)
+  const job = { kind: 'encode', format: 'gzip', options: { level: 6 }, input } as const
+  let inline = 0
+  const here = () => {
+    inline++
+    return runJob(job, engines)
+  }
+  const first = await pool.run(job, undefined, here)
+  assert.is(inline, 1, 'the first job ran on this thread')
+  assert.is(pool.workers, 2, 'both workers started meanwhile')
+  for (let i = 0; i < 200 && pool.readyWorkers === 0; i++) await new Promise((r) => setTimeout(r, 10))
+  assert.ok(pool.readyWorkers > 0, 'a worker said it listens')
+  const second = await pool.run(job, undefined, here)
+  assert.is(inline, 1, 'with a worker listening, the job went to it')
+  assert.equal(second.output, first.output)
 })
 
 test('closeWorkers ends the workers; running jobs fail with ABORTED; the pool starts again', async () => {

@@ -10,7 +10,6 @@ import { BlockEncoder, blockPlan } from '../lib/parallel/blocks.js'
 import { workerPool } from '../streams/pool.js'
 import { checkBlockSize } from '../lib/parallel/block-options.js'
 import { checkThreads } from '../streams/threads.js'
-import { checkBlockSizeForm, checkThreadsForm, hasBlocks } from '../streams/thread-checks.js'
 import { blockFamily } from '../lib/parallel/block-options.js'
 import { filesCorpus, randomBytes } from './_corpus.js'
 import { root } from './_fixtures.js'
@@ -43,15 +42,16 @@ async function collect(pair: ReadableWritablePair<Uint8Array, Uint8Array>, chunk
 
 test('BlockEncoder: any chunking of the input gives the one-shot bytes (inline jobs)', async () => {
   const { runJob } = await import('../lib/parallel/jobs.js')
+  const engines = await import('../lib/registry.js')
   for (const format of ['gzip', 'zstd', 'lz4'] as const) {
     const plan = blockPlan(format, format === 'lz4' ? 65536 : 65536, {})!
     const oneShot = await encode(format, input, { blockSize: format === 'lz4' ? undefined : 65536, threads: format === 'lz4' ? 2 : 1 })
     for (const most of [1000, 70_000, 300_000]) {
-      const e = new BlockEncoder(plan)
+      const e = await BlockEncoder.open(plan)
       const jobs = chunked(input, most).flatMap((c) => e.push(c))
       jobs.push(...e.end())
       const parts = [e.header()]
-      for (const job of jobs) parts.push(e.take(await runJob(job)))
+      for (const job of jobs) parts.push(e.take(await runJob(job, engines)))
       parts.push(e.trailer())
       assert.equal(new Uint8Array(await new Blob(parts as BlobPart[]).arrayBuffer()), oneShot, `${format} chunks up to ${most}`)
     }
@@ -69,6 +69,22 @@ test('streams: the one-shot bytes for 1 and 2 threads, any chunking', async () =
       }
     }
   }
+})
+
+test('streams: a Buffer the caller reuses after each write is copied at the write (its slice() is a view)', async () => {
+  const expected = await encode('gzip', input, { threads: 2 })
+  const pair = gzipEncode({ threads: 2 })
+  const reading = new Response(pair.readable).arrayBuffer()
+  const writer = pair.writable.getWriter()
+  const scratch = Buffer.alloc(100_000)
+  for (let at = 0; at < input.length; at += scratch.length) {
+    const n = Math.min(scratch.length, input.length - at)
+    scratch.set(input.subarray(at, at + n))
+    await writer.write(scratch.subarray(0, n))
+    scratch.fill(0xaa)
+  }
+  await writer.close()
+  assert.equal(new Uint8Array(await reading), expected)
 })
 
 test('streams: flush() ends the current block; the output so far decodes', async () => {
@@ -141,7 +157,7 @@ test('streams: options checked at the call', () => {
   assert.throws(() => gzipEncode({ threads: 2, levle: 5 } as never), (e: CodecError) => e.code === 'INVALID_OPTION' && /did you mean 'level'/.test(e.message))
 })
 
-test("the checks at the call (thread-checks.ts) and the implementation's (threads.ts, block-options.ts) give the same verdicts", () => {
+test('blockSize and threads by the format table: the smallest block per family, LZ4\'s four sizes, none for formats without blocks', () => {
   const verdict = (f: () => unknown): string => {
     try {
       f()
@@ -150,16 +166,21 @@ test("the checks at the call (thread-checks.ts) and the implementation's (thread
       return (e as CodecError).code
     }
   }
-  const formats = ['gzip', 'deflate', 'deflate-raw', 'zstd', 'lz4', 'brotli', 'snappy', 'dcz', 'dcb', 'lz4-block'] as const
-  const sizes = [undefined, 0, 1000, 32767, 32768, 65535, 65536, 100000, 262144, 1048576, 4194304, 2 ** 30, 2 ** 30 + 1, 1.5, '65536', null, -1]
-  for (const format of formats) {
-    assert.is(hasBlocks(format as never), blockFamily(format as never) !== null, `${format} has blocks`)
-    for (const size of sizes) assert.is(verdict(() => checkBlockSizeForm(format as never, size)), verdict(() => checkBlockSize(format as never, size)), `${format} blockSize ${String(size)}`)
+  const sizes = [undefined, 0, 32767, 32768, 65535, 65536, 100000, 262144, 2 ** 30, 2 ** 30 + 1, 1.5, '65536', null]
+  const expected: Record<string, string> = {
+    deflate: 'ok INVALID_OPTION INVALID_OPTION ok ok ok ok ok ok INVALID_OPTION INVALID_OPTION INVALID_OPTION INVALID_OPTION',
+    zstd: 'ok INVALID_OPTION INVALID_OPTION INVALID_OPTION INVALID_OPTION ok ok ok ok INVALID_OPTION INVALID_OPTION INVALID_OPTION INVALID_OPTION',
+    lz4: 'ok INVALID_OPTION INVALID_OPTION INVALID_OPTION INVALID_OPTION ok INVALID_OPTION ok INVALID_OPTION INVALID_OPTION INVALID_OPTION INVALID_OPTION INVALID_OPTION',
+    none: 'ok INVALID_OPTION INVALID_OPTION INVALID_OPTION INVALID_OPTION INVALID_OPTION INVALID_OPTION INVALID_OPTION INVALID_OPTION INVALID_OPTION INVALID_OPTION INVALID_OPTION INVALID_OPTION',
   }
-  // In Node the runtime has workers, so the implementation refuses only what the form check refuses.
-  for (const threads of [undefined, 'auto', 'x', 0, 1, 2, 2.5, 256, 257, -1, null, '2']) {
-    assert.is(verdict(() => checkThreadsForm('gzip', threads)), verdict(() => checkThreads('gzip', threads)), `threads ${String(threads)}`)
+  const families = { gzip: 'deflate', deflate: 'deflate', 'deflate-raw': 'deflate', zstd: 'zstd', lz4: 'lz4', brotli: 'none', snappy: 'none', dcz: 'none', dcb: 'none', 'lz4-block': 'none' } as const
+  for (const [format, family] of Object.entries(families)) {
+    assert.is(blockFamily(format as never) ?? 'none', family, `${format}'s family`)
+    assert.is(sizes.map((size) => verdict(() => checkBlockSize(format as never, size))).join(' '), expected[family], `${format} blockSize verdicts`)
   }
+  // In Node the runtime has workers: only the form is refused.
+  const threads = [undefined, 'auto', 'x', 0, 1, 2, 2.5, 256, 257, -1, null, '2']
+  assert.is(threads.map((t) => verdict(() => checkThreads('gzip', t))).join(' '), 'ok ok INVALID_OPTION INVALID_OPTION ok ok INVALID_OPTION ok INVALID_OPTION INVALID_OPTION INVALID_OPTION INVALID_OPTION')
 })
 
 test('CompressionStream takes threads and blockSize: the encode() bytes; bad values are TypeErrors', async () => {

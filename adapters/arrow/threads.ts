@@ -1,7 +1,7 @@
 /**
  * The Arrow reader's and writer's `threads` (issue 22), loaded with a dynamic import
  * the first time a reader or writer is asked for more than one thread, so that Arrow
- * users who never ask do not load the worker pool (streams/parallel.ts). Resolves
+ * users who never ask do not load the worker pool (streams/runner-for.ts). Resolves
  * `threads` (`'auto'`, and `ENGINE_UNAVAILABLE` where the runtime has no workers) and
  * runs body buffers as jobs (lib/arrow/body-parallel.ts) on runners from
  * `runnerFor()`, which keeps small bodies on the caller's thread.
@@ -11,7 +11,8 @@ import { decodeBodyBuffersParallel, layoutBodyParallel } from '../../lib/arrow/b
 import type { Body, BodyBuffers } from '../../lib/arrow/body-write.js'
 import type { RecordBatchDesc } from '../../lib/arrow/metadata.js'
 import type { JobRunner } from '../../lib/parallel/jobs.js'
-import { checkThreads, runnerFor } from '../../streams/parallel.js'
+import { runnerFor } from '../../streams/runner-for.js'
+import { checkThreads } from '../../streams/threads.js'
 
 /** Body decoding and encoding on `threads` threads. */
 export interface ArrowThreads {
@@ -35,8 +36,8 @@ export function arrowThreads(value: unknown, signal?: AbortSignal): ArrowThreads
   // One cap on the jobs in flight for all of this reader's or writer's bodies: the
   // reader decodes the next message's while the caller takes the current one.
   const slots = new Slots(inFlight)
-  const runner = async (bytes: number): Promise<JobRunner> => {
-    const run = await runnerFor(threads, bytes, signal)
+  const runner = (bytes: number): JobRunner => {
+    const run = runnerFor(threads, bytes, signal)
     return async (job) => {
       await slots.take()
       try {

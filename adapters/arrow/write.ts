@@ -12,8 +12,8 @@ import {
 import { assemble, childOf, emptyData } from './layout.js'
 import { schemaDesc } from './schema.js'
 import type { ArrowThreads } from './threads.js'
-import { checkThreadsForm } from '../../streams/thread-checks.js'
-import type { Threads } from '../../streams/thread-limits.js'
+import { checkThreadsForm } from '../../lib/options.js'
+import type { Threads } from '../../streams/thread-options.js'
 
 /** Options of `arrowEncode()` and `arrowEncodeFile()`. */
 export interface ArrowEncodeOptions {

@@ -7,7 +7,7 @@
  */
 import { availableParallelism } from 'node:os'
 import { parentPort, Worker } from 'node:worker_threads'
-import type { HostedWorker, WorkerHost } from '../../streams/worker-host.js'
+import { READY, type HostedWorker, type WorkerHost } from '../../streams/worker-host.js'
 
 /** Why this runtime has no workers: never here. Exported apart from `host` so that option checks do not load it. */
 export const unavailable: string | null = null
@@ -36,5 +36,7 @@ export const host: WorkerHost = {
     port.on('message', (message: unknown) => {
       void handle(message).then(({ reply, transfer }) => port.postMessage(reply, transfer))
     })
+    port.postMessage(READY)
   },
+  nextTask: () => new Promise((resolve) => setImmediate(resolve)),
 }

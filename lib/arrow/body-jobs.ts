@@ -12,12 +12,15 @@
  *   float64 (little-endian) per buffer with its region's length.
  *
  * Jobs are plain data (see lib/parallel/jobs.ts); the engines they run on come from the
- * `ArrowEngines` the job runner passes, and each worker keeps its codecs from job to
+ * `JobEngines` the job runner passes (lib/registry.ts's factories), and each worker keeps its codecs from job to
  * job (an instance per format and level, reset between buffers).
  */
 import { align8 } from '../bytes.js'
 import type { Decoder, Encoder } from '../codec.js'
 import { decodeInto } from '../decode-buffer.js'
+import { CodecError } from '../errors.js'
+import { mostDecodedBytes } from '../formats.js'
+import type { JobEngines } from '../parallel/jobs.js'
 import { bodyEncoderOptions, compressBuffers, compressedCapacity } from './body-write.js'
 
 /** Decodes whole frames, each into its exact size (see the module comment for the output). */
@@ -44,12 +47,6 @@ export interface ArrowEncodeJob {
   readonly input: Uint8Array
   /** Each buffer's length in bytes. */
   readonly lengths: readonly number[]
-}
-
-/** The engines the jobs run on (lib/registry.ts `createDecoder` / `createEncoder`, or the worker's). */
-export interface ArrowEngines {
-  createDecoder(format: 'lz4' | 'zstd', options: Record<string, unknown>): Promise<Decoder>
-  createEncoder(format: 'lz4' | 'zstd', options: Record<string, unknown>): Promise<Encoder>
 }
 
 /** A job's outcome, as lib/parallel/jobs.ts `JobResult`. */
@@ -94,11 +91,18 @@ function give(key: string, codec: Decoder | Encoder): void {
 }
 
 /** Runs one Arrow job on this thread. Errors are `CodecError`s, format `'arrow'`. */
-export async function runArrowJob(job: ArrowDecodeJob | ArrowEncodeJob, engines: ArrowEngines): Promise<ArrowJobResult> {
+export async function runArrowJob(job: ArrowDecodeJob | ArrowEncodeJob, engines: JobEngines): Promise<ArrowJobResult> {
   if (job.kind === 'arrow-decode') {
     const key = `${job.format}/decode`
     const decoder = await take(key, () => engines.createDecoder(job.format, { engine: 'wasm' }))
     try {
+      // A job allocates no more than its frames can decode to (the reader sized them
+      // from prefixes and frame headers it checked; this holds for any job posted).
+      for (let i = 0; i < job.sizes.length; i++) {
+        if (job.sizes[i]! > mostDecodedBytes(job.format, job.lengths[i]!)) {
+          throw new CodecError('INVALID_DATA', 'arrow', `frame ${i} of ${job.lengths[i]} bytes cannot decode to ${job.sizes[i]}`, job.starts[i]!)
+        }
+      }
       const { offsets, total } = decodedSlots(job.sizes)
       const output = new Uint8Array(total)
       for (let i = 0; i < job.sizes.length; i++) {

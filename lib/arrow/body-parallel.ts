@@ -44,7 +44,7 @@ import type { RecordBatchDesc } from './metadata.js'
 export const GROUP_BYTES = 1024 * 1024
 
 /** Where the reader gets its runner: `bytes` is the work's size (small work stays inline). */
-export type RunnerFor = (bytes: number) => Promise<JobRunner>
+export type RunnerFor = (bytes: number) => JobRunner
 
 const EMPTY = new Uint8Array(0)
 
@@ -167,7 +167,7 @@ async function decodeJobs(
     }
   }
   if (groups.length > 0) {
-    const run = await runnerFor(total)
+    const run = runnerFor(total)
     await runOrdered(groups.length, jobOf, run, inFlight, (g, result) => {
       const members = groups[g]!
       const { offsets, total: expected } = decodedSlots(members.map((s) => s.size))
@@ -222,7 +222,7 @@ export async function layoutBodyParallel(a: BodyBuffers, length: number, compres
   const regions: number[] = []
   let at = 0
   if (groups.length > 0) {
-    const run = await runnerFor(total)
+    const run = runnerFor(total)
     await runOrdered(groups.length, jobOf, run, inFlight, (g, result) => {
       const [from, to] = groups[g]!
       const { bytes, lengths } = encodedRegions(result.output, to - from)

@@ -10,6 +10,16 @@ import { CodecError } from '../errors.js'
 import { deflateModule, type DeflateEngineParts } from './deflate-module.js'
 import { inflateWasmParts, loadInflateKernel, type WasmInflater } from './inflate-wasm.js'
 import { loadZlibngEncoder, zlibngLoaded, ZlibngEncoder } from './deflate-zlibng.js'
+import { adler32, crc32 } from './checksum.js'
+import { wrapperHeader, wrapperOf } from './deflate.js'
+
+/**
+ * What block mode (lib/parallel, issue 22) takes from the deflate family: the wrappers'
+ * headers and the checksums of the trailers. Handed out by this module, which the
+ * default engine's users load anyway, so that a bundler keeps them in one file with the
+ * codecs rather than in one more file shared with the threads implementation.
+ */
+export const blockTools = { crc32, adler32, wrapperHeader, wrapperOf } as const
 
 let decoding = false
 

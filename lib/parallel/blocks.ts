@@ -26,7 +26,8 @@ import type { Format } from '../codec.js'
 import { CodecError } from '../errors.js'
 import { checkBoolean, checkInteger, resolveEngine, type Engine } from '../formats.js'
 import { writeU32LE } from '../endian.js'
-import { wrapperHeader, wrapperOf } from '../codecs/deflate.js'
+import type { DeflateTools } from './deflate-tools.js'
+import { loadDeflateTools } from './deflate-tools.js'
 import { xxh32, Xxh32 } from '../codecs/xxhash32.js'
 import { FLG_BLOCK_CHECKSUM, FLG_BLOCK_INDEPENDENCE, FLG_CONTENT_CHECKSUM, FLG_CONTENT_SIZE, FLG_VERSION_01, MAGIC as LZ4_MAGIC } from '../codecs/lz4-frame-format.js'
 import { adler32Combine, crc32Combine } from './combine.js'
@@ -34,7 +35,7 @@ import type { Job, JobResult, JobRunner } from './jobs.js'
 
 import { blockFamily, DEFLATE_WINDOW, LZ4_BLOCK_IDS, LZ4_JOB_BYTES, type BlockPlan, type Family } from './block-options.js'
 
-export { blockFamily, blockPlan, checkBlockSize, DEFAULT_BLOCK_SIZE, DEFLATE_WINDOW, type BlockPlan } from './block-options.js'
+export { blockFamily, blockPlan, checkBlockSize, DEFLATE_WINDOW, type BlockPlan } from './block-options.js'
 
 /**
  * Runs `count` jobs through `run` with at most `inFlight` started and not yet taken,
@@ -106,6 +107,7 @@ export class BlockEncoder {
   private total = 0
   // deflate
   private readonly wrapper: 'gzip' | 'zlib' | 'raw'
+  private readonly tools: DeflateTools | null
   private readonly level: number
   private readonly engine: Engine | undefined
   private readonly dictionary: Uint8Array | null
@@ -118,15 +120,18 @@ export class BlockEncoder {
   private readonly hash = new Xxh32()
   private readonly jobOptions: Readonly<Record<string, unknown>>
 
-  constructor(plan: BlockPlan) {
+  /** `tools`: the deflate family's (`loadDeflateTools()`; `BlockEncoder.open` loads them), null for zstd and LZ4. */
+  constructor(plan: BlockPlan, tools: DeflateTools | null) {
     const { format, blockSize, options } = plan
     const family = blockFamily(format)
     if (!family) throw new CodecError('INVALID_OPTION', format, 'no block mode for this format')
+    if (family === 'deflate' && !tools) throw new CodecError('INVALID_OPTION', format, 'deflate blocks need the deflate tools (BlockEncoder.open loads them)')
+    this.tools = tools
     this.format = format
     this.family = family
     this.options = options
     this.blockSize = blockSize
-    this.wrapper = family === 'deflate' ? wrapperOf(format) : 'raw'
+    this.wrapper = family === 'deflate' ? tools!.wrapperOf(format) : 'raw'
     this.level = (options.level as number | undefined) ?? 6
     this.engine = family === 'deflate' ? resolveEngine(format, options.engine) : undefined
     this.dictionary = family === 'deflate' ? ((options.dictionary as Uint8Array | undefined) ?? null) : null
@@ -141,9 +146,14 @@ export class BlockEncoder {
     this.jobOptions = family === 'lz4' ? { ...options, blockSize, contentChecksum: false, contentSize: undefined } : options
   }
 
+  /** A block encoder for `plan`, with the deflate family's tools loaded when it needs them. */
+  static async open(plan: BlockPlan): Promise<BlockEncoder> {
+    return new BlockEncoder(plan, blockFamily(plan.format) === 'deflate' ? await loadDeflateTools() : null)
+  }
+
   /** What goes before the first job's output. */
   header(): Uint8Array {
-    if (this.family === 'deflate') return wrapperHeader(this.wrapper, this.level, this.dictionary)
+    if (this.family === 'deflate') return this.tools!.wrapperHeader(this.wrapper, this.level, this.dictionary)
     if (this.family === 'zstd') return EMPTY
     const size = this.contentSize
     const header = new Uint8Array(size >= 0 ? 15 : 7)
@@ -269,7 +279,7 @@ export class BlockEncoder {
 
 /** Encodes `bytes` in block mode per `plan`, running the jobs through `run` with at most `inFlight` at a time. */
 export async function encodeBlocks(plan: BlockPlan, bytes: Uint8Array, run: JobRunner, inFlight: number): Promise<Uint8Array> {
-  const encoder = new BlockEncoder(plan)
+  const encoder = await BlockEncoder.open(plan)
   const jobs = [...encoder.push(bytes), ...encoder.end()]
   const parts: Uint8Array[] = [encoder.header()]
   let total = parts[0]!.length

@@ -74,7 +74,7 @@ export async function decodeFrameGroups(bytes: Uint8Array, groups: readonly Fram
   let at = 0
   await runOrdered(
     groups.length,
-    (i) => ({ kind: 'decode', format: 'zstd', options: { ...options, maxOutputBytes: groups[i]!.size }, input: bytes.subarray(groups[i]!.start, groups[i]!.end) }),
+    (i) => ({ kind: 'decode', format: 'zstd', options, input: bytes.subarray(groups[i]!.start, groups[i]!.end), size: groups[i]!.size }),
     run,
     inFlight,
     (_, r) => {

@@ -7,17 +7,25 @@
  * A job is plain data (structured-clonable: numbers, strings, `Uint8Array`s), so a pool
  * can post it to a worker as it is. `input` is the one buffer a pool copies and
  * transfers; the result's `output` is transferred back.
+ *
+ * Jobs drive span codecs directly (the `OperationStatus` contract of lib/codec.ts), made
+ * by the `JobEngines` their caller passes in: lib/registry.ts's `createEncoder` and
+ * `createDecoder`. This module imports neither the registry nor the machine, so the
+ * threads implementation that a stream loads on first use shares no module with the
+ * stream shell beyond the leaves (errors, formats, bytes), and a bundler keeps the
+ * shell in one file (the repository's test/bundle-size.test.ts).
  */
 import { joinBytes } from '../bytes.js'
 import type { Encoder, Format } from '../codec.js'
 import { CodecError } from '../errors.js'
 import type { Engine } from '../formats.js'
-import { decode, encode } from '../oneshot.js'
-import { createEncoder } from '../registry.js'
 import { Status } from '../status.js'
-import { adler32, crc32 } from '../codecs/checksum.js'
-import { runArrowJob, type ArrowDecodeJob, type ArrowEncodeJob, type ArrowEngines } from '../arrow/body-jobs.js'
-import { createDecoder } from '../registry.js'
+import { loadDeflateTools } from './deflate-tools.js'
+import type * as Registry from '../registry.js'
+import type { ArrowDecodeJob, ArrowEncodeJob } from '../arrow/body-jobs.js'
+
+/** The span codecs jobs run on: lib/registry.ts's factories (options checked there, engines loaded once per realm). */
+export type JobEngines = Pick<typeof Registry, 'createEncoder' | 'createDecoder'>
 
 /**
  * One deflate block as pigz writes it: raw deflate of `input[prefix..)` with
@@ -37,7 +45,10 @@ export interface DeflateBlockJob {
   readonly check: 'crc32' | 'adler32' | 'none'
 }
 
-/** A whole one-shot encode of `input` (one zstd frame, LZ4 blocks, a brotli stream). */
+/**
+ * A whole encode of `input` (one zstd frame, which then states its content size; LZ4
+ * blocks; a brotli stream): the encoder's output for all of `input` with `final`.
+ */
 export interface EncodeJob {
   readonly kind: 'encode'
   readonly format: Format
@@ -45,20 +56,22 @@ export interface EncodeJob {
   readonly input: Uint8Array
 }
 
-/** A whole one-shot decode of `input` (whole zstd frames, say). */
+/**
+ * A decode of `input`, whole frames (zstd frames, say, each followed by the next), into
+ * exactly `size` bytes: what their headers declare. Decoding to more or fewer is
+ * `INVALID_DATA` (offsets within `input`).
+ */
 export interface DecodeJob {
   readonly kind: 'decode'
   readonly format: Format
   readonly options: Record<string, unknown>
   readonly input: Uint8Array
+  readonly size: number
 }
 
 export type Job = DeflateBlockJob | EncodeJob | DecodeJob | ArrowDecodeJob | ArrowEncodeJob
 
 export type { ArrowDecodeJob, ArrowEncodeJob } from '../arrow/body-jobs.js'
-
-/** The engines of the Arrow jobs: the registry's. */
-const arrowEngines: ArrowEngines = { createDecoder: (format, options) => createDecoder(format, options as never), createEncoder: (format, options) => createEncoder(format, options as never) }
 
 export interface JobResult {
   readonly output: Uint8Array
@@ -69,34 +82,81 @@ export interface JobResult {
 /** Runs jobs: `runJob` inline, or a pool's runner that posts them to workers. */
 export type JobRunner = (job: Job) => Promise<JobResult>
 
-/** Runs one job on this thread. Errors are `CodecError`s, as from the one-shot calls. */
-export async function runJob(job: Job): Promise<JobResult> {
+/** Runs one job on this thread with `engines`. Errors are `CodecError`s, as from the one-shot calls. */
+export async function runJob(job: Job, engines: JobEngines): Promise<JobResult> {
   switch (job.kind) {
     case 'deflate-block':
-      return deflateBlock(job)
-    case 'encode':
-      return { output: await encode(job.format, job.input, job.options as never), check: 0 }
+      return deflateBlock(job, engines)
+    case 'encode': {
+      // A zstd frame states its content size (block mode's frames, issue 22: the parallel
+      // decoder cuts and sizes frames by it), whatever room the encoder was given.
+      const options = job.format === 'zstd' ? { ...job.options, contentSize: job.input.length } : job.options
+      const encoder = await engines.createEncoder(job.format, options as never)
+      try {
+        return { output: drive(encoder, job.input, true), check: 0 }
+      } finally {
+        encoder.dispose()
+      }
+    }
     case 'decode':
-      return { output: await decode(job.format, job.input, job.options as never), check: 0 }
+      return { output: await decodeExact(job, engines), check: 0 }
     case 'arrow-decode':
     case 'arrow-encode':
-      return runArrowJob(job, arrowEngines)
+      // Loaded on the first Arrow job: this module is part of every threads user's code.
+      return (await import('../arrow/body-jobs.js')).runArrowJob(job, engines)
     default:
       throw new CodecError('INVALID_OPTION', 'threads', `unknown job kind ${JSON.stringify((job as { kind: unknown }).kind)}`)
   }
 }
 
-async function deflateBlock(job: DeflateBlockJob): Promise<JobResult> {
+async function deflateBlock(job: DeflateBlockJob, engines: JobEngines): Promise<JobResult> {
   const history = job.prefix > 0 ? job.input.subarray(0, job.prefix) : job.dictionary
-  const encoder = await createEncoder('deflate-raw', { engine: job.engine, level: job.level, ...(history ? { dictionary: history } : {}) })
+  const encoder = await engines.createEncoder('deflate-raw', { engine: job.engine, level: job.level, ...(history ? { dictionary: history } : {}) })
   const block = job.input.subarray(job.prefix)
   try {
     const output = drive(encoder, block, job.last)
-    const check = job.check === 'crc32' ? crc32(block) : job.check === 'adler32' ? adler32(block) : 0
+    const tools = job.check === 'none' ? null : await loadDeflateTools()
+    const check = job.check === 'crc32' ? tools!.crc32(block) : job.check === 'adler32' ? tools!.adler32(block) : 0
     return { output, check }
   } finally {
     encoder.dispose()
   }
+}
+
+/**
+ * Decodes the frames of `job.input` one after another into one array of `job.size`
+ * bytes: the room is exactly what the headers declared, so a frame that decodes to more
+ * stops at that room (no growth), and one that decodes to less is caught at the end.
+ */
+async function decodeExact(job: DecodeJob, engines: JobEngines): Promise<Uint8Array> {
+  const decoder = await engines.createDecoder(job.format, job.options as never)
+  const output = new Uint8Array(job.size)
+  let src = job.input
+  let at = 0
+  const fail = (code: string, message: string, offset: number): never => {
+    throw new CodecError(code as never, job.format, message, offset)
+  }
+  try {
+    for (;;) {
+      const status = decoder.transform(src, output.subarray(at), true)
+      const frameStart = job.input.length - src.length
+      src = src.subarray(decoder.consumed)
+      at += decoder.written
+      if (status === Status.Done) {
+        if (src.length === 0) break
+        decoder.reset()
+        continue
+      }
+      if (status === Status.DestinationTooSmall) fail('INVALID_DATA', `the frames decode to more than the ${job.size} bytes their headers declare`, job.input.length - src.length)
+      if (status === Status.NeedMoreData) fail('TRUNCATED', 'input ended before the end of the frame', job.input.length)
+      const f = decoder.failure
+      fail(f?.code ?? 'INVALID_DATA', f?.message ?? 'the decoder failed', f && f.offset >= 0 ? frameStart + f.offset : job.input.length - src.length)
+    }
+  } finally {
+    decoder.dispose()
+  }
+  if (at !== job.size) fail('INVALID_DATA', `the frames decode to ${at} bytes, not the ${job.size} their headers declare`, job.input.length)
+  return output
 }
 
 /**

@@ -1,4 +1,4 @@
-/** The `threads` option's types and limits (issue 22), apart from every check and worker: a module with no imports. */
+/** The `threads` option's types (issue 22); its limits are in lib/options.ts, beside its check. */
 /** `threads`: a number of threads, or `'auto'` for the runtime's cores (capped at `MAX_AUTO_THREADS`; 1 where there are no workers). */
 export type Threads = number | 'auto'
 
@@ -23,13 +23,3 @@ export interface ThreadOptions {
   blockSize?: number
 }
 
-/** `threads` above this is refused: each worker holds its own engines (a few MB each), and no runtime we target has more cores to give. */
-export const MAX_THREADS = 256
-/** `threads: 'auto'` uses at most this many. */
-export const MAX_AUTO_THREADS = 16
-/**
- * Inputs smaller than this run their jobs on the caller's thread whatever `threads`
- * says: below it, posting to workers (and starting them, 70-90 ms on Node 20 here)
- * costs more than the work spread (the repository's bench/threads.ts measures the crossover).
- */
-export const MIN_PARALLEL_BYTES = 1024 * 1024
