@@ -1,6 +1,6 @@
 // The benches' inputs (real files from this checkout and the running node binary) and
 // the streams around them. The test suites read their real samples through here too.
-import { readFileSync, readdirSync, statSync } from 'node:fs'
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -118,7 +118,8 @@ export function nodeModulesText(limit: number): Uint8Array {
       }
     }
   }
-  walk(join(root, 'node_modules'))
+  // The bench's own packages follow when the root's run out (64 MiB inputs).
+  for (const dir of [join(root, 'node_modules'), join(root, 'bench', 'node_modules')]) if (total < limit && existsSync(dir)) walk(dir)
   return new Uint8Array(Buffer.concat(parts).subarray(0, limit))
 }
 
