@@ -38,7 +38,7 @@ import type { RecordBatchDesc } from './metadata.js'
  * small beside decoding it (1-2 ms at zstd's speed), small enough that a 65,536-row
  * batch of eight columns (2-4 MiB) still makes several jobs; the reader decodes the
  * next batch's jobs while it builds the current one, so jobs per batch need not
- * outnumber the workers. Reading bench/threads.ts's Arrow file on a loaded 2-core
+ * outnumber the workers. Reading the repository's bench/threads.ts Arrow file on a loaded 2-core
  * machine, 1 MiB groups were at least as fast as 256 KiB to 4 MiB ones (noisy).
  */
 export const GROUP_BYTES = 1024 * 1024
