@@ -257,6 +257,55 @@ test('a corrupt body: threads: 2 fails with the error of threads: 1', async () =
   assert.is(`${two.code} ${two.message}`, `${one.code} ${one.message}`)
 })
 
+/** What a read gives: the batches, or the error's code and message. */
+async function outcome(read: () => Promise<Table>): Promise<Table | string> {
+  try {
+    return await read()
+  } catch (e) {
+    assert.instance(e, CodecError, String(e))
+    return `${(e as CodecError).code}: ${(e as CodecError).message} @${(e as CodecError).offset}`
+  }
+}
+
+test('mutated streams: threads: 2 gives what threads: 1 gives (the same table or the same error)', async () => {
+  // A small deterministic generator (xorshift32), so that a failure names its case.
+  let seed = 0x9e3779b9
+  const next = (n: number): number => {
+    seed ^= seed << 13
+    seed ^= seed >>> 17
+    seed ^= seed << 5
+    return (seed >>> 0) % n
+  }
+  const inputs = [
+    ['ours zstd', await ourWrite(table, { compression: 'zstd' })],
+    ['ours lz4', await ourWrite(table, { compression: 'lz4' })],
+    ['apache-arrow zstd', peerWritten(CompressionType.ZSTD)],
+  ] as const
+  let failures = 0
+  for (const [name, good] of inputs) {
+    for (let k = 0; k < 8; k++) {
+      const bad = good.slice()
+      // Past the schema message: bytes of batch metadata, prefixes and frames.
+      const at = 512 + next(bad.length - 512)
+      const kind = next(3)
+      if (kind === 0) bad[at] ^= 1 << next(8)
+      else if (kind === 1) bad.fill(0, at, Math.min(bad.length, at + 1 + next(16)))
+      else for (let i = 0; i < 8 && at + i < bad.length; i++) bad[at + i] = next(256)
+      const what = `${name}: mutation ${kind} at ${at}`
+      const one = await outcome(() => readArrow(bad))
+      const two = await outcome(() => readArrow(bad, { threads: 2 }))
+      if (typeof one === 'string') {
+        failures++
+        assert.is(two, one, what)
+      } else {
+        assert.ok(two instanceof Table, `${what}: threads 2 failed (${String(two)}) where threads 1 read`)
+        assert.is(sameBuffers(two as Table, one), null, what)
+      }
+    }
+  }
+  assert.ok(failures > 0, 'some mutations were errors')
+})
+
 /** How many batches a reader got before the stream failed, and the error's code. */
 async function batchesBeforeError(stream: ReadableStream<RecordBatch>): Promise<{ batches: number; code: string }> {
   const reader = stream.getReader()
