@@ -17,7 +17,7 @@ import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { CompressionType, RecordBatchStreamWriter, Table, tableFromIPC, Utf8, Dictionary, Int32, vectorFromArray } from 'apache-arrow'
 import { closeWorkers, decode, encode } from '../index.js'
-import { readArrow } from '../adapters/arrow/index.js'
+import { arrowEncodeFile, readArrow } from '../adapters/arrow/index.js'
 import { registerPeerCodecs } from './_arrow-peers.js'
 import { binarySlice, nodeModulesText, root } from './corpus.js'
 
@@ -182,6 +182,7 @@ async function arrowRows(): Promise<void> {
   await pair('Arrow IPC ZSTD read, 1M rows x 8 columns written by apache-arrow, threads: 2 vs apache-arrow + zstd-codec', '>= 2.7x', () => readArrow(bytes, { threads: 2 }), () => tableFromIPC(bytes), raw)
   await pair('Arrow IPC ZSTD read, same file, threads: 2 vs threads: 1', '(info)', () => readArrow(bytes, { threads: 2 }), () => readArrow(bytes), raw)
   await pair('Arrow IPC ZSTD read, same file, threads: 1 vs apache-arrow + zstd-codec', '(info)', () => readArrow(bytes), () => tableFromIPC(bytes), raw)
+  await pair('Arrow IPC ZSTD write (arrowEncodeFile), same table, threads: 2 vs threads: 1', '(info)', () => arrowEncodeFile(table, { compression: 'zstd', threads: 2 }), () => arrowEncodeFile(table, { compression: 'zstd' }), raw)
   await closeWorkers()
 }
 await arrowRows()
