@@ -36,6 +36,9 @@ export interface ArrowEncodeOptions {
 
 // --- the writer --------------------------------------------------------------------
 
+/** With threads, how many messages the writer compresses ahead of the one it sends. */
+const AHEAD = 4
+
 /** One message to write: its buffers and node length, and how to send it once its body is laid out. */
 interface Outgoing {
   a: BodyBuffers
@@ -133,17 +136,49 @@ class IpcWriter {
   }
 
   /**
-   * Writes `batch`: its new dictionary batches, then the record batch. With `threads`
-   * above one, the bodies are compressed as jobs (`layoutThreaded`) and the promise
-   * settles once the messages are out; else all is done on return.
+   * Writes `batches`: each one's new dictionary batches, then the record batch. With
+   * `threads` above one, the bodies are compressed as jobs (`writeThreaded`) and the
+   * promise settles once the messages are out; else all is done on return.
    */
-  write(batch: RecordBatch): void | Promise<void> {
-    if (this.threaded) return this.writeThreaded(batch, this.threaded)
-    for (const m of this.messages(batch)) m.send(this.layout(m.a, m.length))
+  write(batches: readonly RecordBatch[]): void | Promise<void> {
+    if (this.threaded) return this.writeThreaded(batches, this.threaded)
+    for (const b of batches) for (const m of this.messages(b)) m.send(this.layout(m.a, m.length))
   }
 
-  private async writeThreaded(batch: RecordBatch, threaded: ArrowThreads): Promise<void> {
-    for (const m of this.messages(batch)) m.send(await threaded.layout(m.a, m.length, this.compression, this.level))
+  /**
+   * The messages of `batches` compressed as jobs, up to `AHEAD` messages at once (their
+   * jobs share the `2 × threads` in flight), and sent in order: the workers go on with
+   * the next messages while one is sent. Planning a message ahead of sending the one
+   * before is safe: what a plan reads (the schema, the dictionaries written) is set as
+   * messages are planned, and what sending sets (block offsets) only sending reads.
+   */
+  private async writeThreaded(batches: readonly RecordBatch[], threaded: ArrowThreads): Promise<void> {
+    type Settled = { body: Body } | { error: unknown }
+    const window: { m: Outgoing; body: Promise<Settled> }[] = []
+    const sendFirst = async (): Promise<void> => {
+      const { m, body } = window.shift()!
+      const done = await body
+      if ('error' in done) throw done.error
+      m.send(done.body)
+    }
+    try {
+      for (const b of batches) {
+        for (const m of this.messages(b)) {
+          // Settled outcomes: a later message failing while an earlier one is awaited is
+          // never an unhandled rejection; its error is thrown in its turn.
+          const body = threaded.layout(m.a, m.length, this.compression, this.level).then(
+            (body): Settled => ({ body }),
+            (error: unknown): Settled => ({ error }),
+          )
+          window.push({ m, body })
+          if (window.length >= AHEAD) await sendFirst()
+        }
+      }
+      while (window.length > 0) await sendFirst()
+    } finally {
+      // On an error, the messages still in the window are dropped (their jobs finish).
+      window.length = 0
+    }
   }
 
   /**
@@ -283,8 +318,8 @@ export function arrowEncode(options?: ArrowEncodeOptions): TransformStream<Recor
       try {
         writer.start(schema)
         // One thread: all written on return, as always; threads: the batches in turn.
-        if (!writer.threaded) for (const b of batches) writer.write(b)
-        else return batches.reduce((p: Promise<void>, b) => p.then(() => writer.write(b)), Promise.resolve()).catch(fail)
+        const done = writer.write(batches)
+        if (done) return done.catch(fail)
       } catch (e) {
         fail(e)
       }
@@ -307,7 +342,7 @@ export async function arrowEncodeFile(source: Table | RecordBatch[], options?: A
     const schema = Array.isArray(source) ? (source[0] ? schemaOf(source[0]) : undefined) : batchesOf(source).schema
     if (!schema) throw new CodecError('INVALID_OPTION', 'arrow', 'arrowEncodeFile needs a Table or at least one RecordBatch')
     writer.start(schema)
-    for (const b of batches) await writer.write(b)
+    await writer.write(batches)
     writer.end()
   } finally {
     writer.dispose()

@@ -75,6 +75,11 @@ export function encodedRegions(output: Uint8Array, count: number): { bytes: Uint
   return { bytes: output.subarray(0, table), lengths }
 }
 
+/** The encode jobs' scratch memory (compressBuffers zeroes the padding it leaves, whatever was there). */
+let scratch = new Uint8Array(0)
+/** The most scratch memory kept between jobs: a few jobs' worth (jobs carry about 1 MiB). */
+const SCRATCH_KEEP = 4 * 1024 * 1024
+
 /** Codecs not running a job, by format and level: a worker loads and instantiates each once. */
 const idle = new Map<string, (Decoder | Encoder)[]>()
 
@@ -127,10 +132,17 @@ export async function runArrowJob(job: ArrowDecodeJob | ArrowEncodeJob, engines:
       at += length
     }
     const count = buffers.length
-    const memory = new Uint8Array(compressedCapacity(buffers) + 8 * count)
+    // Compressed into scratch memory kept from job to job (room for every buffer stored
+    // raw), then copied out at its size: one small allocation per job, which a worker
+    // transfers back as it is.
+    const need = compressedCapacity(buffers)
+    // Kept only up to SCRATCH_KEEP: one huge buffer does not pin its size in every worker.
+    const memory = scratch.length >= need ? scratch : new Uint8Array(need)
+    if (need <= SCRATCH_KEEP && memory !== scratch) scratch = memory
     const regions: number[] = []
     const used = compressBuffers(buffers, encoder, memory, regions)
-    const output = new Uint8Array(memory.buffer, 0, used + 8 * count)
+    const output = new Uint8Array(used + 8 * count)
+    output.set(memory.subarray(0, used))
     // The length table right after the regions (they end 8-byte aligned).
     const view = new DataView(output.buffer, used, 8 * count)
     for (let i = 0; i < count; i++) view.setFloat64(8 * i, regions[2 * i + 1]!, true)
