@@ -214,6 +214,20 @@ test('arrowEncode / arrowEncodeFile with threads: 2 write the bytes of threads: 
   assert.ok(workerPool().workers >= 2, 'workers ran the jobs')
   // Uncompressed: nothing to spread, the same bytes.
   assert.equal(await ourWrite(table, { threads: 2 }), await ourWrite(table, {}))
+  // A batch the stream cannot take (another column count) fails as on one thread.
+  const mismatch = (threads: 1 | 2) =>
+    failure(() => {
+      const source = new ReadableStream<Table>({
+        start(c) {
+          c.enqueue(table)
+          c.enqueue(new Table({ a: vectorFromArray(Int32Array.of(1, 2, 3)) }))
+          c.close()
+        },
+      })
+      return collect(source.pipeThrough(arrowEncode({ compression: 'zstd', threads })))
+    })
+  const [one, two] = [await mismatch(1), await mismatch(2)]
+  assert.is(`${two.code} ${two.message}`, `${one.code} ${one.message}`)
 })
 
 /** `bytes` with the middle of the largest compressed buffer of the `nth` batch overwritten. */
