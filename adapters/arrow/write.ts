@@ -25,8 +25,8 @@ export interface ArrowEncodeOptions {
    * Threads to compress bodies on (issue 22; the threads guide, docs/threads.md,
    * "Arrow"): `1` (default) compresses on the caller's thread and starts no worker.
    * More compresses the buffers of each message as jobs on that many workers of the
-   * realm's pool (at most about `2 × threads` in flight; a message of less than 1 MiB
-   * on the caller's thread). The output is byte for byte the same whatever `threads`.
+   * realm's pool, a few messages ahead of the one being written (at most about
+   * `2 × threads` jobs in flight; a message of less than 1 MiB on the caller's thread). The output is byte for byte the same whatever `threads`.
    * `'auto'`: the runtime's cores (at most 16; 1 on workerd). A runtime without
    * workers (workerd) refuses a number above 1 with `ENGINE_UNAVAILABLE` when writing
    * starts. Without `compression` there is nothing to spread: one thread.
