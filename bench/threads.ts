@@ -5,6 +5,7 @@
 //
 //   node --import tsx bench/threads.ts            64 MiB inputs, 3 pairs per row
 //   BENCH_MB=16 THREADS_PAIRS=5 node --import tsx bench/threads.ts
+//   THREADS_ONLY=arrow THREADS_PAIRS=7 node --import tsx bench/threads.ts   the Arrow rows only
 //
 // The first-call row runs the built package (dist/esm, `npm run build`) in fresh
 // processes; it is skipped with a note when dist/ is missing.
@@ -14,7 +15,10 @@ import { createRequire } from 'node:module'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
+import { CompressionType, RecordBatchStreamWriter, Table, tableFromIPC, Utf8, Dictionary, Int32, vectorFromArray } from 'apache-arrow'
 import { closeWorkers, decode, encode, zstdDecode } from '../index.js'
+import { arrowEncodeFile, readArrow } from '../adapters/arrow/index.js'
+import { registerPeerCodecs } from './_arrow-peers.js'
 import { binarySlice, nodeModulesText, root } from './corpus.js'
 
 const require = createRequire(join(root, 'bench', 'package.json'))
@@ -22,7 +26,9 @@ const napi = require('zstd-napi') as typeof import('zstd-napi')
 
 const MB = Number(process.env.BENCH_MB ?? 64)
 const PAIRS = Number(process.env.THREADS_PAIRS ?? 3)
-const text = nodeModulesText(MB * 2 ** 20)
+/** `arrow`: only the Arrow rows. */
+const ONLY = process.env.THREADS_ONLY
+const text = nodeModulesText((ONLY === 'arrow' ? 1 : MB) * 2 ** 20)
 
 console.log(`# threads bench: node ${process.version}, ${availableParallelism()} cores (os.availableParallelism), load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}; ${(text.length / 2 ** 20).toFixed(0)} MiB of node_modules text; ${PAIRS} interleaved pairs per row, median of pair ratios`)
 
@@ -43,8 +49,8 @@ async function time(fn: () => unknown): Promise<number> {
   return performance.now() - t
 }
 
-/** Median over interleaved pairs of time(b) / time(a): above 1 means `a` is faster. */
-async function pair(name: string, target: string, a: () => unknown, b: () => unknown): Promise<void> {
+/** Median over interleaved pairs of time(b) / time(a): above 1 means `a` is faster. `bytes`: the work's size, for MiB/s. */
+async function pair(name: string, target: string, a: () => unknown, b: () => unknown, bytes = text.length): Promise<void> {
   await a()
   await b()
   const ratios: number[] = []
@@ -61,10 +67,15 @@ async function pair(name: string, target: string, a: () => unknown, b: () => unk
     tb.push(y)
     ratios.push(y / x)
   }
-  const mbps = (ms: number) => (text.length / 2 ** 20 / (ms / 1000)).toFixed(0)
+  const mbps = (ms: number) => (bytes / 2 ** 20 / (ms / 1000)).toFixed(0)
   // CPU ms over all threads: what the work costs; wall / CPU shows how much of the
   // machine the row got (under load, far less than its threads could use).
   console.log(`${name.padEnd(62)} ${median(ratios).toFixed(2)}x  (target ${target}; ${mbps(median(ta))} vs ${mbps(median(tb))} MiB/s wall; CPU ${median(ca).toFixed(0)} vs ${median(cb).toFixed(0)} ms)`)
+}
+
+if (ONLY === 'arrow') {
+  await arrowRows()
+  process.exit()
 }
 
 const gz1 = await encode('gzip', text, { level: 6 })
@@ -81,8 +92,9 @@ await pair('lz4 decode, independent blocks, threads: 2 vs threads: 1', '(info)',
 const viaStream = async (data: Uint8Array): Promise<number> => {
   const pair = zstdDecode({ threads: 2 })
   const reading = (async () => {
+    const reader = pair.readable.getReader()
     let n = 0
-    for await (const chunk of pair.readable) n += chunk.length
+    for (let r = await reader.read(); !r.done; r = await reader.read()) n += r.value.length
     return n
   })()
   const writer = pair.writable.getWriter()
@@ -154,4 +166,40 @@ console.log(performance.now() - t)`,
   }
   rmSync(dir, { recursive: true, force: true })
 }
-console.log('Arrow IPC ZSTD read with threads: not measured (parallel Arrow decoding is not built yet, issue 22)')
+
+// Arrow IPC: 1M rows x 8 columns in 65,536-row batches (zstd-codec runs out of its
+// 16 MiB heap on one 1M-row batch, BASELINES.md), written by apache-arrow's own writer
+// with zstd-codec registered (as bench/arrow-peers.ts does), read by readArrow() with
+// threads: 2 and by apache-arrow + zstd-codec (tableFromIPC), from memory.
+async function arrowRows(): Promise<void> {
+  const rows = 1_000_000
+  const BATCH = 65_536
+  const whole = new Table({
+    id: vectorFromArray(Int32Array.from({ length: rows }, (_, i) => (i * 2654435761) % 100_000)),
+    name: vectorFromArray(Array.from({ length: rows }, (_, i) => `user-${(i * 40503) % 10_000}-${i % 7 === 0 ? 'premium' : 'basic'}`), new Dictionary(new Utf8(), new Int32())),
+    qty: vectorFromArray(Int32Array.from({ length: rows }, (_, i) => (i * 7919) % 1000)),
+    price: vectorFromArray(Float64Array.from({ length: rows }, (_, i) => Math.round(((i * 40503) % 100_000) * 1.37) / 100)),
+    time: vectorFromArray(Float64Array.from({ length: rows }, (_, i) => 1.7e12 + i * 1000 + (i % 13) * 7)),
+    score: vectorFromArray(Float64Array.from({ length: rows }, (_, i) => Math.round(Math.sin(i) * 1e6) / 1e3)),
+    shard: vectorFromArray(Int32Array.from({ length: rows }, (_, i) => i % 64)),
+    label: vectorFromArray(Array.from({ length: rows }, (_, i) => `item-${(i * 2654435761) % 500_000}`), new Utf8()),
+  })
+  const one = whole.batches[0]!
+  const batches = []
+  for (let at = 0; at < rows; at += BATCH) batches.push(one.slice(at, Math.min(rows, at + BATCH)))
+  const table = new Table(batches)
+  await registerPeerCodecs()
+  const bytes = RecordBatchStreamWriter.writeAll(table, { compressionType: CompressionType.ZSTD } as never).toUint8Array(true)
+  const check = await readArrow(bytes, { threads: 2 })
+  if (check.numRows !== rows || check.getChild('label')!.get(777_777) !== tableFromIPC(bytes).getChild('label')!.get(777_777)) throw new Error('Arrow: the reads disagree')
+  // The decoded columns (the read's buffers are exact; batch.slice() shares whole ones).
+  let raw = 0
+  for (const b of check.batches) for (const c of b.data.children) raw += c.byteLength
+  console.log(`# Arrow: ${(bytes.length / 2 ** 20).toFixed(1)} MiB of ZSTD IPC stream, ${(raw / 2 ** 20).toFixed(0)} MiB of columns, ${table.batches.length} batches (MiB/s of columns)`)
+  await pair('Arrow IPC ZSTD read, 1M rows x 8 columns written by apache-arrow, threads: 2 vs apache-arrow + zstd-codec', '>= 2.7x', () => readArrow(bytes, { threads: 2 }), () => tableFromIPC(bytes), raw)
+  await pair('Arrow IPC ZSTD read, same file, threads: 2 vs threads: 1', '(info)', () => readArrow(bytes, { threads: 2 }), () => readArrow(bytes), raw)
+  await pair('Arrow IPC ZSTD read, same file, threads: 1 vs apache-arrow + zstd-codec', '(info)', () => readArrow(bytes), () => tableFromIPC(bytes), raw)
+  await pair('Arrow IPC ZSTD write (arrowEncodeFile), same table, threads: 2 vs threads: 1', '(info)', () => arrowEncodeFile(table, { compression: 'zstd', threads: 2 }), () => arrowEncodeFile(table, { compression: 'zstd' }), raw)
+  await closeWorkers()
+}
+await arrowRows()

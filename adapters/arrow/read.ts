@@ -60,6 +60,8 @@ class ArrowPump implements Pump<RecordBatch> {
   private ready: Ready | null = null
   /** The blocks of a whole file, read through its footer. */
   private blocks: Iterator<Ready> | null = null
+  /** With threads: the message after `ready`, framed early (or the error framing it gave). */
+  private ahead: { ready: Ready } | { error: unknown } | null = null
   private fileRead = false
 
   constructor(limits: ReadLimits) {
@@ -69,7 +71,7 @@ class ArrowPump implements Pump<RecordBatch> {
   }
 
   get needsInput(): boolean {
-    return !this.ended && this.ready === null && this.pending === null && this.blocks === null && this.pos >= this.input.length
+    return !this.ended && this.ready === null && this.ahead === null && this.pending === null && this.blocks === null && this.pos >= this.input.length
   }
 
   /** `whole`: the chunk is the whole stream or file, and batches may alias it. */
@@ -101,9 +103,25 @@ class ArrowPump implements Pump<RecordBatch> {
           })
           return null
         }
+        if (session.needsPredecode(ready.message)) {
+          // threads: the compressed buffers decode as jobs first (session.predecode),
+          // and the next message's start while this one is built.
+          this.pending = session.predecode(ready.message, ready.body, ready.offset, ready.owned).then(() => {
+            this.pending = null
+          })
+          this.lookAhead(ready)
+          return null
+        }
         this.ready = null
         const batch = session.handle(ready.message, ready.body, ready.offset, ready.owned)
         if (batch) return batch
+        continue
+      }
+      if (this.ahead !== null) {
+        const ahead = this.ahead
+        this.ahead = null
+        if ('error' in ahead) throw ahead.error
+        this.ready = ahead.ready
         continue
       }
       if (this.blocks !== null) {
@@ -144,9 +162,46 @@ class ArrowPump implements Pump<RecordBatch> {
     }
   }
 
+  /**
+   * Frames the message after `current` now, while `current` is decoded, and starts
+   * decoding its buffers (threads): from a whole file's blocks, or from a whole buffer
+   * in memory (whose bodies are views that framing further leaves intact); never from
+   * chunks, whose bodies the framer may reuse. A framing error is kept for the moment
+   * the reader reaches that message, so that the batches before it come out first.
+   */
+  private lookAhead(current: Ready): void {
+    if (this.ahead !== null || !current.owned) return
+    let next: Ready
+    try {
+      if (this.blocks !== null) {
+        const block = this.blocks.next()
+        if (block.done) return // the main loop ends the blocks
+        next = block.value
+      } else {
+        const framer = this.framer
+        if (!this.whole || this.pos >= this.input.length || framer.ended) return
+        const status = framer.transform(this.input.subarray(this.pos), true)
+        this.pos += framer.consumed
+        if (status === Status.InvalidData) {
+          const f = framer.failure!
+          throw new CodecError(f.code, 'arrow', f.message, f.offset)
+        }
+        // The end-of-stream marker, or the input ending inside a message: the main loop's.
+        if (status !== Status.Done || framer.ended) return
+        next = { message: framer.message!, body: framer.body!, offset: framer.bodyOffset, owned: framer.bodyAliasesInput || !framer.bodyIsTransient }
+      }
+    } catch (error) {
+      this.ahead = { error }
+      return
+    }
+    this.ahead = { ready: next }
+    if (next.owned) this.session.startPredecode(next.message, next.body, next.offset, next.owned)
+  }
+
   dispose(): void {
     this.session.dispose()
     this.input = EMPTY
+    this.ahead = null
     this.ready = null
     this.blocks = null
   }
@@ -193,7 +248,8 @@ export interface ArrowDecodeStream extends ReadableWritablePair<RecordBatch, Arr
  * chunk itself when it came from `fromBuffer()`.
  */
 export function arrowDecode(options?: ArrowDecodeOptions): ArrowDecodeStream {
-  const limits = checkReadOptions(options, ['signal', 'streams'] satisfies (keyof ArrowDecodeOptions)[])
+  const checked = checkReadOptions(options, ['signal', 'streams'] satisfies (keyof ArrowDecodeOptions)[])
+  const limits = options?.signal && checked.threads !== undefined ? { ...checked, signal: options.signal } : checked
   let pump: ArrowPump | null = null
   const stream = new CodecStream<ArrowChunk, RecordBatch>({
     format: 'arrow',

@@ -6,9 +6,12 @@ import { checkKeys } from '../../lib/options.js'
 import { loadCodec } from '../../lib/registry.js'
 import { decodeBodyBuffers } from '../../lib/arrow/body.js'
 import { HeaderTag, type FieldDesc, type MessageDesc, type SchemaDesc } from '../../lib/arrow/metadata.js'
+import { checkThreadsForm } from '../../lib/options.js'
+import type { Threads } from '../../streams/thread-options.js'
 import { BatchLoader } from './load.js'
 import { toSchema } from './schema.js'
 import { sizeHints } from './sizes.js'
+import type { ArrowThreads } from './threads.js'
 
 /** Options of `readArrow()` and `arrowDecode()`. */
 export interface ArrowReadOptions {
@@ -30,14 +33,31 @@ export interface ArrowReadOptions {
    * (`validate` / `validate_full`) draw the line in the same place.
    */
   validate?: 'default' | 'full'
+  /**
+   * Threads to decode compressed bodies on (issue 22; the threads guide, docs/threads.md,
+   * "Arrow"): `1` (default) decodes on the caller's thread and starts no worker. More
+   * decodes the compressed buffers of each record batch (LZ4_FRAME or ZSTD bodies) as
+   * jobs on that many workers of the realm's pool, each into its exact size, batches
+   * still in order and at most about `2 × threads` jobs in flight; a batch whose
+   * buffers total less than 1 MiB decodes on the caller's thread. `'auto'`: the
+   * runtime's cores (at most 16; 1 on workerd). The batches are the same whatever
+   * `threads`. A runtime without workers (workerd) refuses a number above 1 with
+   * `ENGINE_UNAVAILABLE` when the first compressed batch is read (`readArrow()`
+   * rejects, `arrowDecode()`'s stream errors); a stream without body compression has
+   * nothing to spread and reads on the caller's thread.
+   */
+  threads?: Threads
 }
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 2 ** 31
 
-/** Checked read options: the message size limit, and whether to validate fully. */
+/** Checked read options: the message size limit, whether to validate fully, `threads` (undefined for one). */
 export interface ReadLimits {
   max: number
   full: boolean
+  threads?: Threads
+  /** Aborts queued decode jobs (`arrowDecode()`'s signal). */
+  signal?: AbortSignal
 }
 
 /**
@@ -45,9 +65,12 @@ export interface ReadLimits {
  * `streams` of `arrowDecode()`); unknown keys are `INVALID_OPTION`.
  */
 export function checkReadOptions(options: ArrowReadOptions | undefined, shell: readonly string[] = []): ReadLimits {
-  checkKeys('arrow', options, [...(['maxMessageBytes', 'validate'] satisfies (keyof ArrowReadOptions)[]), ...shell])
+  checkKeys('arrow', options, [...(['maxMessageBytes', 'validate', 'threads'] satisfies (keyof ArrowReadOptions)[]), ...shell])
   const full = checkOneOf('arrow', 'validate', options?.validate, ['default', 'full'], 'default') === 'full'
-  return { max: checkLimit('arrow', 'maxMessageBytes', options?.maxMessageBytes, DEFAULT_MAX_MESSAGE_BYTES), full }
+  const max = checkLimit('arrow', 'maxMessageBytes', options?.maxMessageBytes, DEFAULT_MAX_MESSAGE_BYTES)
+  const threads = options?.threads
+  checkThreadsForm('arrow', threads)
+  return threads === undefined || threads === 1 ? { max, full } : { max, full, threads }
 }
 
 /**
@@ -65,10 +88,76 @@ export class ArrowSession {
   private readonly decoders: (Decoder | null)[] = [null, null]
   private readonly maxBytes: number
   private readonly full: boolean
+  private readonly limits: ReadLimits
+  /** The threads implementation once `threads` was resolved (null: one thread after all). */
+  private threads: ArrowThreads | null | undefined
+  /** `threads` being resolved (the threads implementation loading). */
+  private threadsReady: Promise<ArrowThreads | null> | null = null
+  /** Decodes started by `startPredecode()`, as settled outcomes (never an unhandled rejection). */
+  private readonly started = new Map<MessageDesc, Promise<{ buffers: Uint8Array[] | null } | { error: unknown }>>()
+  /** The buffers of the message `predecode()` finished last (null buffers: decode serially). */
+  private predecoded: { message: MessageDesc; buffers: Uint8Array[] | null } | null = null
 
   constructor(limits: ReadLimits) {
     this.maxBytes = limits.max
     this.full = limits.full
+    this.limits = limits
+    if (limits.threads === undefined) this.threads = null
+  }
+
+  /**
+   * Whether `message`'s compressed buffers are to be decoded as jobs (`threads` above
+   * one) before `handle()` takes it.
+   */
+  needsPredecode(message: MessageDesc): boolean {
+    return this.threads !== null && (message.batch?.compression ?? -1) >= 0 && this.predecoded?.message !== message
+  }
+
+  /**
+   * Starts decoding the compressed buffers of `message` as jobs on the worker pool (see
+   * `ArrowReadOptions.threads`), unless started already; `predecode()` waits for them.
+   * The reader starts the message after the one it is handling, so that the workers
+   * go on while the caller builds a batch (its jobs share the `2 × threads` in flight).
+   * Nothing starts while the body's decoder is not loaded yet (the message is then
+   * decoded when `predecode()` reaches it) or on one thread.
+   */
+  startPredecode(message: MessageDesc, body: Uint8Array, bodyOffset: number, owned: boolean): void {
+    const codec = message.batch?.compression ?? -1
+    if (this.threads === null || codec < 0 || this.started.has(message) || !this.decoders[codec]) return
+    const decode = async (): Promise<Uint8Array[] | null> => {
+      // The first use loads the threads implementation and resolves `threads`.
+      const threads = await (this.threadsReady ??= import('./threads.js').then(({ arrowThreads }) => (this.threads = arrowThreads(this.limits.threads, this.limits.signal))))
+      const fields = this.fieldsOf(message)
+      const decoder = this.decoders[codec]
+      // A message handle() will refuse is left to it.
+      if (!threads || !fields || !decoder) return null
+      return threads.decode(message.batch!, body, bodyOffset, decoder, this.maxBytes, owned, sizeHints(fields, message.batch!, this.version, false))
+    }
+    this.started.set(
+      message,
+      decode().then(
+        (buffers) => ({ buffers }),
+        (error: unknown) => ({ error }),
+      ),
+    )
+  }
+
+  /** Decodes (or waits for the decode `startPredecode()` started of) `message`'s buffers, for the `handle()` call that follows. */
+  async predecode(message: MessageDesc, body: Uint8Array, bodyOffset: number, owned: boolean): Promise<void> {
+    this.startPredecode(message, body, bodyOffset, owned)
+    const outcome = (await this.started.get(message)) ?? { buffers: null }
+    this.started.delete(message)
+    this.predecoded = { message, buffers: 'buffers' in outcome ? outcome.buffers : null }
+    if ('error' in outcome) throw outcome.error
+  }
+
+  /** The fields a batch or dictionary message holds, or null when `handle()` will refuse it. */
+  private fieldsOf(message: MessageDesc): FieldDesc[] | null {
+    if (!this.schemaDesc) return null
+    if (message.headerType === HeaderTag.RecordBatch) return this.schemaDesc.fields
+    if (message.headerType !== HeaderTag.DictionaryBatch) return null
+    const entry = this.dictFields.get(message.dictionaryId)
+    return entry ? [entry.desc] : null
   }
 
   /** Whether `message` needs a body decoder that is not loaded yet. */
@@ -161,6 +250,11 @@ export class ArrowSession {
   /** The body's buffers; `fields` (those the message holds) give sizes the prefixes may lack. */
   private buffers(message: MessageDesc, body: Uint8Array, bodyOffset: number, owned: boolean, fields: FieldDesc[]): Uint8Array[] {
     const batch = message.batch!
+    const predecoded = this.predecoded
+    if (predecoded?.message === message) {
+      this.predecoded = null
+      if (predecoded.buffers) return predecoded.buffers
+    }
     const compressed = batch.compression >= 0
     // Uncompressed buffers become views of the body: of the caller's memory when it
     // is ours to alias, else of one copy of the body made here. In a compressed body,
@@ -172,6 +266,7 @@ export class ArrowSession {
   }
 
   dispose(): void {
+    this.started.clear()
     for (const d of this.decoders) d?.dispose()
     this.decoders[0] = this.decoders[1] = null
   }

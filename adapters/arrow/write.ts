@@ -11,6 +11,9 @@ import {
 } from '../../lib/arrow/metadata-write.js'
 import { assemble, childOf, emptyData } from './layout.js'
 import { schemaDesc } from './schema.js'
+import type { ArrowThreads } from './threads.js'
+import { checkThreadsForm } from '../../lib/options.js'
+import type { Threads } from '../../streams/thread-options.js'
 
 /** Options of `arrowEncode()` and `arrowEncodeFile()`. */
 export interface ArrowEncodeOptions {
@@ -18,9 +21,30 @@ export interface ArrowEncodeOptions {
   compression?: 'lz4' | 'zstd' | null
   /** Level of the codec (lz4 1-12, zstd 1-19); the codec's default otherwise. */
   level?: number
+  /**
+   * Threads to compress bodies on (issue 22; the threads guide, docs/threads.md,
+   * "Arrow"): `1` (default) compresses on the caller's thread and starts no worker.
+   * More compresses the buffers of each message as jobs on that many workers of the
+   * realm's pool, a few messages ahead of the one being written (at most about
+   * `2 × threads` jobs in flight; a message of less than 1 MiB on the caller's thread). The output is byte for byte the same whatever `threads`.
+   * `'auto'`: the runtime's cores (at most 16; 1 on workerd). A runtime without
+   * workers (workerd) refuses a number above 1 with `ENGINE_UNAVAILABLE` when writing
+   * starts. Without `compression` there is nothing to spread: one thread.
+   */
+  threads?: Threads
 }
 
 // --- the writer --------------------------------------------------------------------
+
+/** With threads, how many messages the writer compresses ahead of the one it sends. */
+const AHEAD = 4
+
+/** One message to write: its buffers and node length, and how to send it once its body is laid out. */
+interface Outgoing {
+  a: BodyBuffers
+  length: number
+  send(body: Body): void
+}
 
 /** Writes the messages of one stream or file; `emit` receives the bytes in order. */
 class IpcWriter {
@@ -29,6 +53,9 @@ class IpcWriter {
   private encoder: Encoder | null = null
   private readonly compression: number
   private readonly level: number | undefined
+  private readonly threads: Threads
+  /** The parallel body code once `open()` resolved `threads` above one (with compression). */
+  threaded: ArrowThreads | null = null
   /** Dictionary chunks written so far, by id. */
   private readonly written = new Map<number, { vector: Vector; chunks: Data[] }>()
   /** Bytes emitted so far (file block offsets). */
@@ -37,16 +64,26 @@ class IpcWriter {
   readonly recordBlocks: BlockDesc[] = []
 
   constructor(options: ArrowEncodeOptions | undefined, private readonly emit: (chunk: Uint8Array) => void, private readonly file: boolean) {
-    checkKeys('arrow', options, ['compression', 'level'] satisfies (keyof ArrowEncodeOptions)[])
+    checkKeys('arrow', options, ['compression', 'level', 'threads'] satisfies (keyof ArrowEncodeOptions)[])
     const c = options?.compression ?? null
     if (c !== null && c !== 'lz4' && c !== 'zstd') {
       throw new CodecError('INVALID_OPTION', 'arrow', `compression must be 'lz4', 'zstd' or null, got ${String(c)}`)
     }
     this.compression = c === 'lz4' ? 0 : c === 'zstd' ? 1 : -1
     this.level = c !== null ? checkLevel(c, options?.level) : undefined
+    checkThreadsForm('arrow', options?.threads)
+    this.threads = options?.threads ?? 1
   }
 
   async open(): Promise<void> {
+    if (this.threads !== 1 && !this.threaded) {
+      // Loaded only now, so that a writer on one thread never loads the worker pool.
+      // Resolved even without compression: threads > 1 where there are no workers is
+      // ENGINE_UNAVAILABLE, never one thread unnoticed.
+      const { arrowThreads } = await import('./threads.js')
+      const threaded = arrowThreads(this.threads)
+      if (this.compression >= 0) this.threaded = threaded
+    }
     if (this.compression < 0 || this.encoder) return
     const mod = this.compression === 0 ? await loadCodec('lz4', 'wasm', 'encode') : await loadCodec('zstd', 'wasm', 'encode')
     this.encoder ??= mod.createEncoder(bodyEncoderOptions(this.compression, this.level))
@@ -98,21 +135,78 @@ class IpcWriter {
     this.message(encodeSchemaMessage(this.desc), null)
   }
 
-  write(batch: RecordBatch): void {
+  /**
+   * Writes `batches`: each one's new dictionary batches, then the record batch. With
+   * `threads` above one, the bodies are compressed as jobs (`writeThreaded`) and the
+   * promise settles once the messages are out; else all is done on return.
+   */
+  write(batches: readonly RecordBatch[]): void | Promise<void> {
+    if (this.threaded) return this.writeThreaded(batches, this.threaded)
+    for (const b of batches) for (const m of this.messages(b)) m.send(this.layout(m.a, m.length))
+  }
+
+  /**
+   * The messages of `batches` compressed as jobs, up to `AHEAD` messages at once (their
+   * jobs share the `2 × threads` in flight), and sent in order: the workers go on with
+   * the next messages while one is sent. Planning a message ahead of sending the one
+   * before is safe: what a plan reads (the schema, the dictionaries written) is set as
+   * messages are planned, and what sending sets (block offsets) only sending reads.
+   */
+  private async writeThreaded(batches: readonly RecordBatch[], threaded: ArrowThreads): Promise<void> {
+    type Settled = { body: Body } | { error: unknown }
+    const window: { m: Outgoing; body: Promise<Settled> }[] = []
+    const sendFirst = async (): Promise<void> => {
+      const { m, body } = window.shift()!
+      const done = await body
+      if ('error' in done) throw done.error
+      m.send(done.body)
+    }
+    try {
+      for (const b of batches) {
+        for (const m of this.messages(b)) {
+          // Settled outcomes: a later message failing while an earlier one is awaited is
+          // never an unhandled rejection; its error is thrown in its turn.
+          const body = threaded.layout(m.a, m.length, this.compression, this.level).then(
+            (body): Settled => ({ body }),
+            (error: unknown): Settled => ({ error }),
+          )
+          window.push({ m, body })
+          if (window.length >= AHEAD) await sendFirst()
+        }
+      }
+      while (window.length > 0) await sendFirst()
+    } finally {
+      // On an error, the messages still in the window are dropped (their jobs finish).
+      window.length = 0
+    }
+  }
+
+  /**
+   * The messages of `batch` in order (its new dictionary batches, then the record
+   * batch): each one's buffers, and how to send it once its body is laid out. Lazy, so
+   * that each message is sent before the next is planned, as the writer has always
+   * done.
+   */
+  private *messages(batch: RecordBatch): Generator<Outgoing> {
     this.start(schemaOf(batch))
     const fields = batch.data.type.children
     if (fields.length !== this.schema!.fields.length) {
       throw new CodecError('INVALID_OPTION', 'arrow', `batch has ${fields.length} columns, the stream's schema ${this.schema!.fields.length}`)
     }
-    this.writeDictionaries(batch)
+    yield* this.dictionaryMessages(batch)
     const a: BodyBuffers = { nodes: [], buffers: [], variadicCounts: [] }
     fields.forEach((f, i) => assemble(f.type, childOf(batch.data, i, f.type, batch.numRows), a))
-    const body = this.layout(a, batch.numRows)
-    const meta = encodeRecordBatchMessage(body.layout, body.length, batch.metadata.size > 0 ? batch.metadata : null)
-    this.recordBlocks.push(this.message(meta, body))
+    yield {
+      a,
+      length: batch.numRows,
+      send: (body) => {
+        const meta = encodeRecordBatchMessage(body.layout, body.length, batch.metadata.size > 0 ? batch.metadata : null)
+        this.recordBlocks.push(this.message(meta, body))
+      },
+    }
   }
 
-  private writeDictionaries(batch: RecordBatch): void {
+  private *dictionaryMessages(batch: RecordBatch): Generator<Outgoing> {
     const found: [number, DataType, Vector][] = []
     const seen = new Set<number>()
     const walk = (type: DataType, data: Data): void => {
@@ -145,18 +239,19 @@ class IpcWriter {
         // The file format allows no dictionary replacement (Columnar.rst, "IPC File Format").
         throw new CodecError('UNSUPPORTED', 'arrow', `dictionary ${id} changes between batches, which the IPC file format cannot store`)
       }
+      const send = (delta: boolean) => (body: Body) => {
+        this.dictionaryBlocks.push(this.message(encodeDictionaryBatchMessage(id, body.layout, delta, body.length), body))
+      }
       for (let i = first; i < chunks.length; i++) {
         const a: BodyBuffers = { nodes: [], buffers: [], variadicCounts: [] }
         assemble(valueType, chunks[i]!, a)
-        const body = this.layout(a, chunks[i]!.length)
-        this.dictionaryBlocks.push(this.message(encodeDictionaryBatchMessage(id, body.layout, isDelta || i > 0, body.length), body))
+        yield { a, length: chunks[i]!.length, send: send(isDelta || i > 0) }
       }
       if (chunks.length === 0) {
         const a: BodyBuffers = { nodes: [], buffers: [], variadicCounts: [] }
         // An empty dictionary still needs one (empty) dictionary batch.
         assemble(valueType, emptyData(valueType), a)
-        const body = this.layout(a, 0)
-        this.dictionaryBlocks.push(this.message(encodeDictionaryBatchMessage(id, body.layout, false, body.length), body))
+        yield { a, length: 0, send: send(false) }
       }
       this.written.set(id, { vector, chunks: [...chunks] })
     }
@@ -216,12 +311,17 @@ export function arrowEncode(options?: ArrowEncodeOptions): TransformStream<Recor
     },
     transform(chunk) {
       const { schema, batches } = batchesOf(chunk)
-      try {
-        writer.start(schema)
-        for (const b of batches) writer.write(b)
-      } catch (e) {
+      const fail = (e: unknown): never => {
         writer.dispose()
         throw e
+      }
+      try {
+        writer.start(schema)
+        // One thread: all written on return, as always; threads: the batches in turn.
+        const done = writer.write(batches)
+        if (done) return done.catch(fail)
+      } catch (e) {
+        fail(e)
       }
     },
     flush() {
@@ -242,7 +342,7 @@ export async function arrowEncodeFile(source: Table | RecordBatch[], options?: A
     const schema = Array.isArray(source) ? (source[0] ? schemaOf(source[0]) : undefined) : batchesOf(source).schema
     if (!schema) throw new CodecError('INVALID_OPTION', 'arrow', 'arrowEncodeFile needs a Table or at least one RecordBatch')
     writer.start(schema)
-    for (const b of batches) writer.write(b)
+    await writer.write(batches)
     writer.end()
   } finally {
     writer.dispose()

@@ -50,8 +50,8 @@ export interface Body {
  */
 export function layoutBody(a: BodyBuffers, length: number, encoder: Encoder | null, compression: number, scratch: (capacity: number) => Uint8Array): Body {
   const regions: number[] = []
-  let at = 0
   if (!encoder) {
+    let at = 0
     for (const b of a.buffers) {
       regions.push(at, b.length)
       at += align8(b.length)
@@ -65,11 +65,40 @@ export function layoutBody(a: BodyBuffers, length: number, encoder: Encoder | nu
       },
     }
   }
+  const body = scratch(compressedCapacity(a.buffers))
+  const at = compressBuffers(a.buffers, encoder, body, regions)
+  const filled = body.subarray(0, at)
+  return {
+    layout: { length, nodes: a.nodes, buffers: regions, compression, variadicCounts: a.variadicCounts },
+    length: at,
+    writeTo(dst) {
+      dst.set(filled)
+    },
+  }
+}
+
+/** Memory enough for `buffers` compressed by `compressBuffers` (each region's prefix, and room for it stored raw). */
+export function compressedCapacity(buffers: readonly Uint8Array[]): number {
   let capacity = 0
-  for (const b of a.buffers) capacity += align8(b.length) + 8
-  const body = scratch(capacity)
+  for (const b of buffers) capacity += align8(b.length) + 8
+  return capacity
+}
+
+/**
+ * Compresses `buffers` one by one into `body` from its start (at least
+ * `compressedCapacity(buffers)` bytes), each region 8-byte aligned: the int64
+ * uncompressed length and the frame, or -1 and the raw bytes when the frame would not
+ * be smaller (the encoder gets a destination one byte shorter than the input, so an
+ * incompressible buffer stops it early), zero bytes up to the next aligned start.
+ * Pushes each region's offset and length onto `regions`; returns the bytes used (a
+ * multiple of 8). The serial writer (`layoutBody`) and the parallel writer's jobs
+ * (body-jobs.ts) both run this, so a body's bytes do not depend on `threads`: each
+ * region depends on its buffer alone, wherever it is compressed.
+ */
+export function compressBuffers(buffers: readonly Uint8Array[], encoder: Encoder, body: Uint8Array, regions: number[]): number {
   const view = new DataView(body.buffer, body.byteOffset, body.byteLength)
-  for (const b of a.buffers) {
+  let at = 0
+  for (const b of buffers) {
     if (b.length === 0) { regions.push(at, 0); continue }
     encoder.reset()
     const status = b.length > 1 ? encoder.transform(b, body.subarray(at + 8, at + 8 + b.length - 1), true) : Status.DestinationTooSmall
@@ -86,18 +115,11 @@ export function layoutBody(a: BodyBuffers, length: number, encoder: Encoder | nu
       throw new CodecError(f?.code ?? 'INVALID_DATA', 'arrow', `${encoder.format} encoder failed: ${f?.message ?? 'unknown'}`)
     }
     // Zero the bytes between this region and the next one's aligned start (the
-    // scratch memory holds bytes of earlier messages).
+    // memory may hold bytes of earlier messages).
     const end = at + 8 + size
     body.fill(0, end, align8(end))
     regions.push(at, 8 + size)
     at = align8(end)
   }
-  const filled = body.subarray(0, at)
-  return {
-    layout: { length, nodes: a.nodes, buffers: regions, compression, variadicCounts: a.variadicCounts },
-    length: at,
-    writeTo(dst) {
-      dst.set(filled)
-    },
-  }
+  return at
 }

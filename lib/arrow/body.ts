@@ -44,14 +44,7 @@ export function decodeBodyBuffers(
 ): Uint8Array[] {
   const count = batch.bufferOffsets.length
   const out: Uint8Array[] = new Array(count)
-  // Regions must lie inside the body (Message.fbs: offsets are relative to the body).
-  for (let i = 0; i < count; i++) {
-    const off = batch.bufferOffsets[i]!
-    const len = batch.bufferLengths[i]!
-    if (off + len > body.length) {
-      throw new CodecError('INVALID_DATA', 'arrow', `buffer ${i} at ${off} of ${len} bytes runs past the ${body.length}-byte body`, bodyOffset)
-    }
-  }
+  checkRegions(batch, body, bodyOffset)
   if (batch.compression < 0) {
     for (let i = 0; i < count; i++) {
       const off = batch.bufferOffsets[i]!
@@ -64,38 +57,17 @@ export function decodeBodyBuffers(
   }
 
   // Pass 1: declared lengths, and the size of the arena holding all of them.
-  const declared = new Array<number>(count)
+  const declared = declaredLengths(batch, body, bodyOffset, maxBytes)
   let arena = 0
   for (let i = 0; i < count; i++) {
-    const off = batch.bufferOffsets[i]!
+    const d = declared[i]!
     const len = batch.bufferLengths[i]!
-    if (len === 0) { declared[i] = 0; continue } // zero-length region: an empty buffer
-    if (len < 8) {
-      throw new CodecError('INVALID_DATA', 'arrow', `compressed buffer ${i} is ${len} bytes, shorter than its 8-byte length prefix`, bodyOffset + off)
-    }
-    const d = readInt64(body, off)
-    if (d === -1) {
-      // Stored raw: a view of the body, or copied into the arena when the body may not
-      // be aliased.
-      declared[i] = -1
-      if (!aliasRaw) arena += align8(len - 8)
-      continue
-    }
-    if (d < 0) throw new CodecError('INVALID_DATA', 'arrow', `compressed buffer ${i} has an invalid uncompressed length prefix`, bodyOffset + off)
-    if (d > maxBytes) throw new CodecError('LIMIT_EXCEEDED', 'arrow', `compressed buffer ${i} declares ${d} uncompressed bytes, more than the limit ${maxBytes}`, bodyOffset + off)
-    // A declared length no frame of this size can decode to is hostile or corrupt:
-    // refuse it before allocating, whatever maxMessageBytes allows.
-    const most = mostDecodedBytes(batch.compression === 0 ? 'lz4' : 'zstd', len - 8)
-    if (d > most) {
-      throw new CodecError('INVALID_DATA', 'arrow', `compressed buffer ${i} declares ${d} uncompressed bytes; ${len - 8} bytes of ${batch.compression === 0 ? 'LZ4 frame' : 'zstd'} decode to at most ${most}`, bodyOffset + off)
-    }
-    declared[i] = d
-    // apache-arrow 21.2 (see above): the size is found when decoding.
-    if (d !== len - 8) arena += align8(d)
+    // Stored raw: a view of the body, or copied into the arena when the body may not
+    // be aliased. apache-arrow 21.2 (see above): the size is found when decoding.
+    if (d === -1) { if (!aliasRaw) arena += align8(len - 8) }
+    else if (d > 0 && d !== len - 8) arena += align8(d)
   }
-  if (arena > maxBytes || arena > MAX_ARENA) {
-    throw new CodecError('LIMIT_EXCEEDED', 'arrow', `decompressed body of ${arena} bytes exceeds the limit ${Math.min(maxBytes, MAX_ARENA)}`, bodyOffset)
-  }
+  checkArena(arena, maxBytes, bodyOffset)
 
   // Pass 2: decode each buffer into its aligned slot.
   const memory = new Uint8Array(arena)
@@ -114,19 +86,78 @@ export function decodeBodyBuffers(
       out[i] = dst
       continue
     }
-    const target = { ...BUFFER, what: `buffer ${i}`, base: bodyOffset + off + 8 }
     if (d === payload.length) {
-      const got = decodeGrowing(decoder, payload, maxBytes, target, sizeHint?.(i, out) ?? -1)
-      if (got.length < d) throw new CodecError('INVALID_DATA', 'arrow', `buffer ${i} decodes to ${got.length} bytes, its prefix declares ${d}`, bodyOffset + off)
-      out[i] = got
+      out[i] = decodeUnsized(batch, body, bodyOffset, i, decoder, maxBytes, sizeHint?.(i, out) ?? -1)
       continue
     }
     const dst = memory.subarray(at, at + d)
     at += align8(d)
-    decodeInto(decoder, payload, dst, target)
+    decodeInto(decoder, payload, dst, { ...BUFFER, what: `buffer ${i}`, base: bodyOffset + off + 8 })
     out[i] = dst
   }
   return out
+}
+
+/** Checks that every buffer region lies inside the body (Message.fbs: offsets are relative to the body). */
+export function checkRegions(batch: RecordBatchDesc, body: Uint8Array, bodyOffset: number): void {
+  for (let i = 0; i < batch.bufferOffsets.length; i++) {
+    const off = batch.bufferOffsets[i]!
+    const len = batch.bufferLengths[i]!
+    if (off + len > body.length) {
+      throw new CodecError('INVALID_DATA', 'arrow', `buffer ${i} at ${off} of ${len} bytes runs past the ${body.length}-byte body`, bodyOffset)
+    }
+  }
+}
+
+/**
+ * Pass 1 over a compressed body (regions checked): each buffer's declared uncompressed
+ * length, 0 for an empty region, -1 for a buffer stored raw. A prefix that is
+ * negative, above `maxBytes`, or more than its frame can decode to fails here, before
+ * anything is allocated.
+ */
+export function declaredLengths(batch: RecordBatchDesc, body: Uint8Array, bodyOffset: number, maxBytes: number): number[] {
+  const count = batch.bufferOffsets.length
+  const declared = new Array<number>(count)
+  for (let i = 0; i < count; i++) {
+    const off = batch.bufferOffsets[i]!
+    const len = batch.bufferLengths[i]!
+    if (len === 0) { declared[i] = 0; continue } // zero-length region: an empty buffer
+    if (len < 8) {
+      throw new CodecError('INVALID_DATA', 'arrow', `compressed buffer ${i} is ${len} bytes, shorter than its 8-byte length prefix`, bodyOffset + off)
+    }
+    const d = readInt64(body, off)
+    if (d === -1) { declared[i] = -1; continue }
+    if (d < 0) throw new CodecError('INVALID_DATA', 'arrow', `compressed buffer ${i} has an invalid uncompressed length prefix`, bodyOffset + off)
+    if (d > maxBytes) throw new CodecError('LIMIT_EXCEEDED', 'arrow', `compressed buffer ${i} declares ${d} uncompressed bytes, more than the limit ${maxBytes}`, bodyOffset + off)
+    // A declared length no frame of this size can decode to is hostile or corrupt:
+    // refuse it before allocating, whatever maxMessageBytes allows.
+    const most = mostDecodedBytes(batch.compression === 0 ? 'lz4' : 'zstd', len - 8)
+    if (d > most) {
+      throw new CodecError('INVALID_DATA', 'arrow', `compressed buffer ${i} declares ${d} uncompressed bytes; ${len - 8} bytes of ${batch.compression === 0 ? 'LZ4 frame' : 'zstd'} decode to at most ${most}`, bodyOffset + off)
+    }
+    declared[i] = d
+  }
+  return declared
+}
+
+/** Refuses a message whose decoded buffers need more than `maxBytes` (or one typed array) at once. */
+export function checkArena(arena: number, maxBytes: number, bodyOffset: number): void {
+  if (arena > maxBytes || arena > MAX_ARENA) {
+    throw new CodecError('LIMIT_EXCEEDED', 'arrow', `decompressed body of ${arena} bytes exceeds the limit ${Math.min(maxBytes, MAX_ARENA)}`, bodyOffset)
+  }
+}
+
+/**
+ * Buffer `i` whose prefix equals its payload's length (apache-arrow 21.2, see
+ * `decodeBodyBuffers`): decoded on its own into the size its frame header states, else
+ * into `hint` bytes, else into growing memory; fewer bytes than the prefix fail.
+ */
+export function decodeUnsized(batch: RecordBatchDesc, body: Uint8Array, bodyOffset: number, i: number, decoder: Decoder, maxBytes: number, hint: number): Uint8Array {
+  const off = batch.bufferOffsets[i]!
+  const d = batch.bufferLengths[i]! - 8
+  const got = decodeGrowing(decoder, body.subarray(off + 8, off + 8 + d), maxBytes, { ...BUFFER, what: `buffer ${i}`, base: bodyOffset + off + 8 }, hint)
+  if (got.length < d) throw new CodecError('INVALID_DATA', 'arrow', `buffer ${i} decodes to ${got.length} bytes, its prefix declares ${d}`, bodyOffset + off)
+  return got
 }
 
 const EMPTY = new Uint8Array(0)

@@ -23,6 +23,7 @@ import { decodeLz4Blocks } from './lz4-blocks-job.js'
 import { Status } from '../status.js'
 import { loadDeflateTools } from './deflate-tools.js'
 import type * as Registry from '../registry.js'
+import type { ArrowDecodeJob, ArrowEncodeJob } from '../arrow/body-jobs.js'
 
 /** The span codecs jobs run on: lib/registry.ts's factories (options checked there, engines loaded once per realm). */
 export type JobEngines = Pick<typeof Registry, 'createEncoder' | 'createDecoder'>
@@ -86,7 +87,9 @@ export interface Lz4BlocksJob {
   readonly input: Uint8Array
 }
 
-export type Job = DeflateBlockJob | EncodeJob | DecodeJob | Lz4BlocksJob
+export type Job = DeflateBlockJob | EncodeJob | DecodeJob | Lz4BlocksJob | ArrowDecodeJob | ArrowEncodeJob
+
+export type { ArrowDecodeJob, ArrowEncodeJob } from '../arrow/body-jobs.js'
 
 export interface JobResult {
   readonly output: Uint8Array
@@ -117,6 +120,10 @@ export async function runJob(job: Job, engines: JobEngines): Promise<JobResult> 
       return { output: await decodeExact(job, engines), check: 0 }
     case 'lz4-blocks':
       return { output: await decodeLz4Blocks(job, engines.createDecoder), check: 0 }
+    case 'arrow-decode':
+    case 'arrow-encode':
+      // Loaded on the first Arrow job: this module is part of every threads user's code.
+      return (await import('../arrow/body-jobs.js')).runArrowJob(job, engines)
     default:
       throw new CodecError('INVALID_OPTION', 'threads', `unknown job kind ${JSON.stringify((job as { kind: unknown }).kind)}`)
   }
