@@ -279,7 +279,8 @@ export class CodecStream<I = BinaryInput, O = Uint8Array> {
     try {
       bytes = toBytes(chunk as BinaryInput, this.#allowShared)
       // Until the engine is ready the chunk waits: own a copy of it meanwhile.
-      if (!this.#machine) bytes = bytes.slice()
+      // `new Uint8Array(view)` copies; a Node Buffer's `slice()` would be a view.
+      if (!this.#machine) bytes = new Uint8Array(bytes)
     } catch (error) {
       this.#fail(error)
       return Promise.reject(error)
