@@ -32,8 +32,12 @@ import { root } from './_fixtures.js'
  * 20,600 since the decoding streams took `threads` too (parallel zstd and LZ4
  * decoding): their check at the call and the lazy pair they share with block mode
  * (about 130). Measured: 20,523.
+ *
+ * 20,700 since Arrow's buffers and LZ4 blocks became jobs too: the leaf chunk a
+ * gzip-only user shares with them keeps `statusName` and a few more exports (about
+ * 100). Measured: 20,626. Every other part of threads still loads only when asked for.
  */
-const GZIP_ONLY_BUDGET = 20_600
+const GZIP_ONLY_BUDGET = 20_700
 
 test('gzip-only import: within its min+gzip budget with its codec loaded, and no zstd/brotli module', async () => {
   const sizes = await measureSizes()
