@@ -20,6 +20,13 @@ import { workerFile } from './worker-file.js'
 import { READY, type HostedWorker } from './worker-host.js'
 import type { JobMessage, ReplyMessage } from './worker-entry.js'
 
+/**
+ * Jobs posted to one worker ahead of its answers: with two, a worker starts its next job
+ * as soon as it answers one, instead of idling for a message's round trip (or while the
+ * caller's thread is busy) before the pool can post it.
+ */
+const DEPTH = 2
+
 /** Idle workers end after this long (ms): long enough to serve a burst of calls, short enough not to hold memory for nothing. */
 export const IDLE_MS = 5000
 
@@ -37,7 +44,8 @@ interface Slot {
   readonly worker: HostedWorker
   /** Whether the worker has said it listens (`READY`). */
   ready: boolean
-  job: Pending | null
+  /** Jobs posted to it and not yet answered, in the order posted (at most `DEPTH`). */
+  readonly jobs: Pending[]
   idle: ReturnType<typeof setTimeout> | undefined
   ended: boolean
 }
@@ -125,9 +133,10 @@ class WorkerPool {
 
   private pump(): void {
     while (this.queue.length > 0) {
-      let slot = this.slots.find((s) => s.job === null)
-      if (!slot) {
-        if (this.slots.length >= this.size) return
+      // An idle worker first, then a new one (up to the pool's size), then a second job
+      // for the least busy.
+      let slot = this.slots.find((s) => s.jobs.length === 0)
+      if (!slot && this.slots.length < this.size) {
         try {
           slot = this.spawn()
         } catch (cause) {
@@ -136,9 +145,11 @@ class WorkerPool {
           return
         }
       }
+      slot ??= this.slots.reduce<Slot | undefined>((best, s) => (s.jobs.length < DEPTH && (!best || s.jobs.length < best.jobs.length) ? s : best), undefined)
+      if (!slot) return
       const pending = this.queue.shift()!
       pending.started?.()
-      slot.job = pending
+      slot.jobs.push(pending)
       clearTimeout(slot.idle)
       slot.worker.hold(true)
       try {
@@ -146,15 +157,15 @@ class WorkerPool {
       } catch (cause) {
         // A job that cannot be posted (a value the structured clone refuses) fails alone;
         // the worker stays free for the next one, and nothing waits forever.
-        slot.job = null
-        slot.worker.hold(false)
+        slot.jobs.pop()
+        if (slot.jobs.length === 0) slot.worker.hold(false)
         pending.reject(new CodecError('ENGINE_UNAVAILABLE', pending.format, `the job could not be posted to a worker: ${cause instanceof Error ? cause.message : String(cause)}`, -1, { cause }))
       }
     }
   }
 
   private spawn(): Slot {
-    const slot: Slot = { worker: undefined as unknown as HostedWorker, ready: false, job: null, idle: undefined, ended: false }
+    const slot: Slot = { worker: undefined as unknown as HostedWorker, ready: false, jobs: [], idle: undefined, ended: false }
     ;(slot as { worker: HostedWorker }).worker = host.start(
       workerFile(),
       (message) => this.onReply(slot, message as ReplyMessage | typeof READY),
@@ -169,9 +180,10 @@ class WorkerPool {
       slot.ready = true
       return
     }
-    const pending = slot.job
-    if (!pending || reply.id !== pending.message.id) return
-    slot.job = null
+    // A worker answers its jobs in the order they were posted.
+    const at = slot.jobs.findIndex((p) => p.message.id === reply.id)
+    if (at < 0) return
+    const pending = slot.jobs.splice(at, 1)[0]!
     if ('error' in reply) {
       const e = reply.error
       const error = new CodecError(e.code as ErrorCode, e.format, '', e.offset)
@@ -181,7 +193,7 @@ class WorkerPool {
       pending.resolve({ output: reply.output, check: reply.check })
     }
     this.pump()
-    if (slot.job === null && !slot.ended) {
+    if (slot.jobs.length === 0 && !slot.ended) {
       slot.worker.hold(false)
       slot.idle = setTimeout(() => this.end(slot), IDLE_MS)
       // Node: an idle timer never keeps the process alive either.
@@ -192,10 +204,8 @@ class WorkerPool {
   private onFailure(slot: Slot, cause: unknown): void {
     if (slot.ended) return
     this.end(slot)
-    const pending = slot.job
-    slot.job = null
-    if (pending) {
-      const why = cause instanceof Error ? cause.message : String(cause)
+    const why = cause instanceof Error ? cause.message : String(cause)
+    for (const pending of slot.jobs.splice(0)) {
       pending.reject(new CodecError('ENGINE_UNAVAILABLE', pending.format, `the worker running this job failed (${why}); it was replaced`, -1, { cause }))
     }
     this.pump()
@@ -214,17 +224,16 @@ class WorkerPool {
   close(): void {
     for (const p of this.queue.splice(0)) p.reject(new CodecError('ABORTED', p.format, 'closeWorkers() was called'))
     for (const slot of [...this.slots]) {
-      const pending = slot.job
-      slot.job = null
+      const running = slot.jobs.splice(0)
       this.end(slot)
-      pending?.reject(new CodecError('ABORTED', pending.format, 'closeWorkers() was called'))
+      for (const pending of running) pending.reject(new CodecError('ABORTED', pending.format, 'closeWorkers() was called'))
     }
     this.size = 0
   }
 
   /** Test hook: ends a busy worker as a crash would. */
   crashOne(): boolean {
-    const slot = this.slots.find((s) => s.job !== null)
+    const slot = this.slots.find((s) => s.jobs.length > 0)
     if (!slot) return false
     slot.worker.terminate()
     return true
