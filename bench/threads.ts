@@ -3,7 +3,7 @@
 // from other processes colours both sides alike. Prints the core count and the load
 // average: on a shared machine the parallel rows are depressed by whatever else runs.
 //
-//   node --import tsx bench/threads.ts            64 MiB inputs, 3 pairs per row
+//   npm run build && node --import tsx bench/threads.ts   64 MiB inputs, 3 pairs per row
 //   BENCH_MB=16 THREADS_PAIRS=5 node --import tsx bench/threads.ts
 //   THREADS_ONLY=arrow THREADS_PAIRS=7 node --import tsx bench/threads.ts   the Arrow rows only
 //
@@ -16,10 +16,17 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { CompressionType, RecordBatchStreamWriter, Table, tableFromIPC, Utf8, Dictionary, Int32, vectorFromArray } from 'apache-arrow'
-import { closeWorkers, decode, encode, zstdDecode } from '../index.js'
-import { arrowEncodeFile, readArrow } from '../adapters/arrow/index.js'
 import { registerPeerCodecs } from './_arrow-peers.js'
 import { binarySlice, nodeModulesText, root } from './corpus.js'
+import { pathToFileURL } from 'node:url'
+
+// The built package (dist/esm, `npm run build`), as users run it: its workers start the
+// built sluice-worker.js, not the sources through a TypeScript loader (whose module hooks
+// would be measured too).
+const built = (file: string): string => pathToFileURL(join(root, 'dist', 'esm', file)).href
+if (!existsSync(join(root, 'dist', 'esm', 'index.js'))) throw new Error('bench/threads.ts runs the built package: npm run build first')
+const { closeWorkers, decode, encode, zstdDecode } = (await import(built('index.js'))) as typeof import('../index.js')
+const { arrowEncodeFile, readArrow } = (await import(built('arrow.js'))) as typeof import('../adapters/arrow/index.js')
 
 const require = createRequire(join(root, 'bench', 'package.json'))
 const napi = require('zstd-napi') as typeof import('zstd-napi')

@@ -28,6 +28,11 @@ if (r.status !== 0) process.exit(r.status ?? 1)
 // table (unfiltered, or with a filter that names them).
 const filter = process.argv[2]?.toLowerCase()
 if (!filter || 'threads'.includes(filter)) {
+  // The threads rows run the built package (its worker file): build it when missing.
+  if (!existsSync(join(root, 'dist', 'esm', 'index.js'))) {
+    const b = spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'build'], { cwd: root, stdio: 'inherit' })
+    if (b.status !== 0) process.exit(b.status ?? 1)
+  }
   const t = spawnSync(process.execPath, ['--import', 'tsx', join(bench, 'threads.ts')], { cwd: root, stdio: 'inherit' })
   process.exit(t.status ?? 1)
 }

@@ -19,6 +19,13 @@ export type { ThreadOptions, Threads } from './thread-options.js'
 /** What the threads implementation runs on: the one-shot helpers and the registry's span codecs, passed in (see ./parallel.ts). */
 const engines = { encode: encodeSerial, decode: decodeSerial, createEncoder, createDecoder }
 
+let loading: Promise<typeof import('./parallel.js')> | null = null
+/** The threads implementation's one-shot calls, loaded once (an `import()` per call would resolve the module each time). */
+const parallel = (): Promise<typeof import('./parallel.js')> => (loading ??= import('./parallel.js').catch((error: unknown) => {
+    loading = null // a failed load (a chunk that did not arrive) is tried again next time
+    throw error
+  }))
+
 const threaded = (options: object): boolean => (options as ThreadOptions).threads !== undefined || (options as ThreadOptions).blockSize !== undefined
 
 /**
@@ -26,7 +33,7 @@ const threaded = (options: object): boolean => (options as ThreadOptions).thread
  * `threads` / `blockSize` (see `ThreadOptions`): block mode, in parallel on workers.
  */
 export async function encode<F extends Format>(format: F, data: BinaryInput, options: EncodeOptions<F> & ThreadOptions = {} as EncodeOptions<F>): Promise<Uint8Array> {
-  if (threaded(options)) return (await import('./parallel.js')).encode(format, data, options, engines)
+  if (threaded(options)) return (await parallel()).encode(format, data, options, engines)
   return encodeSerial(format, data, options)
 }
 
@@ -37,7 +44,7 @@ export async function encode<F extends Format>(format: F, data: BinaryInput, opt
  * (docs/threads.md); every other input on the caller's thread.
  */
 export async function decode<F extends Format>(format: F, data: BinaryInput, options: DecodeOptions<F> & Pick<ThreadOptions, 'threads'> = {} as DecodeOptions<F>): Promise<Uint8Array> {
-  if (threaded(options)) return (await import('./parallel.js')).decode(format, data, options, engines)
+  if (threaded(options)) return (await parallel()).decode(format, data, options, engines)
   return decodeSerial(format, data, options)
 }
 /**
@@ -47,6 +54,6 @@ export async function decode<F extends Format>(format: F, data: BinaryInput, opt
  * Resolves once they were told to end (the pool's module loads only when used).
  */
 export async function closeWorkers(): Promise<void> {
-  const { closeWorkers: close } = await import('./parallel.js')
+  const { closeWorkers: close } = await parallel()
   close()
 }

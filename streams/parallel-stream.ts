@@ -22,6 +22,13 @@ export interface BlockEncoderPair extends ReadableWritablePair<Uint8Array, Binar
   flush(): Promise<void>
 }
 
+let loading: Promise<typeof import('./threads-impl.js')> | null = null
+/** The threads implementation, loaded once for every stream. */
+const threadsImpl = (): Promise<typeof import('./threads-impl.js')> => (loading ??= import('./threads-impl.js').catch((error: unknown) => {
+    loading = null // a failed load (a chunk that did not arrive) is tried again next time
+    throw error
+  }))
+
 /** An encoding stream of `format` in block mode; options are checked now, synchronously. */
 export function parallelEncodeStream(format: Format, options: Record<string, unknown>): BlockEncoderPair {
   checkThreadsForm(format, options.threads)
@@ -34,7 +41,7 @@ export function parallelEncodeStream(format: Format, options: Record<string, unk
     throw new CodecError('INVALID_OPTION', format, 'contentSize declares one frame; block mode (blockSize or threads > 1) writes one frame per block, each with its own content size')
   }
   let inner: Promise<BlockEncoderPair> | null = null
-  const open = (): Promise<BlockEncoderPair> => (inner ??= import('./threads-impl.js').then((m) => m.openBlockStream(format, options, { createEncoder, createDecoder })))
+  const open = (): Promise<BlockEncoderPair> => (inner ??= threadsImpl().then((m) => m.openBlockStream(format, options, { createEncoder, createDecoder })))
   return { ...relay(open), flush: async () => (await open()).flush() }
 }
 
@@ -48,7 +55,7 @@ export function parallelDecodeStream(format: 'zstd' | 'lz4', options: Record<str
   // Not onProgress: it reports one serial decoder's progress.
   checkOptions(format, 'decode', options, { machine: ['chunkSize', 'concatenated'], shell: ['signal', 'streams', 'threads'] })
   let inner: Promise<Pair & { flush(): Promise<void> }> | null = null
-  const open = () => (inner ??= import('./threads-impl.js').then((m) => m.openDecodeStream(format, options, allowShared, surface, { createEncoder, createDecoder, prepareDecoder })))
+  const open = () => (inner ??= threadsImpl().then((m) => m.openDecodeStream(format, options, allowShared, surface, { createEncoder, createDecoder, prepareDecoder })))
   return { ...relay(open), flush: async () => (await open()).flush() }
 }
 

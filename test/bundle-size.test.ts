@@ -36,8 +36,11 @@ import { root } from './_fixtures.js'
  * 20,700 since Arrow's buffers and LZ4 blocks became jobs too: the leaf chunk a
  * gzip-only user shares with them keeps `statusName` and a few more exports (about
  * 100). Measured: 20,626. Every other part of threads still loads only when asked for.
+ * 20,750 since the threads implementation is loaded once per realm rather than by an
+ * `import()` per stream (each resolved the module again: 0.3 ms a call under a loader's
+ * hooks), and a failed load is tried again (about 70). Measured: 20,693.
  */
-const GZIP_ONLY_BUDGET = 20_700
+const GZIP_ONLY_BUDGET = 20_750
 
 test('gzip-only import: within its min+gzip budget with its codec loaded, and no zstd/brotli module', async () => {
   const sizes = await measureSizes()

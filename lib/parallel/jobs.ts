@@ -100,6 +100,9 @@ export interface JobResult {
 /** Runs jobs: `runJob` inline, or a pool's runner that posts them to workers. */
 export type JobRunner = (job: Job) => Promise<JobResult>
 
+/** Arrow's job code, loaded with the first Arrow job (once: an `import()` per job would resolve the module each time). */
+let arrowJobs: Promise<typeof import('../arrow/body-jobs.js')> | null = null
+
 /** Runs one job on this thread with `engines`. Errors are `CodecError`s, as from the one-shot calls. */
 export async function runJob(job: Job, engines: JobEngines): Promise<JobResult> {
   switch (job.kind) {
@@ -123,7 +126,7 @@ export async function runJob(job: Job, engines: JobEngines): Promise<JobResult> 
     case 'arrow-decode':
     case 'arrow-encode':
       // Loaded on the first Arrow job: this module is part of every threads user's code.
-      return (await import('../arrow/body-jobs.js')).runArrowJob(job, engines)
+      return (await (arrowJobs ??= import('../arrow/body-jobs.js'))).runArrowJob(job, engines)
     default:
       throw new CodecError('INVALID_OPTION', 'threads', `unknown job kind ${JSON.stringify((job as { kind: unknown }).kind)}`)
   }
