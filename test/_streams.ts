@@ -15,6 +15,19 @@ export const chunked = (data: Uint8Array, n: number): ReadableStream<Uint8Array>
     },
   })
 
+/** Cuts `bytes` into views of pseudo-random sizes from 1 to `most` (a fixed sequence per `seed`). */
+export function randomChunks(bytes: Uint8Array, most: number, seed = 7): Uint8Array[] {
+  const out: Uint8Array[] = []
+  let x = seed
+  for (let at = 0; at < bytes.length; ) {
+    x = (x * 1103515245 + 12345) >>> 0
+    const n = Math.min(bytes.length - at, 1 + (x % most))
+    out.push(bytes.subarray(at, at + n))
+    at += n
+  }
+  return out
+}
+
 /** What a Node duplex (e.g. `nodeDecode`) turns `input` into. */
 export async function nodeRun(duplex: NodeJS.ReadWriteStream, input: Uint8Array): Promise<Uint8Array> {
   const parts: Buffer[] = []

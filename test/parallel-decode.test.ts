@@ -27,6 +27,8 @@ import { requireCli, runCli } from './_cli.js'
 import { rejection, thrown } from './_caught.js'
 import { filesCorpus, randomBytes } from './_corpus.js'
 import { root } from './_fixtures.js'
+import { randomChunks } from './_streams.js'
+import { concatBytes } from './_bytes.js'
 
 /** Jobs run inline, on this thread, with the registry's span codecs (as `threads: 1` runs them). */
 const inline: JobRunner = (job) => runJob(job, { createEncoder, createDecoder })
@@ -38,28 +40,8 @@ const input = new Uint8Array(text.length + 400_000)
 input.set(text)
 input.set(randomBytes(400_000), text.length)
 
-const join2 = (...parts: Uint8Array[]): Uint8Array => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let at = 0
-  for (const p of parts) {
-    out.set(p, at)
-    at += p.length
-  }
-  return out
-}
+const join2 = (...parts: Uint8Array[]): Uint8Array => concatBytes(parts)
 
-/** Cuts `bytes` into chunks of pseudo-random sizes up to `most`. */
-function chunked(bytes: Uint8Array, most: number, seed = 7): Uint8Array[] {
-  const out: Uint8Array[] = []
-  let x = seed
-  for (let at = 0; at < bytes.length; ) {
-    x = (x * 1103515245 + 12345) >>> 0
-    const n = Math.min(bytes.length - at, 1 + (x % most))
-    out.push(bytes.subarray(at, at + n))
-    at += n
-  }
-  return out
-}
 
 type Pair = ReadableWritablePair<Uint8Array, Uint8Array>
 
@@ -80,8 +62,8 @@ function parallelWays(format: 'zstd' | 'lz4', most = 100_000): Array<[string, (d
   const factory = format === 'zstd' ? zstdDecode : lz4Decode
   const ways: Array<[string, (data: Uint8Array, options?: Record<string, unknown>) => Promise<Uint8Array>]> = [
     ['one-shot, 2 workers', (data, options = {}) => decode(format, data, { ...options, threads: 2 })],
-    ['stream, inline jobs', (data, options = {}) => through(openInline(format, { ...options, threads: 1 }), chunked(data, most))],
-    ['stream, 2 workers', (data, options = {}) => through(factory({ ...options, threads: 2 } as never), chunked(data, most, 3))],
+    ['stream, inline jobs', (data, options = {}) => through(openInline(format, { ...options, threads: 1 }), randomChunks(data, most))],
+    ['stream, 2 workers', (data, options = {}) => through(factory({ ...options, threads: 2 } as never), randomChunks(data, most, 3))],
   ]
   if (format === 'lz4') {
     ways.push([
@@ -229,7 +211,7 @@ test('cutters: the same cuts for any chunking (whole, one byte at a time, random
       const whole = cutsOf(make(), [data])
       assert.ok(whole.length > 0)
       assert.equal(cutsOf(make(), [...data].map((b) => new Uint8Array([b]))), whole, `${format}: one byte at a time`)
-      for (const most of [3, 17, 1000]) assert.equal(cutsOf(make(), chunked(data, most, most)), whole, `${format}: chunks up to ${most}`)
+      for (const most of [3, 17, 1000]) assert.equal(cutsOf(make(), randomChunks(data, most, most)), whole, `${format}: chunks up to ${most}`)
     }
   }
 })
@@ -348,7 +330,7 @@ test('DecompressionStream with threads: the bytes, and TypeErrors carrying the C
   const z = await encode('zstd', input, { blockSize: 256 * 1024 })
   const l = await encode('lz4', input)
   for (const [format, data] of [['zstd', z], ['lz4', l]] as const) {
-    assert.equal(await through(new DecompressionStream(format, { threads: 2 }) as Pair, chunked(data, 300_000)), input, format)
+    assert.equal(await through(new DecompressionStream(format, { threads: 2 }) as Pair, randomChunks(data, 300_000)), input, format)
     const bad = data.slice()
     bad[data.length >> 1] ^= 0xff
     const error = await rejection(through(new DecompressionStream(format, { threads: 2 }) as Pair, [bad]))
@@ -369,7 +351,7 @@ test('options are checked at the call; formats without anything to split decode 
   }
   assert.instance(thrown(() => lz4Decode({ threads: 2, blockSize: 65536 } as never)), CodecError)
   const gz = await encode('gzip', input)
-  assert.equal(await through(gzipDecode({ threads: 2 }), chunked(gz, 100_000)), input)
+  assert.equal(await through(gzipDecode({ threads: 2 }), randomChunks(gz, 100_000)), input)
   assert.instance(thrown(() => gzipDecode({ threads: -1 })), CodecError)
   // A decoder has no sync points: flush() rejects as on a serial decoding stream.
   const error = await rejection((zstdDecode({ threads: 2 }) as unknown as { flush(): Promise<void> }).flush())
@@ -386,14 +368,14 @@ async function drainNode(readable: NodeJS.ReadableStream): Promise<Uint8Array> {
 test('Node adapter: nodeDecode/nodeEncode with threads, against node:zlib and the CLIs', async () => {
   // Decoding: zstd frames of block mode, LZ4 independent blocks from the CLI.
   const z = await encode('zstd', input, { blockSize: 256 * 1024 })
-  assert.equal(await drainNode(Readable.from(chunked(z, 200_000)).pipe(nodeDecode('zstd', { threads: 2 }))), input, 'zstd')
+  assert.equal(await drainNode(Readable.from(randomChunks(z, 200_000)).pipe(nodeDecode('zstd', { threads: 2 }))), input, 'zstd')
   const l = requireCli('lz4') ? runCli('lz4', ['-q', '-c', '-B5', '-BX'], input, 'file') : await encode('lz4', input)
-  assert.equal(await drainNode(Readable.from(chunked(l, 200_000)).pipe(nodeDecode('lz4', { threads: 2 }))), input, 'lz4')
+  assert.equal(await drainNode(Readable.from(randomChunks(l, 200_000)).pipe(nodeDecode('lz4', { threads: 2 }))), input, 'lz4')
   // Encoding in block mode: the bytes of encode() with the same options, read by node:zlib and zstd.
-  const gz = await drainNode(Readable.from(chunked(input, 150_000)).pipe(nodeEncode('gzip', { threads: 2, blockSize: 65536 })))
+  const gz = await drainNode(Readable.from(randomChunks(input, 150_000)).pipe(nodeEncode('gzip', { threads: 2, blockSize: 65536 })))
   assert.equal(gz, await encode('gzip', input, { threads: 2, blockSize: 65536 }))
   assert.equal(new Uint8Array(gunzipSync(gz)), input, 'node:zlib reads it')
-  const zst = await drainNode(Readable.from(chunked(input, 150_000)).pipe(nodeEncode('zstd', { threads: 2 })))
+  const zst = await drainNode(Readable.from(randomChunks(input, 150_000)).pipe(nodeEncode('zstd', { threads: 2 })))
   if (requireCli('zstd')) assert.equal(runCli('zstd', ['-dc'], zst), input, 'the zstd CLI reads it')
   // A gzip decoder has nothing to split: threads is accepted and it decodes as before.
   assert.equal(await drainNode(Readable.from([gzipSync(input)]).pipe(nodeDecode('gzip', { threads: 2 }))), input)
@@ -427,7 +409,7 @@ test('Node Buffers given to workers are copied, never detached (Buffer#slice is 
   assert.is(plain.byteLength, input.length, 'encode() input intact')
   assert.equal(await decode('zstd', z, { threads: 2 }), input)
   assert.is(z.byteLength > 0 && z.buffer.byteLength > 0, true, 'decode() input intact')
-  const chunks = chunked(z, 300_000).map((c) => Buffer.from(c))
+  const chunks = randomChunks(z, 300_000).map((c) => Buffer.from(c))
   assert.equal(await through(zstdDecode({ threads: 2 }), chunks), input)
   assert.ok(chunks.every((c) => c.buffer.byteLength > 0), 'stream chunks intact')
 })

@@ -13,24 +13,13 @@ import { checkThreads } from '../streams/threads.js'
 import { blockFamily } from '../lib/parallel/block-options.js'
 import { filesCorpus, randomBytes } from './_corpus.js'
 import { root } from './_fixtures.js'
+import { randomChunks } from './_streams.js'
 
 const text = filesCorpus(join(root, 'node_modules/typescript/lib'), 2_500_000, /\.d\.ts$/)
 const input = new Uint8Array(text.length + 300_000)
 input.set(text)
 input.set(randomBytes(300_000), text.length)
 
-/** Cuts `bytes` into chunks of pseudo-random sizes up to `most`. */
-function chunked(bytes: Uint8Array, most: number, seed = 7): Uint8Array[] {
-  const out: Uint8Array[] = []
-  let x = seed
-  for (let at = 0; at < bytes.length; ) {
-    x = (x * 1103515245 + 12345) >>> 0
-    const n = Math.min(bytes.length - at, 1 + (x % most))
-    out.push(bytes.subarray(at, at + n))
-    at += n
-  }
-  return out
-}
 
 async function collect(pair: ReadableWritablePair<Uint8Array, Uint8Array>, chunks: Uint8Array[]): Promise<Uint8Array> {
   const reading = new Response(pair.readable).arrayBuffer()
@@ -48,7 +37,7 @@ test('BlockEncoder: any chunking of the input gives the one-shot bytes (inline j
     const oneShot = await encode(format, input, { blockSize: format === 'lz4' ? undefined : 65536, threads: format === 'lz4' ? 2 : 1 })
     for (const most of [1000, 70_000, 300_000]) {
       const e = await BlockEncoder.open(plan)
-      const jobs = chunked(input, most).flatMap((c) => e.push(c))
+      const jobs = randomChunks(input, most).flatMap((c) => e.push(c))
       jobs.push(...e.end())
       const parts = [e.header()]
       for (const job of jobs) parts.push(e.take(await runJob(job, engines)))
@@ -64,7 +53,7 @@ test('streams: the one-shot bytes for 1 and 2 threads, any chunking', async () =
     const expected = await encode(format, input, { threads: 2, blockSize } as never)
     for (const threads of [1, 2]) {
       for (const most of [5000, 400_000]) {
-        const got = await collect(factory({ threads, blockSize } as never), chunked(input, most, threads))
+        const got = await collect(factory({ threads, blockSize } as never), randomChunks(input, most, threads))
         assert.equal(got, expected, `${format} threads ${threads} chunks up to ${most}`)
       }
     }
@@ -107,7 +96,7 @@ test('streams: flush() ends the current block; the output so far decodes', async
   const all = new Uint8Array(await new Blob((await reading) as BlobPart[]).arrayBuffer())
   assert.equal(await decode('deflate-raw', all), input.subarray(0, 150_000))
   // flush: 'write' and gzip: node:zlib reads the member.
-  const gz = await collect(gzipEncode({ threads: 2, flush: 'write' }), chunked(input.subarray(0, 500_000), 200_000))
+  const gz = await collect(gzipEncode({ threads: 2, flush: 'write' }), randomChunks(input.subarray(0, 500_000), 200_000))
   assert.equal(new Uint8Array(gunzipSync(gz)), input.subarray(0, 500_000))
 })
 
@@ -117,7 +106,7 @@ test('streams: at most 2 × threads jobs queued, and a reader that stops reading
   let written = 0
   // Nobody reads: writes must stop resolving while the output waits.
   const writing = (async () => {
-    for (const c of chunked(input, 65536)) {
+    for (const c of randomChunks(input, 65536)) {
       await writer.write(c)
       written += c.length
       assert.ok(workerPool().queued <= 4, `queued ${workerPool().queued}`)
@@ -184,7 +173,7 @@ test('blockSize and threads by the format table: the smallest block per family, 
 })
 
 test('CompressionStream takes threads and blockSize: the encode() bytes; bad values are TypeErrors', async () => {
-  const got = await collect(new CompressionStream('gzip', { threads: 2 }) as unknown as ReadableWritablePair<Uint8Array, Uint8Array>, chunked(input, 100_000))
+  const got = await collect(new CompressionStream('gzip', { threads: 2 }) as unknown as ReadableWritablePair<Uint8Array, Uint8Array>, randomChunks(input, 100_000))
   assert.equal(got, await encode('gzip', input, { threads: 2 }))
   assert.throws(() => new CompressionStream('gzip', { threads: 0 }), (e: Error) => e instanceof TypeError)
   assert.throws(() => new CompressionStream('deflate', { blockSize: 10 }), (e: Error) => e instanceof TypeError)

@@ -22,6 +22,7 @@
  *   byte for byte what the serial encoder writes; its content checksum (xxHash32 of
  *   the whole content, which does not combine) is computed on the caller's thread.
  */
+import { joinBytes } from '../bytes.js'
 import type { Format } from '../codec.js'
 import { CodecError } from '../errors.js'
 import { checkBoolean, checkInteger, resolveEngine, type Engine } from '../formats.js'
@@ -290,12 +291,5 @@ export async function encodeBlocks(plan: BlockPlan, bytes: Uint8Array, run: JobR
   })
   const trailer = encoder.trailer()
   parts.push(trailer)
-  total += trailer.length
-  const out = new Uint8Array(total)
-  let at = 0
-  for (const p of parts) {
-    out.set(p, at)
-    at += p.length
-  }
-  return out
+  return joinBytes(parts, total + trailer.length)
 }
