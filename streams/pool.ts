@@ -57,6 +57,8 @@ class WorkerPool {
   private readonly slots: Slot[] = []
   private readonly queue: Pending[] = []
   private nextId = 1
+  /** Why the last worker to start failed before it listened (null once one listens). */
+  private startFailure: unknown = null
 
   /** Workers currently running (for tests and `closeWorkers`). */
   get workers(): number {
@@ -78,9 +80,9 @@ class WorkerPool {
     // (`inline`, the same job code), so the first call of a process costs no more than
     // one thread would while the workers start beside it. Each inline job first lets
     // the runtime handle its events, so a worker that is ready takes the next jobs.
-    if (inline && !this.slots.some((s) => s.ready)) {
+    if (inline && this.warming()) {
       this.warm()
-      return host.nextTask().then(() => (this.slots.some((s) => s.ready) || this.slots.length === 0 ? this.run(job, signal) : inline()))
+      return host.nextTask().then(() => (this.warming() && !this.slots.some((s) => s.ready && s.jobs.length === 0) ? inline() : this.run(job, signal)))
     }
     // The one copy of the input: a buffer of the pool's own, transferred to the worker.
     // `new Uint8Array(view)` copies; a Node Buffer's `slice()` would not (it is a view),
@@ -107,11 +109,24 @@ class WorkerPool {
 
   /** Starts workers up to the pool's size (they load in the background). */
   private warm(): void {
+    // One worker starts at a time: a start costs a core for tens of milliseconds
+    // (Node's own modules, then ours), and the caller's thread is running jobs meanwhile.
+    if (this.slots.length >= this.size || this.slots.some((s) => !s.ready)) return
     try {
-      while (this.slots.length < this.size) this.idleAfterStart(this.spawn())
-    } catch {
+      this.idleAfterStart(this.spawn())
+    } catch (cause) {
       // Reported by the queue (pump) when a job needs a worker that cannot start.
+      this.startFailure = cause
     }
+  }
+
+  /**
+   * Whether workers are still starting (the pool below its size, or a worker not yet
+   * listening) and none has failed to start: then the caller's thread runs the jobs no
+   * listening worker is free for.
+   */
+  private warming(): boolean {
+    return this.startFailure === null && (this.slots.length < this.size || this.slots.some((s) => !s.ready))
   }
 
   /** A worker started ahead of any job: unreferenced, and ended when idle like any other. */
@@ -133,9 +148,9 @@ class WorkerPool {
 
   private pump(): void {
     while (this.queue.length > 0) {
-      // An idle worker first, then a new one (up to the pool's size), then a second job
-      // for the least busy.
-      let slot = this.slots.find((s) => s.jobs.length === 0)
+      // An idle worker first (one that listens before one still starting), then a new one
+      // (up to the pool's size), then a second job for the least busy.
+      let slot = this.slots.find((s) => s.jobs.length === 0 && s.ready) ?? this.slots.find((s) => s.jobs.length === 0)
       if (!slot && this.slots.length < this.size) {
         try {
           slot = this.spawn()
@@ -178,6 +193,9 @@ class WorkerPool {
   private onReply(slot: Slot, reply: ReplyMessage | typeof READY): void {
     if (reply === READY) {
       slot.ready = true
+      this.startFailure = null
+      this.warm()
+      this.pump()
       return
     }
     // A worker answers its jobs in the order they were posted.
@@ -203,6 +221,9 @@ class WorkerPool {
 
   private onFailure(slot: Slot, cause: unknown): void {
     if (slot.ended) return
+    // A worker that never listened: stop running jobs here in its stead; the next job
+    // goes to the queue, which starts a worker again or reports why it cannot.
+    if (!slot.ready) this.startFailure = cause
     this.end(slot)
     const why = cause instanceof Error ? cause.message : String(cause)
     for (const pending of slot.jobs.splice(0)) {
@@ -229,6 +250,7 @@ class WorkerPool {
       for (const pending of running) pending.reject(new CodecError('ABORTED', pending.format, 'closeWorkers() was called'))
     }
     this.size = 0
+    this.startFailure = null
   }
 
   /** Test hook: ends a busy worker as a crash would. */

@@ -29,6 +29,7 @@ import { filesCorpus, randomBytes } from './_corpus.js'
 import { root } from './_fixtures.js'
 import { randomChunks } from './_streams.js'
 import { concatBytes } from './_bytes.js'
+import { warmWorkers } from './_workers.js'
 
 /** Jobs run inline, on this thread, with the registry's span codecs (as `threads: 1` runs them). */
 const inline: JobRunner = (job) => runJob(job, { createEncoder, createDecoder })
@@ -98,6 +99,7 @@ async function agree(format: 'zstd' | 'lz4', data: Uint8Array, label: string, op
 }
 
 test('zstd: block-mode frames, one-shot and streams, inline and on workers, give the serial bytes', async () => {
+  await warmWorkers(2, input)
   const z = await encode('zstd', input, { blockSize: 256 * 1024 })
   const cutter = new ZstdCutter({})
   const jobs = [...cutter.push(z), ...cutter.end()].filter((c) => c.kind === 'job')
