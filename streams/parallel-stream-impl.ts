@@ -18,6 +18,7 @@ import { toBytes, type BinaryInput } from '../lib/bytes.js'
 import type { Format } from '../lib/codec.js'
 import { CodecError } from '../lib/errors.js'
 import type { BlockEncoderPair } from './parallel-stream.js'
+import type { StreamClasses } from './codec-stream.js'
 import type { BlockPlan } from '../lib/parallel/block-options.js'
 import { BlockEncoder } from '../lib/parallel/blocks.js'
 import type { Job, JobResult, JobRunner } from '../lib/parallel/jobs.js'
@@ -30,8 +31,11 @@ type Outcome = { result: JobResult; error?: undefined } | { result?: undefined; 
  * The block-mode stream itself, part of streams/threads-impl.ts, which parallel-stream.ts
  * loads when such a stream is first used. Options were checked by `openBlockStream` there.
  */
-export function openBlockPair(format: Format, plan: BlockPlan, threads: number, flushMode: 'none' | 'write', options: { signal?: AbortSignal }, engines: JobEngines): BlockEncoderPair {
+export function openBlockPair(format: Format, plan: BlockPlan, threads: number, flushMode: 'none' | 'write', options: { signal?: AbortSignal; streams?: StreamClasses }, engines: JobEngines): BlockEncoderPair {
   const signal = options.signal
+  // The stream classes the options name (a polyfill's), else the runtime's.
+  const RS = options.streams?.ReadableStream ?? ReadableStream
+  const WS = options.streams?.WritableStream ?? WritableStream
   const cancel = new AbortController()
   const max = 2 * threads
   // The block encoder and the pool's runner are made on the first write. Streams start
@@ -121,7 +125,7 @@ export function openBlockPair(format: Format, plan: BlockPlan, threads: number, 
   if (signal?.aborted) queueMicrotask(onAbort)
   else signal?.addEventListener('abort', onAbort, { once: true })
 
-  const out = new ReadableStream<Uint8Array>(
+  const out = new RS<Uint8Array>(
     {
       start(c) {
         readable = c
@@ -135,7 +139,7 @@ export function openBlockPair(format: Format, plan: BlockPlan, threads: number, 
     },
     { highWaterMark: max * plan.blockSize, size: (chunk) => chunk.length },
   )
-  const into = new WritableStream<BinaryInput>({
+  const into = new WS<BinaryInput>({
     write(chunk) {
       return serial(async () => {
         // A copy: the caller may reuse its buffer once the write resolved (`new

@@ -16,6 +16,7 @@ import { CodecError } from '../lib/errors.js'
 import { checkBlockSize, checkOptions, checkThreadsForm, rowOf } from '../lib/formats.js'
 import { prepareDecoder } from '../lib/prepare.js'
 import { createDecoder, createEncoder } from '../lib/registry.js'
+import { classes, type StreamClasses } from './codec-stream.js'
 
 /** A readable/writable pair whose `flush()` ends the current block. */
 export interface BlockEncoderPair extends ReadableWritablePair<Uint8Array, BinaryInput> {
@@ -42,7 +43,7 @@ export function parallelEncodeStream(format: Format, options: Record<string, unk
   }
   let inner: Promise<BlockEncoderPair> | null = null
   const open = (): Promise<BlockEncoderPair> => (inner ??= threadsImpl().then((m) => m.openBlockStream(format, options, { createEncoder, createDecoder })))
-  return { ...relay(open), flush: async () => (await open()).flush() }
+  return { ...relay(open, classes(options.streams as StreamClasses | undefined, format)), flush: async () => (await open()).flush() }
 }
 
 /**
@@ -56,13 +57,17 @@ export function parallelDecodeStream(format: 'zstd' | 'lz4', options: Record<str
   checkOptions(format, 'decode', options, { machine: ['chunkSize', 'concatenated'], shell: ['signal', 'streams', 'threads'] })
   let inner: Promise<Pair & { flush(): Promise<void> }> | null = null
   const open = () => (inner ??= threadsImpl().then((m) => m.openDecodeStream(format, options, allowShared, surface, { createEncoder, createDecoder, prepareDecoder })))
-  return { ...relay(open), flush: async () => (await open()).flush() }
+  return { ...relay(open, classes(options.streams as StreamClasses | undefined, format)), flush: async () => (await open()).flush() }
 }
 
 type Pair = ReadableWritablePair<Uint8Array, BinaryInput>
 
-/** Outer sides that only relay to the pair `open()` makes on first use: the inner stream does the buffering and backpressure. */
-function relay(open: () => Promise<Pair>): Pair {
+/**
+ * Outer sides that only relay to the pair `open()` makes on first use: the inner stream
+ * does the buffering and backpressure. Built from the stream classes the options name
+ * (`streams`, e.g. a polyfill's), like every stream of the package.
+ */
+function relay(open: () => Promise<Pair>, { ReadableStream, WritableStream }: StreamClasses): Pair {
   let writer: WritableStreamDefaultWriter<BinaryInput> | null = null
   let reader: ReadableStreamDefaultReader<Uint8Array> | null = null
   const writerOf = async () => (writer ??= (await open()).writable.getWriter())

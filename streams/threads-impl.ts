@@ -36,7 +36,7 @@ export function openBlockStream(format: Format, options: Record<string, unknown>
   const { engine, level, codec, flush } = checkOptions(format, 'encode', rest(format, options), STREAM_KEYS)
   const plan = blockPlan(format, blockSize, { ...codec, engine, level })
   if (!plan) throw new CodecError('UNSUPPORTED', format, `threads > 1 on a ${format} stream: ${format} has no independent blocks`)
-  return openBlockPair(format, plan, threads, flush, { signal: options.signal as AbortSignal | undefined }, engines)
+  return openBlockPair(format, plan, threads, flush, { signal: options.signal as AbortSignal | undefined, streams: options.streams as StreamClasses | undefined }, engines)
 }
 
 /** The option keys a parallel decoding stream takes besides the codec's. */
