@@ -813,7 +813,7 @@ function checkOwn(format: Format, key: string, spec: OptionSpec, value: unknown,
 }
 
 /** The largest `blockSize`: 1 GiB, the largest array every target runtime allocates. */
-export const MAX_BLOCK_SIZE = 2 ** 30
+const MAX_BLOCK_SIZE = 2 ** 30
 
 /**
  * Checks an encoder's `blockSize` (issue 22) by the format's row: refused where the

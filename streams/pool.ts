@@ -113,7 +113,7 @@ class WorkerPool {
     // (Node's own modules, then ours), and the caller's thread is running jobs meanwhile.
     if (this.slots.length >= this.size || this.slots.some((s) => !s.ready)) return
     try {
-      this.idleAfterStart(this.spawn())
+      this.rest(this.spawn())
     } catch (cause) {
       // Reported by the queue (pump) when a job needs a worker that cannot start.
       this.startFailure = cause
@@ -129,10 +129,11 @@ class WorkerPool {
     return this.startFailure === null && (this.slots.length < this.size || this.slots.some((s) => !s.ready))
   }
 
-  /** A worker started ahead of any job: unreferenced, and ended when idle like any other. */
-  private idleAfterStart(slot: Slot): void {
+  /** A worker with no job (just started, or done): unreferenced, and ended after `IDLE_MS`. */
+  private rest(slot: Slot): void {
     slot.worker.hold(false)
     slot.idle = setTimeout(() => this.end(slot), IDLE_MS)
+    // Node: an idle timer never keeps the process alive either.
     ;(slot.idle as { unref?: () => void }).unref?.()
   }
 
@@ -211,12 +212,7 @@ class WorkerPool {
       pending.resolve({ output: reply.output, check: reply.check })
     }
     this.pump()
-    if (slot.jobs.length === 0 && !slot.ended) {
-      slot.worker.hold(false)
-      slot.idle = setTimeout(() => this.end(slot), IDLE_MS)
-      // Node: an idle timer never keeps the process alive either.
-      ;(slot.idle as { unref?: () => void }).unref?.()
-    }
+    if (slot.jobs.length === 0 && !slot.ended) this.rest(slot)
   }
 
   private onFailure(slot: Slot, cause: unknown): void {

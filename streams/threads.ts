@@ -15,18 +15,13 @@ export { wantsBlocks } from '../lib/formats.js'
 export { MAX_AUTO_THREADS, MAX_THREADS, MIN_PARALLEL_BYTES } from '../lib/options.js'
 export type { ThreadOptions, Threads } from './thread-options.js'
 
-/** Why this runtime has no workers, or null. */
-export const workersUnavailable = (): string | null => unavailable
-
-/** The cores the runtime reports. */
-export const runtimeCores = (): number => Math.max(1, cores() | 0)
 
 /** Checks `threads`; returns the number to use. */
 export function checkThreads(format: string, value: unknown): number {
   if (value === undefined || value === 1) return 1
-  if (value === 'auto') return workersUnavailable() ? 1 : Math.min(MAX_AUTO_THREADS, runtimeCores())
+  if (value === 'auto') return unavailable ? 1 : Math.min(MAX_AUTO_THREADS, Math.max(1, cores() | 0))
   checkThreadsForm(format, value)
-  const why = workersUnavailable()
+  const why = unavailable
   if (why) throw new CodecError('ENGINE_UNAVAILABLE', format, `threads: ${value} needs workers, and ${why}; use threads: 1 (or 'auto')`)
   return value as number
 }
