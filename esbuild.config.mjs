@@ -204,6 +204,12 @@ export function esmTarget(kind, outdir = `dist/${kind}`) {
     // its imports; copying by hand means copying dist/browser's files. workerd has no
     // workers (threads > 1 is ENGINE_UNAVAILABLE there).
     entryPoints: kind === 'browser' ? { ...portable, 'sluice-worker': WORKER_ENTRY } : portable,
+    // The bundler targets (a user's bundler or wrangler processes them again): whitespace
+    // and syntax minified, names kept so stack traces still read, so that the package keeps
+    // room under its 1.5 MB limit (issue 16). dist/esm and dist/cjs, which Node, Deno and
+    // Bun run as they are, stay readable.
+    minifyWhitespace: true,
+    minifySyntax: true,
     platform: kind === 'browser' ? 'browser' : 'neutral',
     conditions: kind === 'browser' ? ['browser'] : ['workerd', 'worker', 'browser'],
     mainFields: ['browser', 'module', 'main'],

@@ -65,8 +65,8 @@ for (const kind of ['esm', 'browser', 'workerd'] as const) {
     for (const file of ['zstd-dec', 'zstd-enc', 'brotli-dec', 'brotli-enc', 'zlibng-deflate']) {
       const expected = {
         esm: new RegExp(`new URL\\("\\.\\./browser/${file}\\.wasm", import\\.meta\\.url\\)`),
-        browser: new RegExp(`new URL\\("\\./${file}\\.wasm", import\\.meta\\.url\\)`),
-        workerd: new RegExp(`from "\\.\\./browser/${file}\\.wasm"`),
+        browser: new RegExp(`new URL\\("\\./${file}\\.wasm",\\s*import\\.meta\\.url\\)`),
+        workerd: new RegExp(`from\\s*"\\.\\./browser/${file}\\.wasm"`),
       }[kind]
       assert.match(js, expected)
     }
