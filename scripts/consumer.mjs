@@ -166,7 +166,7 @@ const html = (title, script) => `<!doctype html><html><head><meta charset="utf-8
   const out = join(work, 'out', 'esbuild')
   pages.esbuild = step('esbuild: browser bundle (--format=esm, the .wasm files copied beside it)', () => {
     sh(esbuild, ['app.mjs', '--bundle', '--format=esm', '--platform=browser', `--outfile=${join(out, 'app.js')}`])
-    for (const f of readdirSync(join(installed, 'dist', 'browser'))) if (f.endsWith('.wasm')) copyFileSync(join(installed, 'dist', 'browser', f), join(out, f))
+    for (const f of readdirSync(join(installed, 'dist', 'esm', 'wasm'))) if (f.endsWith('.wasm')) copyFileSync(join(installed, 'dist', 'esm', 'wasm', f), join(out, f))
     writeFileSync(join(out, 'index.html'), html('esbuild', 'type="module" src="./app.js"'))
   })
 }

@@ -1,7 +1,7 @@
 // Runs the runtime matrix: the same cases (test/runtimes/cases.ts) in Node 20, Node 22,
 // Node 20 with web-streams-polyfill (no global streams), Deno, Bun, Cloudflare workerd
-// and headless Chromium, each against the build its `exports` condition selects
-// (`npm run build` first). Prints one line per case and runtime, a summary per runtime
+// and headless Chromium, each against the package's one build (dist/esm), its `#` imports
+// resolved by that runtime's (or its bundler's) conditions (`npm run build` first). Prints one line per case and runtime, a summary per runtime
 // with its time, and last `N passed, N failed, N skipped` (summed over runtimes).
 //
 // A runtime that is not installed is reported and its cases counted as skipped (never
@@ -169,16 +169,17 @@ async function bundleAll() {
     await build({ ...base, entryPoints: { worker: entry }, outdir, splitting: true, platform: 'neutral', conditions: ['workerd', 'worker', 'browser'], mainFields: ['browser', 'module', 'main'], plugins: [wasmModules(outdir)] })
   }
   await exampleFixtures(join(work, 'cf', 'data'))
-  // The browser pages: `browser` condition; the build fetches its .wasm beside the chunks.
+  // The browser pages: `browser` condition; the engines fetch their .wasm beside the
+  // chunks. The package's worker file is an entry named sluice-worker, so that it lands
+  // beside the chunk that starts it and shares the pages' chunks, as docs/threads.md tells
+  // esbuild users to do (esbuild does not follow `new Worker(new URL(...))`).
   const browserDir = join(work, 'browser')
-  await build({ ...base, entryPoints: { 'entry-browser': join(here, 'entry-browser.ts'), 'entry-gzip-only': join(here, 'entry-gzip-only.ts'), 'entry-zstd-decode-only': join(here, 'entry-zstd-decode-only.ts') }, outdir: browserDir, splitting: true, platform: 'browser', chunkNames: '[name]-[hash]' })
+  const pages = { 'entry-browser': join(here, 'entry-browser.ts'), 'entry-gzip-only': join(here, 'entry-gzip-only.ts'), 'entry-zstd-decode-only': join(here, 'entry-zstd-decode-only.ts') }
+  await build({ ...base, entryPoints: { ...pages, 'sluice-worker': join(root, 'dist', 'esm', 'sluice-worker.js') }, outdir: browserDir, splitting: true, platform: 'browser', chunkNames: '[name]-[hash]' })
   for (const f of ['index.html', 'gzip-only.html', 'zstd-decode-only.html']) copyFileSync(join(here, f), join(browserDir, f))
-  // The .wasm engines, and the worker file with the chunks it imports, beside the chunks
-  // that fetch and start them, as docs/threads.md tells bundler users to do (esbuild does
-  // not follow `new Worker(new URL(...))`). The page's own chunks are never overwritten.
-  for (const f of readdirSync(join(root, 'dist', 'browser'))) {
-    if (/\.(wasm|js)$/.test(f) && !existsSync(join(browserDir, f))) copyFileSync(join(root, 'dist', 'browser', f), join(browserDir, f))
-  }
+  // The .wasm engines beside the chunks that fetch them (docs/bundling.md).
+  const wasmDir = join(root, 'dist', 'esm', 'wasm')
+  for (const f of readdirSync(wasmDir)) if (f.endsWith('.wasm')) copyFileSync(join(wasmDir, f), join(browserDir, f))
 }
 
 // ---------------------------------------------------------------------------
@@ -396,7 +397,7 @@ async function runChromium(server) {
 // ---------------------------------------------------------------------------
 
 const t0 = Date.now()
-if (!existsSync(join(root, 'dist', 'esm', 'index.js')) || !existsSync(join(root, 'dist', 'browser')) || !existsSync(join(root, 'dist', 'workerd'))) {
+if (!existsSync(join(root, 'dist', 'esm', 'index.js')) || !existsSync(join(root, 'dist', 'esm', 'wasm'))) {
   console.log('# dist/ is missing: npm run build')
   execFileSync(process.execPath, ['esbuild.config.mjs'], { cwd: root, stdio: 'inherit' })
 }
