@@ -11,7 +11,7 @@
 // Usage: node scripts/runtimes.mjs [runtime-regex]      e.g. node scripts/runtimes.mjs 'deno|bun'
 import { build } from 'esbuild'
 import { execFileSync, spawn } from 'node:child_process'
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import { tmpdir } from 'node:os'
 import { basename, dirname, extname, join, resolve } from 'node:path'
@@ -129,10 +129,21 @@ async function startServer(staticDir) {
 
 const sluiceLink = join(work, 'node_modules')
 
-/** esbuild finds `sluice` through a node_modules folder holding a link to the package root, so it resolves the real `exports` map with each runtime's conditions. */
-function linkPackage() {
-  mkdirSync(sluiceLink, { recursive: true })
-  symlinkSync(root, join(sluiceLink, 'sluice'), 'dir')
+/**
+ * The package as npm installs it: .tmp/runtimes/node_modules/sluice holds the published
+ * package.json (scripts/publish-manifest.mjs: its `imports` map the build's `#`
+ * specifiers by condition) and a copy of dist/ without the repository's
+ * dist/esm/package.json, so each runtime resolves the package exactly as it ships. The
+ * cases beside it have a package.json of their own, so that `sluice` is found in
+ * node_modules rather than by self-reference to the checkout.
+ */
+async function stagePackage() {
+  const { published } = await import('./publish-manifest.mjs')
+  const pkg = join(sluiceLink, 'sluice')
+  mkdirSync(pkg, { recursive: true })
+  writeFileSync(join(pkg, 'package.json'), `${JSON.stringify(published(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))), null, 2)}\n`)
+  cpSync(join(root, 'dist'), join(pkg, 'dist'), { recursive: true, filter: (src) => src !== join(root, 'dist', 'esm', 'package.json') })
+  writeFileSync(join(work, 'package.json'), `${JSON.stringify({ name: 'sluice-runtime-cases', private: true, type: 'module' }, null, 2)}\n`)
 }
 
 const base = { bundle: true, format: 'esm', target: 'es2022', logLevel: 'error', absWorkingDir: root, nodePaths: [sluiceLink], external: ['node:*'] }
@@ -153,10 +164,9 @@ const wasmModules = (outdir) => ({
 async function bundleAll() {
   rmSync(work, { recursive: true, force: true })
   mkdirSync(work, { recursive: true })
-  linkPackage()
-  // Node, Deno and Bun import `sluice` themselves (self-reference through package.json
-  // `exports`, with their own conditions: node / deno / bun), so the bundle only holds
-  // the cases; it must sit inside the package.
+  await stagePackage()
+  // Node, Deno and Bun import `sluice` themselves, from .tmp/runtimes/node_modules with
+  // their own conditions (stagePackage), so the bundle only holds the cases.
   await build({ ...base, entryPoints: [join(here, 'entry-cli.ts')], outfile: join(work, 'cli', 'entry.mjs'), platform: 'node', external: ['sluice', 'sluice/*', 'node:*'] })
   await build({ ...base, entryPoints: [join(here, 'entry-polyfill.ts')], outfile: join(work, 'polyfill', 'entry.mjs'), platform: 'node', external: ['sluice', 'sluice/*', 'node:*'] })
   // workerd: as wrangler would bundle a Worker: `workerd` condition, `.wasm` as modules.
