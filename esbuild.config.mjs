@@ -23,7 +23,8 @@
 //   dist/cjs/       `require()`: per entry, a file of a few lines that require()s the ESM
 //                   entry (require(esm): Node 20.19+ and 22.12+, Bun), so CommonJS users get
 //                   the same modules, not a second copy (buildCjs).
-//   dist/types/     .d.ts (tsc) and a .d.cts twin of each, for `require` consumers.
+//   dist/types/     .d.ts (tsc); for each entry a small .d.cts, `require` consumers' view of
+//                   the same declarations (cjsDeclarations).
 //   dist/bin/       the `sluice` command: a shebang file importing dist/esm/cli.js.
 //
 // The repository's package.json maps the same `#` specifiers to the TypeScript sources
@@ -350,22 +351,84 @@ module.exports = require('./require-esm.cjs').requireEsm(() => require('${esm}/$
 
 /**
  * Declarations: tsc's `.d.ts` tree in dist/types (ESM, as the package is
- * `"type": "module"`), and beside each a `.d.cts` twin whose relative imports name
- * `.cjs`, so that TypeScript reads the `require` condition's types as CommonJS (one file
- * for both is "masquerading as ESM" under node16). The generated base64 modules'
- * declarations (the wasm again, as a string literal type) are dropped: no public
- * declaration refers to them.
+ * `"type": "module"`), and for each entry a `.d.cts` for `require` consumers
+ * (cjsDeclarations). The generated base64 modules' declarations (the wasm again, as a
+ * string literal type) are dropped: no public declaration refers to them.
  */
-function declarations() {
+async function declarations() {
   execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' })
   rmSync('dist/types/lib/codecs/wasm/gen', { recursive: true, force: true })
   const walk = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? walk(join(dir, d.name)) : [join(dir, d.name)]))
   for (const file of walk('dist/types')) {
-    if (!file.endsWith('.d.ts')) continue
-    const text = readFileSync(file, 'utf8')
-    if (/['"]\.{1,2}\/[^'"]*\.b64\.js['"]/.test(text)) throw new Error(`${file} refers to a generated base64 module`)
-    const cts = text.replace(/((?:from|import\()\s*['"]\.{1,2}\/[^'"]*?)\.js(['"])/g, '$1.cjs$2')
-    writeFileSync(file.replace(/\.d\.ts$/, '.d.cts'), cts)
+    if (file.endsWith('.d.ts') && /['"]\.{1,2}\/[^'"]*\.b64\.js['"]/.test(readFileSync(file, 'utf8'))) throw new Error(`${file} refers to a generated base64 module`)
+  }
+  await cjsDeclarations(Object.values(entries).map((source) => join('dist/types', source.replace(/\.ts$/, '.d.ts'))))
+}
+
+/**
+ * The `require` condition's types: beside each entry's `.d.ts`, a `.d.cts` that
+ * TypeScript reads as CommonJS (a `.d.ts` there would be "masquerading as ESM" under
+ * node16) and that takes every declaration from the ESM one through `resolution-mode:
+ * import` (TypeScript 5.3+): `export type *` for the types, `declare const X:
+ * Entry['X']` for each value, and for a name that is both (a class, `Status`) the value
+ * and a type alias with the declaration's type parameters. So the package ships each
+ * declaration once (a `.d.cts` twin of every file doubled dist/types: 427 of its 853 kB),
+ * and `require` and `import` users see the same types. The consumer test type-checks a
+ * CommonJS consumer against them (moduleResolution node16, skipLibCheck off); attw
+ * checks them in the package check.
+ */
+async function cjsDeclarations(files) {
+  const { default: ts } = await import('typescript')
+  const program = ts.createProgram(files, { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, skipLibCheck: true, types: ['node'] })
+  const checker = program.getTypeChecker()
+  for (const file of files) {
+    const source = program.getSourceFile(file)
+    const entry = checker.getSymbolAtLocation(source)
+    const specifier = `./${basename(file).replace(/\.d\.ts$/, '.js')}`
+    const from = `from '${specifier}' with { 'resolution-mode': 'import' }`
+    const values = new Set(checker.getTypeOfSymbolAtLocation(entry, source).getProperties().map((p) => p.name))
+    const exported = new Set(checker.getExportsOfModule(entry).map((s) => s.name))
+    const lines = []
+    const both = []
+    const imported = new Set()
+    for (const symbol of checker.getExportsOfModule(entry)) {
+      if (!values.has(symbol.name)) continue // a type: `export type *` below
+      const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol
+      if (!(target.flags & ts.SymbolFlags.Type)) {
+        lines.push(`export declare const ${symbol.name}: Entry['${symbol.name}']`)
+        continue
+      }
+      // Both a value and a type: the alias needs the declaration's type parameters, and
+      // the types they name must be exports of the entry (imported here by name).
+      const declaration = target.declarations.find((d) => d.typeParameters) ?? target.declarations[0]
+      const parameters = declaration.typeParameters ?? []
+      const visit = (node) => {
+        if (ts.isTypeReferenceNode(node) && ts.isIdentifier(node.typeName)) {
+          const name = node.typeName.text
+          const declared = checker.getSymbolAtLocation(node.typeName)?.declarations?.[0]
+          const global = declared && program.isSourceFileDefaultLibrary(declared.getSourceFile())
+          if (!global && !parameters.some((p) => p.name.text === name)) {
+            if (!exported.has(name)) throw new Error(`${file}: ${symbol.name}'s type parameters name ${name}, which the entry does not export (cjsDeclarations)`)
+            imported.add(name)
+          }
+        }
+        ts.forEachChild(node, visit)
+      }
+      parameters.forEach(visit)
+      const params = parameters.length > 0 ? `<${parameters.map((p) => p.getText()).join(', ')}>` : ''
+      const args = parameters.length > 0 ? `<${parameters.map((p) => p.name.text).join(', ')}>` : ''
+      const doc = ts.getJSDocCommentsAndTags(declaration).find((d) => ts.isJSDoc(d))?.getText()
+      both.push(symbol.name)
+      lines.push(...(doc ? [doc] : []), `declare const ${symbol.name}: Entry['${symbol.name}']`, `type ${symbol.name}${params} = ${symbol.name}_${args}`)
+    }
+    const head = [
+      `// The \`require\` condition's types of ${specifier}: its declarations, read as CommonJS. Generated by esbuild.config.mjs (cjsDeclarations).`,
+      `type Entry = typeof import('${specifier}', { with: { 'resolution-mode': 'import' } })`,
+      `export type * ${from}`,
+      ...(both.length + imported.size > 0 ? [`import type { ${[...both.map((n) => `${n} as ${n}_`), ...imported].join(', ')} } ${from}`] : []),
+    ]
+    const tail = both.length > 0 ? [`export { ${both.join(', ')} }`] : []
+    writeFileSync(file.replace(/\.d\.ts$/, '.d.cts'), `${[...head, ...lines, ...tail].join('\n')}\n`)
   }
 }
 

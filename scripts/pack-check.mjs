@@ -1,7 +1,7 @@
 // The package as npm publishes it: packs the tarball (`npm pack --json`, after
 // `npm run build`), prints its packed and unpacked sizes per folder, and checks it:
 //
-//   size      packed <= 1.5 MB, unpacked <= 6 MB (1 MB = 1,000,000 bytes)
+//   size      packed <= 1.0 MB, unpacked <= 3.2 MB (1 MB = 1,000,000 bytes)
 //   contents  dist/ only (plus package.json, README.md, LICENSE): no sources, no source
 //             maps, each .wasm once
 //   attw      @arethetypeswrong/cli on the tarball: types resolve for node10, node16
@@ -30,9 +30,15 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const out = join(root, '.tmp', 'pack')
 const bin = (name) => join(root, 'node_modules', '.bin', name)
 
-/** The issue's targets, bytes. */
-const MAX_PACKED = 1_500_000
-const MAX_UNPACKED = 6_000_000
+/**
+ * Limits, bytes. 1.5 MB / 6 MB until issue 29 replaced the four copies of the library
+ * (dist/esm, browser, workerd, cjs: 1,489,073 / 5,341,171) with one build and a `.d.cts`
+ * per entry instead of a twin of every declaration: 938,625 / 3,043,493. The limits keep
+ * about 60 kB packed and 150 kB unpacked for what comes next, so that a second copy of
+ * anything (most of the weight is the zstd and brotli engines' 1.6 MB of wasm) fails here.
+ */
+const MAX_PACKED = 1_000_000
+const MAX_UNPACKED = 3_200_000
 
 const results = []
 const check = (name, ok, detail = '') => {
