@@ -148,7 +148,7 @@ async function stagePackage() {
 
 const base = { bundle: true, format: 'esm', target: 'es2022', logLevel: 'error', absWorkingDir: root, nodePaths: [sluiceLink], external: ['node:*'] }
 
-/** Keeps `.wasm` imports (the workerd build's) as modules named by their file, and copies the files beside the bundle. */
+/** Keeps `.wasm` imports (the `workerd` targets of `#wasm/<engine>`) as modules named by their file, and copies the files beside the bundle. */
 const wasmModules = (outdir) => ({
   name: 'wasm-modules',
   setup(b) {
