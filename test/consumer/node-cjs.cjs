@@ -19,7 +19,21 @@ Promise.all([import('./cases.mjs'), import('./cases-node.mjs')])
       const esm = await import('sluice')
       check(esm.CodecError === m.index.CodecError && esm.encode === m.index.encode, 'require() and import() loaded different copies of the package')
     }
-    return run(process.argv[2] ?? 'node-cjs', m, undefined, [...nodeCases(m.node), ['require and import load the same modules (one CodecError class)', same]])
+    // On a Node without require(esm) (before 20.19 / 22.12) the layer says what to do.
+    const oldNode = async ({ check }) => {
+      const { requireEsm } = require(require('node:path').join(require('node:path').dirname(resolved), 'require-esm.cjs'))
+      let message = ''
+      try {
+        requireEsm(() => {
+          throw Object.assign(new Error('require() of ES Module not supported'), { code: 'ERR_REQUIRE_ESM' })
+        })
+      } catch (error) {
+        message = error.message
+      }
+      check(/needs Node 20\.19\+ or 22\.12\+/.test(message) && message.includes(process.version), `message: ${message}`)
+    }
+    const extra = [['require and import load the same modules (one CodecError class)', same], ['require() on a Node without require(esm): a message naming the versions', oldNode]]
+    return run(process.argv[2] ?? 'node-cjs', m, undefined, [...nodeCases(m.node), ...extra])
   })
   .then((counts) => {
     process.exitCode = counts.failed === 0 ? 0 : 1
