@@ -124,7 +124,7 @@ export function wasmFileOf(sourcePath) {
 /** Where an engine's portable default lives, as the repository's `#wasm/*` import names it. */
 const WASM_SOURCES = './lib/codecs/wasm/*-wasm-source.ts'
 
-/** The conditions a bundler or runtime of each kind sets (esmTarget), in the order the maps are read. */
+/** The conditions a bundler or runtime of each kind sets (esmTarget); in a map, the first key among them wins, as in Node. */
 export const RUNTIME_CONDITIONS = {
   node: ['node', 'import', 'default'],
   browser: ['browser', 'import', 'default'],
