@@ -38,7 +38,7 @@ import type { Crc32, DeflateBody } from './deflate.js'
 import type { DeflateEngineParts } from './deflate-module.js'
 import { buildTable, fixedCodeTables, CLEN_ORDER, CLEN_PAYLOAD, DIST_PAYLOAD, DIST_ROOT, DIST_TABLE_SIZE, LIT_PAYLOAD, LIT_ROOT, LIT_TABLE_SIZE } from './inflate-tables.js'
 import { compile } from './wasm/instantiate.js'
-import { inflateWasm } from './wasm/inflate-wasm-source.js'
+import { inflateWasm } from '#wasm/inflate'
 
 /** The kernel's exports (wasm/inflate.wat); addresses are i32 byte offsets in `memory`. */
 interface InflateExports {

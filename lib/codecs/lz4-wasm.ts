@@ -45,7 +45,7 @@ import { lz4BlockModule, lz4FrameModule } from './lz4.js'
 import { BLOCK_UNCOMPRESSED } from './lz4-frame-format.js'
 import { ERR_BLOCK_CHECKSUM, ERR_MEMORY, type EncodeKernel, type FrameKernel, type RawBlockKernel } from './lz4-kernel.js'
 import { compile } from './wasm/instantiate.js'
-import { lz4Wasm } from './wasm/lz4-wasm-source.js'
+import { lz4Wasm } from '#wasm/lz4'
 
 /** The kernel's exports (wasm/lz4.wat); addresses are i32 byte offsets in `memory`. */
 interface Lz4Exports {

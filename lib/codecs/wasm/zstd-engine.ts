@@ -22,8 +22,8 @@
  */
 import { WasmHeap } from './wasm-heap.js'
 import { instantiate, type WasmSource } from './instantiate.js'
-import { zstdDecoderWasm } from './zstd-dec-wasm-source.js'
-import { zstdEncoderWasm } from './zstd-enc-wasm-source.js'
+import { zstdDecoderWasm } from '#wasm/zstd-dec'
+import { zstdEncoderWasm } from '#wasm/zstd-enc'
 
 /** What both modules export (wasm32: pointers and size_t are i32; size_t results can be negative as i32). */
 interface ZstdCommonExports {
