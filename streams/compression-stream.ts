@@ -17,10 +17,11 @@
 import type { BinaryInput } from '../lib/bytes.js'
 import type { Format } from '../lib/codec.js'
 import { CodecError } from '../lib/errors.js'
-import { wantsBlocks, WEB_FORMATS, webFormat } from '../lib/formats.js'
+import { WEB_FORMATS, webFormat } from '../lib/formats.js'
 import { decodeStream, encodeStream } from './factories.js'
 import { parallelEncodeStream, type BlockEncoderPair } from './parallel-stream.js'
 import type { CodecStream, StreamClasses } from './codec-stream.js'
+import { encodesInBlocks } from './threads-decision.js'
 
 function checkFormat(format: unknown, what: string): { format: Format; concatenated: boolean } {
   const name = String(format)
@@ -117,7 +118,7 @@ export class CompressionStream {
     const given = { streams: o.streams, dictionary: o.dictionary, flush: enumMember(o.flush) as CompressionStreamOptions['flush'] }
     // Beyond the standard: block mode on workers (docs/threads.md).
     const blocks = { ...given, threads: o.threads, blockSize: o.blockSize }
-    this.#pair = wantsBlocks(f, blocks) ? construct(() => parallelEncodeStream(f, blocks)) : construct(() => encodeStream(f, given, asTypeError, false))
+    this.#pair = construct(() => (encodesInBlocks(f, blocks) ? parallelEncodeStream(f, blocks) : encodeStream(f, given, asTypeError, false)))
   }
   /** Beyond the standard: a sync point after everything written so far (see `CodecStream.flush`). */
   flush(): Promise<void> {

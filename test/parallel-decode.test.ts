@@ -69,7 +69,7 @@ function parallelWays(format: 'zstd' | 'lz4', most = 100_000): Array<[string, (d
   if (format === 'lz4') {
     ways.push([
       'one-shot, inline jobs',
-      async (data, options = {}) => decodeLz4(data, options, inline, 4, { decode: decodeSerial }),
+      async (data, options = {}) => decodeLz4(data, options, inline, 4, { decodeSerial }),
     ])
   }
   return ways
@@ -263,9 +263,9 @@ test('one-shot LZ4 decoding to less than MIN_PARALLEL_BYTES stays serial: no wor
   // Not even inline jobs (slower than the serial decoder on one thread): the serial path.
   let jobs = 0
   const counting: JobRunner = (job) => (jobs++, inline(job))
-  assert.equal(await decodeLz4(l, {}, counting, 4, { decode: decodeSerial }, MIN_PARALLEL_BYTES), small)
+  assert.equal(await decodeLz4(l, {}, counting, 4, { decodeSerial }, MIN_PARALLEL_BYTES), small)
   assert.is(jobs, 0)
-  assert.equal(await decodeLz4(l, {}, counting, 4, { decode: decodeSerial }), small)
+  assert.equal(await decodeLz4(l, {}, counting, 4, { decodeSerial }), small)
   assert.ok(jobs >= 2, 'without the floor, the same input runs as jobs')
 })
 
