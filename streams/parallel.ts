@@ -1,11 +1,11 @@
 /**
- * `encode()` and `decode()` with the `threads` and `blockSize` options (issue 22): the
- * one-shot helpers of lib/oneshot.ts, with block mode (lib/parallel/blocks.ts) and
- * parallel frame decoding (lib/parallel/frames.ts) run inline or on the realm's worker
- * pool (./pool.ts).
+ * `encode()` and `decode()` with the `threads` and `blockSize` options (issue 22), as
+ * streams/one-shot.ts calls them when ./threads-decision.ts says a call runs on threads
+ * (every other call is the one-shot helpers of lib/oneshot.ts, and never loads this):
+ * block mode (lib/parallel/blocks.ts) and parallel frame decoding
+ * (lib/parallel/frames.ts, lib/parallel/lz4-frames.ts) run inline or on the realm's
+ * worker pool (./pool.ts).
  *
- * - Without `threads` (or with `threads: 1`) and without `blockSize`: exactly the
- *   one-shot helpers of before, no worker started.
  * - Block mode is on when `blockSize` is given or `threads > 1` (with the format's
  *   default block size). Its bytes depend on `blockSize` only, never on `threads`.
  * - Formats without a block form (brotli, dcz, dcb, raw LZ4 blocks) encode on one
@@ -31,9 +31,9 @@ import type { JobRunner } from '../lib/parallel/jobs.js'
 import { jobRunner } from './job-runner.js'
 
 export { closeWorkers } from './pool.js'
-import { checkThreads, MIN_PARALLEL_BYTES, rest, wantsBlocks, type ThreadOptions } from './threads.js'
+import { checkThreads, MIN_PARALLEL_BYTES, rest, type ThreadOptions } from './threads.js'
 
-export { checkThreads, MAX_AUTO_THREADS, MAX_THREADS, MIN_PARALLEL_BYTES, rest, wantsBlocks, type ThreadOptions, type Threads } from './threads.js'
+export { checkThreads, MAX_AUTO_THREADS, MAX_THREADS, MIN_PARALLEL_BYTES, rest, type ThreadOptions, type Threads } from './threads.js'
 
 /** Parallel zstd decoding gives each job whole frames of about this much content. */
 const ZSTD_GROUP_BYTES = 1024 * 1024
@@ -45,21 +45,19 @@ const ZSTD_GROUP_BYTES = 1024 * 1024
  * bundler would split the shell into one more file for it
  * (the repository's test/bundle-size.test.ts).
  */
-export type SerialEngines = JobEngines & Pick<typeof OneShot, 'encode' | 'decode'>
+export type SerialEngines = JobEngines & { readonly encodeSerial: typeof OneShot.encode; readonly decodeSerial: typeof OneShot.decode }
 
 /**
- * Encodes a whole buffer. Options: `engine`, `level`, codec options, and `threads` /
- * `blockSize` (see `ThreadOptions`): block mode, in parallel on workers.
+ * Encodes a whole buffer in block mode (`threads` other than 1 or a `blockSize`: see
+ * `ThreadOptions`), in parallel on workers; a format without a block form on one worker.
+ * Options: `engine`, `level`, codec options, `threads`, `blockSize`.
  */
-export async function encode<F extends Format>(format: F, data: BinaryInput, options: EncodeOptions<F> & ThreadOptions, engines: SerialEngines): Promise<Uint8Array> {
+export async function encodeWithThreads<F extends Format>(format: F, data: BinaryInput, options: EncodeOptions<F> & ThreadOptions, engines: SerialEngines): Promise<Uint8Array> {
   const given = options as Record<string, unknown>
   checkFormat(format)
   const threads = checkThreads(format, given.threads)
   const blockSize = checkBlockSize(format, given.blockSize)
   const others = rest(format, given)
-  // 'auto' is block mode wherever it runs (even where it means one thread), so that its
-  // bytes do not depend on the machine.
-  if (!wantsBlocks(format, given)) return engines.encode(format, data, others as EncodeOptions<F>)
   // Checked here, on the caller's thread, so that a bad option (or an unknown key) throws
   // from this call rather than from a job.
   const { engine, level, codec } = checkOptions(format, 'encode', others)
@@ -75,17 +73,17 @@ export async function encode<F extends Format>(format: F, data: BinaryInput, opt
   // One deflate block with no dictionary is the serial encoder's stream byte for byte
   // (test/parallel-blocks.test.ts checks it): take the serial path, without a block
   // job's setup, so that threads never slow a small input down.
-  if (jobs <= 1 && blockFamily(format) === 'deflate' && !codec.dictionary) return engines.encode(format, bytes, others as EncodeOptions<F>)
+  if (jobs <= 1 && blockFamily(format) === 'deflate' && !codec.dictionary) return engines.encodeSerial(format, bytes, others as EncodeOptions<F>)
   return encodeBlocks(plan, bytes, jobRunner(jobs > 1 ? threads : 1, bytes.length, engines), 2 * threads)
 }
 
 /**
- * Decodes a whole buffer. Options: `engine`, `maxOutputBytes`, `concatenated`, codec
- * options, and `threads` (see `ThreadOptions`): zstd streams of several frames and LZ4
- * frames with independent blocks decode in parallel; every other input on the caller's
- * thread.
+ * Decodes a whole buffer of zstd or LZ4 with `threads`: zstd streams of several frames
+ * and LZ4 frames with independent blocks decode in parallel; every other input on the
+ * caller's thread. Options: `engine`, `maxOutputBytes`, `concatenated`, codec options,
+ * `threads` (see `ThreadOptions`).
  */
-export async function decode<F extends Format>(format: F, data: BinaryInput, options: DecodeOptions<F> & Pick<ThreadOptions, 'threads'>, engines: SerialEngines): Promise<Uint8Array> {
+export async function decodeWithThreads<F extends Format>(format: F, data: BinaryInput, options: DecodeOptions<F> & Pick<ThreadOptions, 'threads'>, engines: SerialEngines): Promise<Uint8Array> {
   const given = options as Record<string, unknown>
   checkFormat(format)
   const threads = checkThreads(format, given.threads)
@@ -111,22 +109,22 @@ export async function decode<F extends Format>(format: F, data: BinaryInput, opt
         if (!(error instanceof CodecError) || error.code === 'ENGINE_UNAVAILABLE' || error.code === 'ABORTED') throw error
       }
     }
-    return engines.decode(format, bytes, others as DecodeOptions<F>)
+    return engines.decodeSerial(format, bytes, others as DecodeOptions<F>)
   }
   if (splits && format === 'lz4') {
     const bytes = toBytes(data, true)
     // Decoding to less than MIN_PARALLEL_BYTES: serial (decodeLz4Frames returns null).
     return decodeLz4(bytes, others, jobRunner(threads, Infinity, engines), 2 * threads, engines, MIN_PARALLEL_BYTES)
   }
-  return engines.decode(format, data, others as DecodeOptions<F>)
+  return engines.decodeSerial(format, data, others as DecodeOptions<F>)
 }
 
 /**
  * LZ4 frames with independent blocks decoded through `run` (lib/parallel/lz4-frames.ts),
  * at most `inFlight` jobs at a time; anything else, and every failure of the input,
- * decoded serially with `engines.decode`, so that errors are the serial decoder's.
+ * decoded serially with `engines.decodeSerial`, so that errors are the serial decoder's.
  */
-export async function decodeLz4(bytes: Uint8Array, options: Record<string, unknown>, run: JobRunner, inFlight: number, engines: Pick<SerialEngines, 'decode'>, minBytes = 0): Promise<Uint8Array> {
+export async function decodeLz4(bytes: Uint8Array, options: Record<string, unknown>, run: JobRunner, inFlight: number, engines: Pick<SerialEngines, 'decodeSerial'>, minBytes = 0): Promise<Uint8Array> {
   // Every option checked as the serial one-shot decode checks it (its surface's keys).
   const { engine, maxOutputBytes } = checkOptions('lz4', 'decode', options, { machine: ['concatenated', 'onProgress'] })
   try {
@@ -136,5 +134,5 @@ export async function decodeLz4(bytes: Uint8Array, options: Record<string, unkno
     // As for zstd above: corrupt input is the serial decoder's to judge.
     if (!(error instanceof CodecError) || error.code === 'ENGINE_UNAVAILABLE' || error.code === 'ABORTED') throw error
   }
-  return engines.decode('lz4', bytes, options)
+  return engines.decodeSerial('lz4', bytes, options)
 }

@@ -18,6 +18,7 @@
 import { joinBytes } from '../bytes.js'
 import type { Encoder, Format } from '../codec.js'
 import { CodecError } from '../errors.js'
+import { decodeInto } from '../decode-buffer.js'
 import type { Engine } from '../formats.js'
 import { decodeLz4Blocks } from './lz4-blocks-job.js'
 import { Status } from '../status.js'
@@ -120,7 +121,7 @@ export async function runJob(job: Job, engines: JobEngines): Promise<JobResult> 
       }
     }
     case 'decode':
-      return { output: await decodeExact(job, engines), check: 0 }
+      return { output: await decodeFrames(job, engines), check: 0 }
     case 'lz4-blocks':
       return { output: await decodeLz4Blocks(job, engines.createDecoder), check: 0 }
     case 'arrow-decode':
@@ -148,37 +149,19 @@ async function deflateBlock(job: DeflateBlockJob, engines: JobEngines): Promise<
 
 /**
  * Decodes the frames of `job.input` one after another into one array of `job.size`
- * bytes: the room is exactly what the headers declared, so a frame that decodes to more
- * stops at that room (no growth), and one that decodes to less is caught at the end.
+ * bytes, by the whole-buffer driver (lib/decode-buffer.ts, the rules and messages of
+ * every whole-buffer decode): the room is exactly what the headers declared, so a frame
+ * that decodes to more stops at that room (no growth), and one that decodes to less is
+ * caught at the end. Offsets are within `job.input`.
  */
-async function decodeExact(job: DecodeJob, engines: JobEngines): Promise<Uint8Array> {
+async function decodeFrames(job: DecodeJob, engines: JobEngines): Promise<Uint8Array> {
   const decoder = await engines.createDecoder(job.format, job.options as never)
   const output = new Uint8Array(job.size)
-  let src = job.input
-  let at = 0
-  const fail = (code: string, message: string, offset: number): never => {
-    throw new CodecError(code as never, job.format, message, offset)
-  }
   try {
-    for (;;) {
-      const status = decoder.transform(src, output.subarray(at), true)
-      const frameStart = job.input.length - src.length
-      src = src.subarray(decoder.consumed)
-      at += decoder.written
-      if (status === Status.Done) {
-        if (src.length === 0) break
-        decoder.reset()
-        continue
-      }
-      if (status === Status.DestinationTooSmall) fail('INVALID_DATA', `the frames decode to more than the ${job.size} bytes their headers declare`, job.input.length - src.length)
-      if (status === Status.NeedMoreData) fail('TRUNCATED', 'input ended before the end of the frame', job.input.length)
-      const f = decoder.failure
-      fail(f?.code ?? 'INVALID_DATA', f?.message ?? 'the decoder failed', f && f.offset >= 0 ? frameStart + f.offset : job.input.length - src.length)
-    }
+    decodeInto(decoder, job.input, output, { format: job.format, what: 'the group of frames', declaredBy: 'the sum of their headers', base: 0, concatenated: true })
   } finally {
     decoder.dispose()
   }
-  if (at !== job.size) fail('INVALID_DATA', `the frames decode to ${at} bytes, not the ${job.size} their headers declare`, job.input.length)
   return output
 }
 

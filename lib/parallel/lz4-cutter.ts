@@ -1,6 +1,6 @@
 /**
  * Cuts an LZ4 frame stream, as it arrives, into jobs of independent blocks and serial
- * sections, for parallel decoding (streams/parallel-decode-impl.ts, and the one-shot
+ * sections, for parallel decoding (streams/parallel-decode-stream.ts, and the one-shot
  * `decode('lz4', data, { threads })` of streams/parallel.ts). The frame format
  * (lz4-frame-format.ts) gives every block's size in a 4-byte word before it, so blocks
  * are cut apart from those words alone; a frame whose FLG sets Block Independence has

@@ -1,7 +1,7 @@
 /**
  * Cuts a zstd stream, as it arrives, into jobs of whole frames (RFC 8878 section 3.1: a
  * stream is a sequence of frames, its content their contents in order) and serial
- * sections, for the parallel decoding stream (streams/parallel-decode-impl.ts). Where
+ * sections, for the parallel decoding stream (streams/parallel-decode-stream.ts). Where
  * a frame ends is known from its headers alone (zstd-frame.ts `ZstdFrameScanner`).
  *
  * - A frame that states its content size, at most `MAX_FRAME_BYTES`, is kept until it
