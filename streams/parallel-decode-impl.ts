@@ -26,10 +26,10 @@ import { CodecError } from '../lib/errors.js'
 import type { Engine } from '../lib/formats.js'
 import type { Machine } from '../lib/machine.js'
 import type { prepareDecoder } from '../lib/prepare.js'
-import { Xxh32 } from '../lib/codecs/xxhash32.js'
-import { hex32, rebase, type Cut, type JobCut } from '../lib/parallel/cuts.js'
+import { rebase, type Cut, type JobCut } from '../lib/parallel/cuts.js'
 import type { JobEngines, JobResult, JobRunner } from '../lib/parallel/jobs.js'
 import { Lz4Cutter } from '../lib/parallel/lz4-cutter.js'
+import { Lz4FrameChecks } from '../lib/parallel/lz4-frames.js'
 import { ZstdCutter } from '../lib/parallel/zstd-cutter.js'
 import type { StreamClasses } from './codec-stream.js'
 import { jobRunner } from './job-runner.js'
@@ -87,10 +87,8 @@ export function openDecodePair(format: 'zstd' | 'lz4', threads: number, options:
   /** Bytes emitted, and (zstd) the exact sizes of the jobs in flight besides. */
   let emitted = 0
   let committed = 0
-  // LZ4: the frame being emitted (its declared size, its content so far, its hash).
-  let contentSize = -1
-  let frameOut = 0
-  let hash: Xxh32 | null = null
+  // LZ4: the checks of the frame being emitted.
+  const lz4Checks = new Lz4FrameChecks()
   // The serial section open, if any: its machine and where its input starts.
   let section: { machine: Machine; start: number } | null = null
 
@@ -131,10 +129,8 @@ export function openDecodePair(format: 'zstd' | 'lz4', threads: number, options:
   /** A job's output, in order: the checks the serial decoder makes at the same point. */
   const took = (cut: JobCut, output: Uint8Array): void => {
     if (format === 'lz4') {
-      frameOut += output.length
-      if (contentSize >= 0 && frameOut > contentSize) throw new CodecError('INVALID_DATA', format, `block decodes past the declared content size ${contentSize}`, cut.start)
+      lz4Checks.take(output, cut.start)
       if (emitted + output.length > limit) throw new CodecError('LIMIT_EXCEEDED', format, `output exceeds maxOutputBytes (${limit})`, cut.end)
-      hash?.update(output)
     }
     emit(output)
   }
@@ -159,16 +155,9 @@ export function openDecodePair(format: 'zstd' | 'lz4', threads: number, options:
       committed -= cut.size
       await readerRoom()
     } else if (cut.kind === 'frame-start') {
-      contentSize = cut.contentSize
-      frameOut = 0
-      hash = cut.contentChecksum ? (hash ?? new Xxh32()) : null
-      hash?.reset()
+      lz4Checks.start(cut)
     } else if (cut.kind === 'frame-end') {
-      if (contentSize >= 0 && frameOut !== contentSize) throw new CodecError('INVALID_DATA', format, `frame decoded to ${frameOut} bytes but its header declares ${contentSize}`, cut.at)
-      if (cut.checksum >= 0 && hash) {
-        const actual = hash.digest()
-        if (actual !== cut.checksum) throw new CodecError('CHECKSUM_MISMATCH', format, `content checksum ${hex32(cut.checksum)} does not match the decoded content's ${hex32(actual)}`, cut.at + 4)
-      }
+      lz4Checks.end(cut)
     } else if (cut.kind === 'fail') {
       throw new CodecError(cut.code, format, cut.message, cut.offset)
     }
