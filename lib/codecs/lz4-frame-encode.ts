@@ -10,7 +10,7 @@ import { Status } from '../status.js'
 import { writeU32LE } from '../endian.js'
 import { FrameCodec } from './frame-codec.js'
 import { hashLogForLevel } from './lz4-block.js'
-import { FLG_BLOCK_CHECKSUM, FLG_BLOCK_INDEPENDENCE, FLG_CONTENT_CHECKSUM, MAX_HEADER_LENGTH, writeHeader } from './lz4-frame-format.js'
+import { FLG_BLOCK_CHECKSUM, FLG_BLOCK_INDEPENDENCE, FLG_CONTENT_CHECKSUM, MAX_HEADER_LENGTH, writeFrameHeader } from './lz4-frame-format.js'
 import { ERR_MEMORY, type EncodeKernel } from './lz4-kernel.js'
 
 const FORMAT = 'lz4'
@@ -92,7 +92,7 @@ export class Lz4FrameEncoder extends FrameCodec implements Encoder {
   private writeHeader(dst: Uint8Array, op: number): number {
     const out = this.unitOut(dst, op, MAX_HEADER_LENGTH, this.stageSize)
     this.headerWritten = true
-    return this.unitEnd(dst, op, out, writeHeader(out, out === dst ? op : 0, this.flags, this.blockSize, this.contentSize))
+    return this.unitEnd(dst, op, out, writeFrameHeader(out, out === dst ? op : 0, this.flags, this.blockSize, this.contentSize))
   }
 
   /** Compresses one block of input into dst (room permitting) and the stage; returns op. */

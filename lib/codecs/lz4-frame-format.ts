@@ -139,7 +139,7 @@ export function readDescriptor(bytes: Uint8Array, at: number): Lz4Descriptor | L
  * `flags` with the version set, and the Content Size flag when `contentSize >= 0`.
  * `out` has room for `MAX_HEADER_LENGTH` bytes from `at`.
  */
-export function writeHeader(out: Uint8Array, at: number, flags: number, blockMax: number, contentSize: number): number {
+export function writeFrameHeader(out: Uint8Array, at: number, flags: number, blockMax: number, contentSize: number): number {
   writeU32LE(out, at, MAGIC)
   const d = at + 4
   out[d] = flags | FLG_VERSION_01 | (contentSize >= 0 ? FLG_CONTENT_SIZE : 0)

@@ -30,7 +30,7 @@ import { writeU32LE } from '../endian.js'
 import type { DeflateTools } from './deflate-tools.js'
 import { loadDeflateTools } from './deflate-tools.js'
 import { Xxh32 } from '../codecs/xxhash32.js'
-import { FLG_BLOCK_CHECKSUM, FLG_BLOCK_INDEPENDENCE, FLG_CONTENT_CHECKSUM, MAX_HEADER_LENGTH, writeHeader as writeLz4Header } from '../codecs/lz4-frame-format.js'
+import { FLG_BLOCK_CHECKSUM, FLG_BLOCK_INDEPENDENCE, FLG_CONTENT_CHECKSUM, MAX_HEADER_LENGTH, writeFrameHeader } from '../codecs/lz4-frame-format.js'
 import { adler32Combine, crc32Combine } from './combine.js'
 import type { Job, JobResult, JobRunner } from './jobs.js'
 
@@ -158,7 +158,7 @@ export class BlockEncoder {
     if (this.family === 'zstd') return EMPTY
     const header = new Uint8Array(MAX_HEADER_LENGTH)
     const flags = FLG_BLOCK_INDEPENDENCE | (this.blockChecksum ? FLG_BLOCK_CHECKSUM : 0) | (this.contentChecksum ? FLG_CONTENT_CHECKSUM : 0)
-    return header.slice(0, writeLz4Header(header, 0, flags, this.blockSize, this.contentSize))
+    return header.slice(0, writeFrameHeader(header, 0, flags, this.blockSize, this.contentSize))
   }
 
   /** Takes `chunk`; returns the jobs of the blocks it completed, holding back the last full one. */

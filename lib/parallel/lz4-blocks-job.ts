@@ -10,7 +10,7 @@
 import type { Decoder } from '../codec.js'
 import { CodecError } from '../errors.js'
 import { Status } from '../status.js'
-import { FLG_BLOCK_CHECKSUM, FLG_BLOCK_INDEPENDENCE, MAX_HEADER_LENGTH, writeHeader } from '../codecs/lz4-frame-format.js'
+import { FLG_BLOCK_CHECKSUM, FLG_BLOCK_INDEPENDENCE, MAX_HEADER_LENGTH, writeFrameHeader } from '../codecs/lz4-frame-format.js'
 import type { Lz4BlocksJob } from './jobs.js'
 
 /** Makes an LZ4 frame span decoder (lib/registry.ts `createDecoder`, or a worker's). */
@@ -23,7 +23,7 @@ const END_MARK = new Uint8Array(4)
 /** The header of a frame of independent blocks of at most `blockMax` bytes, without content size or checksum. */
 function header(blockMax: number, blockChecksum: boolean): Uint8Array {
   const h = new Uint8Array(MAX_HEADER_LENGTH)
-  return h.subarray(0, writeHeader(h, 0, FLG_BLOCK_INDEPENDENCE | (blockChecksum ? FLG_BLOCK_CHECKSUM : 0), blockMax, -1))
+  return h.subarray(0, writeFrameHeader(h, 0, FLG_BLOCK_INDEPENDENCE | (blockChecksum ? FLG_BLOCK_CHECKSUM : 0), blockMax, -1))
 }
 
 /** Decodes the job's blocks into at most `job.bound` bytes. */

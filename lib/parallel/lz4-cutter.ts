@@ -11,7 +11,8 @@
  *   or so (each block decodes to at most the frame's Block Maximum Size, a stored block
  *   to its size), then a `frame-end` cut with the end mark's offset and the stored
  *   content checksum, for the driver to check the content size and XXH32 on the outputs
- *   in order (the checksum of the whole content does not combine from parts).
+ *   in order (`Lz4FrameChecks`, lz4-frames.ts; the checksum of the whole content does
+ *   not combine from parts).
  * - A block size word over the Block Maximum Size fails here, as the serial decoder
  *   fails there ("Block Size shall never be larger than Block Maximum Size"); input
  *   that ends inside a frame fails as truncated.
