@@ -3,12 +3,13 @@
  * so a bundle that only uses gzip never contains (or fetches) the zstd or brotli wasm,
  * and the engine in use is always the one asked for: there is no silent fallback from
  * one engine to another. Which engines a format has, its levels and its traits are facts
- * of `formats.ts`, and so are the option checks (`checkOptions`); this module loads each
- * engine and creates codecs from checked options.
+ * of `formats.ts`, the option checks (`checkOptions`) are `codec-options.ts`'s; this
+ * module loads each engine and creates codecs from checked options.
  */
 import type { CodecModule, Decoder, Encoder, Format, Role } from './codec.js'
 import { CodecError } from './errors.js'
-import { checkFormat, checkOptions, isDictionaryTransport, type CheckedOptions, type CodecOptions, type Engine } from './formats.js'
+import { checkFormat, isDictionaryTransport, type Engine } from './formats.js'
+import { checkOptions, type CheckedOptions, type CodecOptions } from './codec-options.js'
 import { addDictionaryDigest } from './dictionary-digest.js'
 
 export type { CodecModule, Role } from './codec.js'

@@ -1,9 +1,10 @@
 /**
  * Encoding streams in block mode (issue 22): `threads` / `blockSize` on the encoder
  * factories, `CompressionStream` and `encodeResponse`. Options are checked here, where
- * the stream is made (issue 20), with the format table's checks (lib/formats.ts `checkBlockSize`, `checkThreadsForm`); the stream
- * itself (parallel-stream-impl.ts: the same `BlockEncoder` as the one-shot `encode()`,
- * so the same bytes, with at most `2 × threads` jobs in flight, reader backpressure,
+ * the stream is made (issue 20), with the checks of lib/codec-options.ts
+ * (`checkBlockSize`) and lib/options.ts (`checkThreadsForm`); the stream itself
+ * (parallel-stream-impl.ts: the same `BlockEncoder` as the one-shot `encode()`, so the
+ * same bytes, with at most `2 × threads` jobs in flight, reader backpressure,
  * `flush()` ending a block, cancel and abort dropping queued jobs) is part of the threads
  * implementation (./threads-impl.ts), loaded with the stream's first use, so that a
  * user who never asks for threads does not download it. A runtime without workers
@@ -13,7 +14,9 @@
 import type { BinaryInput } from '../lib/bytes.js'
 import type { Format } from '../lib/codec.js'
 import { CodecError } from '../lib/errors.js'
-import { checkBlockSize, checkOptions, checkThreadsForm, rowOf } from '../lib/formats.js'
+import { rowOf } from '../lib/formats.js'
+import { checkBlockSize, checkOptions } from '../lib/codec-options.js'
+import { checkThreadsForm } from '../lib/options.js'
 import { prepareDecoder } from '../lib/prepare.js'
 import { createDecoder, createEncoder } from '../lib/registry.js'
 import { classes, type StreamClasses } from './codec-stream.js'

@@ -11,7 +11,7 @@
  */
 import type { Format } from '../lib/codec.js'
 import { CodecError } from '../lib/errors.js'
-import { checkOptions } from '../lib/formats.js'
+import { checkOptions } from '../lib/codec-options.js'
 import { blockPlan, checkBlockSize } from '../lib/parallel/block-options.js'
 import type { JobEngines } from '../lib/parallel/jobs.js'
 import { openBlockPair } from './parallel-stream-impl.js'

@@ -29,7 +29,8 @@
  */
 import type { Format } from '../../lib/codec.js'
 import { CodecError } from '../../lib/errors.js'
-import { canFlush, checkLevel, HTTP_CODINGS, httpOf, resolveEngine, type Engine } from '../../lib/formats.js'
+import { canFlush, HTTP_CODINGS, httpOf, type Engine } from '../../lib/formats.js'
+import { checkLevel, resolveEngine } from '../../lib/codec-options.js'
 import { checkKeys, checkOneOf, describe } from '../../lib/options.js'
 import { encodeStream } from '../../streams/factories.js'
 import { blockFamily } from '../../lib/parallel/block-options.js'

@@ -19,7 +19,7 @@ import { align8 } from '../bytes.js'
 import type { Decoder, Encoder } from '../codec.js'
 import { decodeInto } from '../decode-buffer.js'
 import { CodecError } from '../errors.js'
-import { mostDecodedBytes } from '../formats.js'
+import { mostDecodedBytes } from '../codec-options.js'
 import type { JobEngines } from '../parallel/jobs.js'
 import { bodyEncoderOptions, compressBuffers, compressedCapacity } from './body-write.js'
 

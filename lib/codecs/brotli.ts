@@ -7,7 +7,7 @@
  * passes; the engine's own state is bounded by the window (2^lgwin, at most 16 MiB,
  * RFC 7932 §9.1).
  *
- * Dictionaries (the `dictionary` option, checked and copied by formats.ts
+ * Dictionaries (the `dictionary` option, checked and copied by codec-options.ts
  * `checkDictionary`): raw content the stream may refer back into as if it preceded the
  * input (brotli's shared-dictionary "raw" prefix, BROTLI_SHARED_DICTIONARY_RAW, as
  * node:zlib's `dictionary` option takes it). The encoder prepares it once per stream
@@ -17,7 +17,8 @@
  */
 import type { Decoder, Encoder } from '../codec.js'
 import { CodecError, type ErrorCode, type Failure } from '../errors.js'
-import { checkDictionary, checkLevel, checkMaxOutput, formatOption, traitsOf } from '../formats.js'
+import { traitsOf } from '../formats.js'
+import { checkDictionary, checkLevel, checkMaxOutput, formatOption } from '../codec-options.js'
 import type { CodecModule } from '../codec.js'
 import { NativeLifecycle, type NativeHandle } from './native-handle.js'
 import { Status } from '../status.js'

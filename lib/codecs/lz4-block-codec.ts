@@ -5,7 +5,7 @@
  */
 import type { Decoder, Encoder } from '../codec.js'
 import { CodecError, type ErrorCode, type Failure } from '../errors.js'
-import { checkLevel, checkMaxOutput, formatOption } from '../formats.js'
+import { checkLevel, checkMaxOutput, formatOption } from '../codec-options.js'
 import { Status } from '../status.js'
 import { blockErrorMessage, createHashTable, decodeBlock, encodeBlock, ERR_OUTPUT, hashLogForLevel, maxCompressedSize } from './lz4-block.js'
 import { ERR_MEMORY, type RawBlockKernel } from './lz4-kernel.js'

@@ -4,7 +4,7 @@
  */
 import type { Decoder } from '../codec.js'
 import type { ErrorCode, Failure } from '../errors.js'
-import { checkMaxOutput } from '../formats.js'
+import { checkMaxOutput } from '../codec-options.js'
 import { Status } from '../status.js'
 import { readU32LE } from '../endian.js'
 import { blockErrorMessage, decodeBlock, ERR_OUTPUT } from './lz4-block.js'

@@ -4,7 +4,7 @@
  */
 import type { Encoder } from '../codec.js'
 import { CodecError, type Failure } from '../errors.js'
-import { checkLevel, formatOption } from '../formats.js'
+import { checkLevel, formatOption } from '../codec-options.js'
 import { Status } from '../status.js'
 import { writeU32LE } from '../endian.js'
 import { createHashTable, encodeBlock, hashLogForLevel } from './lz4-block.js'

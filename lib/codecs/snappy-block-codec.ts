@@ -7,7 +7,7 @@
  */
 import type { Decoder, Encoder } from '../codec.js'
 import type { ErrorCode, Failure } from '../errors.js'
-import { checkMaxOutput } from '../formats.js'
+import { checkMaxOutput } from '../codec-options.js'
 import { Status } from '../status.js'
 import {
   decodeElements,

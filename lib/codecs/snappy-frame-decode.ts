@@ -8,7 +8,7 @@
 import type { Decoder } from '../codec.js'
 import type { ErrorCode, Failure } from '../errors.js'
 import { readU32LE } from '../endian.js'
-import { checkMaxOutput } from '../formats.js'
+import { checkMaxOutput } from '../codec-options.js'
 import { Status } from '../status.js'
 import { maskCrc } from './crc32c.js'
 import { ERR_INPUT, PRE_OK, readPreamble, snappyErrorMessage, type Preamble } from './snappy-block.js'

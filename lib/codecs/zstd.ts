@@ -47,7 +47,8 @@
  */
 import type { Decoder, Encoder } from '../codec.js'
 import { CodecError, type ErrorCode, type Failure } from '../errors.js'
-import { checkDictionary, checkLevel, checkMaxOutput, formatOption, traitsOf } from '../formats.js'
+import { traitsOf } from '../formats.js'
+import { checkDictionary, checkLevel, checkMaxOutput, formatOption } from '../codec-options.js'
 import type { CodecModule } from '../codec.js'
 import { NativeLifecycle, type NativeHandle } from './native-handle.js'
 import { Status } from '../status.js'
