@@ -36,7 +36,8 @@ import { createDecoder } from '../../lib/registry.js'
 import { Status } from '../../lib/status.js'
 import { checkProgress, ProgressMeter, type ProgressCallback } from '../../lib/progress.js'
 import { DictionaryFinder, transportHash, transportHeaderAt, transportHeaderLength, type DictionariesOption } from '../../lib/dictionary-lookup.js'
-import { headerAt, sniffingStream, type Decide, type Decision } from '../../streams/decompress.js'
+import { headerAt } from '../../lib/detect.js'
+import { sniffingStream, type Decide, type Decision } from '../../streams/sniffing-stream.js'
 
 /** Options of `decodeResponse()` and `decodeBody()`. */
 export interface DecodeResponseOptions {
