@@ -43,9 +43,9 @@ const loaders: Record<Format, Partial<Record<Engine, Loader>>> = {
   // 'wasm': the same wrappers, decoded with Huffman-coded blocks and CRC-32 in sluice's
   // hand-written wasm kernel (lib/codecs/wasm/inflate.wat), encoded by zlib-ng's deflate
   // (lib/codecs/wasm/zlibng-deflate.wasm). 'js': TypeScript both ways.
-  gzip: { js: () => import('./codecs/gzip.js').then((m) => m.gzip), wasm: (role) => deflateWasm(role).then((m) => m.gzip), node: nodeEngine('gzip') },
-  deflate: { js: () => import('./codecs/gzip.js').then((m) => m.deflate), wasm: (role) => deflateWasm(role).then((m) => m.deflate), node: nodeEngine('deflate') },
-  'deflate-raw': { js: () => import('./codecs/gzip.js').then((m) => m.deflateRaw), wasm: (role) => deflateWasm(role).then((m) => m.deflateRaw), node: nodeEngine('deflate-raw') },
+  gzip: { js: () => import('./codecs/deflate-js.js').then((m) => m.gzip), wasm: (role) => deflateWasm(role).then((m) => m.gzip), node: nodeEngine('gzip') },
+  deflate: { js: () => import('./codecs/deflate-js.js').then((m) => m.deflate), wasm: (role) => deflateWasm(role).then((m) => m.deflate), node: nodeEngine('deflate') },
+  'deflate-raw': { js: () => import('./codecs/deflate-js.js').then((m) => m.deflateRaw), wasm: (role) => deflateWasm(role).then((m) => m.deflateRaw), node: nodeEngine('deflate-raw') },
   // 'wasm': the same frame logic with blocks, checksums and frame compression in sluice's
   // hand-written wasm kernel (lib/codecs/wasm/lz4.wat; same bytes as the TypeScript
   // encoder); the raw block encoder is TypeScript in both.

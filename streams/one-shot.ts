@@ -17,7 +17,7 @@ export type { ThreadOptions, Threads } from './thread-options.js'
 
 /** Whether a one-shot call asks for the threads machinery (`threads` or `blockSize` given). */
 /** What the threads implementation runs on: the one-shot helpers and the registry's span codecs, passed in (see ./parallel.ts). */
-const engines = { encode: encodeSerial, decode: decodeSerial, createEncoder, createDecoder }
+const codecs = { encode: encodeSerial, decode: decodeSerial, createEncoder, createDecoder }
 
 let loading: Promise<typeof import('./parallel.js')> | null = null
 /** The threads implementation's one-shot calls, loaded once (an `import()` per call would resolve the module each time). */
@@ -33,7 +33,7 @@ const threaded = (options: object): boolean => (options as ThreadOptions).thread
  * `threads` / `blockSize` (see `ThreadOptions`): block mode, in parallel on workers.
  */
 export async function encode<F extends Format>(format: F, data: BinaryInput, options: EncodeOptions<F> & ThreadOptions = {} as EncodeOptions<F>): Promise<Uint8Array> {
-  if (threaded(options)) return (await parallel()).encode(format, data, options, engines)
+  if (threaded(options)) return (await parallel()).encode(format, data, options, codecs)
   return encodeSerial(format, data, options)
 }
 
@@ -44,7 +44,7 @@ export async function encode<F extends Format>(format: F, data: BinaryInput, opt
  * (docs/threads.md); every other input on the caller's thread.
  */
 export async function decode<F extends Format>(format: F, data: BinaryInput, options: DecodeOptions<F> & Pick<ThreadOptions, 'threads'> = {} as DecodeOptions<F>): Promise<Uint8Array> {
-  if (threaded(options)) return (await parallel()).decode(format, data, options, engines)
+  if (threaded(options)) return (await parallel()).decode(format, data, options, codecs)
   return decodeSerial(format, data, options)
 }
 /**

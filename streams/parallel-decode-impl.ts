@@ -28,7 +28,7 @@ import type { Machine } from '../lib/machine.js'
 import type { prepareDecoder } from '../lib/prepare.js'
 import { Xxh32 } from '../lib/codecs/xxhash32.js'
 import { hex32, rebase, type Cut, type JobCut } from '../lib/parallel/cuts.js'
-import type { JobEngines, JobResult, JobRunner } from '../lib/parallel/jobs.js'
+import type { CodecFactories, JobResult, JobRunner } from '../lib/parallel/jobs.js'
 import { Lz4Cutter } from '../lib/parallel/lz4-cutter.js'
 import { ZstdCutter } from '../lib/parallel/zstd-cutter.js'
 import type { StreamClasses } from './codec-stream.js'
@@ -39,7 +39,7 @@ import { jobRunner } from './job-runner.js'
  * registry's span codecs for the jobs, and the serial machine (lib/prepare.ts) for what
  * does not cut, so that the threads implementation imports neither.
  */
-export interface DecodeEngines extends JobEngines {
+export interface DecodeFactories extends CodecFactories {
   readonly prepareDecoder: typeof prepareDecoder
 }
 
@@ -68,7 +68,7 @@ export type DecodePair = ReadableWritablePair<Uint8Array, BinaryInput> & { flush
  * The parallel decoding stream of `format`, part of streams/threads-impl.ts (loaded on
  * the stream's first use). `threads: 1` runs the same jobs inline.
  */
-export function openDecodePair(format: 'zstd' | 'lz4', threads: number, options: DecodePairOptions, engines: DecodeEngines): DecodePair {
+export function openDecodePair(format: 'zstd' | 'lz4', threads: number, options: DecodePairOptions, codecs: DecodeFactories): DecodePair {
   const { maxOutputBytes: limit, signal } = options
   const RS = options.streams?.ReadableStream ?? ReadableStream
   const WS = options.streams?.WritableStream ?? WritableStream
@@ -229,7 +229,7 @@ export function openDecodePair(format: 'zstd' | 'lz4', threads: number, options:
   /** Opens the serial machine at input offset `start`, after the outputs before it (`drain`: the writes; the consumer is at its place already). */
   const openSection = async (start: number, drained = false): Promise<void> => {
     if (!drained) await drain()
-    const open = engines.prepareDecoder(format, { ...codec, engine: options.engine, maxOutputBytes: limit - emitted, chunkSize: options.chunkSize })
+    const open = codecs.prepareDecoder(format, { ...codec, engine: options.engine, maxOutputBytes: limit - emitted, chunkSize: options.chunkSize })
     let machine!: Machine
     await open((m) => (machine = m))
     if (failed) {
@@ -260,7 +260,7 @@ export function openDecodePair(format: 'zstd' | 'lz4', threads: number, options:
           }
           while (inFlight >= max && !failed) await taken()
           if (failed) throw failed
-          run ??= jobRunner(threads, Infinity, engines, cancel.signal)
+          run ??= jobRunner(threads, Infinity, codecs, cancel.signal)
           inFlight++
           committed += cut.size
           enqueue({ cut, outcome: capture(Promise.resolve().then(() => run!(cut.job))) })

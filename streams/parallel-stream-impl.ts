@@ -22,7 +22,7 @@ import type { StreamClasses } from './codec-stream.js'
 import type { BlockPlan } from '../lib/parallel/block-options.js'
 import { BlockEncoder } from '../lib/parallel/blocks.js'
 import type { Job, JobResult, JobRunner } from '../lib/parallel/jobs.js'
-import type { JobEngines } from '../lib/parallel/jobs.js'
+import type { CodecFactories } from '../lib/parallel/jobs.js'
 import { jobRunner } from './job-runner.js'
 
 type Outcome = { result: JobResult; error?: undefined } | { result?: undefined; error: unknown }
@@ -31,7 +31,7 @@ type Outcome = { result: JobResult; error?: undefined } | { result?: undefined; 
  * The block-mode stream itself, part of streams/threads-impl.ts, which parallel-stream.ts
  * loads when such a stream is first used. Options were checked by `openBlockStream` there.
  */
-export function openBlockPair(format: Format, plan: BlockPlan, threads: number, flushMode: 'none' | 'write', options: { signal?: AbortSignal; streams?: StreamClasses }, engines: JobEngines): BlockEncoderPair {
+export function openBlockPair(format: Format, plan: BlockPlan, threads: number, flushMode: 'none' | 'write', options: { signal?: AbortSignal; streams?: StreamClasses }, codecs: CodecFactories): BlockEncoderPair {
   const signal = options.signal
   // The stream classes the options name (a polyfill's), else the runtime's.
   const RS = options.streams?.ReadableStream ?? ReadableStream
@@ -46,7 +46,7 @@ export function openBlockPair(format: Format, plan: BlockPlan, threads: number, 
   const load = (): Promise<void> =>
     (loading ??= (async () => {
       encoder = await BlockEncoder.open(plan)
-      run = jobRunner(threads, Infinity, engines, cancel.signal)
+      run = jobRunner(threads, Infinity, codecs, cancel.signal)
     })())
 
   const queue: Promise<Outcome>[] = []

@@ -20,7 +20,7 @@ import { CodecError, type ErrorCode, type Failure } from '../errors.js'
 import { traitsOf } from '../formats.js'
 import { checkDictionary, checkLevel, checkMaxOutput, formatOption } from '../codec-options.js'
 import type { CodecModule } from '../codec.js'
-import { NativeLifecycle, type NativeHandle } from './native-handle.js'
+import { HeapLifecycle, type HeapHandle } from './heap-handle.js'
 import { Status } from '../status.js'
 import { largeWindowRefusal } from './brotli-window.js'
 import { BrotliDecoderEngine, BrotliEncoderEngine, type BrotliPreparedDictionary, type BrotliStep, NEEDS_MORE_INPUT, OPERATION_FINISH, OPERATION_FLUSH, OPERATION_PROCESS, RESULT_SUCCESS } from './wasm/brotli-engine.js'
@@ -38,8 +38,8 @@ let encoderEngine: BrotliEncoderEngine | undefined
 /** Most input and output bytes per engine call. */
 const STEP = 256 * 1024
 
-/** Native state shared with the finalizer (must not reference the codec). */
-interface NativeState {
+/** Heap state shared with the finalizer (must not reference the codec). */
+interface HeapState {
   /** Engine stream pointer, 0 when not allocated. */
   stream: number
   decoder: boolean
@@ -47,7 +47,7 @@ interface NativeState {
   prepared: BrotliPreparedDictionary | null
 }
 
-function releaseNative(state: NativeState): void {
+function releaseHeap(state: HeapState): void {
   if (state.stream !== 0) {
     if (state.decoder) decoderEngine!.free(state.stream)
     else encoderEngine!.free(state.stream)
@@ -66,7 +66,7 @@ function dictionaryOf(value: unknown): Uint8Array | undefined {
 }
 
 /** Frees wasm memory on `dispose()`, and of codecs dropped without it. */
-const lifecycle = /* @__PURE__ */ new NativeLifecycle<NativeState>(releaseNative)
+const lifecycle = /* @__PURE__ */ new HeapLifecycle<HeapState>(releaseHeap)
 
 const enum Phase {
   Open,
@@ -129,7 +129,7 @@ class BrotliDecoder implements Decoder {
   private phase = Phase.Open
   private inputTotal = 0
   private outputTotal = 0
-  private readonly handle: NativeHandle<NativeState>
+  private readonly handle: HeapHandle<HeapState>
   private readonly step: BrotliStep = newStep()
 
   constructor(options: Record<string, unknown>) {
@@ -268,7 +268,7 @@ class BrotliEncoder implements Encoder {
    * rest of the same input (encode.h, BROTLI_OPERATION_FINISH).
    */
   private finishing = false
-  private readonly handle: NativeHandle<NativeState>
+  private readonly handle: HeapHandle<HeapState>
   private readonly step: BrotliStep = newStep()
 
   constructor(options: Record<string, unknown>) {
