@@ -11,12 +11,18 @@
  * here, never from the module that loads the codecs (which would make every codec depend
  * on every other).
  *
- * Engines:
- * - `js`: TypeScript in this package (deflate family, LZ4). Runs everywhere.
- * - `wasm`: portable WebAssembly (zstd, brotli; the LZ4 block and checksum kernel; the
- *   deflate family's inflate and CRC-32 kernel). Runs everywhere, incl. workerd.
- * - `node`: `node:zlib` (opt-in). Fails with `ENGINE_UNAVAILABLE` outside Node, or
- *   where the running Node lacks the format (zstd needs Node >= 22.15).
+ * Engines (a row's `engines`):
+ * - `js`: JavaScript, for pages whose Content-Security-Policy forbids WebAssembly. Our
+ *   TypeScript decodes the deflate family (inflate.ts) and codes LZ4 and Snappy; the
+ *   deflate family encodes with fflate (a dependency, deflate-fflate.ts). Runs everywhere.
+ * - `wasm`: portable WebAssembly. libzstd and brotli, and zlib-ng's deflate (the deflate
+ *   family's encoder), compiled from pinned sources (lib/codecs/wasm/engines.json); our
+ *   hand-written kernels (lib/codecs/wasm/*.wat): inflate with CRC-32 (the deflate
+ *   family's decoder), the LZ4 block codec with xxHash32, Snappy with CRC-32C. Runs
+ *   everywhere, incl. workerd.
+ * - `node`: `node:zlib` (opt-in; the deflate family, zstd, brotli). Fails with
+ *   `ENGINE_UNAVAILABLE` outside Node, or where the running Node lacks the format (zstd
+ *   needs Node >= 22.15).
  */
 import type { FormatTraits } from './codec.js'
 import { CodecError } from './errors.js'
@@ -550,14 +556,16 @@ export function takesDictionary(format: Format): boolean {
 }
 
 // ---------------------------------------------------------------------------------------
-// Flushing. Every encoder but the raw LZ4 block's can write a sync point mid-stream
-// (`Encoder.flush()`), on every engine it has, known before any engine loads, so that
+// Flushing. The encoders of the rows with `flushes` can write a sync point mid-stream
+// (`Encoder.flush()`), on every engine they have, known before any engine loads, so that
 // asking for one where it cannot be had fails at once:
 // - deflate family: sync flush, an empty stored block (RFC 1951 §3.2.4);
 // - zstd: ZSTD_e_flush ends the current block (zstd.h);
 // - LZ4 frame: the current block is ended early (blocks are independent);
+// - Snappy framing format: the current chunk is ended early;
 // - brotli: BROTLI_OPERATION_FLUSH (encode.h);
-// - raw LZ4 blocks: one block, nothing to split.
+// - the dcz and dcb transports: as zstd and brotli inside them.
+// The raw blocks ('lz4-block', 'snappy-raw') are one block each: nothing to split.
 
 /** Whether `format`'s encoders can write a sync point (the table's `flushes`). */
 export function canFlush(format: Format): boolean {

@@ -1,10 +1,11 @@
 /**
  * `encode()`, `decode()` and `closeWorkers()` as the root entry exports them, with the
- * `threads` option's types and limits (issue 22). This module imports nothing at run
- * time: a call loads the one-shot helpers (lib/oneshot.ts), or, when `threads` or
- * `blockSize` is given, the threads implementation's one-shot calls (./parallel.ts), on first use. So
- * a user who imports only the stream factories loads neither, and one who never asks
- * for threads never loads the block logic, the frame splitting or the worker pool.
+ * `threads` option's types and limits (issue 22). At run time it imports the one-shot
+ * helpers (lib/oneshot.ts), the registry's codec factories (lib/registry.ts) and the
+ * limits (lib/options.ts), none of which loads a codec before a call asks for one. The
+ * threads implementation's one-shot calls (./parallel.ts) load on first use, when
+ * `threads` or `blockSize` is given: a user who never asks for threads never loads the
+ * block logic, the frame splitting or the worker pool.
  */
 import type { BinaryInput } from '../lib/bytes.js'
 import type { Format } from '../lib/codec.js'
@@ -15,7 +16,6 @@ import type { ThreadOptions } from './thread-options.js'
 export { MAX_AUTO_THREADS, MAX_THREADS, MIN_PARALLEL_BYTES } from '../lib/options.js'
 export type { ThreadOptions, Threads } from './thread-options.js'
 
-/** Whether a one-shot call asks for the threads machinery (`threads` or `blockSize` given). */
 /** What the threads implementation runs on: the one-shot helpers and the registry's span codecs, passed in (see ./parallel.ts). */
 const codecs = { encode: encodeSerial, decode: decodeSerial, createEncoder, createDecoder }
 
@@ -26,6 +26,7 @@ const parallel = (): Promise<typeof import('./parallel.js')> => (loading ??= imp
     throw error
   }))
 
+/** Whether a one-shot call asks for the threads machinery (`threads` or `blockSize` given). */
 const threaded = (options: object): boolean => (options as ThreadOptions).threads !== undefined || (options as ThreadOptions).blockSize !== undefined
 
 /**
