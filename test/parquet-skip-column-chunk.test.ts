@@ -36,31 +36,33 @@ function footerOf(file: Uint8Array): Uint8Array | null {
   return length + 8 <= n ? file.subarray(n - 8 - length, n - 8) : null
 }
 
+/** Calls `take` with each field of the struct at `c`; the fields it does not take (false) are skipped. */
+function eachField(c: ThriftCursor, take: (fid: number, wire: number) => boolean): void {
+  for (let fid = 0, wire = readFieldHeader(c, 0); wire !== 0; wire = readFieldHeader(c, fid)) {
+    fid = c.fieldId
+    if (!take(fid, wire)) skip(c, wire)
+  }
+}
+
 /** FileMetaData.row_groups (4) -> RowGroup.columns (1): each ColumnChunk's byte range. */
 function chunksOf(footer: Uint8Array): Array<[number, number]> {
   const out: Array<[number, number]> = []
   const c = new ThriftCursor(footer)
-  for (let fid = 0, wire = readFieldHeader(c, 0); wire !== 0; wire = readFieldHeader(c, fid)) {
-    fid = c.fieldId
-    if (fid !== 4 || wire !== LIST) {
-      skip(c, wire)
-      continue
-    }
+  eachField(c, (fid, wire) => {
+    if (fid !== 4 || wire !== LIST) return false
     for (let g = readListHeader(c); g > 0; g--) {
-      for (let gid = 0, w = readFieldHeader(c, 0); w !== 0; w = readFieldHeader(c, gid)) {
-        gid = c.fieldId
-        if (gid !== 1 || w !== LIST) {
-          skip(c, w)
-          continue
-        }
+      eachField(c, (gid, w) => {
+        if (gid !== 1 || w !== LIST) return false
         for (let k = readListHeader(c); k > 0; k--) {
           const start = c.offset
           skipStruct(c)
           out.push([start, c.offset])
         }
-      }
+        return true
+      })
     }
-  }
+    return true
+  })
   return out
 }
 
@@ -188,12 +190,12 @@ if (!dir || footers.length === 0) {
 /** Where the fields of ColumnChunk.meta_data (field 3) start in `chunk`, or -1. */
 function metaDataOf(chunk: Uint8Array): number {
   const c = new ThriftCursor(chunk)
-  for (let fid = 0, wire = readFieldHeader(c, 0); wire !== 0; wire = readFieldHeader(c, fid)) {
-    fid = c.fieldId
-    if (fid === 3 && wire === STRUCT) return c.offset
-    skip(c, wire)
-  }
-  return -1
+  let at = -1
+  eachField(c, (fid, wire) => {
+    if (fid === 3 && wire === STRUCT && at < 0) at = c.offset
+    return false
+  })
+  return at
 }
 
 test.run()
