@@ -8,7 +8,8 @@
  * the TypeScript inflater (the repository's test/bundle-size.test.ts measures the gzip-only user).
  */
 import type { CodecModule, Encoder, Format } from '../codec.js'
-import { checkDictionary, checkLevel, traitsOf } from '../formats.js'
+import { traitsOf } from '../formats.js'
+import { checkDictionary, checkLevel } from '../codec-options.js'
 import { DeflateFamilyDecoder, type Crc32, type DeflateBody } from './deflate.js'
 
 /** What an engine brings to the deflate family's module. */

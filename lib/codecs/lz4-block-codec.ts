@@ -5,7 +5,7 @@
  */
 import type { Decoder } from '../codec.js'
 import { CodecError } from '../errors.js'
-import { checkLevel, checkMaxOutput, formatOption } from '../formats.js'
+import { checkLevel, checkMaxOutput, formatOption } from '../codec-options.js'
 import { Status } from '../status.js'
 import { blockErrorMessage, createHashTable, decodeBlock, encodeBlock, ERR_OUTPUT, hashLogForLevel, maxCompressedSize } from './lz4-block.js'
 import { FrameCodec } from './frame-codec.js'

@@ -5,7 +5,7 @@
  */
 import type { Encoder } from '../codec.js'
 import { CodecError } from '../errors.js'
-import { checkLevel, formatOption } from '../formats.js'
+import { checkLevel, formatOption } from '../codec-options.js'
 import { Status } from '../status.js'
 import { writeU32LE } from '../endian.js'
 import { FrameCodec } from './frame-codec.js'
