@@ -39,6 +39,13 @@ export const DEFAULT_GZIP_GROUP_BYTES = 8 * 1024 * 1024
 const MAX_CACHED_SPAN = 64 * 1024 * 1024
 /** Output of a span too large to cache goes through a buffer of this size. */
 const SINK_SIZE = 1 << 20
+/**
+ * A span that is whole members (its point and the next have no window: BGZF blocks,
+ * small concatenated members) up to this size is decoded to its end and through the
+ * member's trailer, so that its CRC-32 is checked, as the zstd seekable reader decodes
+ * each frame whole. Inside larger members a read decodes only what it needs (as zran).
+ */
+const MAX_WHOLE_SPAN = 1 << 20
 
 /** Options of `openGzipIndexed()`. */
 export interface GzipIndexedOptions {
@@ -140,25 +147,18 @@ class IndexedReader implements GzipIndexed {
   readonly compressedSize: number
   /** Decoded spans (or their prefixes) by point, least recently used first. */
   private readonly cache = new Map<number, Uint8Array>()
-  private readonly resumer: ResumingDecoder
+  /** Decodes the points' windows (synchronously: never in use by two reads at once). */
   private readonly windows
-  private readonly window = new Uint8Array(WINDOW_SIZE)
-  /** The next point a decode must find a block start at (see `atBlock`), and what it found wrong. */
-  private expect = 0
-  private mismatch: CodecError | null = null
-  /** One decode at a time (the decoders are shared). */
-  private queue: Promise<unknown> = Promise.resolve()
   private closed = false
 
   constructor(
     private readonly source: RangeSource,
     readonly index: GzipIndex,
-    parts: IndexParts,
+    private readonly parts: IndexParts,
     private readonly options: ReaderOptions,
   ) {
     this.size = index.uncompressedSize
     this.compressedSize = index.compressedSize
-    this.resumer = new ResumingDecoder(parts, index.format, (bit, out) => this.atBlock(bit, out))
     this.windows = parts.decoder('deflate-raw', parts.body('deflate-raw'))
   }
 
@@ -197,7 +197,6 @@ class IndexedReader implements GzipIndexed {
     if (this.closed) return
     this.closed = true
     this.cache.clear()
-    this.resumer.dispose()
     this.windows.dispose()
   }
 
@@ -241,18 +240,9 @@ class IndexedReader implements GzipIndexed {
         pos = to
         continue
       }
-      // One decode at a time: the decoders are shared by every read of this file.
-      const turn = this.queue
-      let done!: () => void
-      this.queue = new Promise<void>((resolve) => (done = resolve))
-      await turn
-      try {
-        for await (const piece of this.decodeRun(k, pos, end)) {
-          yield piece
-          pos += piece.bytes.length
-        }
-      } finally {
-        done()
+      for await (const piece of this.decodeRun(k, pos, end)) {
+        yield piece
+        pos += piece.bytes.length
       }
     }
   }
@@ -274,64 +264,93 @@ class IndexedReader implements GzipIndexed {
     let j = k
     while (j < last && this.spanEndByte(j + 1) - startByte <= options.maxGroupBytes) j++
     const groupEnd = this.spanEndByte(j)
-    this.resumer.start(point, inflateWindow(this.windows, point, k, this.window))
-    this.expect = k + 1
-    this.mismatch = null
-    const machine = new Machine(this.resumer, { format: index.format, mode: 'decode', blockSize: SINK_SIZE, maxOutputBytes: Infinity, concatenated: index.format === 'gzip' })
+    const next = points[last + 1]
+    const whole = points[last]!.windowSize === 0 && next !== undefined && next.windowSize === 0 && this.spanEnd(last) - points[last]!.uncompressedOffset <= MAX_WHOLE_SPAN
+    const stop = whole ? this.spanEnd(last) : end
+    // Each run has its own decoders (reads may interleave; a stream may be dropped mid-run).
+    const check = new PointCheck(points, k + 1, this.size)
+    const resumer = new ResumingDecoder(this.parts, index.format, (bit, out) => check.atBlock(bit, out))
+    resumer.start(point, inflateWindow(this.windows, point, k, new Uint8Array(WINDOW_SIZE)))
+    const machine = new Machine(resumer, { format: index.format, mode: 'decode', blockSize: SINK_SIZE, maxOutputBytes: Infinity, concatenated: index.format === 'gzip' })
+    try {
+      yield* this.drive(machine, resumer, check, k, startByte, groupEnd, from, end, stop)
+    } finally {
+      machine.dispose()
+    }
+  }
+
+  /**
+   * The loop of `decodeRun`: reads, decodes, hands out `[from, end)`, caches what it
+   * decoded up to `stop` (`end`, or the end of a whole-member span, through its trailer).
+   */
+  private async *drive(machine: Machine, resumer: ResumingDecoder, check: PointCheck, k: number, startByte: number, groupEnd: number, from: number, end: number, stop: number): AsyncGenerator<Piece, void, undefined> {
+    const { options } = this
+    const points = this.index.points
+    const point = points[k]!
     // The machine counts input from the point's byte: its offsets are file offsets.
     machine.totalIn = startByte
     let fetched = startByte
     // A span longer than one group (an index with few points) is fetched in several reads.
     const fetchEnd = (): number => Math.min(fetched < groupEnd ? groupEnd : this.compressedSize, fetched + options.maxGroupBytes)
     let span = k
-    let buffer = this.spanBuffer(span, end)
+    let buffer = this.spanBuffer(span, stop)
     let fill = 0
     let sink: Uint8Array | null = null
     let out = point.uncompressedOffset
     const kept = this.options.cacheSpans > 0
-    while (out < end) {
-      if (machine.needsInput) {
-        if (fetched >= this.compressedSize) {
-          machine.end()
-        } else {
-          const to = fetchEnd()
-          machine.push(await readExactly(this.source, fetched, to - fetched, FORMAT))
-          fetched = to
-          if (this.closed) throw new CodecError('INVALID_OPTION', FORMAT, 'the indexed file was closed')
-        }
-      }
-      const room = Math.min(this.spanEnd(span), end) - out
+    const feed = async (): Promise<void> => {
+      if (!machine.needsInput) return
+      if (fetched >= this.compressedSize) return machine.end()
+      const to = fetchEnd()
+      machine.push(await readExactly(this.source, fetched, to - fetched, FORMAT))
+      fetched = to
+      if (this.closed) throw new CodecError('INVALID_OPTION', FORMAT, 'the indexed file was closed')
+    }
+    while (out < stop) {
+      await feed()
+      const room = Math.min(this.spanEnd(span), stop) - out
       const dst = buffer !== null ? buffer.subarray(fill, fill + room) : (sink ??= new Uint8Array(SINK_SIZE)).subarray(0, Math.min(room, SINK_SIZE))
       const n = machine.nextInto(dst)
-      if (this.mismatch) throw this.mismatch
+      check.throwIfWrong()
       if (n === 0) {
-        if (machine.finished) throw this.endedEarly(out)
+        if (machine.finished) throw changed(`the file's content ends at ${out} bytes; its index says ${this.size}`)
         continue
       }
       const got = dst.subarray(0, n)
       const a = Math.max(from, out)
-      if (out + n > a) yield { bytes: got.subarray(a - out), kept: buffer === null || kept }
+      const b = Math.min(end, out + n)
+      if (b > a) yield { bytes: got.subarray(a - out, b - out), kept: buffer === null || kept }
       out += n
       fill += n
       if (out === this.spanEnd(span)) {
         if (buffer !== null) this.remember(span, buffer.subarray(0, fill))
         // The next span with content (points at the same offset have none).
         while (span + 1 < points.length && this.spanEnd(span) === out) span++
-        buffer = out < end ? this.spanBuffer(span, end) : null
+        buffer = out < stop ? this.spanBuffer(span, stop) : null
         fill = 0
       }
     }
     if (buffer !== null && fill > 0) this.remember(span, buffer.subarray(0, fill))
+    if (stop > end && out < this.size) {
+      // A whole-member span: on through its trailer (the member ends: its CRC-32 checked).
+      const rest = new Uint8Array(1)
+      while (resumer.memberEnd !== out) {
+        await feed()
+        if (machine.nextInto(rest) > 0 && resumer.memberEnd !== out) throw changed(`the member that should end at content offset ${out} goes on past it`)
+        check.throwIfWrong()
+        if (machine.finished) throw changed(`the file ends inside the member that should end at content offset ${out}`)
+      }
+    }
     // At the content's end, the file must end too: nothing more, trailer and all.
     if (out === this.size && fetched >= this.compressedSize) {
       if (machine.needsInput) machine.end()
       const rest = new Uint8Array(1)
       while (!machine.finished) {
-        if (machine.nextInto(rest) > 0) throw new CodecError('INVALID_DATA', FORMAT, `the file decodes to more than the ${this.size} bytes its index says (the file changed, or the index is another file's)`)
-        if (this.mismatch) throw this.mismatch
+        if (machine.nextInto(rest) > 0) throw changed(`the file decodes to more than the ${this.size} bytes its index says`)
+        check.throwIfWrong()
         if (machine.needsInput) machine.end()
       }
-      this.atEnd()
+      check.atEnd()
     }
   }
 
@@ -351,34 +370,51 @@ class IndexedReader implements GzipIndexed {
     this.cache.set(k, bytes)
     while (this.cache.size > keep) this.cache.delete(this.cache.keys().next().value!)
   }
+}
 
-  /** The decoder found a block start at file bit `bit`, content offset `out`: points passed must be there. */
-  private atBlock(bit: number, out: number): void {
-    const points = this.index.points
-    while (this.mismatch === null && this.expect < points.length) {
+/** `INVALID_DATA` for an index that does not fit the file. */
+function changed(why: string): CodecError {
+  return new CodecError('INVALID_DATA', FORMAT, `${why}: the file changed, or the index is another file's`)
+}
+
+/**
+ * Checks a decode against the index: every point it passes must be where the decoder
+ * finds a block start, with the same content offset.
+ */
+class PointCheck {
+  private wrong: CodecError | null = null
+
+  constructor(
+    private readonly points: GzipIndex['points'],
+    /** The next point the decode must find. */
+    private expect: number,
+    private readonly size: number,
+  ) {}
+
+  /** The decoder found a block start at file bit `bit`, content offset `out`. */
+  atBlock(bit: number, out: number): void {
+    const points = this.points
+    while (this.wrong === null && this.expect < points.length) {
       const p = points[this.expect]!
       if (p.compressedBitOffset > bit) return
       if (p.compressedBitOffset === bit && p.uncompressedOffset === out) {
         this.expect++
         continue
       }
-      this.mismatch = this.changed(`index point ${this.expect} (bit ${p.compressedBitOffset}, content offset ${p.uncompressedOffset}) is not a block start of this file (one is at bit ${bit}, content offset ${out})`)
+      this.wrong = changed(`index point ${this.expect} (bit ${p.compressedBitOffset}, content offset ${p.uncompressedOffset}) is not a block start of this file (one is at bit ${bit}, content offset ${out})`)
     }
+  }
+
+  /** Throws what `atBlock` found wrong (it cannot throw itself, from inside the decoder). */
+  throwIfWrong(): void {
+    if (this.wrong) throw this.wrong
   }
 
   /** The content ended: points left must be at its end (zran puts one there). */
-  private atEnd(): void {
-    const points = this.index.points
-    for (let m = this.expect; m < points.length; m++) {
-      if (points[m]!.uncompressedOffset !== this.size) throw this.changed(`index point ${m} (content offset ${points[m]!.uncompressedOffset}) is past the last block of this file`)
+  atEnd(): void {
+    this.throwIfWrong()
+    for (let m = this.expect; m < this.points.length; m++) {
+      if (this.points[m]!.uncompressedOffset !== this.size) throw changed(`index point ${m} (content offset ${this.points[m]!.uncompressedOffset}) is past the last block of this file`)
     }
-  }
-
-  private endedEarly(out: number): CodecError {
-    return this.changed(`the file's content ends at ${out} bytes; its index says ${this.size}`)
-  }
-
-  private changed(why: string): CodecError {
-    return new CodecError('INVALID_DATA', FORMAT, `${why}: the file changed, or the index is another file's`)
   }
 }

@@ -61,6 +61,8 @@ export class ResumingDecoder implements Decoder {
   private totalOut = 0
   private memberIn = 0
   private memberOut = 0
+  /** Content offset where the last member to end (its trailer read) ended; -1 before. */
+  memberEnd = -1
 
   /** `onBlock(bit, out)`: a block starts at file bit `bit`, content offset `out`. */
   constructor(
@@ -92,6 +94,7 @@ export class ResumingDecoder implements Decoder {
     this.size = 0
     this.trailerFill = 0
     this.totalIn = this.totalOut = this.memberIn = this.memberOut = 0
+    this.memberEnd = -1
     this.consumed = this.written = 0
     this.failure = null
   }
@@ -116,6 +119,7 @@ export class ResumingDecoder implements Decoder {
     const status = this.step(src, dst, final)
     this.totalIn += this.consumed
     this.totalOut += this.written
+    if (status === Status.Done) this.memberEnd = this.startOut + this.totalOut
     return status
   }
 
