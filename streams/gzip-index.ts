@@ -26,7 +26,7 @@ export type GzipIndexInput = ByteSource | ReadableStream<Uint8Array> | AsyncIter
 export interface GzipIndexOptions {
   /**
    * Bytes of decoded content between access points; default 4 MiB (`DEFAULT_SPACING`):
-   * the index is then about 0.9% of a text file's compressed size, and a read decodes
+   * the index is then about 0.8% of a text file's compressed size, and a read decodes
    * on average 2 MiB before the bytes it asks for. Ignored for BGZF, where every block
    * is a point and needs no window.
    */
@@ -51,6 +51,7 @@ export async function gzipIndex(input: GzipIndexInput, options: GzipIndexOptions
   checkKeys('gzip', options, ['spacing', 'format', 'engine'])
   const format = checkOneOf('gzip', 'format', options.format, GZIP_INDEX_FORMATS, 'gzip')
   checkInteger(format, 'spacing', options.spacing, 1, Number.MAX_SAFE_INTEGER, DEFAULT_SPACING)
+  checkOneOf(format, 'engine', options.engine, ['wasm', 'js'] as const, 'wasm')
   const chunks = chunksOf(input, format)
   // The first bytes tell whether this is BGZF (a gzip member with the BC subfield).
   const head: Uint8Array[] = []

@@ -20,8 +20,8 @@
 import type { Decoder } from '../codec.js'
 import type { Failure } from '../errors.js'
 import { Status } from '../status.js'
-import { adler32, crc32 } from '../codecs/checksum.js'
-import type { DeflateFamilyDecoder } from '../codecs/deflate.js'
+import { adler32 } from '../codecs/checksum.js'
+import type { Crc32, DeflateFamilyDecoder } from '../codecs/deflate.js'
 import type { BlockObserver, IndexableBody } from '../codecs/inflate-observer.js'
 import type { GzipIndexFormat, GzipIndexPoint } from './gzip-index.js'
 import { InflaterAt } from './inflate-at.js'
@@ -43,7 +43,9 @@ export class ResumingDecoder implements Decoder {
   consumed = 0
   written = 0
   failure: Failure | null = null
-  private readonly at: InflaterAt
+  /** The first member's decoder, made by `start()`: with a CRC-32 body when its trailer is checked. */
+  private at: InflaterAt | null = null
+  private crc: Crc32 | null = null
   private readonly members: DeflateFamilyDecoder | null
   private readonly membersBody: IndexableBody | null
   private phase = Phase.Body
@@ -66,14 +68,11 @@ export class ResumingDecoder implements Decoder {
 
   /** `onBlock(bit, out)`: a block starts at file bit `bit`, content offset `out`. */
   constructor(
-    parts: IndexParts,
+    private readonly parts: IndexParts,
     format: GzipIndexFormat,
     private readonly onBlock: (bit: number, out: number) => void,
   ) {
     this.format = format
-    this.at = new InflaterAt(parts.body('deflate-raw'))
-    const first: BlockObserver = { block: (bit, out) => this.onBlock(this.startByte * 8 + bit, this.startOut + out) }
-    this.at.body.observer = first
     if (format === 'gzip') {
       this.membersBody = parts.body('gzip')
       this.members = parts.decoder('gzip', this.membersBody)
@@ -83,12 +82,22 @@ export class ResumingDecoder implements Decoder {
     }
   }
 
-  /** Starts at `point` (point `index` of its index) with its decompressed `window`; feed the file from `point.compressedBitOffset >> 3`. */
+  /**
+   * Starts at `point` with its decompressed `window`; feed the file from
+   * `point.compressedBitOffset >> 3`. The trailer of the member the point is in is
+   * checked when the point has no window (the member's first block).
+   */
   start(point: GzipIndexPoint, window: Uint8Array): void {
+    this.checked = point.windowSize === 0 && this.format !== 'deflate-raw'
+    // A gzip body of the wasm engine computes the CRC-32 of what it hands out, in wasm.
+    const body = this.parts.body(this.checked && this.format === 'gzip' ? 'gzip' : 'deflate-raw')
+    body.observer = { block: (bit, out) => this.onBlock(this.startByte * 8 + bit, this.startOut + out) }
+    this.at?.dispose()
+    this.at = new InflaterAt(body)
+    this.crc = this.checked && this.format === 'gzip' ? this.parts.crc32(body) : null
     this.at.start(point.compressedBitOffset, window)
     this.startByte = this.at.startByte
     this.startOut = point.uncompressedOffset
-    this.checked = point.windowSize === 0 && this.format !== 'deflate-raw'
     this.phase = Phase.Body
     this.check = this.format === 'deflate' ? 1 : 0
     this.size = 0
@@ -135,12 +144,13 @@ export class ResumingDecoder implements Decoder {
     let i = 0
     let o = 0
     if (this.phase === Phase.Body) {
-      const status = this.at.transform(src, dst, final)
-      i = this.at.consumed
-      o = this.at.written
+      const at = this.at!
+      const status = at.transform(src, dst, final)
+      i = at.consumed
+      o = at.written
       if (this.checked && o > 0) {
-        if (this.format === 'gzip') {
-          this.check = crc32(dst, this.check, 0, o)
+        if (this.crc !== null) {
+          this.check = this.crc(dst, this.check, 0, o)
           this.size = (this.size + o) >>> 0
         } else {
           this.check = adler32(dst, this.check, 0, o)
@@ -149,7 +159,7 @@ export class ResumingDecoder implements Decoder {
       if (status !== Status.Done) {
         this.consumed = i
         this.written = o
-        const f = this.at.failure
+        const f = at.failure
         this.failure = f === null ? null : { ...f, offset: f.offset >= 0 ? this.startByte + f.offset : f.offset }
         return status
       }
@@ -196,8 +206,8 @@ export class ResumingDecoder implements Decoder {
   }
 
   dispose(): void {
-    this.at.body.observer = null
-    this.at.dispose()
+    if (this.at) this.at.body.observer = null
+    this.at?.dispose()
     if (this.membersBody) this.membersBody.observer = null
     this.members?.dispose()
   }
