@@ -19,8 +19,6 @@
 //
 // Usage: node --import tsx bench/gzip-index.ts [MiB for rows 1-2, default 128] [MiB for row 3, default 1024] [reads, default 30]
 import { availableParallelism, loadavg } from 'node:os'
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import zlib from 'node:zlib'
 import { decode, encodeGzipIndex, gzipIndex, httpRangeSource, openGzipIndexed, type GzipIndex } from '../index.js'
 import { Machine } from '../lib/machine.js'
@@ -30,34 +28,13 @@ import { inflateWindow, loadIndexParts } from '../lib/gzip-index/engines.js'
 import { InflaterAt } from '../lib/gzip-index/inflate-at.js'
 import { pointBefore } from '../lib/gzip-index/gzip-index.js'
 import { Status } from '../lib/status.js'
+import { logText, serveRanges } from './_logs.js'
+import { cpuMs as cpu, median } from './_measure.js'
 
 const MiB = 1 << 20
 const small = Number(process.argv[2] ?? 128)
 const large = Number(process.argv[3] ?? 1024)
 const reads = Number(process.argv[4] ?? 30)
-
-/** `n` bytes of log lines from a seeded generator. */
-function logText(n: number): Uint8Array {
-  const out = new Uint8Array(n)
-  const enc = new TextEncoder()
-  const words = ['GET', 'POST', '/api/v1/items', '/static/app.js', '/login', '200', '404', '500', 'ok', 'timeout', 'retry', 'cache hit', 'cache miss']
-  let x = 0x2545f491
-  const rnd = (k: number) => {
-    x ^= x << 13
-    x ^= x >>> 17
-    x ^= x << 5
-    return (x >>> 0) % k
-  }
-  let at = 0
-  while (at < n) {
-    const line = enc.encode(
-      `2026-12-02T${String(rnd(24)).padStart(2, '0')}:${String(rnd(60)).padStart(2, '0')}:${String(rnd(60)).padStart(2, '0')}.${String(rnd(1000)).padStart(3, '0')}Z host-${rnd(40)} ${words[rnd(5)]} ${words[2 + rnd(3)]} ${words[5 + rnd(3)]} ${rnd(2000)} ms ${words[8 + rnd(5)]} req=${rnd(2 ** 31).toString(16)}\n`,
-    )
-    out.set(line.subarray(0, Math.min(line.length, n - at)), at)
-    at += line.length
-  }
-  return out
-}
 
 /** gzip -6 of `data` through a node:zlib stream (gzipSync of a GiB would need it all twice). */
 async function gzip6(data: Uint8Array): Promise<Uint8Array> {
@@ -71,15 +48,6 @@ async function gzip6(data: Uint8Array): Promise<Uint8Array> {
   return new Uint8Array(Buffer.concat(parts))
 }
 
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b)
-  const m = s.length >> 1
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2
-}
-const cpu = () => {
-  const u = process.cpuUsage()
-  return (u.user + u.system) / 1000
-}
 /** Two timed functions in turns, first one then the other first; returns each's times and the ratios a/b. */
 async function pairs(rounds: number, a: () => Promise<unknown> | unknown, b: () => Promise<unknown> | unknown, clock: () => number): Promise<{ a: number[]; b: number[]; ratios: number[] }> {
   const out = { a: [] as number[], b: [] as number[], ratios: [] as number[] }
@@ -139,20 +107,8 @@ console.log(`# node ${process.version}, ${availableParallelism()} cores, load ${
   const gz = await gzip6(content)
   const index: GzipIndex = await gzipIndex(gz)
   console.log(`\n# ${large} MiB of log lines, ${gz.length} bytes at gzip -6; index ${encodeGzipIndex(index).length} bytes, ${index.points.length} points`)
-  let requests = 0
-  const server = createServer((req, res) => {
-    requests++
-    const headers = { 'accept-ranges': 'bytes', etag: '"bench"', 'content-type': 'application/gzip' }
-    if (req.method === 'HEAD') return void res.writeHead(200, { ...headers, 'content-length': gz.length }).end()
-    const m = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '')
-    if (!m) return void res.writeHead(200, { ...headers, 'content-length': gz.length }).end(gz)
-    const start = Number(m[1])
-    const end = Math.min(Number(m[2]), gz.length - 1)
-    res.writeHead(206, { ...headers, 'content-range': `bytes ${start}-${end}/${gz.length}`, 'content-length': end - start + 1 })
-    res.end(gz.subarray(start, end + 1))
-  })
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok))
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/logs.gz`
+  const server = await serveRanges(gz, 'logs.gz', 'application/gzip')
+  const url = server.url
   try {
     const reader = await openGzipIndexed(await httpRangeSource(url), { index, cacheSpans: 0 })
     const parts = await loadIndexParts('wasm')
@@ -190,9 +146,9 @@ console.log(`# node ${process.version}, ${availableParallelism()} cores, load ${
       const run = async (which: 0 | 1) => {
         const t0 = performance.now()
         if (which === 0) {
-          const before = requests
+          const before = server.requests()
           await reader.read(o, MiB)
-          perRead.push(requests - before)
+          perRead.push(server.requests() - before)
         } else await byHand(o)
         return performance.now() - t0
       }
@@ -204,7 +160,6 @@ console.log(`# node ${process.version}, ${availableParallelism()} cores, load ${
     console.log(`random 1 MiB read of ${large} MiB over loopback HTTP: ${median(ours).toFixed(1)} ms vs by hand ${median(hand).toFixed(1)} ms, median ratio ${median(ratios).toFixed(3)}x (target <= 1.3); range requests per read after the index: max ${Math.max(...perRead)} (target <= 1)`)
     windows.dispose()
   } finally {
-    server.closeAllConnections()
     server.close()
   }
 }

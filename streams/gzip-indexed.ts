@@ -30,6 +30,7 @@ import { decodeGzi, gziBlocks, isGzi } from '../lib/gzip-index/gzi-format.js'
 import { inflateWindow, loadIndexParts, type IndexEngine, type IndexParts } from '../lib/gzip-index/engines.js'
 import { ResumingDecoder } from '../lib/gzip-index/resuming-decoder.js'
 import { gzipIndex } from './gzip-index.js'
+import { PieceReader, type Piece } from './range-pieces.js'
 
 const FORMAT = 'gzip'
 
@@ -136,20 +137,14 @@ interface ReaderOptions {
   maxGroupBytes: number
 }
 
-/** A piece of content handed out: a view of decoded content, `kept` when that memory is kept or reused (a stream copies it). */
-interface Piece {
-  bytes: Uint8Array
-  kept: boolean
-}
 
-class IndexedReader implements GzipIndexed {
+class IndexedReader extends PieceReader implements GzipIndexed {
   readonly size: number
   readonly compressedSize: number
   /** Decoded spans (or their prefixes) by point, least recently used first. */
   private readonly cache = new Map<number, Uint8Array>()
   /** Decodes the points' windows (synchronously: never in use by two reads at once). */
   private readonly windows
-  private closed = false
 
   constructor(
     private readonly source: RangeSource,
@@ -157,40 +152,10 @@ class IndexedReader implements GzipIndexed {
     private readonly parts: IndexParts,
     private readonly options: ReaderOptions,
   ) {
+    super(FORMAT, 'the indexed file')
     this.size = index.uncompressedSize
     this.compressedSize = index.compressedSize
     this.windows = parts.decoder('deflate-raw', parts.body('deflate-raw'))
-  }
-
-  async read(offset: number, length: number): Promise<Uint8Array> {
-    this.checkRange(offset, length)
-    const out = new Uint8Array(length)
-    let at = 0
-    for await (const piece of this.pieces(offset, length)) {
-      out.set(piece.bytes, at)
-      at += piece.bytes.length
-    }
-    return out
-  }
-
-  stream(offset = 0, length?: number): ReadableStream<Uint8Array> {
-    const span = length ?? (Number.isSafeInteger(offset) ? this.size - offset : NaN)
-    this.checkRange(offset, span)
-    const pieces = this.pieces(offset, span)
-    return new ReadableStream<Uint8Array>(
-      {
-        pull: async (controller) => {
-          const next = await pieces.next()
-          // A view of a cached span is copied (later reads return that span again).
-          if (next.done) controller.close()
-          else controller.enqueue(next.value.kept ? next.value.bytes.slice() : next.value.bytes)
-        },
-        cancel: async () => {
-          await pieces.return(undefined)
-        },
-      },
-      { highWaterMark: 0 },
-    )
   }
 
   close(): void {
@@ -198,16 +163,6 @@ class IndexedReader implements GzipIndexed {
     this.closed = true
     this.cache.clear()
     this.windows.dispose()
-  }
-
-  private checkRange(offset: number, length: number): void {
-    if (!Number.isSafeInteger(offset) || offset < 0 || !Number.isSafeInteger(length) || length < 0) {
-      throw new CodecError('INVALID_OPTION', FORMAT, `offset and length must be non-negative integers, got ${String(offset)} and ${String(length)}`)
-    }
-    if (offset + length > this.size) {
-      throw new CodecError('INVALID_OPTION', FORMAT, `range ${offset}..${offset + length} is past the end of the content (${this.size} bytes)`)
-    }
-    if (this.closed) throw new CodecError('INVALID_OPTION', FORMAT, 'the indexed file was closed')
   }
 
   /** Content offset where span `k` (from point `k` to the next point) ends. */
@@ -223,7 +178,7 @@ class IndexedReader implements GzipIndexed {
   }
 
   /** The content `[offset, offset + length)` as views of decoded spans, in order. */
-  private async *pieces(offset: number, length: number): AsyncGenerator<Piece, void, undefined> {
+  protected async *pieces(offset: number, length: number): AsyncGenerator<Piece, void, undefined> {
     const end = offset + length
     let pos = offset
     const points = this.index.points

@@ -7,9 +7,7 @@
  *   the content to stdout (or `-o FILE`), reading a URL by HTTP range requests. Without
  *   `--index` the index is built first (the whole file is read and decoded once).
  */
-import { createWriteStream } from 'node:fs'
-import { lstat, readFile, rename, unlink, writeFile } from 'node:fs/promises'
-import { basename, dirname, join } from 'node:path'
+import { chmod, readFile, stat } from 'node:fs/promises'
 import { Readable, Writable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { RangeSource } from '../../../lib/range-source.js'
@@ -21,7 +19,7 @@ import type { GzipIndexFormat } from '../../../lib/gzip-index/gzip-index.js'
 import { httpRangeSource } from '../../fetch/http-range-source.js'
 import { fileRangeSource } from '../file-range-source.js'
 import { UsageError, type Args } from './args.js'
-import { EXIT, pendingTemporaries, type Exit, type Io } from './codec-files.js'
+import { EXIT, exists, writeAtomically, type Exit, type Io } from './codec-files.js'
 import { formatOfName, formatOfOption } from './suffixes.js'
 import { formatBytes } from './progress-bar.js'
 
@@ -92,7 +90,7 @@ export async function runIndex(args: Args, io: Io): Promise<Exit> {
         await close()
       }
       if (target === null) io.stdout.write(bytes)
-      else await writeAtomically(target, bytes)
+      else await writeFile(target, file, Readable.from([bytes]))
     } catch (error) {
       if (error instanceof UsageError) throw error
       io.stderr.write(`sluice: ${file}: ${error instanceof Error ? error.message : String(error)}\n`)
@@ -121,17 +119,7 @@ export async function runRange(args: Args, io: Io): Promise<Exit> {
         await pipeline(content, toStdout(io.stdout))
       } else {
         if (!args.force && (await exists(args.output))) throw new Error(`${args.output} already exists; not overwritten (use -f)`)
-        const temporary = temporaryBeside(args.output)
-        pendingTemporaries.add(temporary)
-        try {
-          await pipeline(content, createWriteStream(temporary, { flags: 'wx', mode: 0o644 }))
-          await rename(temporary, args.output)
-        } catch (error) {
-          await unlink(temporary).catch(() => undefined)
-          throw error
-        } finally {
-          pendingTemporaries.delete(temporary)
-        }
+        await writeFile(args.output, target, content)
       }
       if (args.verbose) io.stderr.write(`${target}: ${formatBytes(length)} from offset ${offset} of ${formatBytes(file.size)}\n`)
     } finally {
@@ -153,27 +141,8 @@ function toStdout(out: NodeJS.WriteStream): Writable {
   })
 }
 
-const temporaryBeside = (target: string): string => join(dirname(target), `.${basename(target)}.sluice-${process.pid}-${Math.random().toString(36).slice(2, 8)}.tmp`)
-
-async function writeAtomically(target: string, bytes: Uint8Array): Promise<void> {
-  const temporary = temporaryBeside(target)
-  pendingTemporaries.add(temporary)
-  try {
-    await writeFile(temporary, bytes, { flag: 'wx', mode: 0o644 })
-    await rename(temporary, target)
-  } catch (error) {
-    await unlink(temporary).catch(() => undefined)
-    throw error
-  } finally {
-    pendingTemporaries.delete(temporary)
-  }
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await lstat(path)
-    return true
-  } catch {
-    return false
-  }
+/** Writes `content` to `target` atomically (codec-files.ts), with the mode of the input file `from` (a URL's: as created). */
+async function writeFile(target: string, from: string, content: Readable): Promise<void> {
+  await writeAtomically(target, [content], () => undefined)
+  if (!isUrl(from)) await chmod(target, Number((await stat(from)).mode) & 0o7777)
 }
