@@ -199,7 +199,26 @@ test('without an index, opening builds one (its points as gzipIndex makes them)'
   same(await f.read(4_000_000, 10), content.subarray(4_000_000, 4_000_010), 'read')
 })
 
-test('reads at once share the decoder; bad ranges and a closed file are INVALID_OPTION', async () => {
+test('gzipIndex() takes bytes, a Blob, a range source, a ReadableStream, a Node stream: the same index', async () => {
+  const { Readable } = await import('node:stream')
+  const points = (i: { points: readonly { compressedBitOffset: number }[] }) => i.points.map((p) => p.compressedBitOffset)
+  const chunks = (size: number) => Array.from({ length: Math.ceil(gz.length / size) }, (_, k) => gz.subarray(k * size, (k + 1) * size))
+  for (const [name, input] of [
+    ['Blob', new Blob([gz])],
+    ['range source', counting(gz)],
+    ['ReadableStream', new Blob([gz]).stream()],
+    ['Node stream of 1000-byte chunks', Readable.from(chunks(1000))],
+    ['async iterable of 1-byte chunks at the start', (async function* () { for (let i = 0; i < 100; i++) yield gz.subarray(i, i + 1); yield gz.subarray(100) })()],
+  ] as const) {
+    assert.equal(points(await gzipIndex(input as Parameters<typeof gzipIndex>[0], { spacing: SPACING })), points(index), name)
+  }
+  // The decode's checks apply: a truncated file, bytes after the last member.
+  assert.is((await codecError(gzipIndex(gz.subarray(0, gz.length - 3)))).code, 'TRUNCATED')
+  assert.is((await codecError(gzipIndex(concatBytes([gz, new Uint8Array([1, 2, 3])])))).code, 'TRAILING_DATA')
+  assert.is((await codecError(gzipIndex(gz, { spacing: 0 }))).code, 'INVALID_OPTION')
+})
+
+test('reads at once, each with its own decoders; bad ranges and a closed file are INVALID_OPTION', async () => {
   const f = await openGzipIndexed(gz, { index, cacheSpans: 1 })
   const offsets = [0, 0.3, 0.5, 0.9, 0.1, 0.75].map((x) => Math.floor(x * (content.length - 300_000)))
   const got = await Promise.all(offsets.map((o) => f.read(o, 300_000)))
