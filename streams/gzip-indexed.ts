@@ -24,9 +24,10 @@ import { checkInteger, checkKeys, checkOneOf } from '../lib/options.js'
 import { rangeReader, readExactly, type ByteSource, type RangeSource } from '../lib/range-source.js'
 import { readU32LE } from '../lib/endian.js'
 import { bgzfBlockAt } from '../lib/codecs/bgzf.js'
-import { checkGzipIndex, GZIP_INDEX_FORMATS, pointBefore, WINDOW_SIZE, type GzipIndex, type GzipIndexFormat } from '../lib/gzip-index/gzip-index.js'
+import { checkGzipIndex, DEFAULT_GZIP_GROUP_BYTES, GZIP_INDEX_FORMATS, pointBefore, WINDOW_SIZE, type GzipIndex, type GzipIndexFormat } from '../lib/gzip-index/gzip-index.js'
 import { decodeGzipIndex } from '../lib/gzip-index/index-files.js'
-import { decodeGzi, gziBlocks, isGzi } from '../lib/gzip-index/gzi-format.js'
+import { decodeGzi, gziBlocks } from '../lib/gzip-index/gzi-format.js'
+import { isGzi } from '../lib/gzip-index/index-file-kind.js'
 import { inflateWindow, loadIndexParts, type IndexEngine, type IndexParts } from '../lib/gzip-index/engines.js'
 import { ResumingDecoder } from '../lib/gzip-index/resuming-decoder.js'
 import { gzipIndex } from './gzip-index.js'
@@ -34,8 +35,6 @@ import { PieceReader, type Piece } from './range-pieces.js'
 
 const FORMAT = 'gzip'
 
-/** Default `maxGroupBytes`: most compressed bytes one read request brings. */
-export const DEFAULT_GZIP_GROUP_BYTES = 8 * 1024 * 1024
 /** Spans larger than this (an index with few points) are decoded through, not cached. */
 const MAX_CACHED_SPAN = 64 * 1024 * 1024
 /** Output of a span too large to cache goes through a buffer of this size. */

@@ -45,9 +45,23 @@ export { decompress, type DecompressOptions } from './decompress.js'
 export type { DictionariesOption, DictionaryLookup } from '../lib/dictionary-lookup.js'
 export { openZstdSeekable, DEFAULT_MAX_FRAMES, DEFAULT_MAX_SEEKABLE_FRAME, DEFAULT_SEEKABLE_TAIL, DEFAULT_GROUP_BYTES, type ZstdSeekable, type ZstdSeekableFrame, type ZstdSeekableOptions } from './zstd-seekable.js'
 export type { RangeSource, ByteSource } from '../lib/range-source.js'
-export { gzipIndex, type GzipIndexInput, type GzipIndexOptions } from './gzip-index.js'
-export { openGzipIndexed, DEFAULT_GZIP_GROUP_BYTES, type GzipIndexed, type GzipIndexedOptions } from './gzip-indexed.js'
-export { encodeGzipIndex, decodeGzipIndex, gzipIndexFileFormat, type GzipIndexFileFormat, type EncodeGzipIndexOptions, type DecodeGzipIndexOptions } from '../lib/gzip-index/index-files.js'
-export type { GzipIndex, GzipIndexPoint, GzipIndexFormat } from '../lib/gzip-index/gzip-index.js'
-export type { IndexEngine } from '../lib/gzip-index/engines.js'
+export {
+  gzipIndex,
+  openGzipIndexed,
+  encodeGzipIndex,
+  decodeGzipIndex,
+  gzipIndexFileFormat,
+  DEFAULT_GZIP_GROUP_BYTES,
+  type GzipIndex,
+  type GzipIndexPoint,
+  type GzipIndexFormat,
+  type GzipIndexFileFormat,
+  type GzipIndexInput,
+  type GzipIndexOptions,
+  type GzipIndexed,
+  type GzipIndexedOptions,
+  type EncodeGzipIndexOptions,
+  type DecodeGzipIndexOptions,
+  type IndexEngine,
+} from './gzip-archives.js'
 export { zstdFrames, type ZstdFrameInfo, type ZstdFramesOptions } from '../lib/codecs/zstd-frames.js'

@@ -384,7 +384,7 @@ if (!parquetFile || !existsSync(parquetFile)) console.log('# skipped: inspect Pa
   }
 })
 
-test('index: FILE.idx by default, the foreign formats with --format; an existing index is kept (exit 2)', () => {
+test('index: FILE.idx by default, the foreign formats with --format; an existing index is kept (exit 2)', async () => {
   const gz = join(dir, 'ranged.txt.gz')
   writeFileSync(gz, gzipSync(text))
   for (const [format, name, kind] of [[undefined, 'ranged.txt.gz.idx', 'sluice'], ['gztool', 'ranged.txt.gzi', 'gztool'], ['indexed_gzip', 'ranged.txt.gz.gzidx', 'indexed_gzip']] as const) {
@@ -393,7 +393,7 @@ test('index: FILE.idx by default, the foreign formats with --format; an existing
     assert.is(r.status, 0, r.stderr)
     const bytes = new Uint8Array(readFileSync(join(dir, name)))
     assert.is(gzipIndexFileFormat(bytes), kind)
-    assert.ok(decodeGzipIndex(bytes, { compressedSize: statSync(gz).size }).points.length >= 6, `${kind}: points every 256 KiB`)
+    assert.ok((await decodeGzipIndex(bytes, { compressedSize: statSync(gz).size })).points.length >= 6, `${kind}: points every 256 KiB`)
   }
   const again = sluice(['index', 'ranged.txt.gz'])
   assert.is(again.status, 2, again.stderr)
@@ -422,7 +422,7 @@ test('decompress --offset --length: a range of a file, through its index or with
 
 test('decompress --offset of a URL: a HEAD, then one range request through the index', async () => {
   const body = new Uint8Array(gzipSync(text))
-  writeFileSync(join(dir, 'served.idx'), encodeGzipIndex(await gzipIndex(body, { spacing: 256 * 1024 })))
+  writeFileSync(join(dir, 'served.idx'), await encodeGzipIndex(await gzipIndex(body, { spacing: 256 * 1024 })))
   const log: string[] = []
   const server = await listen(rangeServer({ body, etag: '"s1"' }, log))
   try {

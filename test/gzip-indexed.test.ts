@@ -71,7 +71,7 @@ test('every source: bytes, Blob, { size, read }, a file', async () => {
 
 test('one range request per read after the index; adjacent spans in one; cached spans read none', async () => {
   const source = counting(gz)
-  const f = await openGzipIndexed(source, { index: encodeGzipIndex(index) })
+  const f = await openGzipIndexed(source, { index: await encodeGzipIndex(index) })
   assert.is(source.reads.length, 0, 'opening with an index reads nothing')
   const p = index.points
   // A read inside one span: one request, from the point before it.

@@ -22,7 +22,7 @@ export type IndexEngine = 'wasm' | 'js'
 
 /**
  * Windows are compressed at level 6: with zlib-ng, 6.5 KiB a window of text against 9.7
- * KiB at level 1 (bench/corpus.ts), in 0.33 ms against 0.22 (2-core machine under load):
+ * KiB at level 1 (the repository's bench/corpus.ts text), in 0.33 ms against 0.22 (2-core machine under load):
  * at the default spacing about 6% of the decode's time, paid once per point.
  */
 const WINDOW_LEVEL = 6

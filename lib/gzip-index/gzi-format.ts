@@ -17,12 +17,6 @@ import { readU64, writeU64 } from './index-bytes.js'
 
 const EMPTY: Uint8Array = new Uint8Array(0)
 
-/** Whether `bytes` can be a `.gzi`: a count and exactly that many pairs. */
-export function isGzi(bytes: Uint8Array): boolean {
-  if (bytes.length < 8 || (bytes.length - 8) % 16 !== 0) return false
-  return readU64(bytes, 0, true) === (bytes.length - 8) / 16
-}
-
 /** The block starts a `.gzi` lists (block 0 first), as [compressed, uncompressed] offsets. */
 export function gziBlocks(bytes: Uint8Array): Array<[number, number]> {
   const n = (bytes.length - 8) / 16

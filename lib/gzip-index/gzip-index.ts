@@ -65,6 +65,9 @@ export interface GzipIndex {
   readonly points: readonly GzipIndexPoint[]
 }
 
+/** Default `maxGroupBytes` of `openGzipIndexed`: most compressed bytes one read request brings. */
+export const DEFAULT_GZIP_GROUP_BYTES = 8 * 1024 * 1024
+
 const FORMAT = 'gzip-index'
 
 /** `INVALID_DATA` about an index (offset: where in the index bytes, or -1 for an object). */

@@ -20,20 +20,12 @@ import { adler32 } from '../codecs/checksum.js'
 import { badIndex, checkPoint, MAX_COMPRESSED_WINDOW, type GzipIndex, type GzipIndexPoint } from './gzip-index.js'
 import { IndexCursor, writeU64 } from './index-bytes.js'
 import { deflateWindowSync, inflateWindowSync } from './window-sync.js'
+import { gztoolVersion } from './index-file-kind.js'
 
 const ID_V0 = 'gzipindx'
-const ID_V1 = 'gzipindX'
 const EMPTY: Uint8Array = new Uint8Array(0)
 /** zlib header of a window: CMF 0x78 (deflate, 32 KiB), FLG 0x9c (default level, FCHECK). */
 const ZLIB_HEADER = [0x78, 0x9c] as const
-
-/** The version (0 or 1) when `bytes` start like a gztool index, else -1. */
-export function gztoolVersion(bytes: Uint8Array): number {
-  if (bytes.length < 16) return -1
-  for (let i = 0; i < 8; i++) if (bytes[i] !== 0) return -1
-  const id = String.fromCharCode(...bytes.subarray(8, 16))
-  return id === ID_V0 ? 0 : id === ID_V1 ? 1 : -1
-}
 
 /** The index in gztool's format, version 0 (no line numbers). */
 export function encodeGztoolIndex(index: GzipIndex): Uint8Array {

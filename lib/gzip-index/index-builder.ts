@@ -13,8 +13,8 @@ import { checkPoint, type GzipIndex, type GzipIndexFormat, type GzipIndexPoint }
 
 /**
  * Default spacing: 4 MiB of output between points. A compressed window is about 6.5 KiB
- * on text (zlib-ng level 6 on bench/corpus.ts's text), so at 4.4:1 a point per 4 MiB of
- * output is about 0.8% of the compressed file (bench/gzip-index.ts: 0.85% on log lines;
+ * on text (zlib-ng level 6 on the text corpus of the repository's bench/corpus.ts), so at 4.4:1 a point per 4 MiB of
+ * output is about 0.8% of the compressed file (the repository's bench/gzip-index.ts: 0.85% on log lines;
  * issue 31's target is at most 1%, and zran's 1 MiB gives 3.3%). A read then decodes on
  * average 2 MiB before the bytes asked for. rapidgzip's chunks are 4 MiB too.
  */

@@ -6,13 +6,13 @@
 import { CodecError } from '../errors.js'
 import { checkKeys } from '../options.js'
 import { checkGzipIndex, type GzipIndex } from './gzip-index.js'
-import { decodeSluiceIndex, encodeSluiceIndex, isSluiceIndex } from './sluice-index-format.js'
-import { decodeIndexedGzipIndex, encodeIndexedGzipIndex, isIndexedGzipIndex } from './indexed-gzip-format.js'
-import { decodeGztoolIndex, encodeGztoolIndex, gztoolVersion } from './gztool-format.js'
-import { decodeGzi, encodeGzi, isGzi } from './gzi-format.js'
+import { decodeSluiceIndex, encodeSluiceIndex } from './sluice-index-format.js'
+import { decodeIndexedGzipIndex, encodeIndexedGzipIndex } from './indexed-gzip-format.js'
+import { decodeGztoolIndex, encodeGztoolIndex } from './gztool-format.js'
+import { decodeGzi, encodeGzi } from './gzi-format.js'
+import { gzipIndexFileFormat, type GzipIndexFileFormat } from './index-file-kind.js'
 
-/** The index file formats: sluice's, indexed_gzip's (`zran_export_index`), gztool's, bgzip's `.gzi`. */
-export type GzipIndexFileFormat = 'sluice' | 'indexed_gzip' | 'gztool' | 'gzi'
+export type { GzipIndexFileFormat }
 
 const FORMAT = 'gzip-index'
 const FILE_FORMATS: readonly GzipIndexFileFormat[] = ['sluice', 'indexed_gzip', 'gztool', 'gzi']
@@ -54,15 +54,6 @@ export function encodeGzipIndex(index: GzipIndex, options: EncodeGzipIndexOption
     default:
       return encodeSluiceIndex(index)
   }
-}
-
-/** Which index file format `bytes` are in, by their first bytes (a `.gzi` by its length), or null. */
-export function gzipIndexFileFormat(bytes: Uint8Array): GzipIndexFileFormat | null {
-  if (isSluiceIndex(bytes)) return 'sluice'
-  if (isIndexedGzipIndex(bytes)) return 'indexed_gzip'
-  if (gztoolVersion(bytes) >= 0) return 'gztool'
-  if (isGzi(bytes)) return 'gzi'
-  return null
 }
 
 /**

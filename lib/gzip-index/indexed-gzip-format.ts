@@ -18,9 +18,7 @@ import { CodecError } from '../errors.js'
 import { WINDOW_SIZE, badIndex, checkPoint, type GzipIndex, type GzipIndexPoint } from './gzip-index.js'
 import { IndexCursor, writeU64 } from './index-bytes.js'
 import { deflateWindowSync, inflateWindowSync } from './window-sync.js'
-
-/** "GZIDX". */
-export const INDEXED_GZIP_MAGIC = /* @__PURE__ */ Uint8Array.of(0x47, 0x5a, 0x49, 0x44, 0x58)
+import { INDEXED_GZIP_MAGIC } from './index-file-kind.js'
 
 /**
  * Largest window size accepted: zran allows any size from 32 KiB up (only the last 32
@@ -29,10 +27,6 @@ export const INDEXED_GZIP_MAGIC = /* @__PURE__ */ Uint8Array.of(0x47, 0x5a, 0x49
  */
 const MAX_WINDOW = 1 << 20
 const EMPTY: Uint8Array = new Uint8Array(0)
-
-export function isIndexedGzipIndex(bytes: Uint8Array): boolean {
-  return bytes.length >= 5 && INDEXED_GZIP_MAGIC.every((b, i) => bytes[i] === b)
-}
 
 /** The index in indexed_gzip's format (version 1, 32 KiB windows). gzip indexes only. */
 export function encodeIndexedGzipIndex(index: GzipIndex): Uint8Array {
@@ -75,7 +69,7 @@ export function encodeIndexedGzipIndex(index: GzipIndex): Uint8Array {
   return out
 }
 
-/** Reads an index in indexed_gzip's format (`isIndexedGzipIndex`). Throws `INVALID_DATA`. */
+/** Reads an index in indexed_gzip's format (its magic checked by the caller). Throws `INVALID_DATA`. */
 export function decodeIndexedGzipIndex(bytes: Uint8Array): GzipIndex {
   const c = new IndexCursor(bytes, 'indexed_gzip index', true)
   c.skip(5, 'magic')

@@ -24,17 +24,11 @@ import { crc32 } from '../codecs/checksum.js'
 import { readU32LE, writeU32LE } from '../endian.js'
 import { GZIP_INDEX_FORMATS, badIndex, checkPoint, type GzipIndex, type GzipIndexPoint } from './gzip-index.js'
 import { readU64, writeU64 } from './index-bytes.js'
+import { SLUICE_INDEX_MAGIC } from './index-file-kind.js'
 
-/** The first 8 bytes: "sluiceGZ". */
-export const SLUICE_INDEX_MAGIC = /* @__PURE__ */ Uint8Array.of(0x73, 0x6c, 0x75, 0x69, 0x63, 0x65, 0x47, 0x5a)
 const VERSION = 1
 const HEADER = 36
 const ENTRY = 24
-
-/** Whether `bytes` start with the magic of this format. */
-export function isSluiceIndex(bytes: Uint8Array): boolean {
-  return bytes.length >= 8 && SLUICE_INDEX_MAGIC.every((b, i) => bytes[i] === b)
-}
 
 /** The index in this format. */
 export function encodeSluiceIndex(index: GzipIndex): Uint8Array {
@@ -64,7 +58,7 @@ export function encodeSluiceIndex(index: GzipIndex): Uint8Array {
   return out
 }
 
-/** Reads an index in this format (`isSluiceIndex` is true). Throws `INVALID_DATA`. */
+/** Reads an index in this format (its magic checked by the caller). Throws `INVALID_DATA`. */
 export function decodeSluiceIndex(bytes: Uint8Array): GzipIndex {
   const what = 'sluice index'
   if (bytes.length < HEADER + 4) throw badIndex(`${what} of ${bytes.length} bytes is shorter than its ${HEADER + 4} bytes of header and checksum`, 0)
