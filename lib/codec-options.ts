@@ -291,6 +291,12 @@ export function checkBlockSize(format: Format, value: unknown): number | undefin
  * does, so that its bytes do not depend on the machine.
  */
 export function wantsBlocks(format: Format, options: Readonly<Record<string, unknown>>): boolean {
+  if (options.bgzf === true) {
+    // BGZF's blocks are its own (0xff00 bytes each, lib/codecs/bgzf-encode.ts): block
+    // mode would write pigz's instead. It is encoded on the caller's thread.
+    if (options.blockSize !== undefined) throw new CodecError('INVALID_OPTION', format, 'blockSize does not apply to BGZF, whose blocks are 0xff00 bytes of input (SAMv1 section 4.1)')
+    return false
+  }
   const threads = options.threads
   return (threads !== undefined && threads !== 1) || (options.blockSize !== undefined && format !== 'lz4')
 }

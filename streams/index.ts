@@ -46,4 +46,23 @@ export { decompress, type DecompressOptions } from './decompress.js'
 export type { DictionariesOption, DictionaryLookup } from '../lib/dictionary-lookup.js'
 export { openZstdSeekable, DEFAULT_MAX_FRAMES, DEFAULT_MAX_SEEKABLE_FRAME, DEFAULT_SEEKABLE_TAIL, DEFAULT_GROUP_BYTES, type ZstdSeekable, type ZstdSeekableFrame, type ZstdSeekableOptions } from './zstd-seekable.js'
 export type { RangeSource, ByteSource } from '../lib/range-source.js'
+export {
+  gzipIndex,
+  openGzipIndexed,
+  encodeGzipIndex,
+  decodeGzipIndex,
+  gzipIndexFileFormat,
+  DEFAULT_GZIP_GROUP_BYTES,
+  type GzipIndex,
+  type GzipIndexPoint,
+  type GzipIndexFormat,
+  type GzipIndexFileFormat,
+  type GzipIndexInput,
+  type GzipIndexOptions,
+  type GzipIndexed,
+  type GzipIndexedOptions,
+  type EncodeGzipIndexOptions,
+  type DecodeGzipIndexOptions,
+  type IndexEngine,
+} from './gzip-archives.js'
 export { zstdFrames, type ZstdFrameInfo, type ZstdFramesOptions } from '../lib/codecs/zstd-frames.js'

@@ -40,6 +40,7 @@ import type { Crc32, DeflateBody } from './deflate.js'
 import type { DeflateEngineParts } from './deflate-module.js'
 import { bitsAt, HEADER_ERROR, HEADER_NEED, parseDynamicHeader, type DynamicHeaderState } from './inflate-dynamic-header.js'
 import { DIST_TABLE_SIZE, fixedCodeTables, LIT_TABLE_SIZE } from './inflate-tables.js'
+import type { BlockObserver, IndexableBody } from './inflate-observer.js'
 import { compile } from './wasm/instantiate.js'
 import { inflateWasm } from '#wasm/inflate'
 
@@ -116,7 +117,7 @@ interface Kernel {
 let kernel!: Kernel
 let loading: Promise<void> | null = null
 
-export class WasmInflater implements DeflateBody, DynamicHeaderState {
+export class WasmInflater implements DeflateBody, DynamicHeaderState, IndexableBody {
   inPos = 0
   outPos = 0
   failure: Failure | null = null
@@ -159,6 +160,12 @@ export class WasmInflater implements DeflateBody, DynamicHeaderState {
   private lastFrom = 0
   private lastTo = 0
   private lastCrcIn = 0
+  /** Told of each block start (inflate-observer.ts); null when no one asked. */
+  observer: BlockObserver | null = null
+  /** Output written to the window since reset (the block observer's `out`). */
+  private produced = 0
+  /** The block start at the current Header was reported (the header may span calls). */
+  private reported = false
 
   constructor(withCrc: boolean) {
     this.withCrc = withCrc
@@ -189,7 +196,20 @@ export class WasmInflater implements DeflateBody, DynamicHeaderState {
     this.crc = 0
     this.lastDst = null
     this.failure = null
+    this.produced = 0
+    this.reported = false
     if (kernel.owner === this) this.win = this.delivered = this.hist = WIN
+  }
+
+  /** After reset(): the input's first `bits` bits are not decoded (its first unit starts at bit `bits`). */
+  skipBits(bits: number): void {
+    this.bitOff = bits & 7
+  }
+
+  history(): Uint8Array {
+    if (kernel.owner === this) return kernel.heap8.slice(Math.max(this.hist, this.win - HISTORY), this.win)
+    const n = this.savedLength
+    return this.savedWindow === null ? new Uint8Array(0) : this.savedWindow.slice(Math.max(0, n - HISTORY), n)
   }
 
   /**
@@ -316,6 +336,10 @@ export class WasmInflater implements DeflateBody, DynamicHeaderState {
       units: for (;;) {
         switch (this.mode) {
           case Mode.Header: {
+            if (this.observer !== null && !this.reported) {
+              this.reported = true
+              this.observer.block((inBase + pieceStart - pieceAt) * 8 + p, this.produced)
+            }
             const r = this.header(h, p, endBits)
             if (r === HEADER_NEED) {
               stop = Stop.Need
@@ -327,6 +351,7 @@ export class WasmInflater implements DeflateBody, DynamicHeaderState {
               break units
             }
             p = r
+            this.reported = false
             continue
           }
           case Mode.Stored: {
@@ -339,6 +364,7 @@ export class WasmInflater implements DeflateBody, DynamicHeaderState {
             }
             h.copyWithin(this.win, a, a + n)
             this.win += n
+            this.produced += n
             p += n * 8
             this.stored -= n
             o = this.deliver(dst, o)
@@ -353,6 +379,7 @@ export class WasmInflater implements DeflateBody, DynamicHeaderState {
               : k.x.codes(p >>> 3, end, p & 7, this.win, limit, this.hist, FIXED_LIT, 9, FIXED_DIST, 5)
             const r32 = k.heap32
             p = r32[0]! * 8 + r32[1]!
+            this.produced += r32[2]! - this.win
             this.win = r32[2]!
             o = this.deliver(dst, o)
             if (r === END) {
