@@ -7,7 +7,8 @@ import type { Format } from './codec.js'
 import type { Machine } from './machine.js'
 import type { Decoder } from './codec.js'
 import { readU32LE } from './endian.js'
-import { checkMaxOutput, mostDecodedBytes, type CodecOptions } from './codec-options.js'
+import { checkMaxOutput, mostDecodedBytes } from './codec-options.js'
+import type { CodecOptions } from './option-types.js'
 import { prepareDecoder, prepareEncoder } from './prepare.js'
 import type { ProgressCallback } from './progress.js'
 import { Status } from './status.js'
@@ -35,22 +36,29 @@ function run(machine: Machine, data: Uint8Array): Uint8Array {
   return joinBytes(parts, total)
 }
 
-/**
- * Options of `decode()`: the span decoder's (`engine`, `maxOutputBytes`, `dictionary`,
- * the format's own) and `concatenated`.
- */
-export type DecodeOptions<F extends Format = Format> = CodecOptions<F, 'decode'> & {
+/** What `decode()` takes besides the decoder's options. */
+export interface OneShotDecodeOptions {
   /** Whether further frames/members are decoded (default: the format's rule). */
   concatenated?: boolean
-  /** Called with `{ bytesIn, bytesOut, totalIn }` as the call runs, and once at the end (lib/progress.ts). */
+  /** Called with `{ bytesIn, bytesOut, totalIn }` as the call runs, and once at the end (docs/progress.md). */
   onProgress?: ProgressCallback
 }
 
-/** Options of `encode()`: the span encoder's (`engine`, `level`, `dictionary`, the format's own). */
-export type EncodeOptions<F extends Format = Format> = CodecOptions<F, 'encode'> & {
-  /** Called with `{ bytesIn, bytesOut, totalIn }` as the call runs, and once at the end (lib/progress.ts). */
+/** What `encode()` takes besides the encoder's options. */
+export interface OneShotEncodeOptions {
+  /** Called with `{ bytesIn, bytesOut, totalIn }` as the call runs, and once at the end (docs/progress.md). */
   onProgress?: ProgressCallback
 }
+
+/**
+ * Options of the serial `decode()` here: the span decoder's (`engine`, `maxOutputBytes`,
+ * `dictionary`, the format's own) and `OneShotDecodeOptions`. The root entry's `decode()`
+ * adds `threads` (streams/one-shot.ts).
+ */
+export type DecodeOptions<F extends Format = Format> = CodecOptions<F, 'decode'> & OneShotDecodeOptions
+
+/** Options of the serial `encode()` here: the span encoder's (`engine`, `level`, `dictionary`, the format's own) and `OneShotEncodeOptions`. */
+export type EncodeOptions<F extends Format = Format> = CodecOptions<F, 'encode'> & OneShotEncodeOptions
 
 /**
  * The one block size a call uses, fixed for that call: the input length times `factor`

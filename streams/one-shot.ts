@@ -9,9 +9,10 @@
  */
 import type { BinaryInput } from '../lib/bytes.js'
 import type { Format } from '../lib/codec.js'
-import { decode as decodeSerial, encode as encodeSerial, type DecodeOptions, type EncodeOptions } from '../lib/oneshot.js'
+import { decode as decodeSerial, encode as encodeSerial, type DecodeOptions as SerialDecodeOptions, type EncodeOptions as SerialEncodeOptions, type OneShotDecodeOptions, type OneShotEncodeOptions } from '../lib/oneshot.js'
+import type { CodecOptions } from '../lib/option-types.js'
 import { createDecoder, createEncoder } from '../lib/registry.js'
-import type { ThreadOptions } from './thread-options.js'
+import type { DecodeThreadOptions, ThreadOptions } from './thread-options.js'
 import { decodesInParallel, encodesInBlocks, withoutThreads } from './threads-decision.js'
 
 export { MAX_AUTO_THREADS, MAX_THREADS, MIN_PARALLEL_BYTES } from '../lib/options.js'
@@ -28,23 +29,43 @@ const parallel = (): Promise<typeof import('./parallel.js')> => (loading ??= imp
   }))
 
 /**
- * Encodes a whole buffer. Options: `engine`, `level`, `onProgress`, codec options, and
- * `threads` / `blockSize` (see `ThreadOptions`): block mode, in parallel on workers.
+ * Options of `encode()`: the encoder's ({@link EncodeOptionsByFormat}`[F]`: `engine`,
+ * `level`, `dictionary` and the format's own, e.g. {@link ZstdEncodeOptions}), `onProgress`
+ * ({@link OneShotEncodeOptions}), and `threads` / `blockSize` ({@link ThreadOptions}).
  */
-export async function encode<F extends Format>(format: F, data: BinaryInput, options: EncodeOptions<F> & ThreadOptions = {} as EncodeOptions<F>): Promise<Uint8Array> {
+export type EncodeOptions<F extends Format = Format> = CodecOptions<F, 'encode'> & OneShotEncodeOptions & ThreadOptions
+
+/**
+ * Options of `decode()`: the decoder's ({@link DecodeOptionsByFormat}`[F]`: `engine`,
+ * `maxOutputBytes`, `dictionary` and the format's own, e.g. {@link ZstdDecodeOptions}),
+ * `concatenated` and `onProgress` ({@link OneShotDecodeOptions}), and `threads`
+ * ({@link DecodeThreadOptions}).
+ */
+export type DecodeOptions<F extends Format = Format> = CodecOptions<F, 'decode'> & OneShotDecodeOptions & DecodeThreadOptions
+
+/**
+ * Encodes a whole buffer. Options ({@link EncodeOptions}): the format's
+ * ({@link GzipEncodeOptions}, {@link DeflateEncodeOptions}, {@link DeflateRawEncodeOptions},
+ * {@link ZstdEncodeOptions}, {@link BrotliEncodeOptions}, {@link Lz4EncodeOptions},
+ * {@link SnappyEncodeOptions}, ...: {@link EncodeOptionsByFormat}), `onProgress`, and
+ * `threads` / `blockSize` ({@link ThreadOptions}): block mode, in parallel on workers.
+ */
+export async function encode<F extends Format>(format: F, data: BinaryInput, options: EncodeOptions<F> = {} as EncodeOptions<F>): Promise<Uint8Array> {
   if (encodesInBlocks(format, options)) return (await parallel()).encodeWithThreads(format, data, options, codecs)
-  return encodeSerial(format, data, withoutThreads(options) as EncodeOptions<F>)
+  return encodeSerial(format, data, withoutThreads(options) as SerialEncodeOptions<F>)
 }
 
 /**
- * Decodes a whole buffer. Options: `engine`, `maxOutputBytes`, `concatenated`,
- * `onProgress`, codec options, and `threads` (see `ThreadOptions`): zstd streams of
- * several frames and LZ4 frames with independent blocks decode in parallel
- * (docs/threads.md); every other input on the caller's thread.
+ * Decodes a whole buffer. Options ({@link DecodeOptions}): the format's
+ * ({@link GzipDecodeOptions}, {@link ZstdDecodeOptions}, {@link Lz4BlockDecodeOptions}, ...:
+ * {@link DecodeOptionsByFormat}), `concatenated`, `onProgress`, and `threads`
+ * ({@link DecodeThreadOptions}): zstd streams of several frames and LZ4 frames with
+ * independent blocks decode in parallel (docs/threads.md); every other input on the
+ * caller's thread.
  */
-export async function decode<F extends Format>(format: F, data: BinaryInput, options: DecodeOptions<F> & Pick<ThreadOptions, 'threads'> = {} as DecodeOptions<F>): Promise<Uint8Array> {
+export async function decode<F extends Format>(format: F, data: BinaryInput, options: DecodeOptions<F> = {} as DecodeOptions<F>): Promise<Uint8Array> {
   if (decodesInParallel(format, options)) return (await parallel()).decodeWithThreads(format, data, options, codecs)
-  return decodeSerial(format, data, withoutThreads(options) as DecodeOptions<F>)
+  return decodeSerial(format, data, withoutThreads(options) as SerialDecodeOptions<F>)
 }
 
 /**

@@ -110,14 +110,14 @@ export async function decodeWithThreads<F extends Format>(format: F, data: Binar
         if (!(error instanceof CodecError) || error.code === 'ENGINE_UNAVAILABLE' || error.code === 'ABORTED') throw error
       }
     }
-    return codecs.decodeSerial(format, bytes, others as DecodeOptions<F>)
+    return codecs.decodeSerial(format, bytes, others as unknown as DecodeOptions<F>)
   }
   if (splits && format === 'lz4') {
     const bytes = toBytes(data, true)
     // Decoding to less than MIN_PARALLEL_BYTES: serial (decodeLz4Frames returns null).
     return decodeLz4(bytes, others, jobRunner(threads, Infinity, codecs), 2 * threads, codecs, MIN_PARALLEL_BYTES)
   }
-  return codecs.decodeSerial(format, data, others as DecodeOptions<F>)
+  return codecs.decodeSerial(format, data, others as unknown as DecodeOptions<F>)
 }
 
 /**

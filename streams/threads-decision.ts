@@ -16,8 +16,8 @@ import { checkThreadsForm } from '../lib/options.js'
  * `blockSize` (except LZ4's, its frame option); lib/formats.ts `wantsBlocks`. `'auto'`
  * always does, so that its bytes do not depend on the machine.
  */
-export function encodesInBlocks(format: Format, options: Readonly<Record<string, unknown>>): boolean {
-  checkThreadsForm(format, options.threads)
+export function encodesInBlocks(format: Format, options: object): boolean {
+  checkThreadsForm(format, (options as { threads?: unknown }).threads)
   return wantsBlocks(format, options)
 }
 
@@ -26,10 +26,10 @@ export function encodesInBlocks(format: Format, options: Readonly<Record<string,
  * LZ4 (the formats with frames or blocks to split) that decodes further frames
  * (`concatenated` not false). Every other decoder takes `threads` and decodes serially.
  */
-export function decodesInParallel(format: Format, options: Readonly<Record<string, unknown>>): boolean {
-  const threads = options.threads
+export function decodesInParallel(format: Format, options: object): boolean {
+  const { threads, concatenated } = options as { threads?: unknown; concatenated?: unknown }
   checkThreadsForm(format, threads)
-  return threads !== undefined && threads !== 1 && (format === 'zstd' || format === 'lz4') && options.concatenated !== false
+  return threads !== undefined && threads !== 1 && (format === 'zstd' || format === 'lz4') && concatenated !== false
 }
 
 /** `options` without `threads`, for the serial path of a surface whose codec does not take it. */
