@@ -184,9 +184,9 @@ test('decompress(): options checked at creation against the formats it may detec
 })
 
 test('CompressionStream/DecompressionStream: WebIDL dictionary rules', () => {
-  // Unknown members are ignored, as the platform ignores them.
-  new CompressionStream('zstd', { level: 42 } as never)
-  new DecompressionStream('gzip', { flush: 'bogus' } as never) // not a member of the decompression dictionary
+  // Unknown members are ignored, as the platform ignores them (test/web-class-options.test.ts: the members read).
+  new CompressionStream('zstd', { levle: 42 } as never)
+  new DecompressionStream('gzip', { flush: 'bogus', level: 42 } as never) // not members of the decompression dictionary
   new CompressionStream('gzip', null as never)
   // A bad value of a known member: a TypeError from the constructor, code INVALID_OPTION.
   for (const [label, make] of [
@@ -194,6 +194,8 @@ test('CompressionStream/DecompressionStream: WebIDL dictionary rules', () => {
     ['dictionary type', () => new DecompressionStream('deflate', { dictionary: 5 as never })],
     ['dictionary refused', () => new CompressionStream('gzip', { dictionary: new Uint8Array(4) })],
     ['dictionary required', () => new DecompressionStream('dcz')],
+    ['level', () => new CompressionStream('zstd', { level: 42 })],
+    ['maxOutputBytes', () => new DecompressionStream('gzip', { maxOutputBytes: -1 })],
     ['streams', () => new CompressionStream('gzip', { streams: {} as never })],
   ] as const) {
     const error = thrown(make)
