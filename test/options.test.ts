@@ -211,16 +211,16 @@ test('CompressionStream/DecompressionStream: WebIDL dictionary rules', () => {
   new CompressionStream('gzip', { flush: { toString: () => 'write' } as never })
 })
 
-test('encodeResponse, decodeResponse, the Node middleware and hono compress(): unknown keys and bad values throw from the call', () => {
+test('encodeResponse, decodeResponse, the Node middleware and hono compress(): unknown keys and bad values throw from (or reject) the call', async () => {
   const request = new Request('http://localhost/', { headers: { 'accept-encoding': 'gzip' } })
   const response = () => new Response('x'.repeat(2000), { headers: { 'content-type': 'text/plain' } })
   // @ts-expect-error a typo
-  assertInvalid(thrown(() => encodeResponse(request, response(), { minByte: 10 })), /unknown option 'minByte' \(did you mean 'minBytes'\?\)/, 'encodeResponse typo')
-  assertInvalid(thrown(() => encodeResponse(request, response(), { levels: { br: 99 } })), /level must be an integer from 0 to 11, got 99/, 'encodeResponse level')
+  assertInvalid(await rejection(encodeResponse(request, response(), { minByte: 10 })), /unknown option 'minByte' \(did you mean 'minBytes'\?\)/, 'encodeResponse typo')
+  assertInvalid(await rejection(encodeResponse(request, response(), { levels: { br: 99 } })), /level must be an integer from 0 to 11, got 99/, 'encodeResponse level')
   // @ts-expect-error a coding that does not exist
-  assertInvalid(thrown(() => encodeResponse(request, response(), { levels: { brr: 5 } })), /unknown coding in levels 'brr' \(did you mean 'br'\?\)/, 'encodeResponse coding')
-  assertInvalid(thrown(() => encodeResponse(request, response(), { minBytes: '10' as never })), /minBytes must be a non-negative integer, got "10" \(a string\)/, 'encodeResponse minBytes')
-  assertInvalid(thrown(() => encodeResponse(request, response(), { engines: { gzip: 'bogus' as never } })), /engine "bogus"/, 'encodeResponse engine')
+  assertInvalid(await rejection(encodeResponse(request, response(), { levels: { brr: 5 } })), /unknown coding in levels 'brr' \(did you mean 'br'\?\)/, 'encodeResponse coding')
+  assertInvalid(await rejection(encodeResponse(request, response(), { minBytes: '10' as never })), /minBytes must be a non-negative integer, got "10" \(a string\)/, 'encodeResponse minBytes')
+  assertInvalid(await rejection(encodeResponse(request, response(), { engines: { gzip: 'bogus' as never } })), /engine "bogus"/, 'encodeResponse engine')
   // decodeResponse checks its options before reading any of the body.
   const encoded = () => new Response(new Uint8Array([0x1f, 0x8b]), { headers: { 'content-encoding': 'gzip' } })
   // @ts-expect-error a typo
