@@ -1,7 +1,7 @@
 /**
  * `encode()` and `decode()` with the `threads` and `blockSize` options (issue 22): the
  * one-shot helpers of lib/oneshot.ts, with block mode (lib/parallel/blocks.ts) and
- * parallel frame decoding (lib/parallel/frames.ts) run inline or on the realm's worker
+ * parallel frame decoding (lib/parallel/zstd-frames.ts) run inline or on the realm's worker
  * pool (./pool.ts).
  *
  * - Without `threads` (or with `threads: 1`) and without `blockSize`: exactly the
@@ -25,7 +25,7 @@ import type { DecodeOptions, EncodeOptions } from '../lib/oneshot.js'
 import { blockFamily, blockPlan, checkBlockSize } from '../lib/parallel/block-options.js'
 import type { JobEngines } from '../lib/parallel/jobs.js'
 import { encodeBlocks } from '../lib/parallel/blocks.js'
-import { decodeFrameGroups, zstdFrameGroups } from '../lib/parallel/frames.js'
+import { decodeFrameGroups, zstdFrameGroups } from '../lib/parallel/zstd-frames.js'
 import { decodeLz4Frames } from '../lib/parallel/lz4-frames.js'
 import type { JobRunner } from '../lib/parallel/jobs.js'
 import { jobRunner } from './job-runner.js'
