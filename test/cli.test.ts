@@ -108,6 +108,47 @@ for (const ref of REFERENCE) {
   })
 }
 
+/**
+ * python-snappy's framing format through Debian's python3 (the oracle of
+ * test/snappy.test.ts, with its CRC-32C helper replaced by python3-crc32c's, since
+ * python3-snappy's own fails on Debian's Python 3.11).
+ */
+function pythonSnappy(mode: 'compress' | 'decompress', input: Uint8Array): Run {
+  const call = mode === 'compress' ? 's.StreamCompressor().add_chunk(d)' : 's.StreamDecompressor().decompress(d)'
+  const code = `import sys, crc32c, snappy.snappy as s\ns._crc32c = crc32c.crc32c\nd = sys.stdin.buffer.read()\nsys.stdout.buffer.write(${call})`
+  const r = spawnSync('/usr/bin/python3', ['-c', code], { input, maxBuffer: 1 << 28 })
+  return { status: r.error ? null : r.status, stdout: r.stdout ?? Buffer.alloc(0), stderr: r.stderr?.toString() ?? String(r.error) }
+}
+const snappyReason = ((): string | null => {
+  const r = spawnSync('/usr/bin/python3', ['-c', 'import snappy, crc32c'])
+  return r.error ? '/usr/bin/python3 not found' : r.status !== 0 ? 'python3-snappy or python3-crc32c is not installed (Debian packages)' : null
+})()
+if (snappyReason) console.log(`skipping the .sz round trips: ${snappyReason}`)
+
+;(snappyReason ? test.skip : test)('Snappy: .sz files (the framing format) with python-snappy both ways, by suffix and by magic', () => {
+  const ours = fresh('text.txt.sz')
+  const made = sluice(['compress', '-F', 'snappy', 'text.txt'])
+  assert.is(made.status, 0, made.stderr)
+  assert.ok(existsSync(ours), 'output named text.txt.sz')
+  const decoded = pythonSnappy('decompress', readFileSync(ours))
+  assert.is(decoded.status, 0, decoded.stderr)
+  same(decoded.stdout, text, 'python-snappy decoding ours')
+  const theirs = pythonSnappy('compress', text)
+  assert.is(theirs.status, 0, theirs.stderr)
+  writeFileSync(join(dir, 'theirs.sz'), theirs.stdout)
+  fresh('theirs')
+  const back = sluice(['decompress', 'theirs.sz'])
+  assert.is(back.status, 0, back.stderr)
+  same(readFileSync(join(dir, 'theirs')), text, 'ours decoding python-snappy (format from the suffix)')
+  const piped = sluice(['decompress', '-c'], theirs.stdout)
+  assert.is(piped.status, 0, piped.stderr)
+  same(piped.stdout, text, 'ours decoding python-snappy on stdin (format from the magic)')
+  const bySuffix = sluice(['compress', '-F', 'sz', '-c'], text)
+  assert.is(bySuffix.status, 0, bySuffix.stderr)
+  same(bySuffix.stdout, readFileSync(ours), '-F sz is -F snappy')
+  noTemporaries()
+})
+
 ;(hasCli('zstd') && hasCli('gzip') && hasCli('lz4') ? test : test.skip)('decompress finds the format by its magic when the name does not say', () => {
   for (const [tool, name] of [['zstd -q -c', 'a.bin'], ['gzip -c', 'b.bin'], ['lz4 -q -c', 'c.bin']] as const) {
     const input = sh(`${tool} text.txt`).stdout
