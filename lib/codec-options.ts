@@ -172,7 +172,7 @@ export const MACHINE_OPTIONS = /* @__PURE__ */ Object.freeze({
     concatenated: { type: 'boolean' },
     /**
      * Called with `{ bytesIn, bytesOut, totalIn? }` as the codec runs: at most once per
-     * output chunk and per 50 ms, and once at the end (lib/progress.ts).
+     * output chunk and per 50 ms, and once at the end (docs/progress.md).
      */
     onProgress: { type: 'progress' },
   },
@@ -189,7 +189,7 @@ export const MACHINE_OPTIONS = /* @__PURE__ */ Object.freeze({
     flush: { type: 'choice', values: ['none', 'write'] },
     /**
      * Called with `{ bytesIn, bytesOut, totalIn? }` as the codec runs: at most once per
-     * output chunk and per 50 ms, and once at the end (lib/progress.ts).
+     * output chunk and per 50 ms, and once at the end (docs/progress.md).
      */
     onProgress: { type: 'progress' },
   },

@@ -134,14 +134,33 @@ type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) exten
  * Decoder options when the format is chosen later (`decompress()` detects it): the common
  * ones and every format's own, none required; each detected format gets its own.
  */
-export interface AnyFormatDecodeOptions extends OptionsOf<(typeof COMMON_OPTIONS)['decode']>, Partial<OptionsOf<UnionToIntersection<Table[Format]['options']['decode']>>> {}
+export interface AnyFormatDecodeOptions
+  extends OptionsOf<(typeof COMMON_OPTIONS)['decode']>,
+    Partial<Omit<OptionsOf<UnionToIntersection<Table[Format]['options']['decode']>>, ZstdShared['decode']>>,
+    Partial<Pick<Derived<'zstd', 'decode'>, ZstdShared['decode']>> {}
+
+/**
+ * The options 'dcz' shares with 'zstd' (the same schema entries): in the any-format
+ * types, declared once, from zstd's row, so that each has one comment.
+ */
+interface ZstdShared {
+  decode: 'maxWindowLog'
+  encode: 'checksum' | 'windowLog'
+}
 
 /**
  * Encoder options whatever the format (`CompressionStream`): the common ones and every
  * format's own but LZ4's `blockSize` (which block mode's `blockSize` takes the place
  * of), none required.
  */
-export interface AnyFormatEncodeOptions extends OptionsOf<(typeof COMMON_OPTIONS)['encode']>, Partial<Omit<OptionsOf<UnionToIntersection<Table[Format]['options']['encode']>>, 'blockSize'>> {}
+export interface AnyFormatEncodeOptions
+  extends OptionsOf<(typeof COMMON_OPTIONS)['encode']>,
+    Partial<Omit<OptionsOf<UnionToIntersection<Table[Format]['options']['encode']>>, 'blockSize' | 'contentSize' | ZstdShared['encode']>>,
+    Partial<Pick<Derived<'zstd', 'encode'>, ZstdShared['encode']>> {
+  // Declared by zstd's row and LZ4's, each with its comment: one comment here.
+  /** The exact number of bytes that will be written, put into the frame header (zstd, LZ4; zstd's on the wasm engine only). */
+  contentSize?: number
+}
 
 /**
  * Options of the machine that drives a decoder (the streams, the Node adapter):

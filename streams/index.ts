@@ -73,7 +73,7 @@ export {
   type EncoderPair,
 } from './factories.js'
 export type { DecodeThreadOptions } from './thread-options.js'
-export { CompressionStream, DecompressionStream, type CompressionStreamOptions } from './compression-stream.js'
+export { CompressionStream, DecompressionStream, type CompressionStreamOptions, type DecompressionStreamOptions } from './compression-stream.js'
 export { decompress, type DecompressOptions } from './decompress.js'
 export type { DictionariesOption, DictionaryLookup } from '../lib/dictionary-lookup.js'
 export { openZstdSeekable, DEFAULT_MAX_FRAMES, DEFAULT_MAX_SEEKABLE_FRAME, DEFAULT_SEEKABLE_TAIL, DEFAULT_GROUP_BYTES, type ZstdSeekable, type ZstdSeekableFrame, type ZstdSeekableOptions } from './zstd-seekable.js'

@@ -7,7 +7,7 @@
  *     app.use(compress())                       // zstd, br, gzip, deflate
  *     app.use(compress({ encoding: 'gzip' }))   // hono/compress's options work as there
  *
- * The rules and headers are `encodeResponse`'s (adapters/fetch/encode-response.ts).
+ * The rules and headers are `encodeResponse`'s (docs/servers.md).
  *
  * @module sluice/hono
  */

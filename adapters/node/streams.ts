@@ -32,7 +32,7 @@ export interface NodeCodecOptions {
 /**
  * Options of `nodeDecode(format)`: `duplex`, every decoder's (`engine`, `maxOutputBytes`,
  * `concatenated`, `chunkSize`, `dictionary`) and the format's own (e.g. zstd
- * `maxWindowLog`), as the format table lists them (lib/formats.ts), and `threads`
+ * `maxWindowLog`: `DecodeOptionsByFormat`), and `threads`
  * (parallel zstd and LZ4 decoding, docs/threads.md).
  */
 export type NodeDecodeOptions<F extends Format = Format> = NodeCodecOptions & MachineCodecOptions<F, 'decode'> & DecodeThreadOptions
