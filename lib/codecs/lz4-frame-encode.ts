@@ -7,7 +7,8 @@ import { CodecError, type Failure } from '../errors.js'
 import { checkLevel, formatOption } from '../formats.js'
 import { Status } from '../status.js'
 import { writeU32LE } from '../endian.js'
-import { createHashTable, encodeBlock, hashLogForLevel } from './lz4-block.js'
+import { createHashTable, encodeBlock } from './lz4-block.js'
+import { HC_MIN_LEVEL, hcBlockCompressor, type HcBlockCompressor } from './lz4hc.js'
 import { BLOCK_UNCOMPRESSED, FLG_BLOCK_CHECKSUM, FLG_BLOCK_INDEPENDENCE, FLG_CONTENT_CHECKSUM, FLG_CONTENT_SIZE, FLG_VERSION_01, MAGIC } from './lz4-frame-format.js'
 import { ERR_MEMORY, type EncodeKernel } from './lz4-kernel.js'
 import { Xxh32, xxh32 } from './xxhash32.js'
@@ -33,7 +34,7 @@ const MAX_HEADER = 4 + 2 + 8 + 1
 /**
  * Streaming LZ4 frame encoder. Memory: one block of input (`blockSize`, only for input
  * that arrives in pieces smaller than a block), one staging buffer for output that
- * does not fit in `dst`, and the hash table.
+ * does not fit in `dst`, and the hash table (LZ4 HC's tables at levels 3 to 12).
  */
 export class Lz4FrameEncoder implements Encoder {
   readonly format = FORMAT
@@ -47,7 +48,10 @@ export class Lz4FrameEncoder implements Encoder {
   private readonly contentChecksum: boolean
   /** Declared content size, or -1. */
   private readonly contentSize: number
-  private readonly hashLog: number
+  /** 1-2: the fast search; 3-12: LZ4 HC (lz4hc.ts). */
+  private readonly level: number
+  /** The HC compressor (levels >= 3, TypeScript engine), made on the first block. */
+  private hc: HcBlockCompressor | null = null
   /** Hash table for `encodeBlock` (allocated on first block). */
   private table: Int32Array | null = null
   /** Input collected until a block is full (allocated on need). */
@@ -68,8 +72,7 @@ export class Lz4FrameEncoder implements Encoder {
 
   constructor(options: Record<string, unknown>, kernel: EncodeKernel | null = null) {
     this.kernel = kernel
-    const level = checkLevel(FORMAT, options.level)
-    this.hashLog = hashLogForLevel(level)
+    this.level = checkLevel(FORMAT, options.level)
     // The options' ranges are the format table's (lib/formats.ts).
     const bs = (formatOption(FORMAT, 'encode', 'blockSize', options.blockSize) as number | undefined) ?? DEFAULT_BLOCK_SIZE
     this.blockSize = bs
@@ -97,6 +100,7 @@ export class Lz4FrameEncoder implements Encoder {
 
   dispose(): void {
     this.table = null
+    this.hc = null
     this.inBuf = null
     this.stage = null
     this.kernel?.release()
@@ -156,7 +160,10 @@ export class Lz4FrameEncoder implements Encoder {
     const o = direct ? op : this.stageEnd
     // Output is capped at n bytes: a block that would not shrink is stored instead
     // ("Block Size": incompressible data "shall be passed in uncompressed format").
-    const c = encodeBlock(data, start, end, out, o + 4, o + 4 + n - 1, (this.table ??= createHashTable(this.hashLog)))
+    const c =
+      this.level >= HC_MIN_LEVEL
+        ? (this.hc ??= hcBlockCompressor(FORMAT, this.level)).compress(data, start, end, out, o + 4, o + 4 + n - 1, this.level)
+        : encodeBlock(data, start, end, out, o + 4, o + 4 + n - 1, (this.table ??= createHashTable()))
     let size: number
     if (c > 0) {
       writeU32LE(out, o, c)
@@ -182,7 +189,7 @@ export class Lz4FrameEncoder implements Encoder {
    * to the stage (which is empty here).
    */
   private writeKernelBlock(kernel: EncodeKernel, data: Uint8Array, start: number, end: number, dst: Uint8Array, op: number): number {
-    const size = kernel.block(data, start, end, this.hashLog, this.blockChecksum, this.contentChecksum)
+    const size = kernel.block(data, start, end, this.level, this.blockChecksum, this.contentChecksum)
     if (size === ERR_MEMORY) {
       // Not the input's fault, nor the caller's: the runtime refused the engine memory.
       throw new CodecError('LIMIT_EXCEEDED', FORMAT, `the wasm engine could not grow its memory for a ${end - start}-byte block`)

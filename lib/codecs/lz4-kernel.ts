@@ -50,12 +50,13 @@ export interface EncodeKernel {
   begin(): void
   /**
    * Makes the frame block for `data[start, end)` (1 byte to 4 MiB) in the kernel's
-   * memory: the 4-byte size field, the block compressed with a `2^hashLog`-entry table
-   * (or stored when it would not shrink) and, when `blockChecksum`, its checksum; adds
-   * the input to the content hash when `contentChecksum`. Returns the frame block's
-   * length (at most `end - start + 8`), or `ERR_MEMORY`.
+   * memory: the 4-byte size field, the block compressed at `level` (1-2 the fast search,
+   * 3-12 LZ4 HC, whose kernel the module loaded before creating the encoder) or stored
+   * when it would not shrink, and, when `blockChecksum`, its checksum; adds the input to
+   * the content hash when `contentChecksum`. Returns the frame block's length (at most
+   * `end - start + 8`), or `ERR_MEMORY`.
    */
-  block(data: Uint8Array, start: number, end: number, hashLog: number, blockChecksum: boolean, contentChecksum: boolean): number
+  block(data: Uint8Array, start: number, end: number, level: number, blockChecksum: boolean, contentChecksum: boolean): number
   /** Copies `length` bytes of the last frame block, from its byte `from`, to `out[at]`. */
   copyOut(from: number, out: Uint8Array, at: number, length: number): void
   /** The content hash of the frame so far (unsigned). */
