@@ -140,7 +140,7 @@
     (local $d i32) (local $c i32) (local $cp i32) (local $byte i32) (local $forward i32)
     (local $backward i32) (local $segment i32) (local $ml i32)
     (local $a i32) (local $b i32) (local $diff i64)
-    (local $delta i32) (local $chainT i32) (local $src i32)
+    (local $delta i32) (local $chainT i32) (local $src i32) (local $tail i32) (local $tailAt i32)
 
     (local.set $delta (global.get $delta))
     (local.set $chainT (global.get $chainT))
@@ -155,6 +155,9 @@
     (call $insert (local.get $ip))
     (local.set $matchIndex
       (i32.load (i32.add (global.get $hashT) (i32.shl (i32.shr_u (i32.mul (i32.load (local.get $ip)) (i32.const 0x9e3779b1)) (i32.const 17)) (i32.const 2)))))
+    ;; The current length's last two bytes, and where a candidate m has them: m + tailAt.
+    (local.set $tail (i32.load16_u (i32.sub (i32.add (local.get $iLow) (local.get $longest)) (i32.const 1))))
+    (local.set $tailAt (i32.sub (i32.sub (local.get $longest) (i32.const 1)) (local.get $lookBack)))
     (block $exit
       (loop $candidates
         (br_if $exit (i32.or (i32.lt_u (local.get $matchIndex) (local.get $lowest)) (i32.eqz (local.get $attempts))))
@@ -163,8 +166,7 @@
         (local.set $m (i32.sub (local.get $matchIndex) (local.get $delta)))
         ;; Only a candidate that agrees at the current length's last two bytes can be
         ;; longer; then its first 4 bytes.
-        (if (i32.eq (i32.load16_u (i32.sub (i32.add (local.get $iLow) (local.get $longest)) (i32.const 1)))
-                    (i32.load16_u (i32.sub (i32.add (i32.sub (local.get $m) (local.get $lookBack)) (local.get $longest)) (i32.const 1))))
+        (if (i32.eq (local.get $tail) (i32.load16_u (i32.add (local.get $m) (local.get $tailAt))))
           (then
             (if (i32.eq (i32.load (local.get $m)) (local.get $pattern))
               (then
@@ -208,14 +210,17 @@
                 (if (i32.gt_s (local.get $length) (local.get $longest))
                   (then
                     (local.set $longest (local.get $length))
+                    (local.set $tail (i32.load16_u (i32.sub (i32.add (local.get $iLow) (local.get $longest)) (i32.const 1))))
+                    (local.set $tailAt (i32.sub (i32.sub (local.get $longest) (i32.const 1)) (local.get $lookBack)))
                     (global.set $matchPos (i32.sub (local.get $m) (local.get $back)))
                     (global.set $startPos (i32.sub (local.get $ip) (local.get $back)))))))))
 
         ;; Chain swap: of the positions inside the match, follow the one whose previous
         ;; occurrence is farthest back.
-        (if (i32.and (local.get $chainSwap) (i32.eq (local.get $length) (local.get $longest)))
+        (if (local.get $chainSwap)
           (then
-            (if (i32.le_u (i32.add (local.get $matchIndex) (local.get $longest)) (local.get $ipIndex))
+            (if (i32.and (i32.eq (local.get $length) (local.get $longest))
+                         (i32.le_u (i32.add (local.get $matchIndex) (local.get $longest)) (local.get $ipIndex)))
               (then
                 (local.set $farthest (i32.const 1))
                 (local.set $end (i32.sub (local.get $longest) (i32.const 3)))
@@ -280,6 +285,8 @@
                               (then
                                 (br_if $exit (i32.gt_u (i32.sub (local.get $ipIndex) (local.get $matchIndex)) (i32.const 65535)))
                                 (local.set $longest (local.get $ml))
+                                (local.set $tail (i32.load16_u (i32.sub (i32.add (local.get $iLow) (local.get $longest)) (i32.const 1))))
+                                (local.set $tailAt (i32.sub (i32.sub (local.get $longest) (i32.const 1)) (local.get $lookBack)))
                                 (global.set $matchPos (i32.sub (local.get $matchIndex) (local.get $delta)))
                                 (global.set $startPos (local.get $ip))))
                             (local.set $d (i32.load16_u (i32.add (local.get $chainT) (i32.shl (i32.and (local.get $matchIndex) (i32.const 0xffff)) (i32.const 1)))))
