@@ -18,6 +18,7 @@ import { runJob, type JobRunner } from '../lib/parallel/jobs.js'
 import { prepareDecoder } from '../lib/prepare.js'
 import { createDecoder, createEncoder } from '../lib/registry.js'
 import { decodeLz4Frames } from '../lib/parallel/lz4-frames.js'
+import { headerChecksum } from '../lib/codecs/lz4-frame-format.js'
 import { decodeLz4 } from '../streams/parallel.js'
 import { Lz4Cutter } from '../lib/parallel/lz4-cutter.js'
 import { ZstdCutter } from '../lib/parallel/zstd-cutter.js'
@@ -173,6 +174,26 @@ test('corrupted bytes: the serial decoder\'s error code and offset (the bytes wh
     await agree(format, data.subarray(0, 700_001), `${format} cut mid-stream`)
   }
   assert.ok(failures.size >= 2, `several kinds of failure: ${[...failures.keys()].join(', ')}`)
+})
+
+test('lz4: a wrong content checksum or content size: the serial decoder\'s error, one check for streams and one-shot (Lz4FrameChecks)', async () => {
+  const part = input.subarray(0, 1_500_000)
+  const frame = await encode('lz4', part, { blockSize: 65536, contentSize: part.length })
+  const checksum = frame.slice()
+  checksum[checksum.length - 2] ^= 4
+  assert.is(await agree('lz4', checksum, 'content checksum'), `CHECKSUM_MISMATCH at ${frame.length - 4}`)
+  /** The frame declaring `size` (its header checksum made again). */
+  const declaring = (size: number): Uint8Array => {
+    const x = frame.slice()
+    x[6] = size & 0xff
+    x[7] = (size >>> 8) & 0xff
+    x[8] = (size >>> 16) & 0xff
+    x[14] = headerChecksum(x, 4, 14)
+    return x
+  }
+  assert.is(await agree('lz4', declaring(part.length + 1), 'content size + 1'), `INVALID_DATA at ${frame.length - 8}`)
+  // A block past the declared size: found once its job is back, at the start of the job's blocks.
+  assert.match(await agree('lz4', declaring(part.length - 1), 'content size - 1', {}, false), /^INVALID_DATA at /)
 })
 
 /** The cuts of `chunks` pushed in turn, in a form that does not depend on the chunking (serial bytes merged). */

@@ -7,7 +7,7 @@
  * passes; the engine's own state is bounded by the window (2^lgwin, at most 16 MiB,
  * RFC 7932 §9.1).
  *
- * Dictionaries (the `dictionary` option, checked and copied by formats.ts
+ * Dictionaries (the `dictionary` option, checked and copied by codec-options.ts
  * `checkDictionary`): raw content the stream may refer back into as if it preceded the
  * input (brotli's shared-dictionary "raw" prefix, BROTLI_SHARED_DICTIONARY_RAW, as
  * node:zlib's `dictionary` option takes it). The encoder prepares it once per stream
@@ -17,9 +17,10 @@
  */
 import type { Decoder, Encoder } from '../codec.js'
 import { CodecError, type ErrorCode, type Failure } from '../errors.js'
-import { checkDictionary, checkLevel, checkMaxOutput, formatOption, traitsOf } from '../formats.js'
+import { traitsOf } from '../formats.js'
+import { checkDictionary, checkLevel, checkMaxOutput, formatOption } from '../codec-options.js'
 import type { CodecModule } from '../codec.js'
-import { NativeLifecycle, type NativeHandle } from './native-handle.js'
+import { HeapLifecycle, type HeapHandle } from './heap-handle.js'
 import { Status } from '../status.js'
 import { largeWindowRefusal } from './brotli-window.js'
 import { BrotliDecoderEngine, BrotliEncoderEngine, type BrotliPreparedDictionary, type BrotliStep, NEEDS_MORE_INPUT, OPERATION_FINISH, OPERATION_FLUSH, OPERATION_PROCESS, RESULT_SUCCESS } from './wasm/brotli-engine.js'
@@ -37,8 +38,8 @@ let encoderEngine: BrotliEncoderEngine | undefined
 /** Most input and output bytes per engine call. */
 const STEP = 256 * 1024
 
-/** Native state shared with the finalizer (must not reference the codec). */
-interface NativeState {
+/** Heap state shared with the finalizer (must not reference the codec). */
+interface HeapState {
   /** Engine stream pointer, 0 when not allocated. */
   stream: number
   decoder: boolean
@@ -46,7 +47,7 @@ interface NativeState {
   prepared: BrotliPreparedDictionary | null
 }
 
-function releaseNative(state: NativeState): void {
+function releaseHeap(state: HeapState): void {
   if (state.stream !== 0) {
     if (state.decoder) decoderEngine!.free(state.stream)
     else encoderEngine!.free(state.stream)
@@ -65,7 +66,7 @@ function dictionaryOf(value: unknown): Uint8Array | undefined {
 }
 
 /** Frees wasm memory on `dispose()`, and of codecs dropped without it. */
-const lifecycle = /* @__PURE__ */ new NativeLifecycle<NativeState>(releaseNative)
+const lifecycle = /* @__PURE__ */ new HeapLifecycle<HeapState>(releaseHeap)
 
 const enum Phase {
   Open,
@@ -128,7 +129,7 @@ class BrotliDecoder implements Decoder {
   private phase = Phase.Open
   private inputTotal = 0
   private outputTotal = 0
-  private readonly handle: NativeHandle<NativeState>
+  private readonly handle: HeapHandle<HeapState>
   private readonly step: BrotliStep = newStep()
 
   constructor(options: Record<string, unknown>) {
@@ -267,7 +268,7 @@ class BrotliEncoder implements Encoder {
    * rest of the same input (encode.h, BROTLI_OPERATION_FINISH).
    */
   private finishing = false
-  private readonly handle: NativeHandle<NativeState>
+  private readonly handle: HeapHandle<HeapState>
   private readonly step: BrotliStep = newStep()
 
   constructor(options: Record<string, unknown>) {

@@ -13,24 +13,24 @@
 import type { Encoder, Format } from '../codec.js'
 import type { ErrorCode, Failure } from '../errors.js'
 import { Status } from '../status.js'
-import { NativeLifecycle, type NativeHandle } from './native-handle.js'
+import { HeapLifecycle, type HeapHandle } from './heap-handle.js'
 import { wrapperOf } from './deflate.js'
 import { loadZlibngEngine, Z_BUF_ERROR, Z_FINISH, Z_FULL_FLUSH, Z_NO_FLUSH, Z_OK, Z_STREAM_END, Z_SYNC_FLUSH, type ZlibngExports } from './wasm/zlibng-engine.js'
 import type { WasmHeap } from './wasm/wasm-heap.js'
 
-let native: ZlibngExports
+let zlibng: ZlibngExports
 let heap: WasmHeap
 
 /** Instantiates the engine (once); encoders can be created after it resolved. */
 export async function loadZlibngEncoder(): Promise<void> {
-  if (native) return
+  if (zlibng) return
   const engine = await loadZlibngEngine()
-  native = engine.exports
+  zlibng = engine.exports
   heap = engine.heap
 }
 
 /** Whether `loadZlibngEncoder()` has resolved. */
-export const zlibngLoaded = (): boolean => native !== undefined
+export const zlibngLoaded = (): boolean => zlibng !== undefined
 
 /**
  * Staging: [0, 8) io words (consumed, produced), then input, then output. 256 KiB each
@@ -43,21 +43,21 @@ const STAGE_OUT = STAGE_IN + STAGE
 const STAGE_BYTES = STAGE_OUT + STAGE
 
 /** What one encoder holds in the engine's heap; freed by dispose() or its finalizer. */
-interface NativeState {
+interface HeapState {
   /** The zng_stream, or 0. */
   stream: number
   /** The staging block, or 0. */
   stage: number
 }
 
-function releaseNative(state: NativeState): void {
-  if (state.stream !== 0) native.zd_free(state.stream)
-  if (state.stage !== 0) native.free(state.stage)
+function releaseHeap(state: HeapState): void {
+  if (state.stream !== 0) zlibng.zd_free(state.stream)
+  if (state.stage !== 0) zlibng.free(state.stage)
   state.stream = 0
   state.stage = 0
 }
 
-const lifecycle = /* @__PURE__ */ new NativeLifecycle<NativeState>(releaseNative)
+const lifecycle = /* @__PURE__ */ new HeapLifecycle<HeapState>(releaseHeap)
 
 const enum Phase {
   Open,
@@ -87,7 +87,7 @@ export class ZlibngEncoder implements Encoder {
   private pendingEnd = 0
   /** zlib-ng ended the stream (Z_STREAM_END); finished once the pending output is out. */
   private ended = false
-  private readonly handle: NativeHandle<NativeState>
+  private readonly handle: HeapHandle<HeapState>
 
   /** The `fullFlush` option: flush() drops the history (Z_FULL_FLUSH). */
   private readonly fullFlush: boolean
@@ -124,21 +124,21 @@ export class ZlibngEncoder implements Encoder {
   private start(): Status | null {
     this.started = true
     const state = this.handle.state
-    if (state.stage === 0) state.stage = native.malloc(STAGE_BYTES)
-    if (state.stream === 0) state.stream = native.zd_create(this.level, this.windowBits)
-    else native.zd_reset(state.stream)
+    if (state.stage === 0) state.stage = zlibng.malloc(STAGE_BYTES)
+    if (state.stream === 0) state.stream = zlibng.zd_create(this.level, this.windowBits)
+    else zlibng.zd_reset(state.stream)
     if (state.stage === 0 || state.stream === 0) return this.fail('LIMIT_EXCEEDED', 'wasm memory exhausted allocating the zlib-ng deflate stream')
     const dictionary = this.dictionary
     if (dictionary && dictionary.length > 0) {
       // zlib's DICTID is the Adler-32 of the whole dictionary, so all of it goes in
       // (raw deflate keeps only its last 32 KiB either way).
       const big = dictionary.length > STAGE
-      const at = big ? native.malloc(dictionary.length) : state.stage + STAGE_IN
+      const at = big ? zlibng.malloc(dictionary.length) : state.stage + STAGE_IN
       if (at === 0) return this.fail('LIMIT_EXCEEDED', `wasm memory exhausted copying a ${dictionary.length}-byte dictionary`)
       heap.refresh()
       heap.bytes.set(dictionary, at)
-      const result = native.zd_dictionary(state.stream, at, dictionary.length)
-      if (big) native.free(at)
+      const result = zlibng.zd_dictionary(state.stream, at, dictionary.length)
+      if (big) zlibng.free(at)
       if (result !== Z_OK) return this.fail('INVALID_OPTION', `zlib-ng refused the dictionary (deflateSetDictionary returned ${result})`)
     }
     return null
@@ -203,7 +203,7 @@ export class ZlibngEncoder implements Encoder {
       // Always the whole staging block as room: zlib repeats a sync marker when a flush
       // fills the room exactly (zlib.h: keep avail_out above six), so a small `dst` is
       // served from the block instead.
-      const result = native.zd_step(stream, op, inPointer + stagedPos, staged - stagedPos, outPointer, STAGE, state.stage)
+      const result = zlibng.zd_step(stream, op, inPointer + stagedPos, staged - stagedPos, outPointer, STAGE, state.stage)
       heap.refresh()
       const taken = heap.words[io]!
       const produced = heap.words[io + 1]!

@@ -1,14 +1,17 @@
 /**
  * The LZ4 codec modules: frames (lz4-frame-decode.ts, lz4-frame-encode.ts) and raw
- * blocks (lz4-block-codec.ts), with blocks coded in TypeScript (lz4-block.ts) or by a
- * kernel (lz4-kernel.ts; the wasm engine, lz4-wasm.ts).
+ * blocks (lz4-block-codec.ts), with blocks coded by a kernel (lz4-kernel.ts): the
+ * TypeScript one here (the `'js'` engine, on lz4-block.ts), the wasm engine's in
+ * lz4-wasm.ts. Levels 3 to 12 compress with LZ4 HC, whose compressor each module's
+ * `prepare()` loads on first use (lz4hc.ts).
  */
 import type { CodecModule, Decoder, Encoder, Role } from '../codec.js'
-import { checkLevel, traitsOf } from '../formats.js'
+import { checkLevel } from '../codec-options.js'
+import { traitsOf } from '../formats.js'
 import { decodeRawBlock, Lz4BlockDecoder, Lz4BlockEncoder } from './lz4-block-codec.js'
 import { Lz4FrameDecoder } from './lz4-frame-decode.js'
 import { Lz4FrameEncoder } from './lz4-frame-encode.js'
-import type { EncodeKernel, FrameKernel, RawBlockKernel } from './lz4-kernel.js'
+import { jsEncodeKernel, jsFrameKernel, type EncodeKernel, type FrameKernel, type RawBlockKernel } from './lz4-kernel.js'
 import { HC_MIN_LEVEL, hcBlockLoaded, hcNotLoaded, loadHcBlock, wantsHc } from './lz4hc.js'
 
 /**
@@ -35,22 +38,22 @@ function prepareHc(hc: HcSupport): (role: Role, options: Readonly<Record<string,
  * 1048576, 4194304), `blockChecksum` (false), `contentChecksum` (true), `contentSize`
  * (written to the header and enforced), `blockIndependence` (true; false is rejected).
  */
-export const lz4: CodecModule = /* @__PURE__ */ lz4FrameModule(null, null, tsHc)
+export const lz4: CodecModule = /* @__PURE__ */ lz4FrameModule(jsFrameKernel, jsEncodeKernel, tsHc)
 
 /**
- * The LZ4 frame module with block decoding done by `kernel()` (one per decoder) and
- * compression by `encodeKernel()` (one per encoder), e.g. the wasm engine's
- * (lib/codecs/lz4-wasm.ts); null: TypeScript. Both write the same bytes. `hc`: how the
- * encoders compress at levels 3 to 12.
+ * The LZ4 frame module with blocks decoded by `kernel()` (one per decoder) and
+ * compressed by `encodeKernel()` (one per encoder): the TypeScript kernels
+ * (lz4-kernel.ts) or the wasm engine's (lz4-wasm.ts). Both write the same bytes. `hc`:
+ * how the encoders compress at levels 3 to 12.
  */
-export function lz4FrameModule(kernel: (() => FrameKernel) | null, encodeKernel: (() => EncodeKernel) | null, hc: HcSupport): CodecModule {
+export function lz4FrameModule(kernel: () => FrameKernel, encodeKernel: () => EncodeKernel, hc: HcSupport): CodecModule {
   return Object.freeze({
     traits: traitsOf('lz4'),
-    createDecoder: (options: Record<string, unknown>): Decoder => new Lz4FrameDecoder(options, kernel === null ? null : kernel()),
+    createDecoder: (options: Record<string, unknown>): Decoder => new Lz4FrameDecoder(options, kernel()),
     createEncoder: (options: Record<string, unknown>): Encoder => {
       const level = checkLevel('lz4', options.level)
       if (level >= HC_MIN_LEVEL && !hc.loaded()) throw hcNotLoaded('lz4', level)
-      return new Lz4FrameEncoder(options, encodeKernel === null ? null : encodeKernel())
+      return new Lz4FrameEncoder(options, encodeKernel())
     },
     prepare: prepareHc(hc),
   })

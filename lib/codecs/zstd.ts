@@ -47,9 +47,10 @@
  */
 import type { Decoder, Encoder } from '../codec.js'
 import { CodecError, type ErrorCode, type Failure } from '../errors.js'
-import { checkDictionary, checkLevel, checkMaxOutput, formatOption, traitsOf } from '../formats.js'
+import { traitsOf } from '../formats.js'
+import { checkDictionary, checkLevel, checkMaxOutput, formatOption } from '../codec-options.js'
 import type { CodecModule } from '../codec.js'
-import { NativeLifecycle, type NativeHandle } from './native-handle.js'
+import { HeapLifecycle, type HeapHandle } from './heap-handle.js'
 import { Status } from '../status.js'
 import { readU32LE } from '../endian.js'
 import { DESCRIPTOR_RESERVED, frameHeaderLength, parseFrameHeader, SKIPPABLE_MAGIC, SKIPPABLE_MASK, ZSTD_MAGIC, ZstdFrameParts, ZstdFrameScanner } from './zstd-frame.js'
@@ -163,7 +164,7 @@ function releaseNative(state: NativeState): void {
 }
 
 /** Frees wasm memory on `dispose()`, and of codecs that were dropped without it. */
-const lifecycle = /* @__PURE__ */ new NativeLifecycle<NativeState>(releaseNative)
+const lifecycle = /* @__PURE__ */ new HeapLifecycle<NativeState>(releaseNative)
 
 /**
  * Allocates the context of `state` and, with `stage`, its staging block; false when the
@@ -413,7 +414,7 @@ class ZstdDecoder implements Decoder {
   private frameBuffers = 0
   /** The part of the current frame libzstd reads next, for feeding it one part at a time. */
   private readonly parts = new ZstdFrameParts()
-  private readonly handle: NativeHandle<NativeState>
+  private readonly handle: HeapHandle<NativeState>
   /** The current frame's Dictionary_ID (0: it names none). */
   private frameDictionaryId = 0
   /** Corrupt-frame errors add a hint about raw-content dictionaries (not for dcz, whose dictionary is checked by its SHA-256). */
@@ -811,7 +812,7 @@ class ZstdEncoder implements Encoder {
   private started = false
   /** Input consumed since the last reset. */
   private inputTotal = 0
-  private readonly handle: NativeHandle<NativeState>
+  private readonly handle: HeapHandle<NativeState>
 
   constructor(options: Record<string, unknown>) {
     this.level = checkLevel(FORMAT, options.level)

@@ -112,6 +112,3 @@ export function rebase(error: CodecError, base: number): CodecError {
   if (message.endsWith(suffix)) message = message.slice(0, -suffix.length)
   return new CodecError(error.code, error.format, message, error.offset + base)
 }
-
-/** `0x`-prefixed 8-digit hex, as the LZ4 frame decoder writes checksums. */
-export const hex32 = (v: number): string => '0x' + (v >>> 0).toString(16).padStart(8, '0')

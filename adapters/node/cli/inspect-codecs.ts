@@ -7,11 +7,13 @@
  * - gzip: RFC 1952 section 2.3 (the first member's header, the last member's trailer).
  * - zlib: RFC 1950 section 2.2.
  * - zstd: RFC 8878 section 3.1 (frames, skippable frames, blocks, checksums).
- * - LZ4 frame: lz4_Frame_format.md (FLG/BD flags, blocks, checksums).
+ * - LZ4 frame: lz4_Frame_format.md (FLG/BD flags, blocks, checksums), walked by
+ *   lib/codecs/lz4-frame-format.ts with the decoder's checks (header checksum, block sizes).
  * - RFC 9842 dcz (section 5) and dcb (section 4): the dictionary hash, then the stream.
  * - brotli: RFC 7932 section 9.1 (window size; brotli has no other header).
  */
 import { readU32LE } from '../../../lib/endian.js'
+import { FLG_BLOCK_CHECKSUM, FLG_BLOCK_INDEPENDENCE, FLG_CONTENT_CHECKSUM, FLG_CONTENT_SIZE, FLG_DICT_ID, walkFrame } from '../../../lib/codecs/lz4-frame-format.js'
 import { parseFrameHeader, frameHeaderLength } from '../../../lib/codecs/zstd-frame.js'
 import { hashHex, transportMagic, transportHeaderLength } from '../../../lib/dictionary-lookup.js'
 
@@ -263,8 +265,6 @@ export function inspectZstd(b: Uint8Array, start = 0): ZstdInfo {
 // ---------------------------------------------------------------------------------------
 // LZ4 frame
 
-const LZ4_BLOCK_MAX: Readonly<Record<number, number>> = { 4: 65536, 5: 262144, 6: 1048576, 7: 4194304 }
-
 export interface Lz4FrameInfo {
   offset: number
   type: 'lz4' | 'skippable'
@@ -290,87 +290,38 @@ export interface Lz4Info {
   error?: string
 }
 
+/** Walks the frames of `b` (lib/codecs/lz4-frame-format.ts reads them, with the decoder's checks). */
 export function inspectLz4(b: Uint8Array): Lz4Info {
   const frames: Lz4FrameInfo[] = []
-  let at = 0
   let error: string | undefined
-  while (at < b.length && error === undefined) {
-    if (at + 4 > b.length) {
-      error = `truncated frame magic at byte ${at}`
-      break
+  for (let at = 0; at < b.length && error === undefined; ) {
+    const w = walkFrame(b, at)
+    const d = w.descriptor
+    if (w.skippable) frames.push({ offset: at, type: 'skippable', compressedSize: w.end - at, dataLength: w.skippable.dataLength })
+    else if (d) {
+      frames.push({
+        offset: at,
+        type: 'lz4',
+        compressedSize: w.end - at,
+        version: d.flags >> 6,
+        flags: {
+          blockIndependence: !!(d.flags & FLG_BLOCK_INDEPENDENCE),
+          blockChecksum: !!(d.flags & FLG_BLOCK_CHECKSUM),
+          contentSize: !!(d.flags & FLG_CONTENT_SIZE),
+          contentChecksum: !!(d.flags & FLG_CONTENT_CHECKSUM),
+          dictionaryId: !!(d.flags & FLG_DICT_ID),
+        },
+        blockMaxSize: d.blockMax,
+        contentSize: d.contentSize < 0 ? null : d.contentSize,
+        dictionaryId: d.dictionaryId < 0 ? null : d.dictionaryId,
+        headerChecksum: hex(d.headerChecksum, 2),
+        blocks: w.blocks,
+        uncompressedBlocks: w.storedBlocks,
+        contentChecksum: w.contentChecksum < 0 ? null : hex(w.contentChecksum),
+      })
     }
-    const magic = readU32LE(b, at)
-    if ((magic & 0xfffffff0) >>> 0 === 0x184d2a50) {
-      const n = at + 8 <= b.length ? readU32LE(b, at + 4) : 0
-      frames.push({ offset: at, type: 'skippable', compressedSize: Math.min(8 + n, b.length - at), dataLength: n })
-      if (at + 8 + n > b.length) error = `skippable frame at byte ${at} runs past the end`
-      at += 8 + n
-      continue
-    }
-    if (magic !== 0x184d2204) {
-      error = `bytes ${hexBytes(b.subarray(at, at + 4))} at byte ${at} are not an LZ4 frame (magic 04 22 4d 18)`
-      break
-    }
-    if (at + 7 > b.length) {
-      error = `truncated frame descriptor at byte ${at}`
-      break
-    }
-    const flg = b[at + 4]!
-    const bd = b[at + 5]!
-    const flags = { blockIndependence: !!(flg & 0x20), blockChecksum: !!(flg & 0x10), contentSize: !!(flg & 0x08), contentChecksum: !!(flg & 0x04), dictionaryId: !!(flg & 0x01) }
-    let pos = at + 6
-    let contentSize: number | null = null
-    if (flags.contentSize) {
-      contentSize = readU32LE(b, pos) + readU32LE(b, pos + 4) * 2 ** 32
-      pos += 8
-    }
-    let dictionaryId: number | null = null
-    if (flags.dictionaryId) {
-      dictionaryId = readU32LE(b, pos)
-      pos += 4
-    }
-    const headerChecksum = hex(b[pos]!, 2)
-    pos++
-    let blocks = 0
-    let uncompressedBlocks = 0
-    for (;;) {
-      if (pos + 4 > b.length) {
-        error = `truncated block size at byte ${pos}`
-        break
-      }
-      const word = readU32LE(b, pos)
-      pos += 4
-      if (word === 0) break // EndMark
-      const size = word & 0x7fffffff
-      if (word & 0x80000000) uncompressedBlocks++
-      blocks++
-      pos += size + (flags.blockChecksum ? 4 : 0)
-      if (pos > b.length) {
-        error = `block ${blocks} runs past the end of the file`
-        break
-      }
-    }
-    let contentChecksum: string | null = null
-    if (error === undefined && flags.contentChecksum) {
-      if (pos + 4 > b.length) error = `truncated content checksum at byte ${pos}`
-      else contentChecksum = hex(readU32LE(b, pos))
-      pos += 4
-    }
-    frames.push({
-      offset: at,
-      type: 'lz4',
-      compressedSize: Math.min(pos, b.length) - at,
-      version: flg >> 6,
-      flags,
-      blockMaxSize: LZ4_BLOCK_MAX[(bd >> 4) & 7] ?? 0,
-      contentSize,
-      dictionaryId,
-      headerChecksum,
-      blocks,
-      uncompressedBlocks,
-      contentChecksum,
-    })
-    at = pos
+    if (w.problem) error = `${w.problem.message} at byte ${w.problem.offset}`
+    at = w.end
   }
   const lz4 = frames.filter((f) => f.type === 'lz4')
   const decompressedSize = lz4.length > 0 && lz4.every((f) => typeof f.contentSize === 'number') ? lz4.reduce((s, f) => s + (f.contentSize as number), 0) : null
