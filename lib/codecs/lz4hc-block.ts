@@ -72,9 +72,9 @@ function literalsPrice(litlen: number): number {
   return litlen >= 15 ? litlen + 1 + ((litlen - 15) / 255 | 0) : litlen
 }
 
-/** Output bytes of a sequence: token, offset, literals, and match length bytes past the token's 15 + 4. */
-function sequencePrice(litlen: number, mlen: number): number {
-  return 3 + literalsPrice(litlen) + (mlen >= 19 ? 1 + ((mlen - 19) / 255 | 0) : 0)
+/** Match length bytes past the token's 15 + 4. */
+function matchPrice(mlen: number): number {
+  return mlen >= 19 ? 1 + ((mlen - 19) / 255 | 0) : 0
 }
 
 /** One block's compression: the input, the output and the search state. */
@@ -511,11 +511,13 @@ function optimal(b: HcBlock, state: HcState, srcStart: number, srcEnd: number, s
       continue
     }
     for (let r = 0; r < MIN_MATCH; r++) literal(r, llen + r, literalsPrice(llen + r))
+    // A sequence costs its token and offset (3), its literals and its match length bytes.
+    const firstBase = 3 + literalsPrice(llen)
     for (let m = MIN_MATCH; m <= firstLen; m++) {
       mlen[m] = m
       off[m] = firstOff
       litlen[m] = llen
-      price[m] = sequencePrice(llen, m)
+      price[m] = firstBase + matchPrice(m)
     }
     let last = firstLen
     for (let a = 1; a <= TRAILING_LITERALS; a++) literal(last + a, a, price[last]! + literalsPrice(a))
@@ -548,19 +550,17 @@ function optimal(b: HcBlock, state: HcState, srcStart: number, srcEnd: number, s
         const cost = price[cur]! - literalsPrice(baseLit) + literalsPrice(baseLit + l)
         if (cost < price[cur + l]!) literal(cur + l, baseLit + l, cost)
       }
-      // The match at cur, every length.
+      // The match at cur, every length: after the literals that reach cur, or right after
+      // the match that does. Positions past last + 3 hold no price yet (last changes only
+      // at the final length).
+      const afterLiterals = mlen[cur] === 1
+      const ll = afterLiterals ? litlen[cur]! : 0
+      const base = (afterLiterals ? (cur > ll ? price[cur - ll]! : 0) : price[cur]!) + 3 + literalsPrice(ll)
+      const reach = last + TRAILING_LITERALS
       for (let m = MIN_MATCH; m <= len; m++) {
         const pos = cur + m
-        let ll: number
-        let cost: number
-        if (mlen[cur] === 1) {
-          ll = litlen[cur]!
-          cost = (cur > ll ? price[cur - ll]! : 0) + sequencePrice(ll, m)
-        } else {
-          ll = 0
-          cost = price[cur]! + sequencePrice(0, m)
-        }
-        if (pos > last + TRAILING_LITERALS || cost <= price[pos]!) {
+        const cost = base + matchPrice(m)
+        if (pos > reach || cost <= price[pos]!) {
           if (m === len && last < pos) last = pos
           mlen[pos] = m
           off[pos] = offset

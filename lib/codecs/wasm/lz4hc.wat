@@ -540,12 +540,6 @@
       (then (i32.add (i32.add (local.get $n) (i32.const 1)) (i32.div_u (i32.sub (local.get $n) (i32.const 15)) (i32.const 255))))
       (else (local.get $n))))
 
-  ;; Match length bytes past the token's 15 + 4.
-  (func $matchPrice (param $ml i32) (result i32)
-    (if (result i32) (i32.ge_s (local.get $ml) (i32.const 19))
-      (then (i32.add (i32.const 1) (i32.div_u (i32.sub (local.get $ml) (i32.const 19)) (i32.const 255))))
-      (else (i32.const 0))))
-
   ;; Address of position k's entry.
   (func $at (param $k i32) (result i32)
     (i32.add (global.get $opt) (i32.shl (local.get $k) (i32.const 4))))
@@ -574,7 +568,7 @@
     (local $immediate i32) (local $bestLen i32) (local $bestOff i32) (local $minLen i32)
     (local $baseLit i32) (local $priceCur i32) (local $cost i32) (local $ll i32) (local $base i32)
     (local $pos i32) (local $candidate i32) (local $selLen i32) (local $selOff i32)
-    (local $nextLen i32) (local $nextOff i32)
+    (local $nextLen i32) (local $nextOff i32) (local $ec i32) (local $extra i32) (local $bump i32) (local $reach i32)
     (local.set $mfLimit (i32.sub (local.get $srcEnd) (i32.const 12)))
     (local.set $matchLimit (i32.sub (local.get $srcEnd) (i32.const 5)))
     (local.set $ip (global.get $src))
@@ -603,14 +597,22 @@
           (local.set $r (i32.add (local.get $r) (i32.const 1)))
           (br_if $lits (i32.lt_s (local.get $r) (i32.const 4))))
         (local.set $base (i32.add (i32.const 3) (call $literalsPrice (local.get $llen))))
+        ;; Match length bytes counted as m grows (as in $lengths below).
         (local.set $m (i32.const 4))
+        (local.set $e (call $at (i32.const 4)))
+        (local.set $extra (i32.const 0))
+        (local.set $bump (i32.const 19))
         (loop $first
-          (local.set $e (call $at (local.get $m)))
-          (i32.store offset=0 (local.get $e) (i32.add (local.get $base) (call $matchPrice (local.get $m))))
+          (if (i32.eq (local.get $m) (local.get $bump))
+            (then
+              (local.set $extra (i32.add (local.get $extra) (i32.const 1)))
+              (local.set $bump (i32.add (local.get $bump) (i32.const 255)))))
+          (i32.store offset=0 (local.get $e) (i32.add (local.get $base) (local.get $extra)))
           (i32.store offset=4 (local.get $e) (local.get $m))
           (i32.store offset=8 (local.get $e) (local.get $firstOff))
           (i32.store offset=12 (local.get $e) (local.get $llen))
           (local.set $m (i32.add (local.get $m) (i32.const 1)))
+          (local.set $e (i32.add (local.get $e) (i32.const 16)))
           (br_if $first (i32.le_s (local.get $m) (local.get $firstLen))))
         (local.set $last (local.get $firstLen))
         (call $trailing (local.get $last))
@@ -623,17 +625,18 @@
             (local.set $p (i32.add (local.get $ip) (local.get $cur)))
             (br_if $searched (i32.gt_s (local.get $p) (local.get $mfLimit)))
             (block $next
-              (local.set $priceCur (i32.load (call $at (local.get $cur))))
+              ;; cur's entry; cur + 1's is 16 bytes on, cur + 4's 64.
+              (local.set $ec (call $at (local.get $cur)))
+              (local.set $priceCur (i32.load (local.get $ec)))
               ;; Skip when the next position is no dearer (level 12: unless prices rise
               ;; sharply after it).
               (if (local.get $full)
                 (then
                   (br_if $next
-                    (i32.and (i32.le_s (i32.load (call $at (i32.add (local.get $cur) (i32.const 1)))) (local.get $priceCur))
-                             (i32.lt_s (i32.load (call $at (i32.add (local.get $cur) (i32.const 4))))
-                                       (i32.add (local.get $priceCur) (i32.const 3))))))
+                    (i32.and (i32.le_s (i32.load offset=16 (local.get $ec)) (local.get $priceCur))
+                             (i32.lt_s (i32.load offset=64 (local.get $ec)) (i32.add (local.get $priceCur) (i32.const 3))))))
                 (else
-                  (br_if $next (i32.le_s (i32.load (call $at (i32.add (local.get $cur) (i32.const 1)))) (local.get $priceCur)))))
+                  (br_if $next (i32.le_s (i32.load offset=16 (local.get $ec)) (local.get $priceCur)))))
               (local.set $minLen (select (i32.const 3) (i32.sub (local.get $last) (local.get $cur)) (local.get $full)))
               (local.set $len
                 (call $widerMatch (local.get $p) (local.get $p) (local.get $matchLimit) (local.get $minLen)
@@ -650,7 +653,7 @@
                   (local.set $immediate (i32.const 1))
                   (br $searched)))
               ;; Literals after the path to cur.
-              (local.set $baseLit (i32.load offset=12 (call $at (local.get $cur))))
+              (local.set $baseLit (i32.load offset=12 (local.get $ec)))
               (local.set $r (i32.const 1))
               (loop $more
                 (local.set $cost
@@ -662,7 +665,7 @@
                 (br_if $more (i32.lt_s (local.get $r) (i32.const 4))))
               ;; The match at cur, every length: after the literals that reach cur, or
               ;; right after the match that does.
-              (if (i32.eq (i32.load offset=4 (call $at (local.get $cur))) (i32.const 1))
+              (if (i32.eq (i32.load offset=4 (local.get $ec)) (i32.const 1))
                 (then
                   (local.set $ll (local.get $baseLit))
                   (local.set $base
@@ -673,12 +676,22 @@
                 (else
                   (local.set $ll (i32.const 0))
                   (local.set $base (i32.add (local.get $priceCur) (i32.const 3)))))
+              ;; The match length bytes past the token's 15 + 4, counted as m grows: the
+              ;; first at 19, one more every 255. Positions past last + 3 hold no price
+              ;; yet (last changes only at the final length).
               (local.set $m (i32.const 4))
+              (local.set $pos (i32.add (local.get $cur) (i32.const 4)))
+              (local.set $e (i32.add (local.get $ec) (i32.const 64)))
+              (local.set $extra (i32.const 0))
+              (local.set $bump (i32.const 19))
+              (local.set $reach (i32.add (local.get $last) (i32.const 3)))
               (loop $lengths
-                (local.set $pos (i32.add (local.get $cur) (local.get $m)))
-                (local.set $cost (i32.add (local.get $base) (call $matchPrice (local.get $m))))
-                (local.set $e (call $at (local.get $pos)))
-                (if (i32.or (i32.gt_s (local.get $pos) (i32.add (local.get $last) (i32.const 3)))
+                (if (i32.eq (local.get $m) (local.get $bump))
+                  (then
+                    (local.set $extra (i32.add (local.get $extra) (i32.const 1)))
+                    (local.set $bump (i32.add (local.get $bump) (i32.const 255)))))
+                (local.set $cost (i32.add (local.get $base) (local.get $extra)))
+                (if (i32.or (i32.gt_s (local.get $pos) (local.get $reach))
                             (i32.le_s (local.get $cost) (i32.load (local.get $e))))
                   (then
                     (if (i32.and (i32.eq (local.get $m) (local.get $len)) (i32.lt_s (local.get $last) (local.get $pos)))
@@ -688,6 +701,8 @@
                     (i32.store offset=8 (local.get $e) (local.get $offset))
                     (i32.store offset=12 (local.get $e) (local.get $ll))))
                 (local.set $m (i32.add (local.get $m) (i32.const 1)))
+                (local.set $pos (i32.add (local.get $pos) (i32.const 1)))
+                (local.set $e (i32.add (local.get $e) (i32.const 16)))
                 (br_if $lengths (i32.le_s (local.get $m) (local.get $len))))
               (call $trailing (local.get $last)))
             (local.set $cur (i32.add (local.get $cur) (i32.const 1)))
