@@ -1,12 +1,10 @@
 /**
  * LZ4 HC: the high-compression block compressor of LZ4 levels 3 to 12, in TypeScript
- * (the `'js'` engine and the raw block encoder; the wasm engine runs the same search in
+ * (the `'js'` engine and the raw block encoder; the wasm engine runs the same steps in
  * wasm/lz4hc.wat, writing the same bytes). It writes the same LZ4 blocks as the
- * reference's `lz4 -3` ... `lz4 -12` (lz4 1.9.4, lib/lz4hc.c) for independent blocks:
+ * reference's `lz4 -3` ... `lz4 -12` (lz4 1.9.4, lib/lz4hc.c) for independent blocks,
+ * parsing with the hash chain search of lz4hc-search.ts:
  *
- * - a hash chain: a 2^15-entry table of the newest position of each 4-byte hash and, per
- *   position, the distance back to the previous one with the same hash (16 bits, a
- *   64 KiB ring: LZ4 offsets reach back at most 65535 bytes);
  * - levels 3-9 (`SEARCHES`): lazy matching over the chain, 4 to 256 candidates per
  *   search; a match is kept, shortened or dropped after looking for a longer one that
  *   starts inside it (up to three overlapping matches at once). Level 9 also skips
@@ -16,15 +14,10 @@
  *   position up to 4096 bytes ahead is computed from the matches found there, and the
  *   cheapest path is written. Level 10 searches 96 candidates and stops at matches of
  *   64 bytes, 11 searches 512 and stops at 128, 12 searches 16384, goes to 4095 and
- *   searches at more positions. These levels also jump along the chain of a later
- *   position inside the current best match (a rarer 4-byte sequence reaches the
- *   candidates that can be longer sooner).
- *
- * Positions are indices from `BASE` (the block's first byte), so that the table's
- * cleared entries (0) are out of reach. Output room is checked as the reference checks
- * it (a sequence needs its literals and 8 more bytes, the last literals their own
- * room), so a block that would not shrink is refused at the same point.
+ *   searches at more positions. These levels also follow the chain of a later position
+ *   inside the best match.
  */
+import { createHcTables, HcBlock, LAST_LITERALS, MF_LIMIT, MIN_MATCH, type HcTables } from './lz4hc-search.js'
 
 /** First level of the optimal parser. */
 const OPT_MIN_LEVEL = 10
@@ -34,17 +27,6 @@ const SEARCHES: Readonly<Record<number, number>> = { 3: 4, 4: 8, 5: 16, 6: 32, 7
 /** The optimal parser's "good enough" match length, by level: longer ones are taken as they are. */
 const TARGET_LENGTH: Readonly<Record<number, number>> = { 10: 64, 11: 128, 12: 4096 }
 
-const HASH_LOG = 15
-/** Chain entries: one per position in a 64 KiB ring (the largest offset is 65535). */
-const CHAIN_SIZE = 0x10000
-const MAX_DISTANCE = 65535
-/** Index of a block's first byte: the cleared table's zeros lie more than 64 KiB before it. */
-const BASE = 0x10000
-const MIN_MATCH = 4
-/** Block format "End of block conditions": the last 5 bytes are literals ... */
-const LAST_LITERALS = 5
-/** ... and the last match starts at least 12 bytes before the end. */
-const MF_LIMIT = 12
 /** Longest match length held in the token alone (15 + 4 - 1): the lazy search's cut point. */
 const OPTIMAL_ML = 18
 /** Positions the optimal parser prices ahead of the current one. */
@@ -52,19 +34,15 @@ const OPT_NUM = 4096
 /** Literal positions priced past the last match. */
 const TRAILING_LITERALS = 3
 
-/** The tables of one HC compressor; reused from block to block (about 400 KB with the optimal parser's). */
-export interface HcState {
-  /** Newest index of each 4-byte hash. */
-  readonly hashTable: Uint32Array
-  /** Distance from an index (mod 2^16) back to the previous one with the same hash. */
-  readonly chainTable: Uint16Array
+/** The tables of one HC compressor, reused from block to block: 256 KiB, 320 KiB with the optimal parser's. */
+export interface HcState extends HcTables {
   /** The optimal parser's path (levels 10-12), allocated on first use: price, match length (1: literal), offset, literal run. */
   opt: { price: Int32Array; mlen: Int32Array; off: Int32Array; litlen: Int32Array } | null
 }
 
 /** Tables for `encodeBlockHC`. */
 export function createHcState(): HcState {
-  return { hashTable: new Uint32Array(1 << HASH_LOG), chainTable: new Uint16Array(CHAIN_SIZE), opt: null }
+  return { ...createHcTables(), opt: null }
 }
 
 /** Output bytes of a literal run: the bytes, and the length bytes past the token's 15. */
@@ -77,250 +55,14 @@ function matchPrice(mlen: number): number {
   return mlen >= 19 ? 1 + ((mlen - 19) / 255 | 0) : 0
 }
 
-/** One block's compression: the input, the output and the search state. */
-class HcBlock {
-  private readonly view: DataView
-  /** Index of src[p] is p + delta. */
-  private readonly delta: number
-  private readonly start: number
-  private readonly hashTable: Uint32Array
-  private readonly chain: Uint16Array
-  /** Next index to insert into the chain. */
-  private nextToUpdate = BASE
-  op: number
-  anchor: number
-  /** Results of `widerMatch`: where the match starts in the input and where it refers to. */
-  matchPos = 0
-  startPos = 0
-
-  constructor(
-    private readonly src: Uint8Array,
-    srcStart: number,
-    private readonly dst: Uint8Array,
-    dstStart: number,
-    private readonly dstEnd: number,
-    state: HcState,
-  ) {
-    this.view = new DataView(src.buffer, src.byteOffset, src.byteLength)
-    this.start = srcStart
-    this.delta = BASE - srcStart
-    this.hashTable = state.hashTable
-    this.chain = state.chainTable
-    this.hashTable.fill(0)
-    this.op = dstStart
-    this.anchor = srcStart
-  }
-
-  private read32(p: number): number {
-    return this.view.getInt32(p, true)
-  }
-
-  private hashAt(p: number): number {
-    return Math.imul(this.view.getInt32(p, true), 0x9e3779b1) >>> (32 - HASH_LOG)
-  }
-
-  /** Adds the positions before `p` to the chain. */
-  private insert(p: number): void {
-    const target = p + this.delta
-    const hashTable = this.hashTable
-    const chain = this.chain
-    for (let idx = this.nextToUpdate; idx < target; idx++) {
-      const h = this.hashAt(idx - this.delta)
-      const d = idx - hashTable[h]!
-      chain[idx & 0xffff] = d > MAX_DISTANCE ? MAX_DISTANCE : d
-      hashTable[h] = idx
-    }
-    if (target > this.nextToUpdate) this.nextToUpdate = target
-  }
-
-  /** Length of the common run of `src[a...]` and `src[b...]`, stopping at `limit` (for a). */
-  private count(a: number, b: number, limit: number): number {
-    const src = this.src
-    const from = a
-    while (a < limit - 3 && this.view.getInt32(a, true) === this.view.getInt32(b, true)) {
-      a += 4
-      b += 4
-    }
-    while (a < limit && src[a] === src[b]) {
-      a++
-      b++
-    }
-    return a - from
-  }
-
-  /** Bytes equal to `byte` from p on, stopping at `limit`. */
-  private run(p: number, limit: number, byte: number): number {
-    const src = this.src
-    const from = p
-    while (p < limit && src[p] === byte) p++
-    return p - from
-  }
-
-  /** Bytes equal to `byte` right before p, stopping at `low`. */
-  private runBack(p: number, low: number, byte: number): number {
-    const src = this.src
-    const from = p
-    while (p > low && src[p - 1] === byte) p--
-    return from - p
-  }
-
-  /**
-   * Searches the chain of `ip` for a match longer than `longest` that may start as far
-   * back as `iLow` and ends by `iHigh`; at most `searches` candidates. Returns the best
-   * length (`longest` when none is longer), its start in `startPos` and its source in
-   * `matchPos`. `runs`: skip through one-byte runs; `chainSwap`: follow the chain of a
-   * later position inside the best match (forward searches only, iLow === ip).
-   */
-  widerMatch(ip: number, iLow: number, iHigh: number, longest: number, searches: number, runs: boolean, chainSwap: boolean): number {
-    const src = this.src
-    const chain = this.chain
-    const delta = this.delta
-    const ipIndex = ip + delta
-    const lowest = ipIndex - MAX_DISTANCE > BASE ? ipIndex - MAX_DISTANCE : BASE
-    const lookBack = ip - iLow
-    const pattern = this.read32(ip)
-    let attempts = searches
-    let chainPos = 0
-    /** 0: not looked at, 1: ip does not start a run of one byte, 2: it does. */
-    let repeat = 0
-    let srcRun = 0
-    this.insert(ip)
-    let matchIndex = this.hashTable[this.hashAt(ip)]!
-    while (matchIndex >= lowest && attempts > 0) {
-      let length = 0
-      attempts--
-      const m = matchIndex - delta
-      // A candidate can only be longer if it agrees at the current length's last two bytes.
-      if (src[iLow + longest - 1] === src[m - lookBack + longest - 1] && src[iLow + longest] === src[m - lookBack + longest] && this.read32(m) === pattern) {
-        let back = 0
-        if (lookBack > 0) {
-          const min = Math.max(iLow - ip, this.start - m)
-          while (back > min && src[ip + back - 1] === src[m + back - 1]) back--
-        }
-        length = MIN_MATCH + this.count(ip + MIN_MATCH, m + MIN_MATCH, iHigh) - back
-        if (length > longest) {
-          longest = length
-          this.matchPos = m + back
-          this.startPos = ip + back
-        }
-      }
-      if (chainSwap && length === longest && matchIndex + longest <= ipIndex) {
-        // Of the positions inside the match, follow the one whose previous occurrence is
-        // farthest back: candidates nearer than that cannot match as long.
-        let farthest = 1
-        const end = longest - MIN_MATCH + 1
-        let accel = 16
-        for (let pos = 0, step = 1; pos < end; pos += step) {
-          const d = chain[(matchIndex + pos) & 0xffff]!
-          step = accel++ >> 4
-          if (d > farthest) {
-            farthest = d
-            chainPos = pos
-            accel = 16
-          }
-        }
-        if (farthest > 1) {
-          if (farthest > matchIndex) break
-          matchIndex -= farthest
-          continue
-        }
-      }
-      if (runs && chainPos === 0 && chain[matchIndex & 0xffff] === 1) {
-        // The previous candidate is 1 byte back: ip may start a run of one byte value.
-        // Jump over the run at the candidate instead of walking it position by position.
-        if (repeat === 0) {
-          if ((pattern & 0xffff) === pattern >>> 16 && (pattern & 0xff) === pattern >>> 24) {
-            repeat = 2
-            srcRun = MIN_MATCH + this.run(ip + MIN_MATCH, iHigh, pattern & 0xff)
-          } else repeat = 1
-        }
-        const candidate = matchIndex - 1
-        if (repeat === 2 && candidate >= lowest) {
-          const c = candidate - delta
-          if (this.read32(c) === pattern) {
-            const byte = pattern & 0xff
-            const forward = MIN_MATCH + this.run(c + MIN_MATCH, iHigh, byte)
-            let backward = this.runBack(c, this.start, byte)
-            backward = candidate - Math.max(candidate - backward, lowest)
-            const segment = backward + forward
-            if (segment >= srcRun && forward <= srcRun) {
-              // The run at the candidate is at least as long as ip's: its part that ends
-              // where it ends may be followed by more matching bytes.
-              matchIndex = candidate + forward - srcRun
-            } else {
-              matchIndex = candidate - backward
-              if (lookBack === 0) {
-                const ml = Math.min(segment, srcRun)
-                if (longest < ml) {
-                  if (ipIndex - matchIndex > MAX_DISTANCE) break
-                  longest = ml
-                  this.matchPos = matchIndex - delta
-                  this.startPos = ip
-                }
-                const d = chain[matchIndex & 0xffff]!
-                if (d > matchIndex) break
-                matchIndex -= d
-              }
-            }
-            continue
-          }
-        }
-      }
-      matchIndex -= chain[(matchIndex + chainPos) & 0xffff]!
-    }
-    return longest
-  }
-
-  /**
-   * Writes the sequence of the literals since `anchor` and the match `ip` ... `ip + ml`
-   * from `ref`; returns false when the output room check fails.
-   */
-  sequence(ip: number, ml: number, ref: number): boolean {
-    const dst = this.dst
-    let op = this.op
-    const ll = ip - this.anchor
-    if (op + ((ll / 255) | 0) + ll + 2 + 1 + LAST_LITERALS > this.dstEnd) return false
-    const token = op++
-    if (ll >= 15) {
-      let n = ll - 15
-      for (; n >= 255; n -= 255) dst[op++] = 255
-      dst[op++] = n
-      dst[token] = 0xf0
-    } else dst[token] = ll << 4
-    if (ll > 32) dst.set(this.src.subarray(this.anchor, ip), op)
-    else for (let k = 0; k < ll; k++) dst[op + k] = this.src[this.anchor + k]!
-    op += ll
-    const offset = ip - ref
-    dst[op++] = offset
-    dst[op++] = offset >>> 8
-    let n = ml - MIN_MATCH
-    if (op + ((n / 255) | 0) + 1 + LAST_LITERALS > this.dstEnd) return false
-    if (n >= 15) {
-      dst[token] |= 15
-      for (n -= 15; n >= 255; n -= 255) dst[op++] = 255
-      dst[op++] = n
-    } else dst[token] |= n
-    this.op = op
-    this.anchor = ip + ml
-    return true
-  }
-
-  /** Writes the last literals (`anchor` to `end`); returns false when they do not fit. */
-  lastLiterals(end: number): boolean {
-    const dst = this.dst
-    const n = end - this.anchor
-    let op = this.op
-    if (op + 1 + ((n + 240) / 255 | 0) + n > this.dstEnd) return false
-    if (n >= 15) {
-      dst[op++] = 0xf0
-      let k = n - 15
-      for (; k >= 255; k -= 255) dst[op++] = 255
-      dst[op++] = k
-    } else dst[op++] = n << 4
-    dst.set(this.src.subarray(this.anchor, end), op)
-    this.op = op + n
-    return true
-  }
+/**
+ * How much of match 1 (at ip, ml bytes) to keep before match 2 (at start2, ml2 bytes)
+ * when match 2 starts less than 18 bytes after it: at most 18 bytes (a length the token
+ * holds alone), and no more than leaves match 2 its 4 bytes.
+ */
+function keptLength(ip: number, ml: number, start2: number, ml2: number): number {
+  const kept = ml > OPTIMAL_ML ? OPTIMAL_ML : ml
+  return ip + kept > start2 + ml2 - MIN_MATCH ? start2 - ip + ml2 - MIN_MATCH : kept
 }
 
 /**
@@ -383,10 +125,8 @@ function hashChain(b: HcBlock, srcStart: number, srcEnd: number, searches: numbe
       }
       // Here match 2 is longer than match 1 and starts at least 3 bytes after it.
       if (start2 - ip < OPTIMAL_ML) {
-        // Keep match 1 up to 18 bytes (its length fits the token), match 2 after it.
-        let newMl = ml > OPTIMAL_ML ? OPTIMAL_ML : ml
-        if (ip + newMl > start2 + ml2 - MIN_MATCH) newMl = start2 - ip + ml2 - MIN_MATCH
-        const correction = newMl - (start2 - ip)
+        // Match 2 starts after what is kept of match 1.
+        const correction = keptLength(ip, ml, start2, ml2) - (start2 - ip)
         if (correction > 0) {
           start2 += correction
           ref2 += correction
@@ -442,8 +182,7 @@ function hashChain(b: HcBlock, srcStart: number, srcEnd: number, searches: numbe
       // Three ascending matches: write match 1, cut before match 2; shift 2 and 3 down.
       if (start2 < ip + ml) {
         if (start2 - ip < OPTIMAL_ML) {
-          if (ml > OPTIMAL_ML) ml = OPTIMAL_ML
-          if (ip + ml > start2 + ml2 - MIN_MATCH) ml = start2 - ip + ml2 - MIN_MATCH
+          ml = keptLength(ip, ml, start2, ml2)
           const correction = ml - (start2 - ip)
           if (correction > 0) {
             start2 += correction

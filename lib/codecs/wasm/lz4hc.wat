@@ -1,8 +1,8 @@
 ;; sluice's LZ4 HC kernel: the block compressor of LZ4 levels 3 to 12, hand-written
-;; WebAssembly. The same search and the same bytes as lib/codecs/lz4hc-block.ts (the
-;; TypeScript engine's, which documents the method), which writes the blocks of the
-;; reference's `lz4 -3` ... `lz4 -12` (lz4 1.9.4) for independent blocks; both are
-;; checked against each other and against the lz4 CLI by test/lz4hc.test.ts.
+;; WebAssembly. The same steps and the same bytes as lib/codecs/lz4hc-search.ts and
+;; lz4hc-block.ts (the TypeScript engine's, which document the method), which write the
+;; blocks of the reference's `lz4 -3` ... `lz4 -12` (lz4 1.9.4) for independent blocks;
+;; both are checked against each other and against the lz4 CLI by test/lz4hc.test.ts.
 ;; Assembled by `node scripts/build-wasm-kernels.mjs` (npm `wabt`) into gen/lz4hc.wasm and
 ;; gen/lz4hc.b64.ts. Loaded only when an encoder asks for a level >= 3
 ;; (lib/codecs/lz4hc-wasm.ts), it works in the memory of the LZ4 kernel's encoder
@@ -128,7 +128,7 @@
   ;; back as iLow and ends by iHigh, over at most `attempts` candidates; the best one's
   ;; start and source go to $startPos and $matchPos. `runs`: skip through runs of one
   ;; byte value; `chainSwap`: follow the chain of a later position inside the best match
-  ;; (forward searches, iLow = ip). lz4hc-block.ts `widerMatch` step by step.
+  ;; (forward searches, iLow = ip). lz4hc-search.ts `widerMatch` step by step.
   (func $widerMatch
     (param $ip i32) (param $iLow i32) (param $iHigh i32) (param $longest i32)
     (param $attempts i32) (param $runs i32) (param $chainSwap i32)
