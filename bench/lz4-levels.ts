@@ -7,8 +7,10 @@
 //
 // Ours and the CLI run interleaved, ROUNDS rounds after a warm-up, each timed by CPU
 // time (ours: process.cpuUsage around the call; the CLI: its user + system time as bash's
-// `times` reports for the child, file reading and process start included, a few ms), so
-// that the shared machine's load skews neither side; the medians are printed.
+// `times` reports for its children, file reading and process start included, a few ms;
+// `times` counts in 10 ms ticks, so a fast level runs the CLI several times per round, to
+// half a second), so that the shared machine's load skews neither side; the medians are
+// printed.
 //
 // Usage: node --import tsx bench/lz4-levels.ts [--levels=3,9,12] [--rounds=N] [--js] [text|binary ...]
 import { spawnSync } from 'node:child_process'
@@ -41,14 +43,14 @@ const cpuMs = (): number => {
 }
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!
 
-/** CPU milliseconds (user + system) of `lz4 args file`, its output discarded. */
-function cliMs(level: number, file: string): number {
-  const r = spawnSync('bash', ['-c', `lz4 -${level} -B4 -BI -c -q "$1" > /dev/null && times`, 'bench', file], { encoding: 'utf8' })
+/** CPU milliseconds (user + system) of one `lz4 -N -B4 -BI file`, its output discarded, over `runs` runs. */
+function cliMs(level: number, file: string, runs: number): number {
+  const r = spawnSync('bash', ['-c', `for i in $(seq ${runs}); do lz4 -${level} -B4 -BI -c -q "$1" > /dev/null || exit 1; done; times`, 'bench', file], { encoding: 'utf8' })
   if (r.status !== 0) throw new Error(`lz4 -${level}: ${r.stderr}`)
   // `times`: the shell's user and system time, then its children's ("0m1.234s 0m0.012s").
   const children = r.stdout.trim().split('\n').pop()!
   const seconds = [...children.matchAll(/(\d+)m([\d.]+)s/g)].map((m) => Number(m[1]) * 60 + Number(m[2]))
-  return (seconds[0]! + seconds[1]!) * 1000
+  return ((seconds[0]! + seconds[1]!) * 1000) / runs
 }
 
 /** The CLI's frame for `level` (its size is compared). */
@@ -81,12 +83,15 @@ for (const name of names.length > 0 ? names : ['text', 'binary']) {
     const ours: number[] = []
     const js: number[] = []
     const cli: number[] = []
+    let runs = 1
     for (let round = -1; round < ROUNDS; round++) {
       const [ms, n] = await oursMs(data, level, 'wasm')
-      const c = cliMs(level, file)
+      const c = cliMs(level, file, runs)
       const j = withJs ? (await oursMs(data, level, 'js'))[0] : 0
       if (round < 0) {
         size = n
+        // Enough runs for 500 ms of the CLI's CPU time (at least 50 ticks).
+        runs = Math.max(1, Math.ceil(500 / Math.max(c, 10)))
         continue
       }
       ours.push(ms)
