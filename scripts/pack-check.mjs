@@ -36,9 +36,12 @@ const bin = (name) => join(root, 'node_modules', '.bin', name)
  * per entry instead of a twin of every declaration: 938,625 / 3,043,493. The limits keep
  * about 60 kB packed and 150 kB unpacked for what comes next, so that a second copy of
  * anything (most of the weight is the zstd and brotli engines' 1.6 MB of wasm) fails here.
+ * Unpacked 3.3 MB since LZ4 HC (issue 33 item 4): the package was at 3,197,565 and HC
+ * adds 41,465 (its TypeScript compressor 16.6 kB, the wasm kernel 4.0 kB and its base64
+ * module 5.4 kB, declarations 10 kB), packed 985,623 -> 999,306.
  */
 const MAX_PACKED = 1_000_000
-const MAX_UNPACKED = 3_200_000
+const MAX_UNPACKED = 3_300_000
 
 const results = []
 const check = (name, ok, detail = '') => {
