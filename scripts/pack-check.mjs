@@ -1,7 +1,7 @@
 // The package as npm publishes it: packs the tarball (`npm pack --json`, after
 // `npm run build`), prints its packed and unpacked sizes per folder, and checks it:
 //
-//   size      packed <= 1.1 MB, unpacked <= 3.55 MB (1 MB = 1,000,000 bytes)
+//   size      packed <= 1.1 MB, unpacked <= 3.5 MB (1 MB = 1,000,000 bytes)
 //   contents  dist/ and the guides, docs/*.md (plus package.json, README.md, LICENSE): no
 //             sources, no source maps, each .wasm once; every relative link of the
 //             README and the guides leads to a file in the package
@@ -37,13 +37,16 @@ const bin = (name) => join(root, 'node_modules', '.bin', name)
  * per entry instead of a twin of every declaration: 938,625 / 3,043,493. The limits keep
  * about 60 kB packed and 150 kB unpacked for what comes next, so that a second copy of
  * anything (most of the weight is the zstd and brotli engines' 1.6 MB of wasm) fails here.
- * Issue 33 puts the guides in the package (docs/*.md, 17 files: about 65 kB packed,
- * 189,700 bytes unpacked), so that the README's links work in node_modules: with them the
- * package was 1,054,030 / 3,405,035, and the limits keep 46 kB packed and 145 kB
- * unpacked above that.
+ * Unpacked 3.3 MB since LZ4 HC (issue 33 item 4): the package was at 3,197,565 and HC
+ * adds 41,465 (its TypeScript compressor 16.6 kB, the wasm kernel 4.0 kB and its base64
+ * module 5.4 kB, declarations 10 kB), packed 985,623 -> 999,306.
+ * Since then the limits are issue 29's targets for the one build, 1.1 MB packed and
+ * 3.5 MB unpacked: the guides travel with the package (issue 33 item 6: docs/*.md, 17
+ * files, about 65 kB packed and 189,700 bytes unpacked) and new entries (sluice/inspect)
+ * land within them, and a second copy of the library still fails here.
  */
 const MAX_PACKED = 1_100_000
-const MAX_UNPACKED = 3_550_000
+const MAX_UNPACKED = 3_500_000
 
 const results = []
 const check = (name, ok, detail = '') => {
