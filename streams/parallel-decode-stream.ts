@@ -23,10 +23,10 @@ import { CodecError } from '../lib/errors.js'
 import type { Engine } from '../lib/formats.js'
 import type { Machine } from '../lib/machine.js'
 import type { prepareDecoder } from '../lib/prepare.js'
-import { Xxh32 } from '../lib/codecs/xxhash32.js'
-import { hex32, rebase, type Cut, type FrameEndCut, type FrameStartCut, type JobCut } from '../lib/parallel/cuts.js'
+import { rebase, type Cut, type JobCut } from '../lib/parallel/cuts.js'
 import type { JobEngines } from '../lib/parallel/jobs.js'
 import { Lz4Cutter } from '../lib/parallel/lz4-cutter.js'
+import { Lz4FrameChecks } from '../lib/parallel/lz4-frames.js'
 import { ZstdCutter } from '../lib/parallel/zstd-cutter.js'
 import type { StreamClasses, SurfaceRules } from './codec-stream.js'
 import { OrderedJobs, type OrderedJobPair } from './ordered-job-stream.js'
@@ -79,28 +79,12 @@ export function openDecodePair(format: 'zstd' | 'lz4', options: DecodePairOption
   let committed = 0
 
   // LZ4 frame checks, made as the serial decoder makes them once a frame's outputs are
-  // in: its declared content size, the XXH32 of its content, `maxOutputBytes`.
-  let contentSize = -1
-  let frameOut = 0
-  let hash: Xxh32 | null = null
-  const lz4FrameStart = (cut: FrameStartCut): void => {
-    contentSize = cut.contentSize
-    frameOut = 0
-    hash = cut.contentChecksum ? (hash ?? new Xxh32()) : null
-    hash?.reset()
-  }
+  // in: its declared content size, the XXH32 of its content (lib/parallel/lz4-frames.ts),
+  // and `maxOutputBytes`.
+  const lz4Checks = new Lz4FrameChecks()
   const lz4Output = (cut: JobCut, output: Uint8Array): void => {
-    frameOut += output.length
-    if (contentSize >= 0 && frameOut > contentSize) throw new CodecError('INVALID_DATA', format, `block decodes past the declared content size ${contentSize}`, cut.start)
+    lz4Checks.take(output, cut.start)
     if (jobs.emitted + output.length > limit) throw new CodecError('LIMIT_EXCEEDED', format, `output exceeds maxOutputBytes (${limit})`, cut.end)
-    hash?.update(output)
-  }
-  const lz4FrameEnd = (cut: FrameEndCut): void => {
-    if (contentSize >= 0 && frameOut !== contentSize) throw new CodecError('INVALID_DATA', format, `frame decoded to ${frameOut} bytes but its header declares ${contentSize}`, cut.at)
-    if (cut.checksum >= 0 && hash) {
-      const actual = hash.digest()
-      if (actual !== cut.checksum) throw new CodecError('CHECKSUM_MISMATCH', format, `content checksum ${hex32(cut.checksum)} does not match the decoded content's ${hex32(actual)}`, cut.at + 4)
-    }
   }
 
   /** A job's output, in order, after the checks the serial decoder makes at the same point. */
@@ -187,10 +171,10 @@ export function openDecodePair(format: 'zstd' | 'lz4', options: DecodePairOption
           if (section) await endSection()
           break
         case 'frame-start':
-          jobs.step(() => lz4FrameStart(cut))
+          jobs.step(() => lz4Checks.start(cut))
           break
         case 'frame-end':
-          jobs.step(() => lz4FrameEnd(cut))
+          jobs.step(() => lz4Checks.end(cut))
           break
         case 'fail':
           // Input the serial decoder would refuse: the stream fails there, in order.
