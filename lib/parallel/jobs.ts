@@ -23,6 +23,7 @@ import type { Engine } from '../formats.js'
 import { decodeLz4Blocks } from './lz4-blocks-job.js'
 import { Status } from '../status.js'
 import { loadDeflateTools } from './deflate-tools.js'
+import { encodeDeflateBlock } from '../codecs/zlibng-block.js'
 import type * as Registry from '../registry.js'
 import type { ArrowDecodeJob, ArrowEncodeJob } from '../arrow/body-jobs.js'
 
@@ -134,6 +135,9 @@ export async function runJob(job: Job, engines: JobEngines): Promise<JobResult> 
 }
 
 async function deflateBlock(job: DeflateBlockJob, engines: JobEngines): Promise<JobResult> {
+  // zlib-ng (the default engine): the block kernel, a stream per level reused across
+  // blocks and the checksum computed in the engine (lib/codecs/zlibng-block.ts).
+  if (job.engine === 'wasm') return encodeDeflateBlock(await (await loadDeflateTools()).zlibngEngine(), job)
   const history = job.prefix > 0 ? job.input.subarray(0, job.prefix) : job.dictionary
   const encoder = await engines.createEncoder('deflate-raw', { engine: job.engine, level: job.level, ...(history ? { dictionary: history } : {}) })
   const block = job.input.subarray(job.prefix)
