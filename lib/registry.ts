@@ -3,12 +3,13 @@
  * so a bundle that only uses gzip never contains (or fetches) the zstd or brotli wasm,
  * and the engine in use is always the one asked for: there is no silent fallback from
  * one engine to another. Which engines a format has, its levels and its traits are facts
- * of `formats.ts`, and so are the option checks (`checkOptions`); this module loads each
- * engine and creates codecs from checked options.
+ * of `formats.ts`, the option checks (`checkOptions`) are `codec-options.ts`'s; this
+ * module loads each engine and creates codecs from checked options.
  */
 import type { CodecModule, Decoder, Encoder, Format, Role } from './codec.js'
 import { CodecError } from './errors.js'
-import { checkFormat, checkOptions, isDictionaryTransport, type CheckedOptions, type CodecOptions, type Engine } from './formats.js'
+import { checkFormat, isDictionaryTransport, type Engine } from './formats.js'
+import { checkOptions, type CheckedOptions, type CodecOptions } from './codec-options.js'
 import { addDictionaryDigest } from './dictionary-digest.js'
 
 export type { CodecModule, Role } from './codec.js'
@@ -42,12 +43,13 @@ const loaders: Record<Format, Partial<Record<Engine, Loader>>> = {
   // 'wasm': the same wrappers, decoded with Huffman-coded blocks and CRC-32 in sluice's
   // hand-written wasm kernel (lib/codecs/wasm/inflate.wat), encoded by zlib-ng's deflate
   // (lib/codecs/wasm/zlibng-deflate.wasm). 'js': TypeScript both ways.
-  gzip: { js: () => import('./codecs/gzip.js').then((m) => m.gzip), wasm: (role) => deflateWasm(role).then((m) => m.gzip), node: nodeEngine('gzip') },
-  deflate: { js: () => import('./codecs/gzip.js').then((m) => m.deflate), wasm: (role) => deflateWasm(role).then((m) => m.deflate), node: nodeEngine('deflate') },
-  'deflate-raw': { js: () => import('./codecs/gzip.js').then((m) => m.deflateRaw), wasm: (role) => deflateWasm(role).then((m) => m.deflateRaw), node: nodeEngine('deflate-raw') },
+  gzip: { js: () => import('./codecs/deflate-js.js').then((m) => m.gzip), wasm: (role) => deflateWasm(role).then((m) => m.gzip), node: nodeEngine('gzip') },
+  deflate: { js: () => import('./codecs/deflate-js.js').then((m) => m.deflate), wasm: (role) => deflateWasm(role).then((m) => m.deflate), node: nodeEngine('deflate') },
+  'deflate-raw': { js: () => import('./codecs/deflate-js.js').then((m) => m.deflateRaw), wasm: (role) => deflateWasm(role).then((m) => m.deflateRaw), node: nodeEngine('deflate-raw') },
   // 'wasm': the same frame logic with blocks, checksums and frame compression in sluice's
   // hand-written wasm kernel (lib/codecs/wasm/lz4.wat; same bytes as the TypeScript
-  // encoder); the raw block encoder is TypeScript in both.
+  // encoder); the raw block encoder is TypeScript in both. Levels 3 to 12 (LZ4 HC) load
+  // their compressor in the module's prepare() (lib/codecs/lz4hc.ts).
   lz4: { js: () => import('./codecs/lz4.js').then((m) => m.lz4), wasm: () => lz4Wasm().then((m) => m.lz4) },
   'lz4-block': { js: () => import('./codecs/lz4.js').then((m) => m.lz4Block), wasm: () => lz4Wasm().then((m) => m.lz4Block) },
   // 'wasm': the same codecs with whole blocks decoded and CRC-32C computed by sluice's
@@ -68,7 +70,9 @@ const loaded = new Map<string, Promise<CodecModule>>()
 /**
  * Loads (once) and returns the codec module of `format` on `engine`. With a `role`, an
  * engine that has separate decoder and encoder builds (zstd, brotli) loads only that one, and
- * the module may refuse to create the other kind.
+ * the module may refuse to create the other kind. Await the module's `prepare?.(role,
+ * options)` before creating a codec from it: some options load more there (LZ4 levels
+ * 3 to 12 load LZ4 HC).
  */
 export function loadCodec(format: Format, engine: Engine, role?: Role): Promise<CodecModule> {
   const key = `${format}/${engine}/${role ?? 'both'}`
@@ -92,6 +96,7 @@ export async function openCodec(format: Format, role: Role, checked: CheckedOpti
   const pass = { ...checked.codec }
   if (isDictionaryTransport(format)) await addDictionaryDigest(format, pass)
   const mod = await loadCodec(format, checked.engine, role)
+  await mod.prepare?.(role, pass)
   use(role === 'decode' ? mod.createDecoder(pass) : mod.createEncoder(pass))
 }
 

@@ -25,7 +25,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const GZIP_ONLY = `export { gzipDecode, gzipEncode, deflateDecode, deflateEncode, deflateRawDecode, deflateRawEncode } from './streams/index.ts'\n`
 
 const codecSources = {
-  gzip: 'lib/codecs/inflate-wasm.ts', // the default engine (wasm); 'js' is lib/codecs/gzip.ts
+  gzip: 'lib/codecs/inflate-wasm.ts', // the default engine (wasm); 'js' is lib/codecs/deflate-js.ts
   lz4: 'lib/codecs/lz4.ts',
   zstd: 'lib/codecs/zstd.ts',
   brotli: 'lib/codecs/brotli.ts',

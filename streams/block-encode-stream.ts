@@ -15,7 +15,7 @@
 import type { Format } from '../lib/codec.js'
 import type { BlockPlan } from '../lib/parallel/block-options.js'
 import { BlockEncoder } from '../lib/parallel/blocks.js'
-import type { Job, JobEngines } from '../lib/parallel/jobs.js'
+import type { Job, CodecFactories } from '../lib/parallel/jobs.js'
 import type { StreamClasses, SurfaceRules } from './codec-stream.js'
 import { OrderedJobs, type OrderedJobPair } from './ordered-job-stream.js'
 
@@ -32,9 +32,9 @@ export interface BlockStreamOptions {
  * The block-mode stream itself, part of streams/threads-impl.ts, which parallel-stream.ts
  * loads when such a stream is first used. Options were checked by `openBlockStream` there.
  */
-export function openBlockPair(format: Format, plan: BlockPlan, options: BlockStreamOptions, engines: JobEngines): OrderedJobPair {
+export function openBlockPair(format: Format, plan: BlockPlan, options: BlockStreamOptions, codecs: CodecFactories): OrderedJobPair {
   const { threads, signal, streams, rules } = options
-  const jobs = new OrderedJobs({ format, threads, engines, signal, streams, rules, outputPerJob: plan.blockSize })
+  const jobs = new OrderedJobs({ format, threads, codecs, signal, streams, rules, outputPerJob: plan.blockSize })
   // The block encoder is made on the first write (or the close).
   let encoder!: BlockEncoder
   let opening: Promise<void> | null = null

@@ -1,7 +1,7 @@
 /**
  * `encode()`, `decode()` and `closeWorkers()` as the root entry exports them, with the
  * `threads` option's types and limits (issue 22). A call runs the one-shot helpers
- * (lib/oneshot.ts, imported here with the registry), or, when ./threads-decision.ts
+ * (lib/oneshot.ts) and the registry's codec factories (lib/registry.ts), neither of which loads a codec before a call asks for one, or, when ./threads-decision.ts
  * says the call runs on threads, the threads implementation's one-shot calls
  * (./parallel.ts), loaded on first use: a user who never asks for threads (`threads: 1`
  * without `blockSize` included) never loads the block logic, the frame splitting or the
@@ -18,7 +18,7 @@ export { MAX_AUTO_THREADS, MAX_THREADS, MIN_PARALLEL_BYTES } from '../lib/option
 export type { ThreadOptions, Threads } from './thread-options.js'
 
 /** What the threads implementation runs on: the one-shot helpers and the registry's span codecs, passed in (see ./parallel.ts). */
-const engines = { encodeSerial, decodeSerial, createEncoder, createDecoder }
+const codecs = { encodeSerial, decodeSerial, createEncoder, createDecoder }
 
 let loading: Promise<typeof import('./parallel.js')> | null = null
 /** The threads implementation's one-shot calls, loaded once (an `import()` per call would resolve the module each time). */
@@ -32,7 +32,7 @@ const parallel = (): Promise<typeof import('./parallel.js')> => (loading ??= imp
  * `threads` / `blockSize` (see `ThreadOptions`): block mode, in parallel on workers.
  */
 export async function encode<F extends Format>(format: F, data: BinaryInput, options: EncodeOptions<F> & ThreadOptions = {} as EncodeOptions<F>): Promise<Uint8Array> {
-  if (encodesInBlocks(format, options)) return (await parallel()).encodeWithThreads(format, data, options, engines)
+  if (encodesInBlocks(format, options)) return (await parallel()).encodeWithThreads(format, data, options, codecs)
   return encodeSerial(format, data, withoutThreads(options) as EncodeOptions<F>)
 }
 
@@ -43,7 +43,7 @@ export async function encode<F extends Format>(format: F, data: BinaryInput, opt
  * (docs/threads.md); every other input on the caller's thread.
  */
 export async function decode<F extends Format>(format: F, data: BinaryInput, options: DecodeOptions<F> & Pick<ThreadOptions, 'threads'> = {} as DecodeOptions<F>): Promise<Uint8Array> {
-  if (decodesInParallel(format, options)) return (await parallel()).decodeWithThreads(format, data, options, engines)
+  if (decodesInParallel(format, options)) return (await parallel()).decodeWithThreads(format, data, options, codecs)
   return decodeSerial(format, data, withoutThreads(options) as DecodeOptions<F>)
 }
 

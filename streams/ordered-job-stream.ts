@@ -24,7 +24,7 @@
  */
 import { toBytes, type BinaryInput } from '../lib/bytes.js'
 import { CodecError } from '../lib/errors.js'
-import type { Job, JobEngines, JobResult, JobRunner } from '../lib/parallel/jobs.js'
+import type { Job, CodecFactories, JobResult, JobRunner } from '../lib/parallel/jobs.js'
 import type { StreamClasses, SurfaceRules } from './codec-stream.js'
 import { jobRunner } from './job-runner.js'
 
@@ -35,7 +35,7 @@ export interface OrderedJobOptions {
   /** Threads to run the jobs on; `2 × threads` jobs are in flight at most. */
   readonly threads: number
   /** The span codecs inline jobs run on (lib/parallel/jobs.ts). */
-  readonly engines: JobEngines
+  readonly codecs: CodecFactories
   readonly signal: AbortSignal | undefined
   /** The stream classes to build on (a polyfill's), else the runtime's. */
   readonly streams: StreamClasses | undefined
@@ -166,8 +166,8 @@ export class OrderedJobs {
   async job(job: Job, take: (result: JobResult) => void | Promise<void>, recover?: (error: unknown) => Promise<void>): Promise<void> {
     while (this.inFlight >= this.max && !this.failure) await new Promise<void>((r) => this.takenWaiters.push(r))
     this.check()
-    const { threads, engines } = this.options
-    const run = (this.run ??= jobRunner(threads, Infinity, engines, this.cancel.signal))
+    const { threads, codecs } = this.options
+    const run = (this.run ??= jobRunner(threads, Infinity, codecs, this.cancel.signal))
     this.inFlight++
     const outcome = Promise.resolve()
       .then(() => run(job))

@@ -24,7 +24,7 @@ import type { Engine } from '../lib/formats.js'
 import type { Machine } from '../lib/machine.js'
 import type { prepareDecoder } from '../lib/prepare.js'
 import { rebase, type Cut, type JobCut } from '../lib/parallel/cuts.js'
-import type { JobEngines } from '../lib/parallel/jobs.js'
+import type { CodecFactories } from '../lib/parallel/jobs.js'
 import { Lz4Cutter } from '../lib/parallel/lz4-cutter.js'
 import { Lz4FrameChecks } from '../lib/parallel/lz4-frames.js'
 import { ZstdCutter } from '../lib/parallel/zstd-cutter.js'
@@ -36,7 +36,7 @@ import { OrderedJobs, type OrderedJobPair } from './ordered-job-stream.js'
  * registry's span codecs for the jobs, and the serial machine (lib/prepare.ts) for what
  * does not cut, so that the threads implementation imports neither.
  */
-export interface DecodeEngines extends JobEngines {
+export interface DecodeFactories extends CodecFactories {
   readonly prepareDecoder: typeof prepareDecoder
 }
 
@@ -64,7 +64,7 @@ const JOB_OUTPUT = 1024 * 1024
  * The parallel decoding stream of `format`, part of streams/threads-impl.ts (loaded on
  * the stream's first use). `threads: 1` runs the same jobs inline.
  */
-export function openDecodePair(format: 'zstd' | 'lz4', options: DecodePairOptions, engines: DecodeEngines): DecodePair {
+export function openDecodePair(format: 'zstd' | 'lz4', options: DecodePairOptions, codecs: DecodeFactories): DecodePair {
   const { maxOutputBytes: limit, threads, signal, streams, rules } = options
   const { maxOutputBytes: _, ...codec } = options.codec
   const cutter = format === 'zstd' ? new ZstdCutter({ ...codec, engine: options.engine }) : new Lz4Cutter({ engine: options.engine, maxOutputBytes: limit })
@@ -74,13 +74,13 @@ export function openDecodePair(format: 'zstd' | 'lz4', options: DecodePairOption
     section?.machine.dispose()
     section = null
   }
-  const jobs = new OrderedJobs({ format, threads, engines, signal, streams, rules, outputPerJob: JOB_OUTPUT, dispose })
+  const jobs = new OrderedJobs({ format, threads, codecs, signal, streams, rules, outputPerJob: JOB_OUTPUT, dispose })
   /** The exact sizes of the zstd jobs in flight (with `jobs.emitted`, the output to come). */
   let committed = 0
 
   // LZ4 frame checks, made as the serial decoder makes them once a frame's outputs are
-  // in: its declared content size, the XXH32 of its content (lib/parallel/lz4-frames.ts),
-  // and `maxOutputBytes`.
+  // in (lib/parallel/lz4-frames.ts): its declared content size, the XXH32 of its content;
+  // `maxOutputBytes` here.
   const lz4Checks = new Lz4FrameChecks()
   const lz4Output = (cut: JobCut, output: Uint8Array): void => {
     lz4Checks.take(output, cut.start)
@@ -125,7 +125,7 @@ export function openDecodePair(format: 'zstd' | 'lz4', options: DecodePairOption
   /** Opens the serial machine at input offset `start`, after the outputs before it (`drained`: they are out already). */
   const openSection = async (start: number, drained = false): Promise<void> => {
     if (!drained) await jobs.drain()
-    const open = engines.prepareDecoder(format, { ...codec, engine: options.engine, maxOutputBytes: limit - jobs.emitted, chunkSize: options.chunkSize })
+    const open = codecs.prepareDecoder(format, { ...codec, engine: options.engine, maxOutputBytes: limit - jobs.emitted, chunkSize: options.chunkSize })
     let machine!: Machine
     await open((m) => (machine = m))
     try {

@@ -3,8 +3,8 @@
  * ./threads-decision.ts says so: encoding streams in block mode (`threads` / `blockSize`
  * on the encoder factories, `CompressionStream`, `encodeResponse`, the Node adapter) and
  * decoding streams with `threads` (zstd, LZ4). Options are checked here, where the
- * stream is made (issue 20), with the format table's checks (lib/formats.ts
- * `checkBlockSize`, `checkThreadsForm`); the streams themselves (./block-encode-stream.ts:
+ * stream is made (issue 20), with the format table's checks (lib/codec-options.ts
+ * `checkBlockSize`, lib/options.ts `checkThreadsForm`); the streams themselves (./block-encode-stream.ts:
  * the same `BlockEncoder` as the one-shot `encode()`, so the same bytes;
  * ./parallel-decode-stream.ts; both on the ordered-job shell, ./ordered-job-stream.ts)
  * are part of the threads implementation (./threads-impl.ts), loaded with the stream's
@@ -16,7 +16,9 @@
 import type { BinaryInput } from '../lib/bytes.js'
 import type { Format } from '../lib/codec.js'
 import { CodecError } from '../lib/errors.js'
-import { checkBlockSize, checkOptions, checkThreadsForm, rowOf } from '../lib/formats.js'
+import { rowOf } from '../lib/formats.js'
+import { checkBlockSize, checkOptions } from '../lib/codec-options.js'
+import { checkThreadsForm } from '../lib/options.js'
 import { prepareDecoder } from '../lib/prepare.js'
 import { createDecoder, createEncoder } from '../lib/registry.js'
 import { classes, type StreamClasses, type SurfaceRules } from './codec-stream.js'

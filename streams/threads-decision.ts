@@ -8,7 +8,8 @@
  * way whichever path the call would take.
  */
 import type { Format } from '../lib/codec.js'
-import { checkThreadsForm, wantsBlocks } from '../lib/formats.js'
+import { wantsBlocks } from '../lib/codec-options.js'
+import { checkThreadsForm } from '../lib/options.js'
 
 /**
  * Whether an encoder of `format` runs in block mode: `threads` other than 1, or

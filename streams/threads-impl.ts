@@ -5,17 +5,17 @@
  * logic, job runner and frame splitting (lib/parallel/) and the worker pool (./pool.ts).
  * streams/parallel-stream.ts imports it only when ./threads-decision.ts says a stream
  * runs on threads, so a user who never asks for threads does not download any of it.
- * It imports neither the registry nor the machine: the stream passes its engines in
- * (lib/parallel/jobs.ts `JobEngines`), so a bundler keeps the stream shell in one file.
+ * It imports neither the registry nor the machine: the stream passes its codec factories in
+ * (lib/parallel/jobs.ts `CodecFactories`), so a bundler keeps the stream shell in one file.
  * The one-shot calls with threads are ./parallel.ts, loaded by ./one-shot.ts.
  */
 import type { Format } from '../lib/codec.js'
 import { CodecError } from '../lib/errors.js'
-import { checkOptions } from '../lib/formats.js'
+import { checkOptions } from '../lib/codec-options.js'
 import { blockPlan, checkBlockSize } from '../lib/parallel/block-options.js'
-import type { JobEngines } from '../lib/parallel/jobs.js'
+import type { CodecFactories } from '../lib/parallel/jobs.js'
 import { openBlockPair } from './block-encode-stream.js'
-import { openDecodePair, type DecodeEngines, type DecodePair } from './parallel-decode-stream.js'
+import { openDecodePair, type DecodeFactories, type DecodePair } from './parallel-decode-stream.js'
 import type { StreamClasses, SurfaceRules } from './codec-stream.js'
 import type { OrderedJobPair } from './ordered-job-stream.js'
 import { checkThreads, rest } from './threads.js'
@@ -44,14 +44,14 @@ function opening<P>(rules: SurfaceRules | undefined, open: (rules: Required<Surf
  * stream was made (streams/parallel-stream.ts); here `threads` is resolved, and a
  * runtime without workers refuses `threads > 1` with `ENGINE_UNAVAILABLE`.
  */
-export function openBlockStream(format: Format, options: Record<string, unknown>, rules: SurfaceRules | undefined, engines: JobEngines): OrderedJobPair {
+export function openBlockStream(format: Format, options: Record<string, unknown>, rules: SurfaceRules | undefined, codecs: CodecFactories): OrderedJobPair {
   return opening(rules, (full) => {
     const threads = checkThreads(format, options.threads)
     const blockSize = checkBlockSize(format, options.blockSize)
     const { engine, level, codec, flush } = checkOptions(format, 'encode', rest(format, options), STREAM_KEYS)
     const plan = blockPlan(format, blockSize, { ...codec, engine, level })
     if (!plan) throw new CodecError('UNSUPPORTED', format, `threads > 1 on a ${format} stream: ${format} has no independent blocks`)
-    return openBlockPair(format, plan, { threads, flush, signal: options.signal as AbortSignal | undefined, streams: options.streams as StreamClasses | undefined, rules: full }, engines)
+    return openBlockPair(format, plan, { threads, flush, signal: options.signal as AbortSignal | undefined, streams: options.streams as StreamClasses | undefined, rules: full }, codecs)
   })
 }
 
@@ -64,10 +64,10 @@ export const DECODE_STREAM_KEYS = { machine: ['chunkSize', 'concatenated'], shel
  * `threads` is resolved, and a runtime without workers refuses `threads > 1` with
  * `ENGINE_UNAVAILABLE`.
  */
-export function openDecodeStream(format: 'zstd' | 'lz4', options: Record<string, unknown>, rules: SurfaceRules | undefined, engines: DecodeEngines): DecodePair {
+export function openDecodeStream(format: 'zstd' | 'lz4', options: Record<string, unknown>, rules: SurfaceRules | undefined, codecs: DecodeFactories): DecodePair {
   return opening(rules, (full) => {
     const threads = checkThreads(format, options.threads)
     const { engine, maxOutputBytes, codec, chunkSize } = checkOptions(format, 'decode', options, DECODE_STREAM_KEYS)
-    return openDecodePair(format, { threads, engine, maxOutputBytes, codec, chunkSize, signal: options.signal as AbortSignal | undefined, streams: options.streams as StreamClasses | undefined, rules: full }, engines)
+    return openDecodePair(format, { threads, engine, maxOutputBytes, codec, chunkSize, signal: options.signal as AbortSignal | undefined, streams: options.streams as StreamClasses | undefined, rules: full }, codecs)
   })
 }

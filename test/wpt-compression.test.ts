@@ -760,7 +760,7 @@ async function runInFreshProcess(pattern: string): Promise<string | null> {
 }
 
 if (!process.env.WPT_FRESH_CHILD) {
-  // One per engine module: deflate, deflate-raw and gzip share lib/codecs/gzip.ts.
+  // One per engine module: deflate, deflate-raw and gzip share lib/codecs/deflate-js.ts.
   for (const format of ['deflate', 'brotli', 'zstd', 'lz4'] as const) {
     t(`compression-with-detach (fresh process, engine not loaded yet): ${format}`, async () => {
       const failure = await runInFreshProcess(`^compression-with-detach: ${format} `)

@@ -1,7 +1,7 @@
 import { DataType, RecordBatch, Schema, Table, type Data, type Vector } from 'apache-arrow'
 import type { Encoder } from '../../lib/codec.js'
 import { CodecError } from '../../lib/errors.js'
-import { checkLevel } from '../../lib/formats.js'
+import { checkLevel } from '../../lib/codec-options.js'
 import { checkKeys } from '../../lib/options.js'
 import { loadCodec } from '../../lib/registry.js'
 import type { BlockDesc, SchemaDesc } from '../../lib/arrow/metadata.js'
@@ -86,7 +86,10 @@ class IpcWriter {
     }
     if (this.compression < 0 || this.encoder) return
     const mod = this.compression === 0 ? await loadCodec('lz4', 'wasm', 'encode') : await loadCodec('zstd', 'wasm', 'encode')
-    this.encoder ??= mod.createEncoder(bodyEncoderOptions(this.compression, this.level))
+    const options = bodyEncoderOptions(this.compression, this.level)
+    // LZ4 levels 3 to 12 load LZ4 HC here.
+    await mod.prepare?.('encode', options)
+    this.encoder ??= mod.createEncoder(options)
   }
 
   private out(bytes: Uint8Array): void {

@@ -29,7 +29,8 @@
  */
 import type { Format } from '../../lib/codec.js'
 import { CodecError } from '../../lib/errors.js'
-import { canFlush, checkLevel, HTTP_CODINGS, httpOf, resolveEngine, rowOf, type Engine } from '../../lib/formats.js'
+import { canFlush, HTTP_CODINGS, httpOf, rowOf, type Engine } from '../../lib/formats.js'
+import { checkLevel, resolveEngine } from '../../lib/codec-options.js'
 import { checkKeys, checkOneOf, describe, MIN_PARALLEL_BYTES } from '../../lib/options.js'
 import { encodeStream } from '../../streams/factories.js'
 import { checkThreads } from '../../streams/threads.js'

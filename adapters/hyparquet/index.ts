@@ -33,7 +33,8 @@
  */
 import type { Decoder, Format } from '../../lib/codec.js'
 import { CodecError } from '../../lib/errors.js'
-import { DEFAULT_MAX_OUTPUT_BYTES, mostDecodedBytes, resolveEngine, type Engine } from '../../lib/formats.js'
+import type { Engine } from '../../lib/formats.js'
+import { DEFAULT_MAX_OUTPUT_BYTES, mostDecodedBytes, resolveEngine } from '../../lib/codec-options.js'
 import { checkKeys } from '../../lib/options.js'
 import { decodeInto } from '../../lib/decode-buffer.js'
 import { loadCodec, type CodecModule } from '../../lib/registry.js'

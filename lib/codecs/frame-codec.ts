@@ -19,7 +19,7 @@
  */
 import type { Decoder, Format, Role } from '../codec.js'
 import type { ErrorCode, Failure } from '../errors.js'
-import { checkMaxOutput } from '../formats.js'
+import { checkMaxOutput } from '../codec-options.js'
 import { Status } from '../status.js'
 
 /** Output waiting for room in the caller's `dst`: `buffer[pos, end)`. */

@@ -5,7 +5,7 @@
 import type { Format } from '../codec.js'
 import { rowOf, type BlockFacts } from '../formats.js'
 
-export { checkBlockSize } from '../formats.js'
+export { checkBlockSize } from '../codec-options.js'
 
 /** The formats with a block mode, by family (the format table's `blocks`). */
 export type Family = BlockFacts['family']

@@ -9,7 +9,7 @@
  * transfers; the result's `output` is transferred back.
  *
  * Jobs drive span codecs directly (the `OperationStatus` contract of lib/codec.ts), made
- * by the `JobEngines` their caller passes in: lib/registry.ts's `createEncoder` and
+ * by the `CodecFactories` their caller passes in: lib/registry.ts's `createEncoder` and
  * `createDecoder`. This module imports neither the registry nor the machine, so the
  * threads implementation that a stream loads on first use shares no module with the
  * stream shell beyond the leaves (errors, formats, bytes), and a bundler keeps the
@@ -27,8 +27,8 @@ import { encodeDeflateBlock } from '../codecs/zlibng-block.js'
 import type * as Registry from '../registry.js'
 import type { ArrowDecodeJob, ArrowEncodeJob } from '../arrow/body-jobs.js'
 
-/** The span codecs jobs run on: lib/registry.ts's factories (options checked there, engines loaded once per realm). */
-export type JobEngines = Pick<typeof Registry, 'createEncoder' | 'createDecoder'>
+/** The factories of the span codecs jobs run on: lib/registry.ts's (options checked there, engines loaded once per realm). */
+export type CodecFactories = Pick<typeof Registry, 'createEncoder' | 'createDecoder'>
 
 /**
  * One deflate block as pigz writes it: raw deflate of `input[prefix..)` with
@@ -105,16 +105,16 @@ export type JobRunner = (job: Job) => Promise<JobResult>
 /** Arrow's job code, loaded with the first Arrow job (once: an `import()` per job would resolve the module each time). */
 let arrowJobs: Promise<typeof import('../arrow/body-jobs.js')> | null = null
 
-/** Runs one job on this thread with `engines`. Errors are `CodecError`s, as from the one-shot calls. */
-export async function runJob(job: Job, engines: JobEngines): Promise<JobResult> {
+/** Runs one job on this thread with `codecs`. Errors are `CodecError`s, as from the one-shot calls. */
+export async function runJob(job: Job, codecs: CodecFactories): Promise<JobResult> {
   switch (job.kind) {
     case 'deflate-block':
-      return deflateBlock(job, engines)
+      return deflateBlock(job, codecs)
     case 'encode': {
       // A zstd frame states its content size (block mode's frames, issue 22: the parallel
       // decoder cuts and sizes frames by it), whatever room the encoder was given.
       const options = job.format === 'zstd' ? { ...job.options, contentSize: job.input.length } : job.options
-      const encoder = await engines.createEncoder(job.format, options as never)
+      const encoder = await codecs.createEncoder(job.format, options as never)
       try {
         return { output: drive(encoder, job.input, true), check: 0 }
       } finally {
@@ -122,24 +122,24 @@ export async function runJob(job: Job, engines: JobEngines): Promise<JobResult> 
       }
     }
     case 'decode':
-      return { output: await decodeFrames(job, engines), check: 0 }
+      return { output: await decodeFrames(job, codecs), check: 0 }
     case 'lz4-blocks':
-      return { output: await decodeLz4Blocks(job, engines.createDecoder), check: 0 }
+      return { output: await decodeLz4Blocks(job, codecs.createDecoder), check: 0 }
     case 'arrow-decode':
     case 'arrow-encode':
       // Loaded on the first Arrow job: this module is part of every threads user's code.
-      return (await (arrowJobs ??= import('../arrow/body-jobs.js'))).runArrowJob(job, engines)
+      return (await (arrowJobs ??= import('../arrow/body-jobs.js'))).runArrowJob(job, codecs)
     default:
       throw new CodecError('INVALID_OPTION', 'threads', `unknown job kind ${JSON.stringify((job as { kind: unknown }).kind)}`)
   }
 }
 
-async function deflateBlock(job: DeflateBlockJob, engines: JobEngines): Promise<JobResult> {
+async function deflateBlock(job: DeflateBlockJob, codecs: CodecFactories): Promise<JobResult> {
   // zlib-ng (the default engine): the block kernel, a stream per level reused across
   // blocks and the checksum computed in the engine (lib/codecs/zlibng-block.ts).
   if (job.engine === 'wasm') return encodeDeflateBlock(await (await loadDeflateTools()).zlibngEngine(), job)
   const history = job.prefix > 0 ? job.input.subarray(0, job.prefix) : job.dictionary
-  const encoder = await engines.createEncoder('deflate-raw', { engine: job.engine, level: job.level, ...(history ? { dictionary: history } : {}) })
+  const encoder = await codecs.createEncoder('deflate-raw', { engine: job.engine, level: job.level, ...(history ? { dictionary: history } : {}) })
   const block = job.input.subarray(job.prefix)
   try {
     const output = drive(encoder, block, job.last)
@@ -158,8 +158,8 @@ async function deflateBlock(job: DeflateBlockJob, engines: JobEngines): Promise<
  * that decodes to more stops at that room (no growth), and one that decodes to less is
  * caught at the end. Offsets are within `job.input`.
  */
-async function decodeFrames(job: DecodeJob, engines: JobEngines): Promise<Uint8Array> {
-  const decoder = await engines.createDecoder(job.format, job.options as never)
+async function decodeFrames(job: DecodeJob, codecs: CodecFactories): Promise<Uint8Array> {
+  const decoder = await codecs.createDecoder(job.format, job.options as never)
   const output = new Uint8Array(job.size)
   try {
     decodeInto(decoder, job.input, output, { format: job.format, what: 'the group of frames', declaredBy: 'the sum of their headers', base: 0, concatenated: true })
