@@ -23,7 +23,7 @@ import type { Engine } from '../formats.js'
 import { decodeLz4Blocks } from './lz4-blocks-job.js'
 import { Status } from '../status.js'
 import { loadDeflateTools } from './deflate-tools.js'
-import { encodeDeflateBlock } from '../codecs/zlibng-block.js'
+import { encodeDeflateBlock, type DeflateBlockInput } from '../codecs/zlibng-block.js'
 import type * as Registry from '../registry.js'
 import type { ArrowDecodeJob, ArrowEncodeJob } from '../arrow/body-jobs.js'
 
@@ -37,15 +37,9 @@ export type CodecFactories = Pick<typeof Registry, 'createEncoder' | 'createDeco
  * RFC 1951 section 3.2.4) unless `last`, which ends with the final block instead. The
  * result's `check` is the block's CRC-32 or Adler-32, for the trailer.
  */
-export interface DeflateBlockJob {
+export interface DeflateBlockJob extends DeflateBlockInput {
   readonly kind: 'deflate-block'
   readonly engine?: Engine
-  readonly level: number
-  readonly input: Uint8Array
-  readonly prefix: number
-  readonly dictionary: Uint8Array | null
-  readonly last: boolean
-  readonly check: 'crc32' | 'adler32' | 'none'
 }
 
 /**
