@@ -69,12 +69,12 @@ export const common = {
 }
 
 /**
- * Our own kernels of a few kB (inflate 2 kB, LZ4 3.5 kB, Snappy 1 kB), embedded as base64 in every
+ * Our own kernels of a few kB (inflate 2 kB, its marker kernel for parallel decoding 2 kB, LZ4 3.5 kB, Snappy 1 kB), embedded as base64 in every
  * build but workerd's: a few kB inline cost less than a request, and no runtime or
  * bundler has to know about a file for the default deflate-family and LZ4 engines.
  * The large engines (zstd, brotli: hundreds of kB) ship once, as a `.wasm` file.
  */
-export const EMBEDDED = new Set(['inflate', 'lz4', 'snappy'])
+export const EMBEDDED = new Set(['inflate', 'inflate-markers', 'lz4', 'snappy'])
 
 /** The engine's `.wasm` named by a `*-wasm-source.ts` module: its `./<path>.b64.js` import, with `.wasm` for `.b64.js`. */
 export function wasmFileOf(sourcePath) {
