@@ -208,6 +208,16 @@ const DEFLATE_ENCODE = {
   fullFlush: { type: 'boolean' },
 } as const
 
+const GZIP_ENCODE = {
+  ...DEFLATE_ENCODE,
+  /**
+   * BGZF (SAMv1 section 4.1, lib/codecs/bgzf-encode.ts): independent members of at most
+   * 64 KiB with their sizes in a BC extra subfield, then the EOF marker, as `bgzip`
+   * writes; any gzip reader decodes it. Default false.
+   */
+  bgzf: { type: 'boolean', engines: ['js', 'wasm'] },
+} as const
+
 const LZ4_ENCODE = {
   /** Block maximum size (LZ4 frame format, BD byte): 64 KiB (default), 256 KiB, 1 MiB or 4 MiB. */
   blockSize: { type: 'choice', values: [65536, 262144, 1048576, 4194304] },
@@ -284,7 +294,7 @@ export const FORMAT_TABLE = /* @__PURE__ */ Object.freeze({
     detect: { magic: [0x1f, 0x8b], label: 'gzip' }, // RFC 1952 section 2.3.1 ID1 ID2
     decodedPerByte: [1032, 1032],
     blocks: DEFLATE_BLOCKS,
-    options: { decode: NONE, encode: DEFLATE_ENCODE },
+    options: { decode: NONE, encode: GZIP_ENCODE },
   },
   deflate: {
     engines: DEFLATE_ENGINES,
@@ -834,6 +844,12 @@ export function checkBlockSize(format: Format, value: unknown): number | undefin
  * does, so that its bytes do not depend on the machine.
  */
 export function wantsBlocks(format: Format, options: Readonly<Record<string, unknown>>): boolean {
+  if (options.bgzf === true) {
+    // BGZF's blocks are its own (0xff00 bytes each, lib/codecs/bgzf-encode.ts): block
+    // mode would write pigz's instead. It is encoded on the caller's thread.
+    if (options.blockSize !== undefined) throw new CodecError('INVALID_OPTION', format, 'blockSize does not apply to BGZF, whose blocks are 0xff00 bytes of input (SAMv1 section 4.1)')
+    return false
+  }
   const threads = options.threads
   return (threads !== undefined && threads !== 1) || (options.blockSize !== undefined && format !== 'lz4')
 }

@@ -36,6 +36,7 @@ import { Status } from '../status.js'
 import { crc32 as jsCrc32, crc32Tables } from './checksum.js'
 import type { Crc32, DeflateBody } from './deflate.js'
 import type { DeflateEngineParts } from './deflate-module.js'
+import type { BlockObserver, IndexableBody } from './inflate-observer.js'
 import { buildTable, fixedCodeTables, CLEN_ORDER, CLEN_PAYLOAD, DIST_PAYLOAD, DIST_ROOT, DIST_TABLE_SIZE, LIT_PAYLOAD, LIT_ROOT, LIT_TABLE_SIZE } from './inflate-tables.js'
 import { compile } from './wasm/instantiate.js'
 import { inflateWasm } from './wasm/inflate-wasm-source.js'
@@ -123,7 +124,7 @@ function bitsAt(h: Uint8Array, p: number, n: number): number {
   return ((h[a]! | (h[a + 1]! << 8) | (h[a + 2]! << 16)) >>> (p & 7)) & ((1 << n) - 1)
 }
 
-export class WasmInflater implements DeflateBody {
+export class WasmInflater implements DeflateBody, IndexableBody {
   inPos = 0
   outPos = 0
   failure: Failure | null = null
@@ -164,6 +165,12 @@ export class WasmInflater implements DeflateBody {
   private lastFrom = 0
   private lastTo = 0
   private lastCrcIn = 0
+  /** Told of each block start (inflate-observer.ts); null when no one asked. */
+  observer: BlockObserver | null = null
+  /** Output written to the window since reset (the block observer's `out`). */
+  private produced = 0
+  /** The block start at the current Header was reported (the header may span calls). */
+  private reported = false
 
   constructor(withCrc: boolean) {
     this.withCrc = withCrc
@@ -194,7 +201,20 @@ export class WasmInflater implements DeflateBody {
     this.crc = 0
     this.lastDst = null
     this.failure = null
+    this.produced = 0
+    this.reported = false
     if (kernel.owner === this) this.win = this.delivered = this.hist = WIN
+  }
+
+  /** After reset(): the input's first `bits` bits are not decoded (its first unit starts at bit `bits`). */
+  skipBits(bits: number): void {
+    this.bitOff = bits & 7
+  }
+
+  history(): Uint8Array {
+    if (kernel.owner === this) return kernel.heap8.slice(Math.max(this.hist, this.win - HISTORY), this.win)
+    const n = this.savedLength
+    return this.savedWindow === null ? new Uint8Array(0) : this.savedWindow.slice(Math.max(0, n - HISTORY), n)
   }
 
   /**
@@ -321,6 +341,10 @@ export class WasmInflater implements DeflateBody {
       units: for (;;) {
         switch (this.mode) {
           case Mode.Header: {
+            if (this.observer !== null && !this.reported) {
+              this.reported = true
+              this.observer.block((inBase + pieceStart - pieceAt) * 8 + p, this.produced)
+            }
             const r = this.header(h, p, endBits)
             if (r === HEADER_NEED) {
               stop = Stop.Need
@@ -332,6 +356,7 @@ export class WasmInflater implements DeflateBody {
               break units
             }
             p = r
+            this.reported = false
             continue
           }
           case Mode.Stored: {
@@ -344,6 +369,7 @@ export class WasmInflater implements DeflateBody {
             }
             h.copyWithin(this.win, a, a + n)
             this.win += n
+            this.produced += n
             p += n * 8
             this.stored -= n
             o = this.deliver(dst, o)
@@ -358,6 +384,7 @@ export class WasmInflater implements DeflateBody {
               : k.x.codes(p >>> 3, end, p & 7, this.win, limit, this.hist, FIXED_LIT, 9, FIXED_DIST, 5)
             const r32 = k.heap32
             p = r32[0]! * 8 + r32[1]!
+            this.produced += r32[2]! - this.win
             this.win = r32[2]!
             o = this.deliver(dst, o)
             if (r === END) {

@@ -18,6 +18,7 @@
  */
 import type { Failure } from '../errors.js'
 import { Status } from '../status.js'
+import type { BlockObserver, IndexableBody } from './inflate-observer.js'
 import { buildTable, CLEN_ORDER, CLEN_PAYLOAD, DIST_PAYLOAD, DIST_ROOT, DIST_TABLE_SIZE, fixedCodeTables, KIND_BASE, KIND_END, KIND_LINK, KIND_LITERAL, KIND_MASK, LIT_PAYLOAD, LIT_ROOT, LIT_TABLE_SIZE } from './inflate-tables.js'
 
 /** States of the slow machine. */
@@ -86,7 +87,7 @@ const enum Fast {
   Error,
 }
 
-export class Inflater {
+export class Inflater implements IndexableBody {
   /** Bit buffer: the next `bits` input bits, LSB first; bits above `bits` are 0. */
   hold = 0
   /** Number of valid bits in `hold` (< 8 between steps of the slow machine). */
@@ -135,6 +136,18 @@ export class Inflater {
   inPos = 0
   outPos = 0
   failure: Failure | null = null
+  /** Told of each block start (inflate-observer.ts); null when no one asked. */
+  observer: BlockObserver | null = null
+  /** Output since reset, up to the last `run` (the block observer's `out`). */
+  private produced = 0
+  /** The block start at the current BlockHeader was reported (the header may span calls). */
+  private reported = false
+  /** Bits of the first input byte to skip (`skipBits`), applied by the next `run`. */
+  private skip = 0
+  /** During `observer.block`: this call's output so far, `curDst[curFrom..curTo)`, for `history()`. */
+  private curDst: Uint8Array | null = null
+  private curFrom = 0
+  private curTo = 0
 
   reset(): void {
     this.hold = 0
@@ -145,6 +158,39 @@ export class Inflater {
     this.windowNext = 0
     this.windowFill = 0
     this.failure = null
+    this.produced = 0
+    this.reported = false
+    this.skip = 0
+  }
+
+  skipBits(bits: number): void {
+    this.skip = bits & 7
+  }
+
+  history(): Uint8Array {
+    const cur = this.curDst === null ? 0 : this.curTo - this.curFrom
+    const n = Math.min(WINDOW_SIZE, this.windowFill + cur)
+    const out = new Uint8Array(n)
+    const fromRing = n - Math.min(cur, n)
+    const p = (this.windowNext - fromRing) & WINDOW_MASK
+    const first = Math.min(fromRing, WINDOW_SIZE - p)
+    out.set(this.window.subarray(p, p + first), 0)
+    out.set(this.window.subarray(0, fromRing - first), first)
+    if (n > fromRing) out.set(this.curDst!.subarray(this.curTo - (n - fromRing), this.curTo), fromRing)
+    return out
+  }
+
+  /** Tells the observer of the block starting at stream bit `bit`, after dst[outStart..o) of this call. */
+  private report(bit: number, dst: Uint8Array, outStart: number, o: number): void {
+    this.reported = true
+    this.curDst = dst
+    this.curFrom = outStart
+    this.curTo = o
+    try {
+      this.observer!.block(bit, this.produced + (o - outStart))
+    } finally {
+      this.curDst = null
+    }
   }
 
   /** The last 32 KiB of `dictionary` become the history (call after `reset()`). */
@@ -173,8 +219,18 @@ export class Inflater {
    * NeedMoreData, DestinationTooSmall or InvalidData.
    */
   run(src: Uint8Array, inStart: number, dst: Uint8Array, outStart: number, inBase: number): Status {
+    if (this.skip !== 0 && inStart < src.length) {
+      // Starting inside a byte (skipBits): its first bits belong to the block before.
+      this.hold = src[inStart]! >>> this.skip
+      this.bits = 8 - this.skip
+      this.skip = 0
+      inStart++
+    }
     const status = this.step(src, inStart, dst, outStart, inBase)
-    if (this.outPos > outStart) this.remember(dst, outStart, this.outPos)
+    if (this.outPos > outStart) {
+      this.remember(dst, outStart, this.outPos)
+      this.produced += this.outPos - outStart
+    }
     return status
   }
 
@@ -235,6 +291,7 @@ export class Inflater {
     outer: for (;;) {
       switch (this.mode) {
         case Mode.BlockHeader: {
+          if (this.observer !== null && !this.reported) this.report((inBase + i) * 8 - bits, dst, outStart, o)
           while (bits < 3) {
             if (i >= inEnd) break outer
             hold |= src[i++]! << bits
@@ -244,6 +301,7 @@ export class Inflater {
           const type = (hold >>> 1) & 3
           hold >>>= 3
           bits -= 3
+          this.reported = false
           if (type === 0) {
             // RFC 1951 section 3.2.4: skip to the byte boundary, then LEN and NLEN.
             hold >>>= bits & 7
