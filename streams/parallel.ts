@@ -27,9 +27,8 @@ import type { JobEngines } from '../lib/parallel/jobs.js'
 import { encodeBlocks } from '../lib/parallel/blocks.js'
 import { decodeFrameGroups, zstdFrameGroups } from '../lib/parallel/frames.js'
 import { decodeLz4Frames } from '../lib/parallel/lz4-frames.js'
-import { bgzfGroups } from '../lib/parallel/bgzf.js'
-import { GROUP_BYTES } from '../lib/parallel/cuts.js'
-import { deflateChunkBytes, inflateParallel } from '../lib/parallel/inflate-parallel.js'
+import { decodeDeflate, isDeflate } from './parallel-inflate.js'
+import type { GzipIndex } from '../lib/gzip-index/gzip-index.js'
 import type { JobRunner } from '../lib/parallel/jobs.js'
 import { jobRunner } from './job-runner.js'
 
@@ -88,7 +87,7 @@ export async function encode<F extends Format>(format: F, data: BinaryInput, opt
  * frames with independent blocks decode in parallel; every other input on the caller's
  * thread.
  */
-export async function decode<F extends Format>(format: F, data: BinaryInput, options: DecodeOptions<F> & Pick<ThreadOptions, 'threads'>, engines: SerialEngines): Promise<Uint8Array> {
+export async function decode<F extends Format>(format: F, data: BinaryInput, options: DecodeOptions<F> & Pick<ThreadOptions, 'threads'>, engines: SerialEngines): Promise<Uint8Array | { data: Uint8Array; index: GzipIndex }> {
   const given = options as Record<string, unknown>
   checkFormat(format)
   const threads = checkThreads(format, given.threads)
@@ -116,44 +115,13 @@ export async function decode<F extends Format>(format: F, data: BinaryInput, opt
     }
     return engines.decode(format, bytes, others as DecodeOptions<F>)
   }
-  if (splits && (format === 'gzip' || format === 'deflate' || format === 'deflate-raw')) {
-    return decodeDeflate(format, toBytes(data, true), others, threads, engines)
-  }
+  if (isDeflate(format) && (threads > 1 || others.index !== undefined)) return decodeDeflate(format, toBytes(data, true), others, threads, engines)
   if (splits && format === 'lz4') {
     const bytes = toBytes(data, true)
     // Decoding to less than MIN_PARALLEL_BYTES: serial (decodeLz4Frames returns null).
     return decodeLz4(bytes, others, jobRunner(threads, Infinity, engines), 2 * threads, engines, MIN_PARALLEL_BYTES)
   }
   return engines.decode(format, data, others as DecodeOptions<F>)
-}
-
-/**
- * One gzip, zlib or raw deflate stream decoded on `threads` (issue 31): BGZF member
- * groups as jobs (lib/parallel/bgzf.ts), anything else in chunks decoded from guessed
- * block boundaries (lib/parallel/inflate-parallel.ts). Parallel decoding runs sluice's
- * own wasm kernels, so an `engine` other than the default, a preset dictionary or an
- * input too small to split decodes serially, as does every input that fails a check
- * there, so that errors are the serial decoder's.
- */
-async function decodeDeflate(format: 'gzip' | 'deflate' | 'deflate-raw', bytes: Uint8Array, options: Record<string, unknown>, threads: number, engines: SerialEngines): Promise<Uint8Array> {
-  const { engine, maxOutputBytes, concatenated, codec } = checkOptions(format, 'decode', options, { machine: ['concatenated', 'onProgress'] })
-  if (bytes.length >= MIN_PARALLEL_BYTES && engine === 'wasm' && !codec.dictionary) {
-    const run = jobRunner(threads, bytes.length, engines)
-    try {
-      const groups = format === 'gzip' && concatenated ? bgzfGroups(bytes, GROUP_BYTES) : null
-      if (groups) {
-        const out = await decodeFrameGroups(bytes, groups, { engine }, maxOutputBytes, run, 2 * threads, 'gzip')
-        if (out) return out
-      } else {
-        const out = await inflateParallel(bytes, format, { maxOutputBytes, concatenated, chunkBytes: deflateChunkBytes(bytes.length, threads) }, run, 2 * threads)
-        if (out) return out.data
-      }
-    } catch (error) {
-      // As for zstd above: corrupt input is the serial decoder's to judge.
-      if (!(error instanceof CodecError) || error.code === 'ENGINE_UNAVAILABLE' || error.code === 'ABORTED') throw error
-    }
-  }
-  return engines.decode(format, bytes, options)
 }
 
 /**

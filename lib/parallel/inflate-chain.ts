@@ -61,8 +61,10 @@ export class InflateChain {
   /** `settle()`: the current member's checksum and size so far. */
   private check: number
   private size = 0
-  /** Index points: absolute bit, output offset, ... */
+  /** Block starts (with `points` jobs): absolute bit, output offset, where their member's output starts, ... */
   readonly points: number[] = []
+  /** Where the current member's output starts. */
+  private memberStart = 0
 
   constructor(format: 'gzip' | 'deflate' | 'deflate-raw', start: ChainPosition, options: { maxOutputBytes: number; concatenated: boolean }) {
     this.format = format
@@ -131,7 +133,16 @@ export class InflateChain {
       this.tail = next
       this.tailLength = at
     }
-    for (let i = 0; i < info.points.length; i += 2) this.points.push(base * 8 + info.points[i]!, this.produced + info.points[i + 1]!)
+    // Each block start's member: the segment it is in (a start at a segment's end after
+    // a trailer is the next member's first block).
+    const memberStartOf = (i: number): number => (i === 0 ? (startsMember ? this.produced : this.memberStart) : this.produced + segments[i - 1]!.end)
+    let segment = 0
+    for (let i = 0; i < info.points.length; i += 2) {
+      const x = info.points[i + 1]!
+      while (segment < segments.length - 1 && (x > segments[segment]!.end || (x === segments[segment]!.end && segments[segment]!.trailer))) segment++
+      this.points.push(base * 8 + info.points[i]!, this.produced + x, memberStartOf(segment))
+    }
+    this.memberStart = last.trailer ? this.produced + total : memberStartOf(segments.length - 1)
     this.produced += total
     this.position = { bit: base * 8 + info.end, kind: info.endKind }
     return { symbols, window, bytes, info, base }

@@ -48,14 +48,16 @@ export interface InflateChunkJob {
   readonly searchEnd: number
   /** A known start's history: the last (up to 32 KiB) bytes decoded before it in its member or stream. */
   readonly window: Uint8Array | null
-  /** The chunk ends at the first candidate boundary at or past this bit; -1 for none. */
+  /** The chunk ends at the first candidate boundary at or past this bit (`exact`: at the block starting at this very bit); -1 for none. */
   readonly stop: number
+  /** An index's point: the chunk ends at the block start at `stop`, which it must meet. */
+  readonly exact?: boolean
   /** Whether `input` runs to the end of the whole input (the stream cannot go on past it). */
   readonly last: boolean
   /** The chunk ends at the first boundary after this many bytes of output. */
   readonly maxOutput: number
-  /** Records a block boundary at least this many output bytes after the last one recorded (for an index); 0 for none. */
-  readonly spacing: number
+  /** Whether to record every block start (for an index). */
+  readonly points: boolean
   /**
    * Memory to write the output into when it is large enough: the buffer of an earlier
    * chunk's output, handed back once copied out, so that each chunk does not write
@@ -97,7 +99,7 @@ export interface InflateChunkInfo {
   readonly reason: 'stop' | 'end' | 'out' | 'cap'
   readonly symbols: number
   readonly segments: readonly ChunkSegment[]
-  /** Block boundaries recorded for an index: bit, output offset, bit, output offset, ... */
+  /** With `points`, every block start from the chunk's start on (not its end): bit, output offset, bit, output offset, ... */
   readonly points: readonly number[]
 }
 
@@ -210,7 +212,6 @@ class ChunkDecoder {
   private check = 0
   private segments: { end: number; check: number; trailer: ChunkSegment['trailer'] }[] = []
   private points: number[] = []
-  private lastPoint = 0
   private start = 0
   private startKind: PositionKind = 'block'
   private readonly good: Mark = { bit: 0, kind: 'block', wide: false, symbols: 0, bytes: 0, check: 0, segments: 0, points: 0 }
@@ -278,7 +279,6 @@ class ChunkDecoder {
     this.startKind = kind
     this.segments = []
     this.points = []
-    this.lastPoint = 0
     this.symbols = 0
     this.result = null
     this.bytes = 0
@@ -305,11 +305,15 @@ class ChunkDecoder {
     }
     const h = this.header
     for (;;) {
+      if (job.exact && pos >= job.stop && pos !== this.start) {
+        if (pos === job.stop) return this.finish('stop', pos, 'block')
+        throw new Invalid(`no deflate block starts at bit ${job.stop}, where the index has a point`, job.stop)
+      }
       const after = readBlockHeader(job.input, pos, this.endBit, h, this.lit(), this.dist())
       if (after === BLOCK_INCOMPLETE) return this.ranOut()
       if (after === BLOCK_INVALID) throw new Invalid(h.why, h.whyBit)
       if (pos !== this.start) {
-        if (job.stop >= 0 && pos >= job.stop && isCandidate(h)) return this.finish('stop', pos, 'block')
+        if (!job.exact && job.stop >= 0 && pos >= job.stop && isCandidate(h)) return this.finish('stop', pos, 'block')
         if (this.total() >= job.maxOutput) return this.finish('cap', pos, 'block')
         this.mark(pos, 'block')
       }
@@ -337,7 +341,7 @@ class ChunkDecoder {
       const header = memberHeader(v, next)
       if (header === HEADER_INVALID || (header === HEADER_INCOMPLETE && job.last)) return this.finish('end', next * 8, 'end')
       if (header === HEADER_INCOMPLETE) return this.finish('out', next * 8, 'member')
-      if (job.stop >= 0 && next * 8 >= job.stop) return this.finish('stop', next * 8, 'member')
+      if (!job.exact && job.stop >= 0 && next * 8 >= job.stop) return this.finish('stop', next * 8, 'member')
       this.mark(next * 8, 'member')
       pos = this.memberStart(next * 8)
     }
@@ -362,7 +366,7 @@ class ChunkDecoder {
     return this.wide ? (this.out16 - this.O16) >>> 1 : this.symbols + this.bytes
   }
 
-  /** Records a boundary the chunk may end at. */
+  /** Records a boundary the chunk may end at (and a block start, for an index). */
   private mark(bit: number, kind: PositionKind): void {
     const g = this.good
     g.bit = bit
@@ -372,12 +376,9 @@ class ChunkDecoder {
     g.bytes = this.bytes
     g.check = this.check
     g.segments = this.segments.length
-    const total = this.total()
-    if (this.job.spacing > 0 && bit !== this.start && total - this.lastPoint >= this.job.spacing) {
-      this.points.push(bit, total)
-      this.lastPoint = total
-    }
+    // A chunk that ends here leaves this block start to the chunk starting here.
     g.points = this.points.length
+    if (this.job.points && kind === 'block') this.points.push(bit, this.total())
   }
 
   /** A stored block of `len` bytes at bit `p` (byte-aligned). Returns the bit after it, or -1 (incomplete). */

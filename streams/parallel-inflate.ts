@@ -1,0 +1,86 @@
+/**
+ * `decode('gzip' | 'deflate' | 'deflate-raw', data, { threads, index })` (issue 31): one
+ * stream decoded on `threads`, part of the threads implementation (./parallel.ts).
+ *
+ * - BGZF (gzip members that state their sizes): groups of members as jobs
+ *   (lib/parallel/bgzf.ts).
+ * - With `index` (a `GzipIndex` or its bytes, lib/gzip-index/): the spans between its
+ *   points as jobs, each from its point's window (lib/parallel/inflate-parallel.ts).
+ * - Otherwise chunks decoded from guessed block boundaries, the two-stage method
+ *   (lib/parallel/inflate-run.ts).
+ * - `index: true`: the result is `{ data, index }`, the stream's index built from the
+ *   block starts the chunks met (the same index `gzipIndex()` builds), or for BGZF from
+ *   its block headers.
+ *
+ * Parallel decoding runs sluice's own wasm kernels, so an `engine` other than the
+ * default, a preset dictionary, or an input too small to split decodes serially, as
+ * does every input that fails a check, so that errors are the serial decoder's (and the
+ * index, when asked, is then built by `gzipIndex()`).
+ */
+import { CodecError } from '../lib/errors.js'
+import { checkOptions } from '../lib/formats.js'
+import type { DecodeOptions } from '../lib/oneshot.js'
+import { bgzfGroups } from '../lib/parallel/bgzf.js'
+import { GROUP_BYTES } from '../lib/parallel/cuts.js'
+import { decodeFrameGroups } from '../lib/parallel/frames.js'
+import { inflateParallel } from '../lib/parallel/inflate-parallel.js'
+import { MIN_PARALLEL_BYTES } from '../lib/options.js'
+import { checkGzipIndex, type GzipIndex } from '../lib/gzip-index/gzip-index.js'
+import { decodeGzipIndex } from '../lib/gzip-index/index-files.js'
+import { DEFAULT_SPACING, GzipIndexBuilder } from '../lib/gzip-index/index-builder.js'
+import { inflateWindow, loadIndexParts } from '../lib/gzip-index/engines.js'
+import { gzipIndex } from './gzip-index.js'
+import { jobRunner } from './job-runner.js'
+import type { SerialEngines } from './parallel.js'
+
+type DeflateFormat = 'gzip' | 'deflate' | 'deflate-raw'
+
+/** The formats decoded here. */
+export const isDeflate = (format: string): format is DeflateFormat => format === 'gzip' || format === 'deflate' || format === 'deflate-raw'
+
+/** Decodes `bytes` (see the module comment); `index: true` resolves to `{ data, index }`. */
+export async function decodeDeflate(format: DeflateFormat, bytes: Uint8Array, options: Record<string, unknown>, threads: number, engines: SerialEngines): Promise<Uint8Array | { data: Uint8Array; index: GzipIndex }> {
+  const { index: indexOption, ...rest } = options
+  const { engine, maxOutputBytes, concatenated, codec } = checkOptions(format, 'decode', rest, { machine: ['concatenated', 'onProgress'] })
+  const given = indexOption === undefined || indexOption === true ? null : checkIndexFor(format, bytes, indexOption)
+  const wantIndex = indexOption === true
+  const parallel = threads > 1 && bytes.length >= MIN_PARALLEL_BYTES && engine === 'wasm' && !codec.dictionary && rest.onProgress === undefined
+  let data: Uint8Array | null = null
+  let index: GzipIndex | null = null
+  if (parallel) {
+    const run = jobRunner(threads, bytes.length, engines)
+    try {
+      const groups = format === 'gzip' && concatenated ? bgzfGroups(bytes, GROUP_BYTES) : null
+      if (groups) {
+        data = await decodeFrameGroups(bytes, groups, { engine }, maxOutputBytes, run, 2 * threads, 'gzip')
+      } else {
+        const parts = wantIndex || given ? await loadIndexParts('wasm') : null
+        const builder = wantIndex ? new GzipIndexBuilder(format, DEFAULT_SPACING, parts!.compressor()) : undefined
+        let window: ((i: number) => Promise<Uint8Array>) | undefined
+        if (given) {
+          const decoder = parts!.decoder('deflate-raw', parts!.body('deflate-raw'))
+          window = async (i) => inflateWindow(decoder, given.points[i]!, i, new Uint8Array(32768))
+        }
+        data = await inflateParallel(bytes, format, { maxOutputBytes, concatenated, index: given ?? undefined, window, builder }, run, 2 * threads)
+        if (data && builder) index = builder.finish(bytes.length, data.length)
+      }
+    } catch (error) {
+      // Corrupt input is the serial decoder's to judge.
+      if (!(error instanceof CodecError) || error.code === 'ENGINE_UNAVAILABLE' || error.code === 'ABORTED') throw error
+      data = null
+    }
+  }
+  data ??= await engines.decode(format, bytes, rest as DecodeOptions<DeflateFormat>)
+  if (!wantIndex) return data
+  // Built serially when the parallel decode did not build it (a BGZF file: its block headers).
+  index ??= await gzipIndex(bytes, { format })
+  return { data, index }
+}
+
+/** The index given for `bytes`: a `GzipIndex` or its bytes, made for this format and a file of this size. */
+function checkIndexFor(format: DeflateFormat, bytes: Uint8Array, value: unknown): GzipIndex {
+  const index = value instanceof Uint8Array ? decodeGzipIndex(value, { compressedSize: bytes.length }) : checkGzipIndex(value)
+  if (index.format !== format) throw new CodecError('INVALID_OPTION', format, `index is of a ${index.format} file, not ${format}`)
+  if (index.compressedSize !== bytes.length) throw new CodecError('INVALID_DATA', format, `index was made for a file of ${index.compressedSize} bytes; this one has ${bytes.length}`)
+  return index
+}
