@@ -4,7 +4,7 @@ import { prepareDecoder, prepareEncoder } from '../lib/prepare.js'
 import { canFlush, checkThreadsForm, unflushable, wantsBlocks, type MachineCodecOptions } from '../lib/formats.js'
 import { CodecStream, type StreamOptions, type Surface } from './codec-stream.js'
 import type { DecodeThreadOptions, ThreadOptions } from './thread-options.js'
-import { parallelDecodeStream, parallelEncodeStream } from './parallel-stream.js'
+import { decodesInParallel, parallelDecodeStream, parallelEncodeStream } from './parallel-stream.js'
 
 /**
  * Options of a decoding stream of `F`: the stream's (`signal`, `streams`, `chunkSize`),
@@ -26,13 +26,13 @@ export type EncodeStreamOptions<F extends Format = Format> = StreamOptions & Mac
 
 /**
  * Builds a decoding stream for `format`; checks options synchronously. With `threads`
- * above 1, zstd and LZ4 decode in parallel (streams/parallel-stream.ts); other formats
- * have nothing to split.
+ * above 1, zstd, LZ4 and the deflate family decode in parallel
+ * (streams/parallel-stream.ts `decodesInParallel`); other formats have nothing to split.
  */
 export function decodeStream<F extends Format>(format: F, options: DecodeStreamOptions<F> = {} as DecodeStreamOptions<F>, surface?: Surface, allowShared = true): DecoderPair {
   const threads = options.threads
   // Kept small: this module is in every user's bundle; the rest loads on first use.
-  if (threads !== undefined && threads !== 1 && (format === 'zstd' || format === 'lz4') && options.concatenated !== false) return parallelDecodeStream(format, options as Record<string, unknown>, surface, allowShared)
+  if (decodesInParallel(format, options as Record<string, unknown>)) return parallelDecodeStream(format, options as Record<string, unknown>, surface, allowShared)
   checkThreadsForm(format, threads)
   // `threads` is one of the shell's keys here: there is nothing to split.
   const open = prepareDecoder(format, options, DECODE_SURFACE)

@@ -18,6 +18,7 @@
  * index, when asked, is then built by `gzipIndex()`).
  */
 import { CodecError } from '../lib/errors.js'
+import { Status } from '../lib/status.js'
 import { checkOptions } from '../lib/formats.js'
 import type { DecodeOptions } from '../lib/oneshot.js'
 import { bgzfGroups } from '../lib/parallel/bgzf.js'
@@ -26,10 +27,11 @@ import { decodeFrameGroups } from '../lib/parallel/frames.js'
 import { inflateParallel } from '../lib/parallel/inflate-parallel.js'
 import { MIN_PARALLEL_BYTES } from '../lib/options.js'
 import { checkGzipIndex, type GzipIndex } from '../lib/gzip-index/gzip-index.js'
-import { decodeGzipIndex } from '../lib/gzip-index/index-files.js'
 import { DEFAULT_SPACING, GzipIndexBuilder } from '../lib/gzip-index/index-builder.js'
 import { inflateWindow, loadIndexParts } from '../lib/gzip-index/engines.js'
-import { gzipIndex } from './gzip-index.js'
+import { createIndexingDecoder } from '../lib/gzip-index/indexing-decoder.js'
+import { BgzfWalker } from '../lib/gzip-index/bgzf-walk.js'
+import { bgzfBlockAt } from '../lib/codecs/bgzf.js'
 import { jobRunner } from './job-runner.js'
 import type { SerialEngines } from './parallel.js'
 
@@ -72,14 +74,52 @@ export async function decodeDeflate(format: DeflateFormat, bytes: Uint8Array, op
   }
   data ??= await engines.decode(format, bytes, rest as DecodeOptions<DeflateFormat>)
   if (!wantIndex) return data
-  // Built serially when the parallel decode did not build it (a BGZF file: its block headers).
-  index ??= await gzipIndex(bytes, { format })
+  // Built serially when the parallel decode did not build it: a BGZF file from its block
+  // headers, anything else by decoding it again with the indexing decoder (what
+  // `gzipIndex()` does; that module is not imported here, where it would move into the
+  // bundle of every user of the root entry).
+  index ??= format === 'gzip' && bgzfBlockAt(bytes, 0, 0) ? bgzfIndex(bytes) : await indexByDecoding(format, bytes)
   return { data, index }
 }
 
-/** The index given for `bytes`: a `GzipIndex` or its bytes, made for this format and a file of this size. */
+/** A BGZF file's index from its block headers. */
+function bgzfIndex(bytes: Uint8Array): GzipIndex {
+  const walker = new BgzfWalker()
+  walker.push(bytes)
+  return walker.finish(bytes.length)
+}
+
+/** The index by one more serial decode, through the indexing decoder. */
+async function indexByDecoding(format: DeflateFormat, bytes: Uint8Array): Promise<GzipIndex> {
+  const decoder = await createIndexingDecoder(format, {})
+  try {
+    const sink = new Uint8Array(1 << 20)
+    for (let at = 0; ; ) {
+      const status = decoder.transform(bytes.subarray(at), sink, true)
+      at += decoder.consumed
+      if (status === Status.Done) {
+        // Another member, or (as the serial decode accepted) zero padding to the end.
+        if (format !== 'gzip' || bytes.subarray(at).every((b) => b === 0)) break
+        decoder.reset()
+      } else if (status !== Status.DestinationTooSmall) {
+        // The serial decode above succeeded, so this cannot happen short of a bug.
+        throw new CodecError('INVALID_DATA', format, 'building the index failed where decoding did not')
+      }
+    }
+    return decoder.finish(bytes.length)
+  } finally {
+    decoder.dispose()
+  }
+}
+
+/**
+ * The index given for `bytes`, made for this format and a file of this size. (Its bytes
+ * are read by `decodeGzipIndex` first: that module is not imported here, where it would
+ * move into the bundle of every user of the root entry.)
+ */
 function checkIndexFor(format: DeflateFormat, bytes: Uint8Array, value: unknown): GzipIndex {
-  const index = value instanceof Uint8Array ? decodeGzipIndex(value, { compressedSize: bytes.length }) : checkGzipIndex(value)
+  if (value instanceof Uint8Array) throw new CodecError('INVALID_OPTION', format, 'index: pass a GzipIndex (decodeGzipIndex(bytes) reads an index file)')
+  const index = checkGzipIndex(value)
   if (index.format !== format) throw new CodecError('INVALID_OPTION', format, `index is of a ${index.format} file, not ${format}`)
   if (index.compressedSize !== bytes.length) throw new CodecError('INVALID_DATA', format, `index was made for a file of ${index.compressedSize} bytes; this one has ${bytes.length}`)
   return index

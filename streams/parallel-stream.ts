@@ -15,6 +15,7 @@ import type { Format } from '../lib/codec.js'
 import { CodecError } from '../lib/errors.js'
 import { checkBlockSize, checkOptions, checkThreadsForm, rowOf } from '../lib/formats.js'
 import { prepareDecoder } from '../lib/prepare.js'
+import { Machine } from '../lib/machine.js'
 import { createDecoder, createEncoder } from '../lib/registry.js'
 import { classes, type StreamClasses } from './codec-stream.js'
 
@@ -47,16 +48,31 @@ export function parallelEncodeStream(format: Format, options: Record<string, unk
 }
 
 /**
- * A decoding stream of zstd or LZ4 with `threads` (parallel-decode-impl.ts: frames or
- * independent blocks decoded as jobs, in order); options are checked now, synchronously.
- * `surface` maps its errors (`DecompressionStream`'s `TypeError`s).
+ * Whether a decoding stream of `format` with these options decodes in parallel: with
+ * `threads` above 1, zstd and LZ4 (unless `concatenated: false`) and the deflate family
+ * (with its default engine, sluice's kernels, and no dictionary); a deflate-family
+ * stream asked for its index (`onIndex`) whatever `threads`.
  */
-export function parallelDecodeStream(format: 'zstd' | 'lz4', options: Record<string, unknown>, surface?: (error: unknown) => unknown, allowShared = true): Pair & { flush(): Promise<void> } {
+export function decodesInParallel(format: Format, options: { threads?: unknown; concatenated?: unknown; onIndex?: unknown; engine?: unknown; dictionary?: unknown }): boolean {
+  const deflate = (format === 'gzip' || format === 'deflate' || format === 'deflate-raw') && (options.engine === undefined || options.engine === 'wasm') && options.dictionary === undefined
+  if (options.threads === undefined || options.threads === 1) return deflate && options.onIndex !== undefined
+  return deflate || ((format === 'zstd' || format === 'lz4') && options.concatenated !== false)
+}
+
+/**
+ * A decoding stream of zstd, LZ4 or the deflate family with `threads`
+ * (parallel-decode-impl.ts: frames or independent blocks decoded as jobs, in order;
+ * inflate-stream-impl.ts: one deflate stream in chunks); options are checked now,
+ * synchronously. `surface` maps its errors (`DecompressionStream`'s `TypeError`s).
+ */
+export function parallelDecodeStream(format: Format, options: Record<string, unknown>, surface?: (error: unknown) => unknown, allowShared = true): Pair & { flush(): Promise<void> } {
   checkThreadsForm(format, options.threads)
+  const deflate = format === 'gzip' || format === 'deflate' || format === 'deflate-raw'
+  if (deflate && options.onIndex !== undefined && typeof options.onIndex !== 'function') throw new CodecError('INVALID_OPTION', format, 'onIndex must be a function (index) => void')
   // Not onProgress: it reports one serial decoder's progress.
-  checkOptions(format, 'decode', options, { machine: ['chunkSize', 'concatenated'], shell: ['signal', 'streams', 'threads'] })
+  checkOptions(format, 'decode', options, { machine: ['chunkSize', 'concatenated'], shell: ['signal', 'streams', 'threads', ...(deflate ? ['onIndex'] : [])] })
   let inner: Promise<Pair & { flush(): Promise<void> }> | null = null
-  const open = () => (inner ??= threadsImpl().then((m) => m.openDecodeStream(format, options, allowShared, surface, { createEncoder, createDecoder, prepareDecoder })))
+  const open = () => (inner ??= threadsImpl().then((m) => m.openDecodeStream(format, options, allowShared, surface, { createEncoder, createDecoder, prepareDecoder, Machine })))
   return { ...relay(open, classes(options.streams as StreamClasses | undefined, format)), flush: async () => (await open()).flush() }
 }
 

@@ -15,7 +15,8 @@ import { checkOptions } from '../lib/formats.js'
 import { blockPlan, checkBlockSize } from '../lib/parallel/block-options.js'
 import type { JobEngines } from '../lib/parallel/jobs.js'
 import { openBlockPair } from './parallel-stream-impl.js'
-import { openDecodePair, type DecodeEngines, type DecodePair } from './parallel-decode-impl.js'
+import { openDecodePair, type DecodePair } from './parallel-decode-impl.js'
+import { openInflatePair, type InflateEngines, type InflatePairOptions } from './inflate-stream-impl.js'
 import type { StreamClasses } from './codec-stream.js'
 import type { BlockEncoderPair } from './parallel-stream.js'
 import { checkThreads, rest } from './threads.js'
@@ -43,20 +44,23 @@ export function openBlockStream(format: Format, options: Record<string, unknown>
 export const DECODE_STREAM_KEYS = { machine: ['chunkSize', 'concatenated'], shell: ['signal', 'streams', 'threads'] }
 
 /**
- * A parallel decoding stream of zstd or LZ4 (./parallel-decode-impl.ts). Its options'
- * form was checked where the stream was made (streams/parallel-stream.ts); here
- * `threads` is resolved, and a runtime without workers refuses `threads > 1` with
- * `ENGINE_UNAVAILABLE`.
+ * A parallel decoding stream of zstd or LZ4 (./parallel-decode-impl.ts) or of the
+ * deflate family (./inflate-stream-impl.ts). Its options' form was checked where the
+ * stream was made (streams/parallel-stream.ts); here `threads` is resolved, and a
+ * runtime without workers refuses `threads > 1` with `ENGINE_UNAVAILABLE`.
  */
-export function openDecodeStream(format: 'zstd' | 'lz4', options: Record<string, unknown>, allowShared: boolean, surface: ((error: unknown) => unknown) | undefined, engines: DecodeEngines): DecodePair {
+export function openDecodeStream(format: Format, options: Record<string, unknown>, allowShared: boolean, surface: ((error: unknown) => unknown) | undefined, engines: InflateEngines): DecodePair {
+  const deflate = format === 'gzip' || format === 'deflate' || format === 'deflate-raw'
   let threads: number
   let checked: ReturnType<typeof checkOptions>
   try {
     threads = checkThreads(format, options.threads)
-    checked = checkOptions(format, 'decode', options, DECODE_STREAM_KEYS)
+    checked = checkOptions(format, 'decode', options, deflate ? { ...DECODE_STREAM_KEYS, shell: [...DECODE_STREAM_KEYS.shell, 'onIndex'] } : DECODE_STREAM_KEYS)
   } catch (error) {
     throw surface ? surface(error) : error
   }
-  const { engine, maxOutputBytes, codec, chunkSize } = checked
-  return openDecodePair(format, threads, { engine, maxOutputBytes, codec, chunkSize, signal: options.signal as AbortSignal | undefined, streams: options.streams as StreamClasses | undefined, allowShared, surface: surface ?? ((e) => e) }, engines)
+  const { engine, maxOutputBytes, codec, chunkSize, concatenated } = checked
+  const common = { engine, maxOutputBytes, codec, chunkSize, signal: options.signal as AbortSignal | undefined, streams: options.streams as StreamClasses | undefined, allowShared, surface: surface ?? ((e: unknown) => e) }
+  if (deflate) return openInflatePair(format, threads, { ...common, concatenated, onIndex: options.onIndex as InflatePairOptions['onIndex'] }, engines)
+  return openDecodePair(format as 'zstd' | 'lz4', threads, common, engines)
 }

@@ -58,7 +58,7 @@ for (const kind of ['esm', 'browser', 'workerd'] as const) {
     const result = await build({ ...target, write: false, metafile: true, logLevel: 'error' })
     const inputs = Object.keys(result.metafile!.inputs)
     const embedded = inputs.filter((i) => /\.b64\.(ts|js)$/.test(i)).map((i) => /([\w-]+)\.b64\./.exec(i)![1]).sort()
-    assert.equal(embedded, kind === 'workerd' ? [] : ['inflate', 'lz4', 'snappy'], `${kind} build embeds ${embedded.join(', ')}`)
+    assert.equal(embedded, kind === 'workerd' ? [] : ['inflate', 'inflate-markers', 'lz4', 'snappy'], `${kind} build embeds ${embedded.join(', ')}`)
     const js = result.outputFiles!.filter((f) => f.path.endsWith('.js')).map((f) => f.text).join('\n')
     // One file per engine and role: zstd and brotli each have a decoder and an encoder module,
     // the deflate family's encoder is zlib-ng's (its decoder is the small embedded kernel).

@@ -19,7 +19,7 @@ import { CodecError } from '../../lib/errors.js'
 import { checkThreadsForm, wantsBlocks, type MachineCodecOptions } from '../../lib/formats.js'
 import { describe } from '../../lib/options.js'
 import { decodeStream } from '../../streams/factories.js'
-import { parallelEncodeStream } from '../../streams/parallel-stream.js'
+import { decodesInParallel, parallelEncodeStream } from '../../streams/parallel-stream.js'
 import type { DecodeThreadOptions, ThreadOptions } from '../../streams/thread-options.js'
 
 /** The Node adapter's own option, besides the codec's and the machine's. */
@@ -197,11 +197,11 @@ const machineOf = (open: OpenMachine) => async (): Promise<Machine> => {
  */
 export function nodeDecode<F extends Format>(format: F, options: NodeDecodeOptions<F> = {} as NodeDecodeOptions<F>): NodeCodecDuplex {
   const { duplex, threads, ...codec } = options
+  // The same rule as the WHATWG factories.
+  if (decodesInParallel(format, options as Record<string, unknown>)) {
+    return webDuplex(format, decodeStream(format, { ...codec, threads } as never), duplexOptions(format, duplex))
+  }
   if (threads !== undefined) {
-    // The same rule as the WHATWG factories: only zstd and LZ4 have anything to split.
-    if (threads !== 1 && (format === 'zstd' || format === 'lz4') && options.concatenated !== false) {
-      return webDuplex(format, decodeStream(format, { ...codec, threads } as never), duplexOptions(format, duplex))
-    }
     checkThreadsForm(format, threads)
     options = { duplex, ...codec } as NodeDecodeOptions<F>
   }

@@ -81,15 +81,20 @@ export class ResumingDecoder implements Decoder {
     }
   }
 
-  /** Starts at `point` (point `index` of its index) with its decompressed `window`; feed the file from `point.compressedBitOffset >> 3`. */
-  start(point: GzipIndexPoint, window: Uint8Array): void {
+  /**
+   * Starts at `point` (point `index` of its index) with its decompressed `window`; feed the
+   * file from `point.compressedBitOffset >> 3`. `member`: the checksum and size of the
+   * member's output before the point, when known (a parallel decode that stopped
+   * there), so that its trailer is checked too.
+   */
+  start(point: GzipIndexPoint, window: Uint8Array, member?: { check: number; size: number }): void {
     this.at.start(point.compressedBitOffset, window)
     this.startByte = this.at.startByte
     this.startOut = point.uncompressedOffset
-    this.checked = point.windowSize === 0 && this.format !== 'deflate-raw'
+    this.checked = (point.windowSize === 0 || member !== undefined) && this.format !== 'deflate-raw'
     this.phase = Phase.Body
-    this.check = this.format === 'deflate' ? 1 : 0
-    this.size = 0
+    this.check = member ? member.check : this.format === 'deflate' ? 1 : 0
+    this.size = member ? member.size >>> 0 : 0
     this.trailerFill = 0
     this.totalIn = this.totalOut = this.memberIn = this.memberOut = 0
     this.consumed = this.written = 0

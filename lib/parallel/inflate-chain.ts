@@ -44,6 +44,14 @@ export interface TakenChunk {
   readonly info: InflateChunkInfo
   /** The chunk's input started at this byte of the whole input. */
   readonly base: number
+  /** Where the chunk starts. */
+  readonly start: ChainPosition
+}
+
+/** The state of the checks where the output settled so far ends: the member's checksum and size there. */
+export interface SettledState {
+  readonly check: number
+  readonly size: number
 }
 
 export class InflateChain {
@@ -93,7 +101,7 @@ export class InflateChain {
     return info.start >= 0 && base * 8 + info.start === this.position.bit && info.startKind === this.position.kind && info.end !== info.start
   }
 
-  /** Takes the next chunk (which `continues()`), its output as the job returned it. */
+  /** Takes the next chunk (which `continues()`), its output as the job returned it. Throws before changing anything. */
   take(info: InflateChunkInfo, output: Uint8Array, base: number): TakenChunk {
     const S = info.symbols
     const symbols = S > 0 ? output.subarray(0, 2 * S) : null
@@ -103,35 +111,32 @@ export class InflateChain {
     const segments = info.segments
     const startsMember = info.startKind === 'member'
     // Each segment after the first starts a member, as does the chunk at a member header.
-    const memberStarts = (startsMember ? 1 : 0) + segments.length - 1
-    if (this.members + memberStarts > 1 && !this.concatenated) throw new CodecError('TRAILING_DATA', this.format, 'a second member follows')
-    this.members += memberStarts
+    const members = this.members + (startsMember ? 1 : 0) + segments.length - 1
+    if (members > 1 && !this.concatenated) throw new CodecError('TRAILING_DATA', this.format, 'a second member follows')
     const window = startsMember ? new Uint8Array(0) : this.history()
     // The history at the chunk's end: the last 32 KiB of its last member's output.
     const last = segments[segments.length - 1]!
-    if (last.trailer) {
-      this.tailLength = 0
-    } else {
+    let tail = new Uint8Array(HISTORY)
+    let tailLength = 0
+    if (!last.trailer) {
       const from = segments.length > 1 ? segments[segments.length - 2]!.end : 0
       const keepOld = from === 0 && !startsMember
       const start = Math.max(from, total - HISTORY)
-      const next = new Uint8Array(HISTORY)
-      let at = 0
       if (keepOld) {
         const old = Math.min(this.tailLength, HISTORY - (total - start))
-        next.set(this.tail.subarray(this.tailLength - old, this.tailLength))
-        at = old
+        tail.set(this.tail.subarray(this.tailLength - old, this.tailLength))
+        tailLength = old
       }
       if (start < S) {
-        const tail = new Uint16Array(symbols!.buffer.slice(symbols!.byteOffset + 2 * start, symbols!.byteOffset + 2 * S))
-        if (!resolveMarkers(tail, window, next, at)) throw new CodecError('INVALID_DATA', this.format, 'a distance reaches farther back than the data', Math.floor((base * 8 + info.start) / 8))
-        at += S - start
+        const marked = new Uint16Array(symbols!.buffer.slice(symbols!.byteOffset + 2 * start, symbols!.byteOffset + 2 * S))
+        if (!resolveMarkers(marked, window, tail, tailLength)) throw new CodecError('INVALID_DATA', this.format, 'a distance reaches farther back than the data', Math.floor((base * 8 + info.start) / 8))
+        tailLength += S - start
       }
       const b = Math.max(start, S) - S
-      next.set(bytes.subarray(b), at)
-      at += bytes.length - b
-      this.tail = next
-      this.tailLength = at
+      tail.set(bytes.subarray(b), tailLength)
+      tailLength += bytes.length - b
+    } else {
+      tail = this.tail
     }
     // Each block start's member: the segment it is in (a start at a segment's end after
     // a trailer is the next member's first block).
@@ -142,26 +147,43 @@ export class InflateChain {
       while (segment < segments.length - 1 && (x > segments[segment]!.end || (x === segments[segment]!.end && segments[segment]!.trailer))) segment++
       this.points.push(base * 8 + info.points[i]!, this.produced + x, memberStartOf(segment))
     }
+    const start = this.position
+    this.members = members
+    this.tail = tail
+    this.tailLength = tailLength
     this.memberStart = last.trailer ? this.produced + total : memberStartOf(segments.length - 1)
     this.produced += total
     this.position = { bit: base * 8 + info.end, kind: info.endKind }
-    return { symbols, window, bytes, info, base }
+    return { symbols, window, bytes, info, base, start }
+  }
+
+  /** The checks' state where the output settled so far ends. */
+  settled(): SettledState {
+    return { check: this.check, size: this.size }
   }
 
   /** The checks of a taken chunk, in order, once `symbolCheck` (its resolved symbols' checksum) is known. */
   settle(taken: TakenChunk, symbolCheck: number): void {
     const { info, base } = taken
     const S = info.symbols
-    if (info.startKind === 'member') this.newMember()
-    let from = 0
-    info.segments.forEach((segment: ChunkSegment, i: number) => {
-      if (i > 0) this.newMember()
-      const part = i === 0 && S > 0 ? this.combine(symbolCheck, segment.check, segment.end - S) : segment.check
-      this.check = this.combine(this.check, part, segment.end - from)
-      this.size += segment.end - from
-      from = segment.end
-      if (segment.trailer) this.closeMember(segment.trailer.values, base * 8 + segment.trailer.bit)
-    })
+    const saved = this.settled()
+    try {
+      if (info.startKind === 'member') this.newMember()
+      let from = 0
+      info.segments.forEach((segment: ChunkSegment, i: number) => {
+        if (i > 0) this.newMember()
+        const part = i === 0 && S > 0 ? this.combine(symbolCheck, segment.check, segment.end - S) : segment.check
+        this.check = this.combine(this.check, part, segment.end - from)
+        this.size += segment.end - from
+        from = segment.end
+        if (segment.trailer) this.closeMember(segment.trailer.values, base * 8 + segment.trailer.bit)
+      })
+    } catch (error) {
+      // As it was before this chunk, for a serial decoder to go on from its start.
+      this.check = saved.check
+      this.size = saved.size
+      throw error
+    }
   }
 
   private combine(a: number, b: number, lengthB: number): number {

@@ -28,7 +28,7 @@
  */
 import { CodecError } from '../errors.js'
 import type { GzipIndex } from '../gzip-index/gzip-index.js'
-import { InflateChain, type ChainPosition, type TakenChunk } from './inflate-chain.js'
+import { InflateChain, type ChainPosition, type SettledState, type TakenChunk } from './inflate-chain.js'
 import { MAX_CHUNK_INPUT, type InflateChunkJob, type PositionKind } from './inflate-chunk.js'
 import type { JobResult, JobRunner } from './jobs.js'
 
@@ -77,6 +77,12 @@ export interface InflateRunResult {
   /** The `CodecError` of a check that failed, when that is why it stopped. */
   readonly error: CodecError | null
   readonly chain: InflateChain
+  /**
+   * Where the output emitted ends, for a serial decoder to go on from: the position, the
+   * history there, the checks' state there (the member's checksum and size so far), and
+   * the bytes emitted.
+   */
+  readonly resume: { readonly position: ChainPosition; readonly window: Uint8Array; readonly state: SettledState; readonly emitted: number }
 }
 
 /** A chunk ends at its first boundary past this much output (a bound on a job's memory for highly compressible input). */
@@ -205,8 +211,10 @@ export async function runInflate(source: InflateSource, options: InflateRunOptio
             (error: unknown) => ({ error, base: 0 }),
           )
       : null
+  let emitted = 0
+  // The front stays in the list until it is settled: a failure resumes at its start.
   const settleFront = async (): Promise<void> => {
-    const { chunk, resolved } = taken.shift()!
+    const { chunk, resolved } = taken[0]!
     let check = 0
     let symbols: Uint8Array | null = null
     if (resolved) {
@@ -216,8 +224,10 @@ export async function runInflate(source: InflateSource, options: InflateRunOptio
       check = o.result.check
     }
     chain.settle(chunk, check)
+    taken.shift()
     if (symbols && symbols.length > 0) await emit(symbols, chain)
     if (chunk.bytes.length > 0) await emit(chunk.bytes, chain)
+    emitted += (symbols?.length ?? 0) + chunk.bytes.length
     const buffer = chunk.bytes.buffer
     if (buffer instanceof ArrayBuffer && buffer.byteLength > 0) free.push(buffer)
   }
@@ -294,7 +304,9 @@ export async function runInflate(source: InflateSource, options: InflateRunOptio
     // No job is left running unobserved.
     await Promise.all([...outcomes.values(), ...taken.map((t) => t.resolved)])
   }
-  return { ok, error, chain }
+  const front = taken[0]?.chunk
+  const resume = { position: front ? front.start : chain.position, window: front ? front.window : chain.history(), state: chain.settled(), emitted }
+  return { ok, error, chain, resume }
 }
 
 /** One group of index spans: from point `point`'s block (`startBit`) to `stopBit` (-1: the stream's end), `size` bytes of output. */
