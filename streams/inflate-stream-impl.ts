@@ -47,6 +47,9 @@ type DeflateFormat = 'gzip' | 'deflate' | 'deflate-raw'
 export interface InflatePairOptions extends DecodePairOptions {
   readonly concatenated: boolean
   readonly onIndex: ((index: GzipIndex) => void) | undefined
+  /** Compressed bytes per chunk and the margin past it (tests: small, so that small inputs make many chunks). */
+  readonly chunkBytes?: number
+  readonly marginBytes?: number
 }
 
 /**
@@ -59,8 +62,9 @@ export function openInflatePair(format: DeflateFormat, threads: number, options:
   const WS = options.streams?.WritableStream ?? WritableStream
   const cancel = new AbortController()
   const inFlight = 2 * threads
-  const chunkBytes = deflateChunkBytes(Infinity, threads)
-  const input = new ArrivingInput((inFlight + 2) * chunkBytes + MARGIN_BYTES)
+  const chunkBytes = options.chunkBytes ?? deflateChunkBytes(Infinity, threads)
+  const marginBytes = options.marginBytes ?? MARGIN_BYTES
+  const input = new ArrivingInput((inFlight + 2) * chunkBytes + marginBytes)
   let readable!: ReadableStreamDefaultController<Uint8Array>
   let failed: unknown = null
   let room: (() => void) | null = null
@@ -117,7 +121,7 @@ export function openInflatePair(format: DeflateFormat, threads: number, options:
     }
     return runInflate(
       input,
-      { format, start: begin, maxOutputBytes: limit, concatenated: options.concatenated, plan: { kind: 'guess', chunkBytes, marginBytes: MARGIN_BYTES }, points: points !== null, inFlight },
+      { format, start: begin, maxOutputBytes: limit, concatenated: options.concatenated, plan: { kind: 'guess', chunkBytes, marginBytes }, points: points !== null, inFlight, recycle: false },
       run,
       async (piece, chain) => {
         points?.emit(piece, chain.points)
@@ -168,12 +172,17 @@ export function openInflatePair(format: DeflateFormat, threads: number, options:
   const judgeTrailing = async (final: boolean): Promise<void> => {
     const n = input.available()
     if (n <= trailing) return
-    const first = input.slice(trailing, trailing + 1)[0]!
-    if (format === 'gzip' && options.concatenated && first === 0x1f) {
-      // A member the parallel decode did not take up: the serial decoder's to judge.
-      await afterRun({ ...result!, ok: false, resume: { position: { bit: trailing * 8, kind: 'member' }, window: new Uint8Array(0), state: { check: 0, size: 0 }, emitted } })
-      trailing = -1
-      return
+    const head = input.slice(trailing, Math.min(n, trailing + 2))
+    if (format === 'gzip' && options.concatenated && head[0] === 0x1f) {
+      // As the machine judges it (lib/machine.ts): ID1 alone waits for ID2 (and at the
+      // end is trailing data); ID1 ID2 start a member the parallel decode did not take
+      // up, for the serial decoder to judge.
+      if (head.length < 2 && !final) return
+      if (head[1] === 0x8b) {
+        await afterRun({ ...result!, ok: false, resume: { position: { bit: trailing * 8, kind: 'member' }, window: new Uint8Array(0), state: { check: 0, size: 0 }, emitted } })
+        trailing = -1
+        return
+      }
     }
     const rest = input.slice(trailing, n)
     if (!options.concatenated || rest.some((b) => b !== 0)) {
@@ -248,7 +257,9 @@ export function openInflatePair(format: DeflateFormat, threads: number, options:
     close() {
       return serialize(async () => {
         input.end()
-        if (running && result === undefined) await afterRun(await running)
+        // No input at all: the serial decoder's verdict on an empty stream.
+        if (!running) await afterRun(null)
+        else if (result === undefined) await afterRun(await running)
         if (trailing >= 0) await judgeTrailing(true)
         if (serial) await feed(null)
         if (options.onIndex && result?.ok && builder && points && !serial) {

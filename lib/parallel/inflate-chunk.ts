@@ -515,13 +515,16 @@ class ChunkDecoder {
     if (this.wide) {
       this.symbols = (this.out16 - this.O16) >>> 1
       this.bytes = 0
-      this.result = this.heap8.slice(this.O16, this.O16 + 2 * this.symbols)
+      this.result = null
     }
-    const output = this.result ? this.result.subarray(0, 2 * this.symbols + this.bytes) : new Uint8Array(0)
+    // No bytes decoded since the symbols (or none at all): the symbols alone.
+    if (!this.result) this.result = this.heap8.slice(this.O16, this.O16 + 2 * this.symbols)
+    const output = this.result.subarray(0, 2 * this.symbols + this.bytes)
+    // The segments closed by trailers, then the one the chunk ends inside (even empty: a
+    // member whose header the chunk read), unless it ends where a member does.
     const segments: ChunkSegment[] = [...this.segments]
     const total = this.symbols + this.bytes
-    const last = segments[segments.length - 1]
-    if (!last || !last.trailer || last.end !== total) segments.push({ end: total, check: this.check, trailer: null })
+    if (endKind === 'block') segments.push({ end: total, check: this.check, trailer: null })
     return { output, info: { start: this.start, startKind: this.startKind, end, endKind, reason, symbols: this.symbols, segments, points: this.points } }
   }
 }

@@ -78,7 +78,7 @@ export async function inflateParallel(bytes: Uint8Array, format: Format, options
   }
   const out = new OutputBuffer(format === 'gzip' && bytes.length >= 18 ? readU32LE(bytes, bytes.length - 4) : options.index ? options.index.uncompressedSize : bytes.length * 4, options.maxOutputBytes)
   const points = options.builder ? new IndexPoints(options.builder) : null
-  const r = await runInflate(wholeSource(bytes), { format, start, maxOutputBytes: options.maxOutputBytes, concatenated: options.concatenated, plan, points: points !== null, inFlight }, run, (piece, chain) => {
+  const r = await runInflate(wholeSource(bytes), { format, start, maxOutputBytes: options.maxOutputBytes, concatenated: options.concatenated, plan, points: points !== null, inFlight, recycle: true }, run, (piece, chain) => {
     points?.emit(piece, chain.points)
     out.push(piece)
   })

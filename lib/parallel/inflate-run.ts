@@ -17,8 +17,9 @@
  *   ending at the next group's point, which it must meet exactly.
  *
  * Markers are resolved by jobs of their own (markers.ts) and the chunks' outputs emitted
- * in order once their checks pass. The buffers of outputs emitted go back to the next
- * jobs as their scratch, so that workers do not write fresh pages for every chunk.
+ * in order. When `emit` copies them (`recycle`), the buffers of outputs emitted go back
+ * to the next jobs as their scratch, so that workers do not write fresh pages for every
+ * chunk.
  *
  * The run ends `ok` at the stream's end (the position after its last trailer), or not:
  * a check that failed (`error`), a chunk that cannot grow, an index that does not match.
@@ -69,6 +70,12 @@ export interface InflateRunOptions {
   readonly points: boolean
   /** Jobs in flight at most. */
   readonly inFlight: number
+  /**
+   * Whether `emit` is done with each piece when it returns (it copies it), so that the
+   * piece's memory can be handed to a later job to write into. A stream hands its pieces
+   * to its reader, who keeps them: not then.
+   */
+  readonly recycle: boolean
 }
 
 export interface InflateRunResult {
@@ -178,21 +185,25 @@ export async function runInflate(source: InflateSource, options: InflateRunOptio
   type Outcome = { result: JobResult; base: number; error?: undefined } | { result?: undefined; base: number; error: unknown }
   const outcomes = new Map<number, Promise<Outcome | null>>()
   const capture = (p: Promise<{ job: InflateChunkJob; base: number } | null>): Promise<Outcome | null> =>
-    p.then(async (made) => {
-      if (!made) return null
-      try {
-        return { result: await run(made.job), base: made.base }
-      } catch (error) {
-        return { error, base: made.base }
-      }
-    })
+    p.then(
+      async (made) => {
+        if (!made) return null
+        try {
+          return { result: await run(made.job), base: made.base }
+        } catch (error) {
+          return { error, base: made.base }
+        }
+      },
+      (error: unknown) => ({ error, base: 0 }),
+    )
   /** Next unit not yet started; units before `done` were taken or passed over. */
   let next = 0
   let done = 0
   /** Starts the units whose input is there, up to `inFlight` past `k` (unit `k` itself whatever its input). */
   const submit = (k: number): void => {
     const count = unitCount()
-    if (next < done) next = done
+    // Units before `k` start before the position: never needed.
+    if (next < k) next = k
     while (next < count && next < k + inFlight && (next <= k || source.available() >= needs(next) || source.length() >= 0)) {
       outcomes.set(next, capture(unitJob(next)))
       next++
@@ -229,7 +240,7 @@ export async function runInflate(source: InflateSource, options: InflateRunOptio
     if (chunk.bytes.length > 0) await emit(chunk.bytes, chain)
     emitted += (symbols?.length ?? 0) + chunk.bytes.length
     const buffer = chunk.bytes.buffer
-    if (buffer instanceof ArrayBuffer && buffer.byteLength > 0) free.push(buffer)
+    if (options.recycle && buffer instanceof ArrayBuffer && buffer.byteLength > 0) free.push(buffer)
   }
 
   let error: CodecError | null = null
@@ -256,7 +267,10 @@ export async function runInflate(source: InflateSource, options: InflateRunOptio
         const pending = outcomes.get(k)!
         // While it runs, start the units whose input arrives meanwhile.
         let settled = false
-        void pending.then(() => (settled = true))
+        void pending.then(
+          () => (settled = true),
+          () => (settled = true),
+        )
         while (!settled && source.length() < 0) {
           await Promise.race([pending, source.changed()])
           submit(k)
@@ -292,7 +306,12 @@ export async function runInflate(source: InflateSource, options: InflateRunOptio
       // Emitted as soon as they are ready (their buffers go to the next jobs), and always
       // before more than `inFlight` wait.
       while (taken.length > 0 && (taken[0]!.ready || taken.length > inFlight)) await settleFront()
-      source.release(Math.min(base(chain.position.bit), ...[...outcomes.keys()].map((j) => (spans ? base(spans[j]!.startBit) : nominal(j)))))
+      // Kept: from the unit that holds the position (its search may still be started) or
+      // the position itself, and every unit started and not yet taken.
+      const keep = spans ? base(chain.position.bit) : Math.min(base(chain.position.bit), nominal(Math.max(0, Math.floor((chain.position.bit / 8 - first) / (plan as { chunkBytes: number }).chunkBytes))))
+      // And the chunks taken and not yet emitted: a serial decoder would resume at the first.
+      const front = taken.length > 0 ? base(taken[0]!.chunk.start.bit) : keep
+      source.release(Math.min(keep, front, ...[...outcomes.keys()].map((j) => (spans ? base(spans[j]!.startBit) : nominal(j)))))
     }
     while (taken.length > 0) await settleFront()
     ok = true
