@@ -331,6 +331,26 @@ test('the public surfaces with threads: decode(), gzipDecode, DecompressionStrea
   }
 })
 
+test('the CLI: sluice decompress -T 2 and test -T2 give what gzip -d gives; -T with compress is a usage error', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sluice-cli-T-'))
+  try {
+    const big = concatBytes([text, text])
+    const file = join(dir, 'big.gz')
+    writeFileSync(file, gzipSync(big))
+    const main = join(root, 'adapters/node/cli/main.ts')
+    const out = spawnSync(process.execPath, ['--import', 'tsx', main, 'decompress', '-T', '2', '-c', file], { cwd: root, maxBuffer: 1 << 28 })
+    assert.is(out.status, 0, String(out.stderr))
+    assert.ok(same(new Uint8Array(out.stdout), big))
+    const t = spawnSync(process.execPath, ['--import', 'tsx', main, 'test', '-T2', '-v', file], { cwd: root })
+    assert.is(t.status, 0, String(t.stderr))
+    const c = spawnSync(process.execPath, ['--import', 'tsx', main, 'compress', '-T', '2', '-c', file], { cwd: root })
+    assert.is(c.status, 1)
+    assert.match(String(c.stderr), /-T is for decompress and test/)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
 test('every .gz fixture of the shared test files decodes in parallel to the serial decoder\'s bytes', async () => {
   if (!fixtures) return console.log('# skipped: .gz fixtures (no ../shared/fixtures)')
   const files: string[] = []
