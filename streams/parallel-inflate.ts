@@ -2,8 +2,9 @@
  * `decode('gzip' | 'deflate' | 'deflate-raw', data, { threads, index })` (issue 31): one
  * stream decoded on `threads`, part of the threads implementation (./parallel.ts).
  *
- * - BGZF (gzip members that state their sizes): groups of members as jobs
- *   (lib/parallel/bgzf.ts).
+ * - BGZF (gzip members that state their sizes): groups of members of about 4 MiB of
+ *   output as jobs (lib/parallel/bgzf.ts), each decoded through its members' headers and
+ *   trailers by the chunk decoder.
  * - With `index` (a `GzipIndex` or its bytes, lib/gzip-index/): the spans between its
  *   points as jobs, each from its point's window (lib/parallel/inflate-parallel.ts).
  * - Otherwise chunks decoded from guessed block boundaries, the two-stage method
@@ -22,9 +23,7 @@ import { Status } from '../lib/status.js'
 import { checkOptions } from '../lib/formats.js'
 import type { DecodeOptions } from '../lib/oneshot.js'
 import { bgzfGroups } from '../lib/parallel/bgzf.js'
-import { GROUP_BYTES } from '../lib/parallel/cuts.js'
-import { decodeFrameGroups } from '../lib/parallel/frames.js'
-import { inflateParallel } from '../lib/parallel/inflate-parallel.js'
+import { GROUP_OUTPUT, inflateParallel } from '../lib/parallel/inflate-parallel.js'
 import { MIN_PARALLEL_BYTES } from '../lib/options.js'
 import { checkGzipIndex, type GzipIndex } from '../lib/gzip-index/gzip-index.js'
 import { DEFAULT_SPACING, GzipIndexBuilder } from '../lib/gzip-index/index-builder.js'
@@ -52,9 +51,9 @@ export async function decodeDeflate(format: DeflateFormat, bytes: Uint8Array, op
   if (parallel) {
     const run = jobRunner(threads, bytes.length, engines)
     try {
-      const groups = format === 'gzip' && concatenated ? bgzfGroups(bytes, GROUP_BYTES) : null
+      const groups = format === 'gzip' && concatenated ? bgzfGroups(bytes, GROUP_OUTPUT) : null
       if (groups) {
-        data = await decodeFrameGroups(bytes, groups, { engine }, maxOutputBytes, run, 2 * threads, 'gzip')
+        data = await inflateParallel(bytes, format, { maxOutputBytes, concatenated, members: groups }, run, 2 * threads)
       } else {
         const parts = wantIndex || given ? await loadIndexParts('wasm') : null
         const builder = wantIndex ? new GzipIndexBuilder(format, DEFAULT_SPACING, parts!.compressor()) : undefined

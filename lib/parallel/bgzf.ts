@@ -3,15 +3,21 @@
  * cut for parallel decoding: a series of gzip members of at most 64 KiB, each stating
  * its total size in an extra subfield `BC` (BSIZE + 1) and its decoded size in its
  * trailer (ISIZE), so that the members are found, and grouped into jobs of about
- * `target` decoded bytes, from their headers alone; each group decodes on its own into
- * exactly its size (frames.ts `decodeFrameGroups`, the same jobs as zstd frames).
+ * `target` decoded bytes, from their headers alone; each group decodes on its own
+ * (inflate-run.ts, the `members` plan) into at most the size their ISIZEs add up to.
  */
 import { readU32LE } from '../endian.js'
-import type { FrameGroup } from './frames.js'
 import { memberHeader, type MemberHeader } from './gzip-member.js'
 
 /** The smallest member: a 10-byte header, an extra field of 6 (XLEN 2 + BC 4 + BSIZE 2 is 8), 2 of deflate data, an 8-byte trailer. */
 const MIN_MEMBER = 26
+
+/** A group of whole members: `input[start..end)`, decoding to `size` bytes (their ISIZEs). */
+export interface MemberGroup {
+  readonly start: number
+  readonly end: number
+  readonly size: number
+}
 
 /** Most data one BGZF block holds (section 4.1). */
 const MAX_DATA = 65536
@@ -21,9 +27,9 @@ const MAX_DATA = 65536
  * unless every member (to the last byte of the input) is a BGZF member that fits, and
  * there are at least two groups.
  */
-export function bgzfGroups(bytes: Uint8Array, target: number): FrameGroup[] | null {
+export function bgzfGroups(bytes: Uint8Array, target: number): MemberGroup[] | null {
   const header: MemberHeader = { dataStart: 0, blockSize: -1 }
-  const groups: FrameGroup[] = []
+  const groups: MemberGroup[] = []
   let groupStart = 0
   let groupSize = 0
   let pos = 0

@@ -64,10 +64,9 @@ export function zstdFrameGroups(bytes: Uint8Array, target: number): FrameGroup[]
 /**
  * Decodes the frame groups of `bytes` through `run`, at most `inFlight` at a time, into
  * one array of their total declared size; null when that total exceeds `maxOutputBytes`
- * (the serial decoder then reports the limit as it always does). `format`: zstd frames,
- * or gzip members of known sizes (BGZF, bgzf.ts).
+ * (the serial decoder then reports the limit as it always does).
  */
-export async function decodeFrameGroups(bytes: Uint8Array, groups: readonly FrameGroup[], options: Record<string, unknown>, maxOutputBytes: number, run: JobRunner, inFlight: number, format: 'zstd' | 'gzip' = 'zstd'): Promise<Uint8Array | null> {
+export async function decodeFrameGroups(bytes: Uint8Array, groups: readonly FrameGroup[], options: Record<string, unknown>, maxOutputBytes: number, run: JobRunner, inFlight: number): Promise<Uint8Array | null> {
   let total = 0
   for (const g of groups) total += g.size
   if (total > maxOutputBytes) return null
@@ -75,7 +74,7 @@ export async function decodeFrameGroups(bytes: Uint8Array, groups: readonly Fram
   let at = 0
   await runOrdered(
     groups.length,
-    (i) => ({ kind: 'decode', format, options, input: bytes.subarray(groups[i]!.start, groups[i]!.end), size: groups[i]!.size }),
+    (i) => ({ kind: 'decode', format: 'zstd', options, input: bytes.subarray(groups[i]!.start, groups[i]!.end), size: groups[i]!.size }),
     run,
     inFlight,
     (_, r) => {

@@ -50,6 +50,8 @@ export interface InflateParallelOptions {
   readonly window?: (i: number) => Promise<Uint8Array>
   /** Build the stream's index into this builder. */
   readonly builder?: GzipIndexBuilder
+  /** Decode these groups of whole members (BGZF, bgzf.ts) instead of guessing. */
+  readonly members?: readonly { readonly start: number; readonly end: number; readonly size: number }[]
 }
 
 /** Where the deflate data (or the first member) starts, or null when the stream is not for this path. */
@@ -69,14 +71,17 @@ export async function inflateParallel(bytes: Uint8Array, format: Format, options
   const start = streamStart(bytes, format)
   if (!start) return null
   let plan: InflatePlan
-  if (options.index) {
+  if (options.members) {
+    plan = { kind: 'members', groups: options.members }
+  } else if (options.index) {
     plan = { kind: 'index', index: options.index, window: options.window!, groupBytes: GROUP_OUTPUT }
   } else {
     const chunkBytes = options.chunkBytes ?? deflateChunkBytes(bytes.length, inFlight >>> 1)
     if (bytes.length - start.bit / 8 <= chunkBytes) return null
     plan = { kind: 'guess', chunkBytes, marginBytes: options.marginBytes ?? MARGIN_BYTES }
   }
-  const out = new OutputBuffer(format === 'gzip' && bytes.length >= 18 ? readU32LE(bytes, bytes.length - 4) : options.index ? options.index.uncompressedSize : bytes.length * 4, options.maxOutputBytes)
+  const size = options.members ? options.members.reduce((n, g) => n + g.size, 0) : options.index ? options.index.uncompressedSize : format === 'gzip' && bytes.length >= 18 ? readU32LE(bytes, bytes.length - 4) : bytes.length * 4
+  const out = new OutputBuffer(size, options.maxOutputBytes)
   const points = options.builder ? new IndexPoints(options.builder) : null
   const r = await runInflate(wholeSource(bytes), { format, start, maxOutputBytes: options.maxOutputBytes, concatenated: options.concatenated, plan, points: points !== null, inFlight, recycle: true }, run, (piece, chain) => {
     points?.emit(piece, chain.points)

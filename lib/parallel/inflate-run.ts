@@ -15,6 +15,8 @@
  * - `index`: spans between an index's points (lib/gzip-index/gzip-index.ts), grouped to
  *   about `groupBytes` of output, each decoded from its point with the point's window and
  *   ending at the next group's point, which it must meet exactly.
+ * - `members`: groups of whole members (BGZF), each decoded from its first member's
+ *   header through its last one's trailer, into at most the size their ISIZEs add up to.
  *
  * Markers are resolved by jobs of their own (markers.ts) and the chunks' outputs emitted
  * in order. When `emit` copies them (`recycle`), the buffers of outputs emitted go back
@@ -59,6 +61,8 @@ export type InflatePlan =
       readonly window: (i: number) => Promise<Uint8Array>
       readonly groupBytes: number
     }
+  /** Groups of whole gzip members whose places and sizes are known (BGZF: bgzf.ts), each from its first member's header to its last one's trailer. */
+  | { readonly kind: 'members'; readonly groups: readonly { readonly start: number; readonly end: number; readonly size: number }[] }
 
 export interface InflateRunOptions {
   readonly format: 'gzip' | 'deflate' | 'deflate-raw'
@@ -117,7 +121,7 @@ export async function runInflate(source: InflateSource, options: InflateRunOptio
   }
 
   // The units: guessed chunks (the count known once the input ended), or index spans.
-  const spans = plan.kind === 'index' ? indexSpans(plan.index, options.start, plan.groupBytes) : null
+  const spans = plan.kind === 'index' ? indexSpans(plan.index, options.start, plan.groupBytes) : plan.kind === 'members' ? memberSpans(plan.groups) : null
   const unitCount = (): number => {
     if (spans) return spans.length
     const n = source.length()
@@ -131,7 +135,7 @@ export async function runInflate(source: InflateSource, options: InflateRunOptio
     const b = base(at.bit)
     const count = unitCount()
     const stop = spans ? spans[k]!.stopBit : k + 1 < count ? nominal(k + 1) * 8 : -1
-    const want = Math.min(b + MAX_CHUNK_INPUT, stop < 0 ? Infinity : Math.ceil(stop / 8) + extra)
+    const want = Math.min(b + MAX_CHUNK_INPUT, spans ? spans[k]!.endByte : stop < 0 ? Infinity : Math.ceil(stop / 8) + extra)
     const end = Math.max(await source.until(want === Infinity ? Number.MAX_SAFE_INTEGER : want), Math.min(b + 1, source.available()))
     const job: InflateChunkJob = {
       kind: 'inflate-chunk',
@@ -155,7 +159,8 @@ export async function runInflate(source: InflateSource, options: InflateRunOptio
     if (k === 0) return knownJob(0, options.start, new Uint8Array(0), guessMargin())
     if (spans) {
       const s = spans[k]!
-      return knownJob(k, { bit: s.startBit, kind: 'block' }, await (plan as { window: (i: number) => Promise<Uint8Array> }).window(s.point), 16)
+      const window = s.kind === 'block' ? await (plan as { window: (i: number) => Promise<Uint8Array> }).window(s.point) : null
+      return knownJob(k, { bit: s.startBit, kind: s.kind }, window, 16)
     }
     const { chunkBytes, marginBytes } = plan as { chunkBytes: number; marginBytes: number }
     const b = nominal(k)
@@ -180,7 +185,7 @@ export async function runInflate(source: InflateSource, options: InflateRunOptio
   }
   const guessMargin = (): number => (plan.kind === 'guess' ? plan.marginBytes : 16)
   /** The input unit k's job needs: to the next unit's start and the margin past it (or the end). */
-  const needs = (k: number): number => (spans ? Math.ceil(spans[k]!.stopBit / 8) + 16 : nominal(k + 1) + guessMargin())
+  const needs = (k: number): number => (spans ? spans[k]!.endByte : nominal(k + 1) + guessMargin())
 
   type Outcome = { result: JobResult; base: number; error?: undefined } | { result?: undefined; base: number; error: unknown }
   const outcomes = new Map<number, Promise<Outcome | null>>()
@@ -328,12 +333,23 @@ export async function runInflate(source: InflateSource, options: InflateRunOptio
   return { ok, error, chain, resume }
 }
 
-/** One group of index spans: from point `point`'s block (`startBit`) to `stopBit` (-1: the stream's end), `size` bytes of output. */
+/**
+ * A span of known places: from `startBit` (point `point`'s block, or a member's header)
+ * to the block at `stopBit` (-1: to the end of its input, `endByte`), `size` bytes of
+ * output.
+ */
 interface IndexSpan {
   readonly point: number
+  readonly kind: PositionKind
   readonly startBit: number
   readonly stopBit: number
+  readonly endByte: number
   readonly size: number
+}
+
+/** Member groups as spans. */
+function memberSpans(groups: readonly { start: number; end: number; size: number }[]): IndexSpan[] {
+  return groups.map((g) => ({ point: -1, kind: 'member', startBit: g.start * 8, stopBit: -1, endByte: g.end, size: g.size }))
 }
 
 /**
@@ -347,9 +363,9 @@ function indexSpans(index: GzipIndex, start: ChainPosition, groupBytes: number):
   for (let i = 0; i < points.length; i++) {
     const p = points[i]!
     if (p.compressedBitOffset <= from.bit || p.uncompressedOffset - from.out < groupBytes) continue
-    spans.push({ point: from.point, startBit: from.bit, stopBit: p.compressedBitOffset, size: p.uncompressedOffset - from.out })
+    spans.push({ point: from.point, kind: 'block', startBit: from.bit, stopBit: p.compressedBitOffset, endByte: Math.ceil(p.compressedBitOffset / 8) + 16, size: p.uncompressedOffset - from.out })
     from = { point: i, bit: p.compressedBitOffset, out: p.uncompressedOffset }
   }
-  spans.push({ point: from.point, startBit: from.bit, stopBit: -1, size: index.uncompressedSize - from.out })
+  spans.push({ point: from.point, kind: 'block', startBit: from.bit, stopBit: -1, endByte: index.compressedSize, size: index.uncompressedSize - from.out })
   return spans
 }
