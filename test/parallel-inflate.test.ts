@@ -326,6 +326,11 @@ test('the public surfaces with threads: decode(), gzipDecode, DecompressionStrea
     assert.instance(threaded, CodecError)
     assert.is((threaded as CodecError).code, (serial as CodecError).code)
     assert.is((threaded as CodecError).offset, (serial as CodecError).offset)
+    // maxOutputBytes: the serial decoder's LIMIT_EXCEEDED, no chunk decoding far past it.
+    const limited = await decode('gzip', gz, { threads: 2, maxOutputBytes: 1_000_000 }).catch((e: unknown) => e as CodecError)
+    const limitedSerial = await decodeSerial('gzip', gz, { maxOutputBytes: 1_000_000 }).catch((e: unknown) => e as CodecError)
+    assert.is((limited as CodecError).code, 'LIMIT_EXCEEDED')
+    assert.is((limited as CodecError).offset, (limitedSerial as CodecError).offset)
   } finally {
     await closeWorkers()
   }

@@ -117,7 +117,14 @@ const ROOM8 = 1024 * 1024
 const SLACK = 1024
 /** A job's input limit: bit positions must fit in 31 bits (2^28 bytes), the staging area below it. */
 export const MAX_CHUNK_INPUT = 128 * 1024 * 1024
-/** Most output one chunk holds (a single block decoding to more fails the job; the driver then decodes serially). */
+/**
+ * Most output one chunk holds past its `maxOutput` (which it passes only inside a block):
+ * a block decoding to more is a bomb or an unusual encoder, and fails the job; the
+ * driver then decodes serially, which reports the limit or decodes it. zlib's blocks
+ * hold at most 64K symbols, 16 MiB of output.
+ */
+const BLOCK_SLACK = 64 * 1024 * 1024
+/** Most output one chunk holds at all. */
 const HARD_OUTPUT = 1024 * 1024 * 1024
 
 /** Thrown inside a chunk's decode: an invalid block, trailer or header. */
@@ -414,11 +421,12 @@ class ChunkDecoder {
     if (n === 0) return
     const at = 2 * this.symbols + this.bytes
     if (!this.result || at + n > this.result.length) {
-      if (this.bytes + n > HARD_OUTPUT) throw new CodecError('LIMIT_EXCEEDED', this.job.format, `one chunk decodes to more than ${HARD_OUTPUT} bytes`)
+      const most = Math.min(HARD_OUTPUT, this.job.maxOutput + BLOCK_SLACK)
+      if (this.symbols + this.bytes + n > most) throw new CodecError('LIMIT_EXCEEDED', this.job.format, `one chunk decodes to more than ${most} bytes`)
       // First sized for 8 bytes per input byte (pages never written cost nothing), then
       // grown by half when short.
       const estimate = 2 * this.symbols + 8 * this.n
-      const size = Math.max(at + n + STEP8, this.result ? Math.floor(this.result.length * 1.5) : Math.min(estimate, HARD_OUTPUT))
+      const size = Math.max(at + n + STEP8, this.result ? Math.floor(this.result.length * 1.5) : Math.min(estimate, 2 * most))
       const scratch = this.job.scratch
       const grown = scratch && scratch.byteLength >= Math.min(size, 4 * this.n) && scratch.byteLength >= at + n && !this.result ? new Uint8Array(scratch) : new Uint8Array(size)
       if (this.result) grown.set(this.result.subarray(0, at))

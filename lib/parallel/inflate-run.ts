@@ -110,6 +110,8 @@ export async function runInflate(source: InflateSource, options: InflateRunOptio
   const chain = new InflateChain(format, options.start, options)
   const free: ArrayBuffer[] = []
   const first = options.start.bit / 8
+  // A chunk never holds more than the limit lets through (a bomb stops early).
+  const chunkOutput = Math.min(CHUNK_OUTPUT, options.maxOutputBytes + 1)
 
   /** One unit of work: a job whose input starts at `base`, and what it should start at. */
   interface Unit {
@@ -148,7 +150,7 @@ export async function runInflate(source: InflateSource, options: InflateRunOptio
       stop: stop < 0 ? -1 : stop - b * 8,
       exact: spans !== null && stop >= 0,
       last: end === source.length(),
-      maxOutput: spans ? spans[k]!.size + 1 : CHUNK_OUTPUT,
+      maxOutput: spans ? spans[k]!.size + 1 : chunkOutput,
       points: options.points,
       scratch: free.pop() ?? null,
     }
@@ -177,7 +179,7 @@ export async function runInflate(source: InflateSource, options: InflateRunOptio
       window: null,
       stop: k + 1 < count ? chunkBytes * 8 : -1,
       last: end === source.length(),
-      maxOutput: CHUNK_OUTPUT,
+      maxOutput: chunkOutput,
       points: options.points,
       scratch: free.pop() ?? null,
     }
