@@ -53,7 +53,7 @@ export interface DecodedWithIndex {
  * `{ data, index }`, a `GzipIndex` is used to split the stream at its points.
  */
 export async function decode<F extends Format>(format: F, data: BinaryInput, options: DecodeOptions<F> & Pick<ThreadOptions, 'threads'> & { index: true }): Promise<DecodedWithIndex>
-export async function decode<F extends Format>(format: F, data: BinaryInput, options?: DecodeOptions<F> & Pick<ThreadOptions, 'threads'> & { index?: GzipIndex | Uint8Array }): Promise<Uint8Array>
+export async function decode<F extends Format>(format: F, data: BinaryInput, options?: DecodeOptions<F> & Pick<ThreadOptions, 'threads'> & { index?: GzipIndex }): Promise<Uint8Array>
 export async function decode<F extends Format>(format: F, data: BinaryInput, options: DecodeOptions<F> & Pick<ThreadOptions, 'threads'> & DecodeIndexOptions = {} as DecodeOptions<F>): Promise<Uint8Array | DecodedWithIndex> {
   if (threaded(options)) return (await parallel()).decode(format, data, options, engines)
   return decodeSerial(format, data, options)

@@ -46,10 +46,10 @@ export interface DecodeIndexOptions {
   /**
    * `true`: resolve to `{ data, index }`, the stream's `GzipIndex` built while it
    * decodes (the index `gzipIndex()` builds; with `threads` from the block starts the
-   * chunks met). A `GzipIndex` (or its bytes, any format `decodeGzipIndex` reads): with
+   * chunks met). A `GzipIndex` (an index file is read with `decodeGzipIndex`): with
    * `threads`, the spans between its points decode in parallel, each from its point's
    * window; it must be the index of this very file (its size and format), else
    * `INVALID_DATA` / `INVALID_OPTION`.
    */
-  index?: true | GzipIndex | Uint8Array
+  index?: true | GzipIndex
 }
