@@ -74,12 +74,12 @@ for (const runtime of ['node', 'browser', 'workerd'] as const) {
     const result = await build({ ...target, write: false, metafile: true, logLevel: 'error' })
     const inputs = Object.keys(result.metafile!.inputs)
     const embedded = inputs.filter((i) => /\.b64\.(ts|js)$/.test(i)).map((i) => /([\w-]+)\.b64\./.exec(i)![1]).sort()
-    assert.equal(embedded, runtime === 'workerd' ? [] : ['inflate', 'lz4', 'snappy'], `${runtime} embeds ${embedded.join(', ')}`)
+    assert.equal(embedded, runtime === 'workerd' ? [] : ['inflate', 'inflate-markers', 'lz4', 'snappy'], `${runtime} embeds ${embedded.join(', ')}`)
     const js = result.outputFiles!.filter((f) => f.path.endsWith('.js')).map((f) => f.text).join('\n')
     // zstd and brotli each have a decoder and an encoder module; the deflate family's
     // encoder is zlib-ng's (its decoder is the small embedded kernel).
     for (const file of ['zstd-dec', 'zstd-enc', 'brotli-dec', 'brotli-enc', 'zlibng-deflate']) assert.match(js, LOADS[runtime](file))
-    if (runtime === 'workerd') for (const kernel of ['inflate', 'lz4', 'snappy']) assert.match(js, LOADS.workerd(kernel))
+    if (runtime === 'workerd') for (const kernel of ['inflate', 'inflate-markers', 'lz4', 'snappy']) assert.match(js, LOADS.workerd(kernel))
     if (runtime !== 'node') {
       const node = /(?:from\s*|import\s*\(\s*|import\s+)"node:[\w/]+"/.exec(js)
       assert.is(node, null, `a ${runtime} bundle imports ${node?.[0]}`)
