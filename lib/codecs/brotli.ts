@@ -1,6 +1,6 @@
 /**
  * Brotli (RFC 7932) span codecs on wasm engines (see `wasm/brotli-engine.ts`): brotli
- * 1.1.0's streaming decoder and encoder, built by scripts/build-engines.mjs.
+ * 1.1.0's streaming decoder and encoder, built by the repository's scripts/build-engines.mjs.
  *
  * Each call hands the engine at most `STEP` bytes of input and asks for at most `STEP`
  * bytes of output, so the engine's per-call buffers stay bounded whatever the caller

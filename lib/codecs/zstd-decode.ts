@@ -16,7 +16,7 @@
  * caller split the input. With it, an error is placed at the first byte of the part
  * libzstd found it in: a block's 3-byte header, or the Content_Checksum for
  * `CHECKSUM_MISMATCH`, the same however the input arrives
- * (test/zstd-error-offsets.test.ts). Blocks are at most 128 KiB, and calls were already
+ * (the repository's test/zstd-error-offsets.test.ts). Blocks are at most 128 KiB, and calls were already
  * bounded by the 256 KiB output staging, so this adds few calls.
  *
  * A decoder keeps its libzstd context (and a trained dictionary loaded into it) from
