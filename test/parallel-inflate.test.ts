@@ -304,6 +304,42 @@ test('decoding streams: a damaged stream fails with the serial decoder\'s code a
   assert.ok(compared > 0)
 })
 
+test('decoding streams: a cancelled reader or an abort signal stops the chunk jobs; the writer fails, nothing hangs', async () => {
+  const gz = gzipSync(text)
+  const open = (signal?: AbortSignal) =>
+    openInflatePair('gzip', { threads: 1, engine: 'wasm', maxOutputBytes: Infinity, codec: {}, chunkSize: undefined, signal, streams: undefined, rules: { surface: (e) => e, allowShared: true }, concatenated: true, onIndex: undefined, chunkBytes: 5000, marginBytes: 5000 }, { createEncoder, createDecoder, prepareDecoder, Machine })
+  const settle = (p: Promise<unknown>) => p.then(() => 'ok', (e: unknown) => e)
+  // The reader cancels after its first chunk.
+  const pair = open()
+  const reader = pair.readable.getReader()
+  const writer = pair.writable.getWriter()
+  const writing = settle((async () => {
+    for (const part of randomChunks(gz, 4000)) await writer.write(part)
+    await writer.close()
+  })())
+  const first = await reader.read()
+  assert.ok(!first.done && first.value.length > 0)
+  await reader.cancel(new Error('enough'))
+  assert.instance(await writing, Error, 'the writable side fails after the cancel')
+  // The signal aborts while the reader waits.
+  const controller = new AbortController()
+  const aborted = open(controller.signal)
+  const r = aborted.readable.getReader()
+  const w = aborted.writable.getWriter()
+  const writes = settle((async () => {
+    for (const part of randomChunks(gz, 4000)) await w.write(part)
+    await w.close()
+  })())
+  await r.read()
+  controller.abort(new Error('stop'))
+  // What was queued before the abort may still come out; then the reader fails with the reason.
+  const error = await settle((async () => {
+    for (let x = await r.read(); !x.done; x = await r.read());
+  })())
+  assert.is((error as Error).message, 'stop')
+  assert.instance(await writes, Error)
+})
+
 test('the public surfaces with threads: decode(), gzipDecode, DecompressionStream, nodeDecode (workers, inputs over 1 MiB)', async () => {
   const big = concatBytes([text, text, text])
   const gz = gzipSync(big)
