@@ -8,16 +8,13 @@
  */
 import { readU32LE } from '../endian.js'
 import { memberHeader, type MemberHeader } from './gzip-member.js'
+import { SizedGroups, type SizedGroup } from './cuts.js'
 
 /** The smallest member: a 10-byte header, an extra field of 6 (XLEN 2 + BC 4 + BSIZE 2 is 8), 2 of deflate data, an 8-byte trailer. */
 const MIN_MEMBER = 26
 
 /** A group of whole members: `input[start..end)`, decoding to `size` bytes (their ISIZEs). */
-export interface MemberGroup {
-  readonly start: number
-  readonly end: number
-  readonly size: number
-}
+export type MemberGroup = SizedGroup
 
 /** Most data one BGZF block holds (section 4.1). */
 const MAX_DATA = 65536
@@ -29,9 +26,7 @@ const MAX_DATA = 65536
  */
 export function bgzfGroups(bytes: Uint8Array, target: number): MemberGroup[] | null {
   const header: MemberHeader = { dataStart: 0, blockSize: -1 }
-  const groups: MemberGroup[] = []
-  let groupStart = 0
-  let groupSize = 0
+  const groups = new SizedGroups(target)
   let pos = 0
   while (pos < bytes.length) {
     if (memberHeader(bytes, pos, bytes.length, header) < 0) return null
@@ -42,13 +37,8 @@ export function bgzfGroups(bytes: Uint8Array, target: number): MemberGroup[] | n
     // BGZF (and must not size an allocation).
     const isize = readU32LE(bytes, pos - 4)
     if (isize > MAX_DATA) return null
-    groupSize += isize
-    if (groupSize >= target) {
-      groups.push({ start: groupStart, end: pos, size: groupSize })
-      groupStart = pos
-      groupSize = 0
-    }
+    groups.add(pos, isize)
   }
-  if (groupStart < pos) groups.push({ start: groupStart, end: pos, size: groupSize })
-  return groups.length >= 2 ? groups : null
+  const list = groups.finish(pos)
+  return list.length >= 2 ? list : null
 }
