@@ -41,7 +41,7 @@ export type {
   SnappyRawEncodeOptions,
 } from '../lib/option-types.js'
 export { Machine, DEFAULT_BLOCK_SIZE, type MachineOptions } from '../lib/machine.js'
-export { decode, encode, closeWorkers, MAX_THREADS, MAX_AUTO_THREADS, MIN_PARALLEL_BYTES, type ThreadOptions, type Threads, type DecodeOptions, type EncodeOptions } from './one-shot.js'
+export { decode, encode, closeWorkers, MAX_THREADS, MAX_AUTO_THREADS, MIN_PARALLEL_BYTES, type DecodedWithIndex, type DecodeIndexOptions, type ThreadOptions, type Threads, type DecodeOptions, type EncodeOptions } from './one-shot.js'
 export type { OneShotDecodeOptions, OneShotEncodeOptions } from '../lib/oneshot.js'
 export type { Progress, ProgressCallback } from '../lib/progress.js'
 export type { BinaryInput } from '../lib/bytes.js'
