@@ -58,7 +58,9 @@ export async function encode<F extends Format>(format: F, data: BinaryInput, opt
 
 /** What `decode()` with `index: true` resolves to: the data and the stream's index. */
 export interface DecodedWithIndex {
+  /** The decoded bytes, as `decode()` without `index` resolves to. */
   readonly data: Uint8Array
+  /** The stream's index, built while it decoded (docs/gzip-archives.md). */
   readonly index: GzipIndex
 }
 
