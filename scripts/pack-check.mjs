@@ -1,7 +1,7 @@
 // The package as npm publishes it: packs the tarball (`npm pack --json`, after
 // `npm run build`), prints its packed and unpacked sizes per folder, and checks it:
 //
-//   size      packed <= 1.1 MB, unpacked <= 3.5 MB (1 MB = 1,000,000 bytes)
+//   size      packed <= 1.15 MB, unpacked <= 3.65 MB (1 MB = 1,000,000 bytes)
 //   contents  dist/ and the guides, docs/*.md (plus package.json, README.md, LICENSE): no
 //             sources, no source maps, each .wasm once; every relative link of the
 //             README and the guides leads to a file in the package
@@ -44,9 +44,12 @@ const bin = (name) => join(root, 'node_modules', '.bin', name)
  * 3.5 MB unpacked: the guides travel with the package (issue 33 item 6: docs/*.md, 17
  * files, about 65 kB packed and 189,700 bytes unpacked) and new entries (sluice/inspect)
  * land within them, and a second copy of the library still fails here.
+ * With parallel deflate decoding (issue 31 item 4) and the guides the package reached
+ * 1,103,995 bytes packed and 3,564,546 unpacked: 1.15 MB and 3.65 MB keep about 45 kB
+ * packed and 85 kB unpacked above that.
  */
-const MAX_PACKED = 1_100_000
-const MAX_UNPACKED = 3_500_000
+const MAX_PACKED = 1_150_000
+const MAX_UNPACKED = 3_650_000
 
 const results = []
 const check = (name, ok, detail = '') => {
