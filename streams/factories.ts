@@ -71,7 +71,7 @@ export type EncoderPair = Pair & {
  * The encoder factories' pair: block mode on workers when `threads` > 1 or `blockSize`
  * is given (streams/parallel-stream.ts, issue 22), else the serial stream.
  */
-function encodePair<F extends Format>(format: F, options: EncodeStreamOptions<F> = {} as EncodeStreamOptions<F>): EncoderPair {
+export function encodePair<F extends Format>(format: F, options: EncodeStreamOptions<F> = {} as EncodeStreamOptions<F>): EncoderPair {
   if (wantsBlocks(format, options)) return parallelEncodeStream(format, options as Record<string, unknown>)
   if (options.threads === undefined) return encodeStream(format, options)
   const { threads: _, ...serial } = options
