@@ -143,6 +143,6 @@ function toStdout(out: NodeJS.WriteStream): Writable {
 
 /** Writes `content` to `target` atomically (codec-files.ts), with the mode of the input file `from` (a URL's: as created). */
 async function writeFile(target: string, from: string, content: Readable): Promise<void> {
-  await writeAtomically(target, [content], () => undefined)
+  await writeAtomically(target, content, () => undefined)
   if (!isUrl(from)) await chmod(target, Number((await stat(from)).mode) & 0o7777)
 }

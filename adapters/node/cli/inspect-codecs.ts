@@ -16,6 +16,7 @@ import { readU32LE } from '../../../lib/endian.js'
 import { FLG_BLOCK_CHECKSUM, FLG_BLOCK_INDEPENDENCE, FLG_CONTENT_CHECKSUM, FLG_CONTENT_SIZE, FLG_DICT_ID, walkFrame } from '../../../lib/codecs/lz4-frame-format.js'
 import { parseFrameHeader, frameHeaderLength } from '../../../lib/codecs/zstd-frame.js'
 import { hashHex, transportMagic, transportHeaderLength } from '../../../lib/dictionary-lookup.js'
+import { ratioOf } from '../../bench/ratio.js'
 
 const hex = (n: number, width = 8): string => n.toString(16).padStart(width, '0')
 const hexBytes = (b: Uint8Array): string => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join(' ')
@@ -49,6 +50,7 @@ export interface GzipInfo {
   /** The last member's trailer: CRC-32 and ISIZE (its size mod 2^32). */
   crc32: string
   uncompressedSizeMod32: number
+  /** Uncompressed / compressed bytes (adapters/bench/ratio.ts). */
   ratio: number | null
   error?: string
 }
@@ -103,7 +105,7 @@ export function inspectGzip(b: Uint8Array): GzipInfo {
   if (info.flags.headerCrc) at += 2
   info.headerLength = at
   if (b.length < 18) info.error = `${b.length} bytes are too few for a gzip member (18 at least)`
-  info.ratio = info.uncompressedSizeMod32 > 0 ? round(b.length / info.uncompressedSizeMod32) : null
+  info.ratio = ratioOf(info.uncompressedSizeMod32, b.length)
   return info
 }
 
@@ -167,6 +169,7 @@ export interface ZstdInfo {
   skippableFrames: number
   /** Sum of the frames' content sizes, or null when a frame does not declare one. */
   decompressedSize: number | null
+  /** Uncompressed / compressed bytes (adapters/bench/ratio.ts). */
   ratio: number | null
   checksums: boolean
   error?: string
@@ -255,7 +258,7 @@ export function inspectZstd(b: Uint8Array, start = 0): ZstdInfo {
     zstdFrames: zstdFrames.length,
     skippableFrames: frames.length - zstdFrames.length,
     decompressedSize,
-    ratio: decompressedSize ? round((b.length - start) / decompressedSize) : null,
+    ratio: ratioOf(decompressedSize, b.length - start),
     checksums: zstdFrames.length > 0 && zstdFrames.every((f) => f.checksum !== null),
   }
   if (error !== undefined) info.error = error
@@ -286,6 +289,7 @@ export interface Lz4Info {
   compressedSize: number
   frames: Lz4FrameInfo[]
   decompressedSize: number | null
+  /** Uncompressed / compressed bytes (adapters/bench/ratio.ts). */
   ratio: number | null
   error?: string
 }
@@ -325,7 +329,7 @@ export function inspectLz4(b: Uint8Array): Lz4Info {
   }
   const lz4 = frames.filter((f) => f.type === 'lz4')
   const decompressedSize = lz4.length > 0 && lz4.every((f) => typeof f.contentSize === 'number') ? lz4.reduce((s, f) => s + (f.contentSize as number), 0) : null
-  const info: Lz4Info = { kind: 'lz4', compressedSize: b.length, frames, decompressedSize, ratio: decompressedSize ? round(b.length / decompressedSize) : null }
+  const info: Lz4Info = { kind: 'lz4', compressedSize: b.length, frames, decompressedSize, ratio: ratioOf(decompressedSize, b.length) }
   if (error !== undefined) info.error = error
   return info
 }
@@ -373,8 +377,4 @@ export function inspectTransport(kind: 'dcz' | 'dcb', b: Uint8Array): TransportI
     headerLength: length,
     inner: kind === 'dcz' ? inspectZstd(b, length) : inspectBrotli(b, length),
   }
-}
-
-function round(x: number): number {
-  return Math.round(x * 10000) / 10000
 }

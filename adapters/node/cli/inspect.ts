@@ -12,6 +12,9 @@ import { fileRangeSource } from '../file-range-source.js'
 import { CodecError } from '../../../lib/errors.js'
 import { transportHeaderAt } from '../../../lib/dictionary-lookup.js'
 import { zlibHeaderAt } from '../../../lib/detect.js'
+import { parseSeekFooter, parseSeekTable, SEEKABLE_MAGIC, SEEKABLE_MAX_FRAME_SIZE, SEEKABLE_MAX_FRAMES, SEEK_FOOTER_SIZE } from '../../../lib/codecs/zstd-seek-table.js'
+import { readU32LE } from '../../../lib/endian.js'
+import { formatRatio } from '../../bench/ratio.js'
 import { inspectBrotli, inspectGzip, inspectLz4, inspectTransport, inspectZlib, inspectZstd, type ZstdInfo } from './inspect-codecs.js'
 import { inspectArrow, inspectParquet, type ArrowInfo, type ParquetInfo } from './inspect-columnar.js'
 import { formatBytes } from './progress-bar.js'
@@ -60,7 +63,7 @@ export async function inspect(target: string): Promise<Report> {
   if (starts(b, [0x1f, 0x8b])) return report(inspectGzip(b))
   if (transportHeaderAt('dcz', b) === 'match') return report(inspectTransport('dcz', b))
   if (transportHeaderAt('dcb', b) === 'match') return report(inspectTransport('dcb', b))
-  if (starts(b, [0x28, 0xb5, 0x2f, 0xfd]) || (((b[0] ?? 0) & 0xf0) === 0x50 && starts(b, [0x2a, 0x4d, 0x18], 1) && !/\.lz4$/.test(name))) return report(inspectZstd(b))
+  if (starts(b, [0x28, 0xb5, 0x2f, 0xfd]) || (((b[0] ?? 0) & 0xf0) === 0x50 && starts(b, [0x2a, 0x4d, 0x18], 1) && !/\.lz4$/.test(name))) return report({ ...inspectZstd(b), seekable: seekableOf(b) })
   if (starts(b, [0x04, 0x22, 0x4d, 0x18]) || (/\.lz4$/.test(name) && starts(b, [0x2a, 0x4d, 0x18], 1))) return report(inspectLz4(b))
   if (starts(b, [0x41, 0x52, 0x52, 0x4f, 0x57, 0x31]) || starts(b, [0xff, 0xff, 0xff, 0xff]) || /\.(arrows?|feather|ipc|stream|arrow_file)$/.test(name)) return report(inspectArrow(b))
   if (/\.br$/.test(name)) return report(inspectBrotli(b))
@@ -73,14 +76,51 @@ export function toJson(report: Report): string {
   return JSON.stringify(report, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v), 2)
 }
 
+/** What a zstd seekable archive's seek table says (docs/zstd-archives.md). */
+export interface SeekableInfo {
+  /** Frames the seek table lists. */
+  frames: number
+  /** Whether the table holds each frame's checksum. */
+  checksums: boolean
+  /** Where the seek table frame starts, and its size. */
+  tableOffset: number
+  tableBytes: number
+  /** The content size the table adds up to, and its largest frame's. */
+  decompressedSize: number
+  largestFrame: number
+  /** What is wrong with a table that ends the file but does not hold (then the other fields are 0). */
+  error?: string
+}
+
+/**
+ * The seek table, read with the library's reader (lib/codecs/zstd-seek-table.ts), when
+ * the file ends with the seekable magic; null when it does not (a plain zstd stream).
+ */
+function seekableOf(b: Uint8Array): SeekableInfo | null {
+  if (b.length < SEEK_FOOTER_SIZE || readU32LE(b, b.length - 4) !== SEEKABLE_MAGIC) return null
+  const limits = { maxFrames: SEEKABLE_MAX_FRAMES, maxFrameSize: SEEKABLE_MAX_FRAME_SIZE }
+  try {
+    const footer = parseSeekFooter(b.subarray(b.length - SEEK_FOOTER_SIZE), b.length, limits)
+    const table = parseSeekTable(b.subarray(footer.tableOffset), footer, limits)
+    let largestFrame = 0
+    for (let i = 0; i < table.count; i++) largestFrame = Math.max(largestFrame, table.offsets[i + 1]! - table.offsets[i]!)
+    return { frames: table.count, checksums: table.checksums, tableOffset: footer.tableOffset, tableBytes: footer.tableSize, decompressedSize: table.offsets[table.count]!, largestFrame }
+  } catch (error) {
+    return { frames: 0, checksums: false, tableOffset: 0, tableBytes: 0, decompressedSize: 0, largestFrame: 0, error: error instanceof Error ? error.message : String(error) }
+  }
+}
+
 const size = (n: unknown) => (typeof n !== 'number' ? 'unknown' : n < 1024 ? `${n} B` : `${formatBytes(n)} (${n} B)`)
-const pct = (r: unknown) => (typeof r === 'number' ? `${(r * 100).toFixed(2)}%` : 'unknown')
+const ratio = (original: unknown, compressed: unknown) => formatRatio(original as number | null, compressed as number | null)
 
 function zstdLines(z: ZstdInfo, indent = ''): string[] {
   const lines = [
     `${indent}frames: ${z.zstdFrames} zstd, ${z.skippableFrames} skippable; checksums: ${z.checksums ? 'XXH64' : 'no'}`,
-    `${indent}compressed: ${size(z.compressedSize)}, decompressed: ${size(z.decompressedSize)}, ratio ${pct(z.ratio)}`,
+    `${indent}compressed: ${size(z.compressedSize)}, decompressed: ${size(z.decompressedSize)}, ratio ${ratio(z.decompressedSize, z.compressedSize)}`,
   ]
+  const seekable = (z as ZstdInfo & { seekable?: SeekableInfo | null }).seekable
+  if (seekable?.error !== undefined) lines.push(`${indent}seekable archive? it ends with the seekable magic, but: ${seekable.error}`)
+  else if (seekable) lines.push(`${indent}seekable archive: ${seekable.frames} frames in its seek table (frames of up to ${formatBytes(seekable.largestFrame)}, ${size(seekable.decompressedSize)} in all), the table ${seekable.tableBytes} bytes at @${seekable.tableOffset}${seekable.checksums ? ' with frame checksums' : ''}`)
   for (const f of z.frames.slice(0, 20)) {
     lines.push(
       f.type === 'skippable'
@@ -102,7 +142,7 @@ export function toText(r: Report): string {
         `  method ${g.method} (deflate), flags ${Object.entries(g.flags).filter(([, v]) => v).map(([k]) => k).join(', ') || 'none'}`,
         `  name: ${g.name ?? '(none)'}, comment: ${g.comment ?? '(none)'}, mtime: ${g.mtimeIso ?? '(not set)'}`,
         `  extra flags: ${g.extraFlags} (${g.extraFlagsText}), OS: ${g.os} (${g.osName}), header ${g.headerLength} bytes`,
-        `  compressed: ${size(g.compressedSize)}, uncompressed (ISIZE, mod 2^32): ${size(g.uncompressedSizeMod32)}, ratio ${pct(g.ratio)}, CRC-32 ${g.crc32}`,
+        `  compressed: ${size(g.compressedSize)}, uncompressed (ISIZE, mod 2^32): ${size(g.uncompressedSizeMod32)}, ratio ${ratio(g.uncompressedSizeMod32, g.compressedSize)}, CRC-32 ${g.crc32}`,
       )
       break
     case 'zlib':
@@ -112,7 +152,7 @@ export function toText(r: Report): string {
       lines.push(...zstdLines(g as ZstdInfo, '  '))
       break
     case 'lz4':
-      lines.push(`  compressed: ${size(g.compressedSize)}, decompressed: ${size(g.decompressedSize)}, ratio ${pct(g.ratio)}`)
+      lines.push(`  compressed: ${size(g.compressedSize)}, decompressed: ${size(g.decompressedSize)}, ratio ${ratio(g.decompressedSize, g.compressedSize)}`)
       for (const f of g.frames.slice(0, 20)) {
         if (f.type === 'skippable') lines.push(`  @${f.offset} skippable frame, ${f.dataLength} bytes`)
         else {

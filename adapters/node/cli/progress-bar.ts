@@ -34,14 +34,19 @@ export class ProgressBar {
   readonly #out: BarTarget
   readonly #label: string
   readonly #totalIn: number | undefined
+  readonly #showOutput: boolean
   readonly #start = Date.now()
   #drawn = false
 
-  /** `totalIn`: the input's size when known (a file), used when the report has none. */
-  constructor(out: BarTarget, label: string, totalIn?: number) {
+  /**
+   * `totalIn`: the input's size when known (a file), used when the report has none;
+   * `showOutput`: whether the line ends with the output so far (`-> 4.2 MiB`).
+   */
+  constructor(out: BarTarget, label: string, totalIn?: number, showOutput = true) {
     this.#out = out
     this.#label = label
     this.#totalIn = totalIn
+    this.#showOutput = showOutput
   }
 
   /** The `onProgress` callback. */
@@ -58,7 +63,7 @@ export class ProgressBar {
     } else {
       parts.push(formatBytes(p.bytesIn), `${(rate / 1e6).toFixed(1)} MB/s`)
     }
-    parts.push(`-> ${formatBytes(p.bytesOut)}`)
+    if (this.#showOutput) parts.push(`-> ${formatBytes(p.bytesOut)}`)
     let line = parts.join('  ')
     const width = (this.#out.columns ?? 80) - 1
     if (line.length > width) line = line.slice(0, width)
