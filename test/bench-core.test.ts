@@ -13,7 +13,7 @@ import { encoderOptions, decoderOptions, SettingsError } from '../adapters/bench
 import { DEFAULT_GRID, gridOf } from '../adapters/bench/grid.js'
 import { measureRow } from '../adapters/bench/measure.js'
 import { markPareto, paretoFront } from '../adapters/bench/pareto.js'
-import { formatRatio, ratioOf } from '../adapters/bench/ratio.js'
+import { formatRatio, ratioOf } from '../lib/ratio.js'
 import { CSV_COLUMNS, toCsv, type BenchRow } from '../adapters/bench/report.js'
 import { parseArgs, parseSize, UsageError } from '../adapters/node/cli/args.js'
 import { filesCorpus } from './_corpus.js'

@@ -59,3 +59,16 @@ export function gridOf(formats?: readonly Format[], levels?: readonly number[], 
   }
   return { specs, notes }
 }
+
+/** `1,3,9`, `1-9`, `1-4,19`: levels in the order given (`sluice bench --levels`, the playground's levels field); a RangeError for anything else. */
+export function parseLevels(text: string): number[] {
+  const levels: number[] = []
+  for (const part of text.split(',')) {
+    const m = /^(\d{1,2})(?:-(\d{1,2}))?$/.exec(part.trim())
+    if (!m) throw new RangeError(`--levels takes levels and ranges such as 1,3,9 or 1-9, got '${text}'`)
+    const [from, to] = [Number(m[1]), Number(m[2] ?? m[1])]
+    if (to < from) throw new RangeError(`--levels: the range ${part} runs backwards`)
+    for (let l = from; l <= to; l++) levels.push(l)
+  }
+  return levels
+}

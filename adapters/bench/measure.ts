@@ -18,7 +18,7 @@
 import type { Format } from '../../lib/codec.js'
 import type { Threads } from '../../streams/thread-options.js'
 import { compressPair, decoderOptions, decompressPair, encoderOptions, READ_BYTES, type CompressSettings } from './compress-plan.js'
-import { ratioOf } from './ratio.js'
+import { ratioOf } from '../../lib/ratio.js'
 
 /** One row to run. */
 export interface BenchSpec {

@@ -7,6 +7,7 @@
  * Mistakes throw `UsageError` (exit 1, like gzip's bad usage).
  */
 import type { Threads } from '../../../streams/thread-options.js'
+import { parseLevels } from '../../bench/grid.js'
 
 
 /** A mistake on the command line; the message is shown with a pointer to `--help`. */
@@ -96,19 +97,6 @@ function parseLevel(text: string): number {
   return Number(text)
 }
 
-/** `1,3,9`, `1-9`, `1-4,19`: levels in the order given. */
-function parseLevels(text: string): number[] {
-  const levels: number[] = []
-  for (const part of text.split(',')) {
-    const m = /^(\d{1,2})(?:-(\d{1,2}))?$/.exec(part.trim())
-    if (!m) throw new UsageError(`--levels takes levels and ranges such as 1,3,9 or 1-9, got '${text}'`)
-    const [from, to] = [Number(m[1]), Number(m[2] ?? m[1])]
-    if (to < from) throw new UsageError(`--levels: the range ${part} runs backwards`)
-    for (let l = from; l <= to; l++) levels.push(l)
-  }
-  return levels
-}
-
 /** `-T N`: a thread count, `auto`, or `0` for auto (zstd's `-T0`: "detect the number of physical cores"). */
 function parseThreads(text: string): Threads[] {
   return text.split(',').map((part) => {
@@ -161,7 +149,13 @@ export function parseArgs(argv: readonly string[]): Args {
     else if (name === 'block-size') args.blockSize = parseSize(name, value)
     else if (name === 'frame-size') args.frameSize = parseSize(name, value)
     else if (name === 'formats') args.formats = value.split(',').map((f) => f.trim()).filter((f) => f !== '')
-    else if (name === 'levels') args.levels = parseLevels(value)
+    else if (name === 'levels') {
+      try {
+        args.levels = parseLevels(value)
+      } catch (error) {
+        throw new UsageError((error as Error).message)
+      }
+    }
     else if (name === 'rounds') {
       if (!/^\d{1,3}$/.test(value) || Number(value) < 1) throw new UsageError(`--rounds takes a whole number from 1, got '${value}'`)
       args.rounds = Number(value)

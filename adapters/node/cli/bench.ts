@@ -16,11 +16,12 @@ import { SettingsError, type CompressSettings } from '../../bench/compress-plan.
 import { gridOf } from '../../bench/grid.js'
 import { measureRow, type BenchMeasure, type BenchSpec } from '../../bench/measure.js'
 import { markPareto } from '../../bench/pareto.js'
-import { formatRatio } from '../../bench/ratio.js'
+import { formatRatio } from '../../../lib/ratio.js'
 import { CSV_COLUMNS, toCsv, type BenchRow } from '../../bench/report.js'
 import { UsageError, type Args } from './args.js'
 import { EXIT, type Exit, type Io } from './codec-files.js'
-import { formatBytes, ProgressBar } from './progress-bar.js'
+import { formatBytes } from '../../../lib/format-bytes.js'
+import { ProgressBar } from './progress-bar.js'
 import { formatOfOption } from './suffixes.js'
 
 /** What the parent passes to a row's child process (`bench --row=JSON`). */

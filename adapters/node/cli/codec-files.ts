@@ -16,11 +16,13 @@ import { Readable, Writable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { Format } from '../../../lib/codec.js'
 import { compressPair, decoderOptions, decompressPair, encoderOptions, READ_BYTES, SettingsError, type CompressSettings } from '../../bench/compress-plan.js'
-import { formatRatio, ratioOf } from '../../bench/ratio.js'
+import { formatRatio, ratioOf } from '../../../lib/ratio.js'
 import type { Args } from './args.js'
 import { UsageError } from './args.js'
-import { formatBytes, ProgressBar } from './progress-bar.js'
-import { formatOfName, formatOfOption, suffixOf } from './suffixes.js'
+import { formatBytes } from '../../../lib/format-bytes.js'
+import { ProgressBar } from './progress-bar.js'
+import { formatOfName, suffixOf } from '../../../lib/suffixes.js'
+import { formatOfOption } from './suffixes.js'
 
 /** gzip's exit statuses: 0 ok, 1 error, 2 warning (gzip.c: OK, ERROR, WARNING). */
 export const EXIT = Object.freeze({ OK: 0, ERROR: 1, WARNING: 2 } as const)
@@ -75,7 +77,7 @@ export interface FileReport {
   /** What was read and what was written (`test`: decoded), in bytes. */
   inputBytes?: number
   outputBytes?: number
-  /** Uncompressed / compressed bytes (adapters/bench/ratio.ts). */
+  /** Uncompressed / compressed bytes (lib/ratio.ts). */
   ratio?: number | null
   ok: boolean
   /** Why the file failed (`ok: false`), and the `CodecError` code when there is one. */

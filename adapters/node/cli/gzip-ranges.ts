@@ -20,8 +20,9 @@ import { httpRangeSource } from '../../fetch/http-range-source.js'
 import { fileRangeSource } from '../file-range-source.js'
 import { UsageError, type Args } from './args.js'
 import { EXIT, exists, writeAtomically, type Exit, type Io } from './codec-files.js'
-import { formatOfName, formatOfOption } from './suffixes.js'
-import { formatBytes } from './progress-bar.js'
+import { formatOfName } from '../../../lib/suffixes.js'
+import { formatOfOption } from './suffixes.js'
+import { formatBytes } from '../../../lib/format-bytes.js'
 
 const INDEX_FORMATS: readonly GzipIndexFileFormat[] = ['sluice', 'indexed_gzip', 'gztool', 'gzi']
 

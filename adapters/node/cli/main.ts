@@ -112,7 +112,7 @@ async function runInspect(args: Args, io: Io): Promise<Exit> {
   for (const target of args.files) {
     try {
       const report = await inspect(target)
-      if (typeof report.error === 'string') exit = EXIT.ERROR
+      if ('error' in report && typeof report.error === 'string') exit = EXIT.ERROR
       if (args.json) reports.push(report)
       else io.stdout.write(`${toText(report)}\n`)
     } catch (error) {

@@ -5,18 +5,7 @@
  * nothing is left behind in a terminal and nothing at all goes to a pipe or file.
  */
 import type { Progress } from '../../../lib/progress.js'
-
-/** Human size: 1.5 MiB. */
-export function formatBytes(n: number): string {
-  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB']
-  let i = 0
-  let v = n
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024
-    i++
-  }
-  return i === 0 ? `${n} B` : `${v.toFixed(v < 10 ? 2 : 1)} ${units[i]}`
-}
+import { formatBytes } from '../../../lib/format-bytes.js'
 
 function formatDuration(seconds: number): string {
   const s = Math.max(0, Math.round(seconds))
