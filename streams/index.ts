@@ -65,4 +65,4 @@ export {
   type DecodeGzipIndexOptions,
   type IndexEngine,
 } from './gzip-archives.js'
-export { zstdFrames, type ZstdFrameInfo, type ZstdFramesOptions } from '../lib/codecs/zstd-frames.js'
+export { zstdFrames, type ZstdFrameInfo, type ZstdFramesOptions } from '../lib/codecs/zstd-frame-list.js'

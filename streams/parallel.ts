@@ -3,7 +3,7 @@
  * streams/one-shot.ts calls them when ./threads-decision.ts says a call runs on threads
  * (every other call is the one-shot helpers of lib/oneshot.ts, and never loads this):
  * block mode (lib/parallel/blocks.ts) and parallel frame decoding
- * (lib/parallel/frames.ts, lib/parallel/lz4-frames.ts) run inline or on the realm's
+ * (lib/parallel/zstd-frames.ts, lib/parallel/lz4-frames.ts) run inline or on the realm's
  * worker pool (./pool.ts).
  *
  * - Block mode is on when `blockSize` is given or `threads > 1` (with the format's
@@ -26,7 +26,7 @@ import type { DecodeOptions, EncodeOptions } from '../lib/oneshot.js'
 import { blockFamily, blockPlan, checkBlockSize } from '../lib/parallel/block-options.js'
 import type { CodecFactories } from '../lib/parallel/jobs.js'
 import { encodeBlocks } from '../lib/parallel/blocks.js'
-import { decodeFrameGroups, zstdFrameGroups } from '../lib/parallel/frames.js'
+import { decodeFrameGroups, zstdFrameGroups } from '../lib/parallel/zstd-frames.js'
 import { decodeLz4Frames } from '../lib/parallel/lz4-frames.js'
 import type { JobRunner } from '../lib/parallel/jobs.js'
 import { jobRunner } from './job-runner.js'

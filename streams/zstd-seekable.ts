@@ -13,7 +13,6 @@
  */
 import type { Decoder } from '../lib/codec.js'
 import { CodecError } from '../lib/errors.js'
-import { readU32LE } from '../lib/endian.js'
 import { checkBoolean, checkInteger } from '../lib/options.js'
 import { rangeReader, readExactly, type ByteSource, type RangeSource } from '../lib/range-source.js'
 import { createDecoder } from '../lib/registry.js'
@@ -21,7 +20,7 @@ import { Status } from '../lib/status.js'
 import { xxh64Low32 } from '../lib/codecs/xxhash64.js'
 import { PieceReader, type Piece } from './range-pieces.js'
 import { parseSeekFooter, parseSeekTable, SEEK_FOOTER_SIZE, SEEKABLE_MAX_FRAMES, SEEKABLE_MAX_FRAME_SIZE, type SeekTable } from '../lib/codecs/zstd-seek-table.js'
-import { ZSTD_MAGIC } from '../lib/codecs/zstd-frame.js'
+import { ZstdFrameWalker } from '../lib/codecs/zstd-frame-format.js'
 import type { Engine } from '../lib/formats.js'
 
 const FORMAT = 'zstd'
@@ -321,8 +320,10 @@ class SeekableReader extends PieceReader implements ZstdSeekable {
    */
   private verify(index: number, bytes: Uint8Array, content: Uint8Array): void {
     const expected = this.table.checksumValues![index]!
-    const ownChecksum = bytes.length >= 9 && readU32LE(bytes, 0) === ZSTD_MAGIC && (bytes[4]! & 0x04) !== 0
-    const actual = ownChecksum ? readU32LE(bytes, bytes.length - 4) : xxh64Low32(content)
+    // The frame is `bytes` exactly (decodeFrame checked): its walk ends with its checksum, when it has one.
+    const walker = new ZstdFrameWalker()
+    walker.scan(bytes, 0, bytes.length)
+    const actual = walker.checksum >= 0 ? walker.checksum : xxh64Low32(content)
     if (actual !== expected) {
       const hex = (v: number) => v.toString(16).padStart(8, '0')
       throw new CodecError('CHECKSUM_MISMATCH', FORMAT, `frame ${index}: content checksum ${hex(actual)} does not match the seek table's ${hex(expected)}`, this.table.compressedOffsets[index]!)

@@ -42,8 +42,14 @@ import { root } from './_fixtures.js'
  * 20,750 since the threads implementation is loaded once per realm rather than by an
  * `import()` per stream (each resolved the module again: 0.3 ms a call under a loader's
  * hooks), and a failed load is tried again (about 70). Measured: 20,693.
+ * 20,900 since issue 29 gave the codecs in a wasm heap (zlib-ng's encoder, which this
+ * user loads, zstd and brotli) one base for the contract's latch, failure offsets, the
+ * stuck-engine guard and the heap's lifecycle (lib/codecs/wasm-codec.ts): what zlib-ng's
+ * encoder wrote for itself moved into the small chunk the three share, which gzips less
+ * well alone, and the base serves decoders too (about 180). A zstd user loads about 100
+ * fewer. Measured: 20,861.
  */
-const GZIP_ONLY_BUDGET = 20_750
+const GZIP_ONLY_BUDGET = 20_900
 
 test('gzip-only import: within its min+gzip budget with its codec loaded, and no zstd/brotli module', async () => {
   const sizes = await measureSizes()

@@ -14,14 +14,14 @@
  * - brotli: RFC 7932 section 9.1 (window size; brotli has no other header).
  */
 import { readU32LE } from '../endian.js'
+import { CodecError } from '../errors.js'
 import { FLG_BLOCK_CHECKSUM, FLG_BLOCK_INDEPENDENCE, FLG_CONTENT_CHECKSUM, FLG_CONTENT_SIZE, FLG_DICT_ID, walkFrame } from '../codecs/lz4-frame-format.js'
-import { parseFrameHeader, frameHeaderLength } from '../codecs/zstd-frame.js'
+import { walkZstdFrames } from '../codecs/zstd-frame-list.js'
 import { parseSeekFooter, parseSeekTable, SEEKABLE_MAGIC, SEEKABLE_MAX_FRAME_SIZE, SEEKABLE_MAX_FRAMES, SEEK_FOOTER_SIZE } from '../codecs/zstd-seek-table.js'
 import { hashHex, transportMagic, transportHeaderLength } from '../dictionary-lookup.js'
 import { ratioOf } from '../ratio.js'
 
 const hex = (n: number, width = 8): string => n.toString(16).padStart(width, '0')
-const hexBytes = (b: Uint8Array): string => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join(' ')
 
 // ---------------------------------------------------------------------------------------
 // gzip
@@ -249,78 +249,35 @@ export interface SeekableInfo {
   error?: string
 }
 
-/** Walks the frames of `b` from `start`. */
-export function inspectZstd(b: Uint8Array, start = 0): ZstdInfo {
+/**
+ * Walks the frames of `b` from `start` (lib/codecs/zstd-frame-list.ts, with its frame
+ * cap); on corrupt or cut framing, the frames read before it and the error.
+ */
+export async function inspectZstd(b: Uint8Array, start = 0): Promise<ZstdInfo> {
   const frames: ZstdFrameSummary[] = []
-  let at = start
   let error: string | undefined
-  while (at < b.length && error === undefined) {
-    if (at + 4 > b.length) {
-      error = `truncated frame magic at byte ${at}`
-      break
+  try {
+    for await (const f of walkZstdFrames(b, {}, start)) {
+      const h = f.header
+      frames.push(
+        h === null
+          ? { offset: f.offset, type: 'skippable', compressedSize: f.length, variant: f.skippable & 15, dataLength: f.length - 8 }
+          : {
+              offset: f.offset,
+              type: 'zstd',
+              compressedSize: f.length,
+              windowSize: h.windowSize,
+              dictionaryId: h.dictionaryId,
+              contentSize: h.contentSize < 0 ? null : h.contentSize,
+              singleSegment: h.windowBytes === 0,
+              blocks: f.blocks,
+              checksum: f.checksum < 0 ? null : hex(f.checksum),
+            },
+      )
     }
-    const magic = readU32LE(b, at)
-    if ((magic & 0xfffffff0) >>> 0 === 0x184d2a50) {
-      if (at + 8 > b.length) {
-        error = `truncated skippable frame header at byte ${at}`
-        break
-      }
-      const n = readU32LE(b, at + 4)
-      if (at + 8 + n > b.length) error = `skippable frame at byte ${at} declares ${n} bytes, ${b.length - at - 8} remain`
-      frames.push({ offset: at, type: 'skippable', compressedSize: Math.min(8 + n, b.length - at), variant: magic & 15, dataLength: n })
-      at += 8 + n
-      continue
-    }
-    if (magic !== 0xfd2fb528) {
-      error = `bytes ${hexBytes(b.subarray(at, at + 4))} at byte ${at} are neither a zstd frame nor a skippable frame`
-      break
-    }
-    if (at + 5 > b.length || at + 4 + frameHeaderLength(b[at + 4]!) > b.length) {
-      error = `truncated frame header at byte ${at}`
-      break
-    }
-    const header = parseFrameHeader(b, at + 4)
-    let pos = at + 4 + header.length
-    let blocks = 0
-    for (;;) {
-      if (pos + 3 > b.length) {
-        error = `truncated block header at byte ${pos}`
-        break
-      }
-      const bh = b[pos]! | (b[pos + 1]! << 8) | (b[pos + 2]! << 16)
-      const last = bh & 1
-      const type = (bh >> 1) & 3
-      const size = bh >>> 3
-      if (type === 3) {
-        error = `reserved block type at byte ${pos}`
-        break
-      }
-      pos += 3 + (type === 1 ? 1 : size)
-      blocks++
-      if (pos > b.length) {
-        error = `block at byte ${pos - size - 3} runs past the end of the file`
-        break
-      }
-      if (last) break
-    }
-    let checksum: string | null = null
-    if (error === undefined && header.checksum) {
-      if (pos + 4 > b.length) error = `truncated content checksum at byte ${pos}`
-      else checksum = hex(readU32LE(b, pos))
-      pos += 4
-    }
-    frames.push({
-      offset: at,
-      type: 'zstd',
-      compressedSize: Math.min(pos, b.length) - at,
-      windowSize: header.windowSize,
-      dictionaryId: header.dictionaryId,
-      contentSize: header.contentSize < 0 ? null : header.contentSize,
-      singleSegment: header.windowBytes === 0,
-      blocks,
-      checksum,
-    })
-    at = pos
+  } catch (e) {
+    if (!(e instanceof CodecError)) throw e
+    error = e.message
   }
   const zstdFrames = frames.filter((f) => f.type === 'zstd')
   const sizes = zstdFrames.map((f) => f.contentSize)
@@ -501,7 +458,7 @@ export interface TransportInfo {
 }
 
 /** The dcz or dcb report on the whole file `b`. */
-export function inspectTransport(kind: 'dcz' | 'dcb', b: Uint8Array): TransportInfo {
+export async function inspectTransport(kind: 'dcz' | 'dcb', b: Uint8Array): Promise<TransportInfo> {
   const length = transportHeaderLength(kind)
   const magic = transportMagic(kind).length
   return {
@@ -509,6 +466,6 @@ export function inspectTransport(kind: 'dcz' | 'dcb', b: Uint8Array): TransportI
     compressedSize: b.length,
     dictionarySha256: hashHex(b.subarray(magic, length)),
     headerLength: length,
-    inner: kind === 'dcz' ? inspectZstd(b, length) : inspectBrotli(b, length),
+    inner: kind === 'dcz' ? await inspectZstd(b, length) : inspectBrotli(b, length),
   }
 }

@@ -71,14 +71,14 @@ export async function parquetOf(source: RangeSource): Promise<ParquetInfo | null
 }
 
 /** The report on the whole file `b` (a Parquet file: parquetOf, by ranges); `name`, lower case, for the suffix hints. */
-export function inspectBytes(b: Uint8Array, name = ''): InspectReport {
+export async function inspectBytes(b: Uint8Array, name = ''): Promise<InspectReport> {
   if (b.length === 0) throw new CodecError('TRUNCATED', 'inspect', 'the file is empty')
   const hint = formatOfName(name)?.format
   const skippable = ((b[0] ?? 0) & 0xf0) === 0x50 && starts(b, [0x2a, 0x4d, 0x18], 1)
   if (starts(b, [0x1f, 0x8b])) return inspectGzip(b)
   if (transportHeaderAt('dcz', b) === 'match') return inspectTransport('dcz', b)
   if (transportHeaderAt('dcb', b) === 'match') return inspectTransport('dcb', b)
-  if (starts(b, [0x28, 0xb5, 0x2f, 0xfd]) || (skippable && hint !== 'lz4')) return { ...inspectZstd(b), seekable: seekableOf(b) }
+  if (starts(b, [0x28, 0xb5, 0x2f, 0xfd]) || (skippable && hint !== 'lz4')) return { ...(await inspectZstd(b)), seekable: seekableOf(b) }
   if (starts(b, [0x04, 0x22, 0x4d, 0x18]) || (skippable && hint === 'lz4')) return inspectLz4(b)
   if (starts(b, [0x41, 0x52, 0x52, 0x4f, 0x57, 0x31]) || starts(b, [0xff, 0xff, 0xff, 0xff]) || /\.(arrows?|feather|ipc|stream|arrow_file)$/.test(name)) return inspectArrow(b)
   if (hint === 'brotli') return inspectBrotli(b)

@@ -43,7 +43,7 @@ export async function inspect(target: string): Promise<Report> {
     return null
   })
   if (parquet) return { source: target, ...parquet }
-  return { source: target, ...inspectBytes(await wholeBytes(target), name) }
+  return { source: target, ...(await inspectBytes(await wholeBytes(target), name)) }
 }
 
 /** `--json`: bigints as strings; byte arrays as hex. */
