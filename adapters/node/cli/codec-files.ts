@@ -166,6 +166,7 @@ async function runOne(args: Args, io: Io, file: string, forced: Format | undefin
 
   const bar = !args.quiet && io.stderr.isTTY ? new ProgressBar(io.stderr, fromStdin ? 'stdin' : basename(file), size) : null
   const onProgress = bar?.update
+  const countFed = args.command !== 'compress' && settings.threads !== undefined && settings.threads !== 1
   const source: Readable = fromStdin ? io.stdin : createReadStream(file, { highWaterMark: READ_BYTES })
   let pair: ReadableWritablePair<Uint8Array, BufferSource>
   try {
@@ -175,7 +176,9 @@ async function runOne(args: Args, io: Io, file: string, forced: Format | undefin
       pair = compressPair(plan.format!, encoder, onProgress)
     } else {
       if (args.level !== undefined) throw new UsageError('a level is for compress')
-      pair = decompressPair(decoderOptions(plan.format, settings), onProgress)
+      // -T: a decoder given onProgress decodes serially (it reports one serial decoder's
+      // progress), so with threads the bar counts the input fed instead (below).
+      pair = decompressPair(decoderOptions(plan.format, settings), countFed ? undefined : onProgress)
     }
   } catch (error) {
     if (!fromStdin) (source as ReadStream).destroy()
@@ -189,6 +192,7 @@ async function runOne(args: Args, io: Io, file: string, forced: Format | undefin
     try {
       for await (const chunk of source as AsyncIterable<Buffer>) {
         inBytes += chunk.length
+        if (countFed) onProgress?.({ bytesIn: inBytes, bytesOut: 0, ...(size !== undefined ? { totalIn: size } : {}) })
         await writer.write(chunk as Uint8Array<ArrayBuffer>)
       }
       await writer.close()

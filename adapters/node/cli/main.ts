@@ -40,8 +40,10 @@ Options:
                      dictionary (zstd trained or raw content, zlib, brotli raw; required
                      by dcz and dcb)
   -T N, --threads=N  compress in independent blocks on N workers (gzip, zlib, raw
-                     deflate, zstd, lz4; 0 or auto: the machine's cores); decompress
-                     zstd and LZ4 on N workers. The bytes depend on --block-size only.
+                     deflate, zstd, lz4; 0 or auto: the machine's cores); the bytes
+                     depend on --block-size only. decompress, test: decode on N
+                     workers where the format splits: one gzip, zlib or raw deflate
+                     stream, BGZF, zstd frames, LZ4 independent blocks (docs/threads.md)
   --block-size=SIZE  block mode's block size (e.g. 256K, 1M; LZ4: its frame's 64K,
                      256K, 1M or 4M)
   --seekable         zstd: a seekable archive (independent frames and a seek table)
