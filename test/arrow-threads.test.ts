@@ -164,7 +164,7 @@ test('our ZSTD and LZ4 streams and files: threads: 2 reads the same table as thr
       assert.is(sameBuffers(await collect(chunked(bytes, 7_777).pipeThrough(arrowDecode({ threads: 2 }))), one), null, `${compression} ${what} chunks`)
     }
   }
-  assert.ok(workerPool().workers >= 2, 'workers ran the jobs')
+  assert.ok(workerPool().workers >= 2, `workers ran the jobs (${workerPool().workers} workers, ${workerPool().readyWorkers} ready)`)
 })
 
 test('a small table (below MIN_PARALLEL_BYTES) reads the same through the inline jobs', async () => {
@@ -211,7 +211,7 @@ test('arrowEncode / arrowEncodeFile with threads: 2 write the bytes of threads: 
     const small = wideTable(2000)
     assert.equal(await ourWrite(small, { compression, threads: 2 }), await ourWrite(small, { compression }), `${compression} small`)
   }
-  assert.ok(workerPool().workers >= 2, 'workers ran the jobs')
+  assert.ok(workerPool().workers >= 2, `workers ran the jobs (${workerPool().workers} workers, ${workerPool().readyWorkers} ready)`)
   // Uncompressed: nothing to spread, the same bytes.
   assert.equal(await ourWrite(table, { threads: 2 }), await ourWrite(table, {}))
   // A batch the stream cannot take (another column count) fails as on one thread.
