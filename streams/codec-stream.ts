@@ -277,13 +277,14 @@ export class CodecStream<I = BinaryInput, O = Uint8Array> {
     if (this.#done) return Promise.reject(this.#surface(new CodecError('INVALID_OPTION', this.#format, 'write after the stream ended')))
     let bytes: Uint8Array
     try {
-      bytes = toBytes(chunk as BinaryInput, this.#allowShared)
+      // Not binary: INVALID_OPTION (the web-compatible classes show it as a TypeError).
+      bytes = toBytes(chunk as BinaryInput, this.#allowShared, this.#format)
       // Until the engine is ready the chunk waits: own a copy of it meanwhile.
       // `new Uint8Array(view)` copies; a Node Buffer's `slice()` would be a view.
       if (!this.#machine) bytes = new Uint8Array(bytes)
     } catch (error) {
       this.#fail(error)
-      return Promise.reject(error)
+      return Promise.reject(this.#surface(error))
     }
     if (!this.#machine) {
       await this.#readyOrFail()

@@ -385,7 +385,7 @@ class SniffingStream {
     const { ReadableStream: RS, WritableStream: WS } = classes(streams, label)
     // Checked now, so bad options throw at construction even though the inner stream
     // is created later.
-    this.#maxOutputBytes = checkMaxOutput(label, options.maxOutputBytes)
+    this.#maxOutputBytes = checkMaxOutput(label, options.maxOutputBytes, Infinity)
     checkChunkSize(label, options.chunkSize)
     if (signal !== undefined && (typeof signal !== 'object' || signal === null || typeof signal.addEventListener !== 'function')) {
       throw new CodecError('INVALID_OPTION', label, 'signal must be an AbortSignal')

@@ -1,14 +1,14 @@
 /**
  * `encode()`, `decode()` and `closeWorkers()` as the root entry exports them, with the
  * `threads` option's types and limits (issue 22). This module imports nothing at run
- * time: a call loads the one-shot helpers (lib/oneshot.ts), or, when `threads` or
+ * time: a call loads the one-shot helpers (lib/whole-buffer.ts), or, when `threads` or
  * `blockSize` is given, the threads implementation's one-shot calls (./parallel.ts), on first use. So
  * a user who imports only the stream factories loads neither, and one who never asks
  * for threads never loads the block logic, the frame splitting or the worker pool.
  */
 import type { BinaryInput } from '../lib/bytes.js'
 import type { Format } from '../lib/codec.js'
-import { decode as decodeSerial, encode as encodeSerial, type DecodeOptions, type EncodeOptions } from '../lib/oneshot.js'
+import { decodeWhole as decodeSerial, encodeWhole as encodeSerial, type DecodeOptions, type EncodeOptions } from '../lib/whole-buffer.js'
 import { createDecoder, createEncoder } from '../lib/registry.js'
 import type { ThreadOptions } from './thread-options.js'
 

@@ -1,6 +1,6 @@
 /**
  * `encode()` and `decode()` with the `threads` and `blockSize` options (issue 22): the
- * one-shot helpers of lib/oneshot.ts, with block mode (lib/parallel/blocks.ts) and
+ * one-shot helpers of lib/whole-buffer.ts, with block mode (lib/parallel/blocks.ts) and
  * parallel frame decoding (lib/parallel/frames.ts) run inline or on the realm's worker
  * pool (./pool.ts).
  *
@@ -20,8 +20,8 @@ import { toBytes, type BinaryInput } from '../lib/bytes.js'
 import type { Format } from '../lib/codec.js'
 import { CodecError } from '../lib/errors.js'
 import { checkFormat, checkMaxOutput, checkOptions } from '../lib/formats.js'
-import type * as OneShot from '../lib/oneshot.js'
-import type { DecodeOptions, EncodeOptions } from '../lib/oneshot.js'
+import type * as OneShot from '../lib/whole-buffer.js'
+import type { DecodeOptions, EncodeOptions } from '../lib/whole-buffer.js'
 import { blockFamily, blockPlan, checkBlockSize } from '../lib/parallel/block-options.js'
 import type { JobEngines } from '../lib/parallel/jobs.js'
 import { encodeBlocks } from '../lib/parallel/blocks.js'
@@ -40,12 +40,12 @@ const ZSTD_GROUP_BYTES = 1024 * 1024
 
 /**
  * What the calls run on, passed in by streams/one-shot.ts: the one-shot helpers of
- * lib/oneshot.ts (inputs that do not split) and the registry's span codecs (jobs run
+ * lib/whole-buffer.ts (inputs that do not split) and the registry's span codecs (jobs run
  * inline). Imported here, they would share the machine with the stream shell, and a
  * bundler would split the shell into one more file for it
  * (the repository's test/bundle-size.test.ts).
  */
-export type SerialEngines = JobEngines & Pick<typeof OneShot, 'encode' | 'decode'>
+export type SerialEngines = JobEngines & { encode: typeof OneShot.encodeWhole; decode: typeof OneShot.decodeWhole }
 
 /**
  * Encodes a whole buffer. Options: `engine`, `level`, codec options, and `threads` /

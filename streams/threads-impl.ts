@@ -40,7 +40,7 @@ export function openBlockStream(format: Format, options: Record<string, unknown>
 }
 
 /** The option keys a parallel decoding stream takes besides the codec's. */
-export const DECODE_STREAM_KEYS = { machine: ['chunkSize', 'concatenated'], shell: ['signal', 'streams', 'threads'] }
+export const DECODE_STREAM_KEYS = { machine: ['chunkSize', 'concatenated'], shell: ['signal', 'streams', 'threads'], maxOutputBytes: Infinity }
 
 /**
  * A parallel decoding stream of zstd or LZ4 (./parallel-decode-impl.ts). Its options'

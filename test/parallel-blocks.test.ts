@@ -13,7 +13,7 @@ import { createDecoder, createEncoder } from '../lib/registry.js'
 
 /** Jobs inline on this thread, with the registry's engines (as streams/job-runner.ts runs them). */
 const runJob = (job: Job): Promise<JobResult> => runJobWith(job, { createEncoder, createDecoder })
-import { decode, encode } from '../lib/oneshot.js'
+import { decodeWhole as decode, encodeWhole as encode } from '../lib/whole-buffer.js'
 import type { Format } from '../lib/codec.js'
 import { CodecError } from '../lib/errors.js'
 import { cliMissing, requireCli, runCli } from './_cli.js'

@@ -29,7 +29,7 @@
 import type { Format } from '../../lib/codec.js'
 import type { Decoder } from '../../lib/codec.js'
 import { CodecError } from '../../lib/errors.js'
-import { checkDeferredOptions, checkMaxOutput, HTTP_CODINGS, httpOf, isDictionaryTransport, type HttpCoding } from '../../lib/formats.js'
+import { checkDeferredOptions, checkMaxOutput, DEFAULT_MAX_OUTPUT_BYTES, HTTP_CODINGS, httpOf, isDictionaryTransport, type HttpCoding } from '../../lib/formats.js'
 import { checkKeys } from '../../lib/options.js'
 import { createDecoder } from '../../lib/registry.js'
 import { Status } from '../../lib/status.js'
@@ -264,7 +264,8 @@ function layerStream(coding: Coding, chain: Chain, options: DecodeResponseOption
   }
   return sniffingStream(
     decide,
-    { maxOutputBytes: options.maxOutputBytes, signal: options.signal, chunkSize: options.chunkSize },
+    // A body is untrusted and often read whole (`.text()`, `.arrayBuffer()`): the 2 GiB default applies.
+    { maxOutputBytes: options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES, signal: options.signal, chunkSize: options.chunkSize },
     `http ${coding}`,
   )
 }

@@ -24,7 +24,7 @@
  * trained dictionary loaded into it) from one frame to the next unless the frame's
  * window buffer was over 1 MiB (KEEP_BUFFERS_MAX); an encoder frees its context at
  * the end of its frame. A frame that lies whole in one call's input
- * and whose declared content fits its destination (lib/oneshot.ts decodes so), up to
+ * and whose declared content fits its destination (lib/whole-buffer.ts decodes so), up to
  * 8 MiB with the frame, skips
  * the staging: frame and content are placed in the wasm memory at once, libzstd decodes
  * straight into the content, which is copied out once.
@@ -602,7 +602,7 @@ class ZstdDecoder implements Decoder {
     if (this.fresh) {
       // Nothing of the frame reached libzstd yet. With no room at all for content the
       // header promised, a call could only make libzstd allocate its window and decode a
-      // block into it (lib/oneshot.ts asks this way for the header's content size), so
+      // block into it (lib/whole-buffer.ts asks this way for the header's content size), so
       // libzstd is readied only for a call that can produce output.
       if (dst.length === 0 && this.contentSize > 0) return Status.DestinationTooSmall
       if (!this.ready) {

@@ -1,13 +1,18 @@
 /**
- * One-shot `decode()`: a single frame that declares its size is decoded into one
- * allocation of exactly that size; everything else (several frames, a size that does
- * not hold, corrupt input) gives the same bytes and the same errors as the streams.
+ * The one-shot calls over whole buffers (lib/whole-buffer.ts): a frame that declares its
+ * size is decoded into one allocation of exactly that size; everything else (several
+ * frames, a size that does not hold, no size at all, corrupt input) gives the same bytes
+ * and the same errors as the streams, in one fixed-length array of exactly the output's
+ * size. The input's type: a string is encoded as UTF-8, anything else not binary is a
+ * CodecError.
  */
 import { gzipSync } from 'node:zlib'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { CodecError } from '../lib/errors.js'
-import { declaredSizeDecode, decode, encode } from '../lib/oneshot.js'
+import { decodeWhole as decode, encodeWhole as encode } from '../lib/whole-buffer.js'
+import { declaredSize } from '../lib/decode-buffer.js'
+import { allocateBytes, OutputBytes } from '../lib/output-bytes.js'
 import { createDecoder } from '../lib/registry.js'
 import type { Format } from '../lib/codec.js'
 import { concatBytes as concat } from './_bytes.js'
@@ -18,11 +23,11 @@ const text = new TextEncoder().encode('one-shot decoding allocates its output on
 /** An output is exact when its buffer holds nothing else (no larger block behind it). */
 const exact = (out: Uint8Array) => out.byteOffset === 0 && out.buffer.byteLength === out.length
 
-/** Whether `decode()` takes the one-allocation path for `frame` (else the machine's). */
+/** Whether `decode()` allocates `frame`'s output at a declared size (else it grows). */
 async function takesExactPath(format: Format, frame: Uint8Array, engine?: 'js' | 'wasm'): Promise<boolean> {
   const decoder = await createDecoder(format, engine ? { engine } : {})
   try {
-    return declaredSizeDecode(decoder, format, frame, 2 ** 31) !== null
+    return declaredSize(decoder, format, frame, 2 ** 31) >= 0
   } finally {
     decoder.dispose()
   }
@@ -66,12 +71,77 @@ test('frames from the reference CLIs decode exactly too', async () => {
   }
 })
 
-test('concatenated gzip members: the last ISIZE is not the whole size, the result is still right', async () => {
+test('concatenated gzip members: the last ISIZE is not the whole size, the result is still right and exact', async () => {
   const a = text.subarray(0, 1000)
   const b = text.subarray(1000, 1500)
-  assert.not.ok(await takesExactPath('gzip', concat([gzipSync(a), gzipSync(b)])))
+  // The last member's ISIZE (500) is where the output starts; it grows past it.
+  assert.ok(await takesExactPath('gzip', concat([gzipSync(a), gzipSync(b)])))
   const out = await decode('gzip', concat([gzipSync(a), gzipSync(b)]))
   assert.equal(out, concat([a, b]))
+  assert.ok(exact(out))
+})
+
+test('output of no declared size: one fixed-length array of exactly its size, never a resizable one', async () => {
+  for (const [format, packed] of [
+    ['lz4', await encode('lz4', text)],
+    ['brotli', await encode('brotli', text)],
+    ['deflate', await encode('deflate', text)],
+  ] as const) {
+    assert.not.ok(await takesExactPath(format, packed), format)
+    const out = await decode(format, packed)
+    assert.equal(out, text, format)
+    assert.ok(exact(out), `${format}: output buffer is ${out.buffer.byteLength} bytes for ${out.length}`)
+    assert.not.ok((out.buffer as ArrayBuffer & { resizable?: boolean }).resizable, `${format}: a resizable buffer (web APIs refuse views of those)`)
+    // What users do with a result: hand it to a Response.
+    assert.is((await new Response(out as Uint8Array<ArrayBuffer>).arrayBuffer()).byteLength, text.length, `${format}: new Response(result)`)
+  }
+  const encoded = await encode('zstd', text)
+  assert.ok(exact(encoded) && !(encoded.buffer as ArrayBuffer & { resizable?: boolean }).resizable, 'encode() output')
+})
+
+test('more than 64 MiB in one call, no declared size: LZ4 and zstd streams of several frames', async () => {
+  // 96 MiB: above the 64 MiB that capped the caller's input once (issue 30).
+  const big = new Uint8Array(96 << 20)
+  for (let i = 0; i < big.length; i += 4096) big[i] = i >>> 12
+  const lz = await encode('lz4', big)
+  assert.equal(await decode('lz4', lz), big)
+  const z = concat([await encode('zstd', big.subarray(0, 50 << 20)), await encode('zstd', big.subarray(50 << 20))])
+  assert.equal(await decode('zstd', z), big)
+  assert.equal(await decode('gzip', await encode('gzip', big, { level: 1 })), big)
+})
+
+test('a string to encode() is encoded as UTF-8; any other input that is not binary is INVALID_OPTION', async () => {
+  const s = 'héllo, wörld — ' + 'x'.repeat(3000)
+  assert.equal(await decode('zstd', await encode('zstd', s)), new TextEncoder().encode(s))
+  assert.equal(await decode('gzip', await encode('gzip', s)), new TextEncoder().encode(s))
+  for (const bad of [42, null, undefined, {}, [1, 2, 3], new Blob(['x'])]) {
+    const e = await encode('zstd', bad as never).then(() => null, (x: unknown) => x)
+    assert.instance(e, CodecError, `encode(${String(bad)})`)
+    assert.is((e as CodecError).code, 'INVALID_OPTION')
+    const d = await decode('zstd', bad as never).then(() => null, (x: unknown) => x)
+    assert.instance(d, CodecError, `decode(${String(bad)})`)
+  }
+  const d = await decode('zstd', 'text' as never).then(() => null, (x: unknown) => x)
+  assert.instance(d, CodecError, 'decode(string)')
+  assert.match((d as CodecError).message, /string/)
+})
+
+test('output a runtime cannot hold in one ArrayBuffer: LIMIT_EXCEEDED naming the stream API, before allocating', () => {
+  const target = { format: 'zstd', streamApi: "decodeStream('zstd')" }
+  for (const size of [2 ** 53, 2 ** 50]) {
+    const e = (() => {
+      try {
+        OutputBytes.declared(size, Infinity, target)
+      } catch (x) {
+        return x
+      }
+      return null
+    })()
+    assert.instance(e, CodecError, `${size}`)
+    assert.is((e as CodecError).code, 'LIMIT_EXCEEDED')
+    assert.match((e as CodecError).message, /decodeStream\('zstd'\)/)
+  }
+  assert.is(allocateBytes(10, target, 'output').length, 10)
 })
 
 test('concatenated zstd frames decode to all of them', async () => {
