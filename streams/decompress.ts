@@ -471,7 +471,7 @@ class SniffingStream {
   async #write(chunk: BufferSource): Promise<void> {
     if (this.#finished) return
     try {
-      const bytes = toBytes(chunk, true)
+      const bytes = toBytes(chunk, true, this.#label)
       if (this.#mode !== null) return await this.#forward(bytes)
       let decision: Decision | null
       let first: Uint8Array

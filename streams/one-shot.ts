@@ -29,10 +29,11 @@ const parallel = (): Promise<typeof import('./parallel.js')> => (loading ??= imp
 const threaded = (options: object): boolean => (options as ThreadOptions).threads !== undefined || (options as ThreadOptions).blockSize !== undefined
 
 /**
- * Encodes a whole buffer. Options: `engine`, `level`, `onProgress`, codec options, and
- * `threads` / `blockSize` (see `ThreadOptions`): block mode, in parallel on workers.
+ * Encodes a whole buffer, or a string as UTF-8. Options: `engine`, `level`, `onProgress`,
+ * codec options, and `threads` / `blockSize` (see `ThreadOptions`): block mode, in
+ * parallel on workers.
  */
-export async function encode<F extends Format>(format: F, data: BinaryInput, options: EncodeOptions<F> & ThreadOptions = {} as EncodeOptions<F>): Promise<Uint8Array> {
+export async function encode<F extends Format>(format: F, data: BinaryInput | string, options: EncodeOptions<F> & ThreadOptions = {} as EncodeOptions<F>): Promise<Uint8Array> {
   if (threaded(options)) return (await parallel()).encode(format, data, options, engines)
   return encodeSerial(format, data, options)
 }

@@ -321,7 +321,7 @@ export function openDecodePair(format: 'zstd' | 'lz4', threads: number, options:
       return serial(async () => {
         // A copy (not `slice()`, a view on a Node Buffer): the cutter keeps views of it
         // past this write.
-        const bytes = new Uint8Array(toBytes(chunk, options.allowShared))
+        const bytes = new Uint8Array(toBytes(chunk, options.allowShared, format))
         await process(cutter.push(bytes))
         await readerRoom()
       })

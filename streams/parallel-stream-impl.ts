@@ -144,7 +144,7 @@ export function openBlockPair(format: Format, plan: BlockPlan, threads: number, 
       return serial(async () => {
         // A copy: the caller may reuse its buffer once the write resolved (`new
         // Uint8Array(view)` copies, where a Node Buffer's `slice()` is a view).
-        const bytes = new Uint8Array(toBytes(chunk, true))
+        const bytes = new Uint8Array(toBytes(chunk, true, format))
         await submit(encoder.push(bytes))
         if (flushMode === 'write') {
           await submit(encoder.flush())

@@ -16,7 +16,7 @@
  * - Inputs below `MIN_PARALLEL_BYTES` (or of one block) run their jobs inline: a
  *   worker's message round trip and first start cost more than they save.
  */
-import { toBytes, type BinaryInput } from '../lib/bytes.js'
+import { inputBytes, type BinaryInput } from '../lib/bytes.js'
 import type { Format } from '../lib/codec.js'
 import { CodecError } from '../lib/errors.js'
 import { checkFormat, checkMaxOutput, checkOptions } from '../lib/formats.js'
@@ -51,7 +51,7 @@ export type SerialEngines = JobEngines & { encode: typeof OneShot.encodeWhole; d
  * Encodes a whole buffer. Options: `engine`, `level`, codec options, and `threads` /
  * `blockSize` (see `ThreadOptions`): block mode, in parallel on workers.
  */
-export async function encode<F extends Format>(format: F, data: BinaryInput, options: EncodeOptions<F> & ThreadOptions, engines: SerialEngines): Promise<Uint8Array> {
+export async function encode<F extends Format>(format: F, data: BinaryInput | string, options: EncodeOptions<F> & ThreadOptions, engines: SerialEngines): Promise<Uint8Array> {
   const given = options as Record<string, unknown>
   checkFormat(format)
   const threads = checkThreads(format, given.threads)
@@ -64,7 +64,7 @@ export async function encode<F extends Format>(format: F, data: BinaryInput, opt
   // from this call rather than from a job.
   const { engine, level, codec } = checkOptions(format, 'encode', others)
   const checked = { ...codec, engine, level }
-  const bytes = toBytes(data, true)
+  const bytes = inputBytes(format, data, true)
   const plan = blockPlan(format, blockSize, checked)
   if (!plan) {
     // No block form: the whole input on one worker (off this thread), or here when small.
@@ -95,7 +95,7 @@ export async function decode<F extends Format>(format: F, data: BinaryInput, opt
   // worker): with it, the input decodes on this thread.
   const splits = threads > 1 && others.concatenated !== false && others.onProgress === undefined
   if (splits && format === 'zstd') {
-    const bytes = toBytes(data, true)
+    const bytes = inputBytes(format, data, false)
     const groups = zstdFrameGroups(bytes, ZSTD_GROUP_BYTES)
     if (groups) {
       const limit = checkMaxOutput(format, others.maxOutputBytes)
@@ -114,7 +114,7 @@ export async function decode<F extends Format>(format: F, data: BinaryInput, opt
     return engines.decode(format, bytes, others as DecodeOptions<F>)
   }
   if (splits && format === 'lz4') {
-    const bytes = toBytes(data, true)
+    const bytes = inputBytes(format, data, false)
     // Decoding to less than MIN_PARALLEL_BYTES: serial (decodeLz4Frames returns null).
     return decodeLz4(bytes, others, jobRunner(threads, Infinity, engines), 2 * threads, engines, MIN_PARALLEL_BYTES)
   }

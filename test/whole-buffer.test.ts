@@ -13,6 +13,7 @@ import { CodecError } from '../lib/errors.js'
 import { decodeWhole as decode, encodeWhole as encode } from '../lib/whole-buffer.js'
 import { declaredSize } from '../lib/decode-buffer.js'
 import { allocateBytes, OutputBytes } from '../lib/output-bytes.js'
+import { CompressionStream, zstdEncode } from '../streams/index.js'
 import { createDecoder } from '../lib/registry.js'
 import type { Format } from '../lib/codec.js'
 import { concatBytes as concat } from './_bytes.js'
@@ -124,6 +125,21 @@ test('a string to encode() is encoded as UTF-8; any other input that is not bina
   const d = await decode('zstd', 'text' as never).then(() => null, (x: unknown) => x)
   assert.instance(d, CodecError, 'decode(string)')
   assert.match((d as CodecError).message, /string/)
+})
+
+test('wrong input types through the streams: a CodecError from the factories, the standard TypeError from the web classes', async () => {
+  for (const bad of ['text', 42, {}]) {
+    const pair = zstdEncode()
+    const w = pair.writable.getWriter()
+    const e = await w.write(bad as never).then(() => null, (x: unknown) => x)
+    assert.instance(e, CodecError, `zstdEncode().write(${String(bad)})`)
+    assert.is((e as CodecError).code, 'INVALID_OPTION')
+    const web = new CompressionStream('gzip')
+    const ww = web.writable.getWriter()
+    const t = await ww.write(bad as never).then(() => null, (x: unknown) => x)
+    assert.instance(t, TypeError, `CompressionStream.write(${String(bad)})`)
+    assert.instance((t as TypeError).cause, CodecError)
+  }
 })
 
 test('output a runtime cannot hold in one ArrayBuffer: LIMIT_EXCEEDED naming the stream API, before allocating', () => {
