@@ -213,6 +213,11 @@ export class OutputBytes {
       // else a copy, so that a small result does not pin a large buffer.
       return n === bytes.length || n * 2 >= bytes.length ? bytes.subarray(0, n) : bytes.slice(0, n)
     }
+    if (this.rab !== null && n <= FINISH_STEP) {
+      // Small: one copy, within the constant.
+      this.rab = null
+      return bytes.slice(0, n)
+    }
     const out = allocateBytes(n, this.target, 'output')
     if (this.rab !== null) {
       const rab = this.rab

@@ -142,6 +142,8 @@ export class CodecStream<I = BinaryInput, O = Uint8Array> {
   #writableController!: WritableStreamDefaultController
   /** Whether the readable side is a byte stream (BYOB reads go straight to the pump). */
   #bytes: boolean
+  /** Byte streams: a read waits for a chunk (its pull came, no chunk went out since). */
+  #wanted = false
   /** The pending write (or close), settled once its input is consumed (or finished). */
   #pending: Waiter | null = null
   /** Finished, failed, cancelled or aborted: the pump is disposed, nothing more happens. */
@@ -179,6 +181,8 @@ export class CodecStream<I = BinaryInput, O = Uint8Array> {
         this.#readableController = controller
       },
       pull: () => {
+        // A byte stream has no read-ahead (high-water mark 0): a pull means a read waits.
+        if (this.#bytes) this.#wanted = true
         this.#pump()
       },
       cancel: (reason: unknown) => {
@@ -191,8 +195,10 @@ export class CodecStream<I = BinaryInput, O = Uint8Array> {
     let readable: ReadableStream<O> | null = null
     if (this.#bytes) {
       try {
-        // highWaterMark counts bytes here: 1 keeps one chunk at most queued, as below.
-        readable = new RS({ ...source, type: 'bytes' } as unknown as UnderlyingDefaultSource<O>, { highWaterMark: 1 })
+        // No read-ahead: output is produced for a read that waits (`#wanted`), into its
+        // BYOB buffer when it has one. A chunk made ahead would be a fresh block per read,
+        // garbage that a BYOB reader reusing one buffer never needs (1 GiB of it per GiB).
+        readable = new RS({ ...source, type: 'bytes' } as unknown as UnderlyingDefaultSource<O>, { highWaterMark: 0 })
       } catch {
         this.#bytes = false
       }
@@ -328,12 +334,13 @@ export class CodecStream<I = BinaryInput, O = Uint8Array> {
       for (;;) {
         // A BYOB read waiting: output goes straight into the reader's buffer.
         const request = this.#bytes ? ((rc as unknown as ReadableByteStreamController).byobRequest ?? null) : null
-        if (request === null && !((rc.desiredSize ?? 0) > 0)) break
+        if (request === null && !this.#wanted && !((rc.desiredSize ?? 0) > 0)) break
         if (request !== null) {
           const view = request.view!
           const n = machine.nextInto!(new Uint8Array(view.buffer, view.byteOffset, view.byteLength))
           if (this.#flushWaiters.length > 0 && !machine.flushPending) this.#settleFlushes()
           if (n > 0) {
+            this.#wanted = false
             request.respond(n)
             continue
           }
@@ -341,6 +348,7 @@ export class CodecStream<I = BinaryInput, O = Uint8Array> {
           const out = machine.next()
           if (this.#flushWaiters.length > 0 && !machine.flushPending) this.#settleFlushes()
           if (out !== null) {
+            this.#wanted = false
             rc.enqueue((this.#bytes ? own(out as Uint8Array) : out) as O)
             continue
           }
