@@ -688,7 +688,7 @@ export const COMMON_OPTIONS = /* @__PURE__ */ Object.freeze({
   decode: {
     /** `'js'`/`'wasm'` (portable; the default per format) or `'node'` (node:zlib). */
     engine: { type: 'engine' },
-    /** Most bytes to produce; more errors with `LIMIT_EXCEEDED` before the memory is spent. Default 2 GiB. */
+    /** Most bytes to produce; more errors with `LIMIT_EXCEEDED` before the memory is spent. Default 2 GiB for one-shot `decode()` and span decoders; none for the streams (read with backpressure). */
     maxOutputBytes: { type: 'limit' },
     /**
      * The encoder's preset dictionary, any BufferSource (copied at creation): 'deflate'

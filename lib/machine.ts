@@ -126,6 +126,9 @@ export class Machine {
    */
   private joining: Uint8Array | null = null
   private stitchAt = 0
+  /** Whether `input` (when not scratch) and `joining` are lent: never copied (see `push`). */
+  private inputLent = false
+  private joiningLent = false
   /** No more input will come. */
   private ended = false
   /** The codec asked for more input than it has: wait for `push()` or `end()`. */
@@ -188,24 +191,29 @@ export class Machine {
 
   /**
    * Offers the next input chunk. The machine reads it in place until `needsInput` is
-   * true again; the caller must not change it before then.
+   * true again; the caller must not change it before then. `lent`: the chunk stays
+   * untouched until consumed even while output is handed out (a copy the caller made
+   * for the machine, or any chunk with `borrowInput`), so it is never copied again.
    */
-  push(chunk: Uint8Array): void {
+  push(chunk: Uint8Array, lent = false): void {
     if (this.ended) throw new CodecError('INVALID_OPTION', this.options.format, 'push() after end()')
     if (chunk.length === 0) return
     this.starved = false
     if (this.options.flush === 'write') this.flushWanted = true
+    lent ||= this.options.borrowInput === true
     if (this.inputPos >= this.input.length) {
       this.releaseInput()
       this.input = chunk
       this.inputPos = 0
       this.inputIsScratch = false
+      this.inputLent = lent
       return
     }
     // The codec left a tail (in scratch since it asked for more): the chunk joins it a
     // piece at a time, and is read in place once the tail is consumed.
     if (!this.inputIsScratch) this.compact(0)
     this.joining = chunk
+    this.joiningLent = lent
     this.stitchAt = this.input.length
     this.stitch()
   }
@@ -440,11 +448,11 @@ export class Machine {
     if (this.writePos === this.emitPos) return null
     // Handing out a chunk may run the consumer's code before the next call (a read
     // promise resolves; the Compression Streams tests even detach the input buffer from
-    // a `then` getter). Unless the caller lends its input (`borrowInput`), input still
+    // a `then` getter). Unless the caller lent its input (see `push`), input still
     // unconsumed must not depend on the caller's buffer from here on: copy the rest
     // into our scratch, once, whatever its size.
     if (this.inputPos >= this.input.length && this.joining === null) this.releaseInput()
-    else if (!this.options.borrowInput && (this.joining !== null || !this.inputIsScratch)) this.ownInput()
+    else if ((this.joining !== null && !this.joiningLent) || (!this.inputIsScratch && !this.inputLent)) this.ownInput()
     const out = this.block.subarray(this.emitPos, this.writePos)
     this.emitPos = this.writePos
     this.options.progress?.update(this.totalIn, this.totalOut)
@@ -534,6 +542,7 @@ export class Machine {
     this.input = this.joining!
     this.inputPos = at
     this.inputIsScratch = false
+    this.inputLent = this.joiningLent
     this.joining = null
     if (this.scratch.length > SCRATCH_KEEP) this.scratch = EMPTY
   }

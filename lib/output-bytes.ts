@@ -12,9 +12,10 @@
  *   copying. Web APIs refuse views of resizable buffers (`new Response(view)` throws in
  *   Node 20; WebIDL's `BufferSource` excludes them unless `[AllowResizable]`), and
  *   `transferToFixedLength()` copies (measured: Node 22, 1 GiB: peak RSS 1 GiB higher), so
- *   `finish()` copies into a fixed-length array from the end in 32 MiB steps, shrinking
- *   the resizable buffer behind each step (`resize()` down returns the pages): the copy
- *   costs time, not memory (peak: output + 32 MiB).
+ *   `finish()` copies into a fixed-length array from the end in 16 MiB steps, shrinking
+ *   the resizable buffer behind each step (`resize()` down returns the pages, after V8
+ *   zeroes them): the copy costs time, not memory (peak: output + 16 MiB). The buffer
+ *   grows a step at a time, so that no more is committed than is written.
  * - **Without resizable buffers** (older runtimes): parts that double, joined at the end.
  *
  * The most one buffer may hold is the runtime's: V8 allows 2^32 bytes per typed array
@@ -31,7 +32,7 @@ interface Resizable extends ArrayBuffer {
 type ResizableConstructor = new (byteLength: number, options: { maxByteLength: number }) => Resizable
 
 /** Each step of `finish()`'s copy: peak memory over the output is at most this. */
-const FINISH_STEP = 32 * 1024 * 1024
+const FINISH_STEP = 16 * 1024 * 1024
 
 /** The first capacity of a growing buffer; it doubles from there. */
 const FIRST_CAPACITY = 64 * 1024
@@ -158,8 +159,10 @@ export class OutputBytes {
     if (this.exact) return EMPTY
     const capacity = this.partsLength + this.bytes.length
     if (capacity >= this.max) return EMPTY
-    const next = Math.min(this.max, Math.max(FIRST_CAPACITY, capacity * 2))
     if (this.rab !== null) {
+      // Committed a step at a time, not doubled: V8 zeroes what a shrink cuts off
+      // (`finish()` shrinks), which would make resident a doubled capacity never written.
+      const next = Math.min(this.max, capacity + Math.max(FIRST_CAPACITY, step))
       try {
         this.rab.resize(next)
       } catch (error) {
@@ -169,6 +172,7 @@ export class OutputBytes {
       // A view of a resizable buffer made without a length tracks its length.
       return this.bytes.subarray(at, Math.min(next, at + step))
     }
+    const next = Math.min(this.max, Math.max(FIRST_CAPACITY, capacity * 2))
     this.parts!.push(this.bytes)
     this.partsLength += this.bytes.length
     this.bytes = allocateBytes(next - capacity, this.target, `output of more than ${sized(capacity)}`)

@@ -40,7 +40,8 @@ export type Surface = (error: unknown) => unknown
  * for `pending`.
  */
 export interface Pump<O> {
-  push(chunk: Uint8Array): void
+  /** `lent`: a chunk the shell copied itself, left alone until consumed (see `Machine.push`). */
+  push(chunk: Uint8Array, lent?: boolean): void
   end(): void
   next(): O | null
   readonly needsInput: boolean
@@ -282,12 +283,17 @@ export class CodecStream<I = BinaryInput, O = Uint8Array> {
   async #write(chunk: I): Promise<void> {
     if (this.#done) return Promise.reject(this.#surface(new CodecError('INVALID_OPTION', this.#format, 'write after the stream ended')))
     let bytes: Uint8Array
+    let copied = false
     try {
       // Not binary: INVALID_OPTION (the web-compatible classes show it as a TypeError).
       bytes = toBytes(chunk as BinaryInput, this.#allowShared, this.#format)
-      // Until the engine is ready the chunk waits: own a copy of it meanwhile.
+      // Until the engine is ready the chunk waits: own a copy of it meanwhile (lent to
+      // the machine, which then never copies it again).
       // `new Uint8Array(view)` copies; a Node Buffer's `slice()` would be a view.
-      if (!this.#machine) bytes = new Uint8Array(bytes)
+      if (!this.#machine) {
+        bytes = new Uint8Array(bytes)
+        copied = true
+      }
     } catch (error) {
       this.#fail(error)
       return Promise.reject(this.#surface(error))
@@ -299,7 +305,7 @@ export class CodecStream<I = BinaryInput, O = Uint8Array> {
     return new Promise<void>((resolve, reject) => {
       this.#pending = { resolve, reject }
       try {
-        this.#machine!.push(bytes)
+        this.#machine!.push(bytes, copied)
       } catch (error) {
         this.#fail(error)
         return

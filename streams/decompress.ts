@@ -487,7 +487,7 @@ class SniffingStream {
       }
       if (!decision) {
         if (this.#headLength >= SNIFF_LIMIT) {
-          throw new CodecError('LIMIT_EXCEEDED', this.#label, `no decision after ${this.#headLength} bytes (limit ${SNIFF_LIMIT})`)
+          throw new CodecError('LIMIT_EXCEEDED', this.#label, `no decision after ${this.#headLength} bytes, more than SNIFF_LIMIT (${SNIFF_LIMIT}, not an option: a format shows in its first bytes); name the format: decodeStream(format)`)
         }
         return
       }

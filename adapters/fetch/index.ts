@@ -115,7 +115,7 @@ export function parseContentEncoding(value: string | null): string[] {
  */
 function planLayers(codings: string[], skip: ReadonlySet<string>): Coding[] {
   if (codings.length > MAX_CONTENT_ENCODINGS) {
-    throw new CodecError('LIMIT_EXCEEDED', FORMAT, `${codings.length} content codings (${codings.join(', ')}), more than the ${MAX_CONTENT_ENCODINGS} allowed`)
+    throw new CodecError('LIMIT_EXCEEDED', FORMAT, `${codings.length} content codings (${codings.join(', ')}), more than the ${MAX_CONTENT_ENCODINGS} allowed (MAX_CONTENT_ENCODINGS, not an option: curl and undici allow 5 too)`)
   }
   const layers: Coding[] = []
   for (let i = codings.length - 1; i >= 0; i--) {

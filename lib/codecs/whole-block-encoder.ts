@@ -60,7 +60,7 @@ export abstract class WholeBlockEncoder implements Encoder {
     if (this.state === 0) {
       const total = this.inputLength + src.length
       if (total > MAX_BLOCK_INPUT) {
-        this.failure = { code: 'LIMIT_EXCEEDED', message: `block input of ${total} bytes exceeds ${MAX_BLOCK_INPUT}`, offset: this.inputLength }
+        this.failure = { code: 'LIMIT_EXCEEDED', message: `block input of ${total} bytes exceeds ${MAX_BLOCK_INPUT} (not an option: a raw block holds its input whole; the framed formats, 'lz4' and 'snappy', take any length)`, offset: this.inputLength }
         return Status.InvalidData
       }
       let data: Uint8Array
