@@ -24,7 +24,8 @@
 import type { Encoder, Format } from '../../lib/codec.js'
 import { createSnappyTable, encodeBlock, maxCompressedLength } from '../../lib/codecs/snappy-block.js'
 import { CodecError } from '../../lib/errors.js'
-import { checkLevel, resolveEngine, type Engine } from '../../lib/formats.js'
+import type { Engine } from '../../lib/formats.js'
+import { checkLevel, resolveEngine } from '../../lib/codec-options.js'
 import { loadCodec, type CodecModule } from '../../lib/registry.js'
 import { Status, statusName } from '../../lib/status.js'
 

@@ -17,7 +17,7 @@
  *   `long: true` for long-distance matching (`ZSTD_c_enableLongDistanceMatching`), with a
  *   window of 2^27 unless `windowLog` says otherwise, as `zstd --long` does.
  */
-import { formatOption } from '../formats.js'
+import { formatOption } from '../codec-options.js'
 
 /** Default `maxWindowLog` of decoders (libzstd's ZSTD_WINDOWLOG_LIMIT_DEFAULT: 128 MiB). */
 export const DEFAULT_MAX_WINDOW_LOG = 27
