@@ -23,8 +23,11 @@ import type { Engine } from '../formats.js'
 import { decodeLz4Blocks } from './lz4-blocks-job.js'
 import { Status } from '../status.js'
 import { loadDeflateTools } from './deflate-tools.js'
+import { encodeDeflateBlock, type DeflateBlockInput } from '../codecs/zlibng-block.js'
 import type * as Registry from '../registry.js'
 import type { ArrowDecodeJob, ArrowEncodeJob } from '../arrow/body-jobs.js'
+import type { InflateChunkInfo, InflateChunkJob } from './inflate-chunk.js'
+import type { InflateResolveJob } from './markers.js'
 
 /** The factories of the span codecs jobs run on: lib/registry.ts's (options checked there, engines loaded once per realm). */
 export type CodecFactories = Pick<typeof Registry, 'createEncoder' | 'createDecoder'>
@@ -36,15 +39,9 @@ export type CodecFactories = Pick<typeof Registry, 'createEncoder' | 'createDeco
  * RFC 1951 section 3.2.4) unless `last`, which ends with the final block instead. The
  * result's `check` is the block's CRC-32 or Adler-32, for the trailer.
  */
-export interface DeflateBlockJob {
+export interface DeflateBlockJob extends DeflateBlockInput {
   readonly kind: 'deflate-block'
   readonly engine?: Engine
-  readonly level: number
-  readonly input: Uint8Array
-  readonly prefix: number
-  readonly dictionary: Uint8Array | null
-  readonly last: boolean
-  readonly check: 'crc32' | 'adler32' | 'none'
 }
 
 /**
@@ -88,14 +85,23 @@ export interface Lz4BlocksJob {
   readonly input: Uint8Array
 }
 
-export type Job = DeflateBlockJob | EncodeJob | DecodeJob | Lz4BlocksJob | ArrowDecodeJob | ArrowEncodeJob
+export type Job = DeflateBlockJob | EncodeJob | DecodeJob | Lz4BlocksJob | InflateChunkJob | InflateResolveJob | ArrowDecodeJob | ArrowEncodeJob
 
 export type { ArrowDecodeJob, ArrowEncodeJob } from '../arrow/body-jobs.js'
+export type { InflateChunkInfo, InflateChunkJob } from './inflate-chunk.js'
+export type { InflateResolveJob } from './markers.js'
 
 export interface JobResult {
   readonly output: Uint8Array
   /** The block's checksum (deflate blocks), else 0. */
   readonly check: number
+  /** A deflate chunk's bounds, symbols and checksums (inflate-chunk jobs). */
+  readonly chunk?: InflateChunkInfo
+  /**
+   * Whether `output`'s whole buffer belongs to the result (a worker transfers it as it is,
+   * its unused tail included, instead of copying `output` out of a shared buffer).
+   */
+  readonly owned?: boolean
 }
 
 /** Runs jobs: `runJob` inline, or a pool's runner that posts them to workers. */
@@ -103,6 +109,9 @@ export type JobRunner = (job: Job) => Promise<JobResult>
 
 /** Arrow's job code, loaded with the first Arrow job (once: an `import()` per job would resolve the module each time). */
 let arrowJobs: Promise<typeof import('../arrow/body-jobs.js')> | null = null
+/** The deflate chunk decoder and marker resolution, loaded with the first such job (they bring two wasm kernels). */
+let chunkJobs: Promise<typeof import('./inflate-chunk.js')> | null = null
+let resolveJobs: Promise<typeof import('./markers.js')> | null = null
 
 /** Runs one job on this thread with `codecs`. Errors are `CodecError`s, as from the one-shot calls. */
 export async function runJob(job: Job, codecs: CodecFactories): Promise<JobResult> {
@@ -124,6 +133,12 @@ export async function runJob(job: Job, codecs: CodecFactories): Promise<JobResul
       return { output: await decodeFrames(job, codecs), check: 0 }
     case 'lz4-blocks':
       return { output: await decodeLz4Blocks(job, codecs.createDecoder), check: 0 }
+    case 'inflate-chunk': {
+      const { output, info } = await (await (chunkJobs ??= import('./inflate-chunk.js'))).inflateChunk(job)
+      return { output, check: 0, chunk: info, owned: true }
+    }
+    case 'inflate-resolve':
+      return (await (resolveJobs ??= import('./markers.js'))).resolveJob(job)
     case 'arrow-decode':
     case 'arrow-encode':
       // Loaded on the first Arrow job: this module is part of every threads user's code.
@@ -134,6 +149,9 @@ export async function runJob(job: Job, codecs: CodecFactories): Promise<JobResul
 }
 
 async function deflateBlock(job: DeflateBlockJob, codecs: CodecFactories): Promise<JobResult> {
+  // zlib-ng (the default engine): the block kernel, a stream per level reused across
+  // blocks and the checksum computed in the engine (lib/codecs/zlibng-block.ts).
+  if (job.engine === 'wasm') return encodeDeflateBlock(await (await loadDeflateTools()).zlibngEngine(), job)
   const history = job.prefix > 0 ? job.input.subarray(0, job.prefix) : job.dictionary
   const encoder = await codecs.createEncoder('deflate-raw', { engine: job.engine, level: job.level, ...(history ? { dictionary: history } : {}) })
   const block = job.input.subarray(job.prefix)
