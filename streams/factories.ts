@@ -39,8 +39,9 @@ export function decodeStream<F extends Format>(format: F, options: DecodeStreamO
   return new CodecStream({ format, allowShared, surface, signal: options.signal, streams: options.streams, open, bytes: true })
 }
 
-/** The decoding streams' keys besides the codec's: the machine's, `signal`, `streams` and `threads`. */
-const DECODE_SURFACE = { machine: true, shell: ['signal', 'streams', 'threads'] } as const
+/** The decoding streams' keys besides the codec's (the machine's, `signal`, `streams` and `threads`), and their default limit. */
+// Streams read with backpressure decode any length unless `maxOutputBytes` is given.
+const DECODE_SURFACE = { machine: true, shell: ['signal', 'streams', 'threads'], maxOutputBytes: Infinity } as const
 
 /** Builds an encoding stream for `format`; checks options synchronously. */
 export function encodeStream<F extends Format>(format: F, options: EncodeStreamOptions<F> = {} as EncodeStreamOptions<F>, surface?: Surface, allowShared = true): CodecStream {

@@ -1,7 +1,7 @@
 /**
  * `encode()`, `decode()` and `closeWorkers()` as the root entry exports them, with the
  * `threads` option's types and limits (issue 22). A call runs the one-shot helpers
- * (lib/oneshot.ts) and the registry's codec factories (lib/registry.ts), neither of which loads a codec before a call asks for one, or, when ./threads-decision.ts
+ * (lib/whole-buffer.ts) and the registry's codec factories (lib/registry.ts), neither of which loads a codec before a call asks for one, or, when ./threads-decision.ts
  * says the call runs on threads, the threads implementation's one-shot calls
  * (./parallel.ts), loaded on first use: a user who never asks for threads (`threads: 1`
  * without `blockSize` included) never loads the block logic, the frame splitting or the
@@ -9,7 +9,7 @@
  */
 import type { BinaryInput } from '../lib/bytes.js'
 import type { Format } from '../lib/codec.js'
-import { decode as decodeSerial, encode as encodeSerial, type DecodeOptions, type EncodeOptions } from '../lib/oneshot.js'
+import { decodeWhole as decodeSerial, encodeWhole as encodeSerial, type DecodeOptions, type EncodeOptions } from '../lib/whole-buffer.js'
 import { createDecoder, createEncoder } from '../lib/registry.js'
 import type { GzipIndex } from '../lib/gzip-index/gzip-index.js'
 import type { DecodeIndexOptions, ThreadOptions } from './thread-options.js'
@@ -29,10 +29,11 @@ const parallel = (): Promise<typeof import('./parallel.js')> => (loading ??= imp
   }))
 
 /**
- * Encodes a whole buffer. Options: `engine`, `level`, `onProgress`, codec options, and
- * `threads` / `blockSize` (see `ThreadOptions`): block mode, in parallel on workers.
+ * Encodes a whole buffer, or a string as UTF-8. Options: `engine`, `level`, `onProgress`,
+ * codec options, and `threads` / `blockSize` (see `ThreadOptions`): block mode, in
+ * parallel on workers.
  */
-export async function encode<F extends Format>(format: F, data: BinaryInput, options: EncodeOptions<F> & ThreadOptions = {} as EncodeOptions<F>): Promise<Uint8Array> {
+export async function encode<F extends Format>(format: F, data: BinaryInput | string, options: EncodeOptions<F> & ThreadOptions = {} as EncodeOptions<F>): Promise<Uint8Array> {
   if (encodesInBlocks(format, options)) return (await parallel()).encodeWithThreads(format, data, options, codecs)
   return encodeSerial(format, data, withoutThreads(options) as EncodeOptions<F>)
 }
