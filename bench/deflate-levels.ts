@@ -9,7 +9,7 @@
 // Usage: node --import tsx bench/deflate-levels.ts [MB per corpus, default 4] [rounds, default 5]
 import zlib from 'node:zlib'
 import { join } from 'node:path'
-import { encode } from '../lib/oneshot.js'
+import { encodeWhole as encode } from '../lib/whole-buffer.js'
 import { binarySlice, filesCorpus, root } from './corpus.js'
 
 const mb = Number(process.argv[2] ?? 4)

@@ -21,7 +21,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
-import { decode, encode } from '../lib/oneshot.js'
+import { decodeWhole as decode, encodeWhole as encode } from '../lib/whole-buffer.js'
 import { concatBytes } from './_bytes.js'
 import { node26, node26Missing, type PeerJob } from './_node26.js'
 import { packageDocuments, root, siblingDocuments } from './corpus.js'

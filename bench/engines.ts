@@ -33,7 +33,7 @@ import {
   type ZstdEncoderExports,
 } from '../lib/codecs/wasm/zstd-engine.js'
 import { loadZstd } from '../lib/codecs/zstd.js'
-import { declaredSizeDecode } from '../lib/oneshot.js'
+import { decodeGrowing } from '../lib/decode-buffer.js'
 import { Status } from '../lib/status.js'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
@@ -196,14 +196,14 @@ async function benchZstd(): Promise<void> {
   const o = zstdJobs('ours (libzstd 1.5.7, zstd-dec/enc)', { x: dec.exports, heap: dec.heap, e: { x: enc.exports, heap: enc.heap } }, frame, level, true)
   const other = process.env.BENCH_ZSTD_WASM
   const alt = other ? zstdJobs(`${other.split('/').pop()}`, await ownBuild(other), frame, level, true) : undefined
-  // The codec over the same engine, as lib/oneshot.ts drives it (no stream machine):
+  // The codec over the same engine, as lib/whole-buffer.ts drives it (no stream machine):
   // what the span contract and its checks cost on top of the raw calls.
   const codec = await loadZstd()
   const codecDec = job('codec (lib/codecs/zstd.ts) one-shot decode', () => {
     const decoder = codec.createDecoder({})
-    const out = declaredSizeDecode(decoder, 'zstd', frame, Infinity)
+    // The frame declares its size: decoded once into an array of exactly that size.
+    const out = decodeGrowing(decoder, frame, Infinity, { format: 'zstd', what: 'frame', declaredBy: 'its header', base: 0, concatenated: false })
     decoder.dispose()
-    if (!out) throw new Error('codec: no exact-size decode')
     return out
   }, (out) => same(out, data))
   const codecEnc = job(`codec one-shot encode L${level}, no checksum`, () => {

@@ -6,7 +6,7 @@
 // Usage: node --import tsx bench/first-call.ts [MiB] [calls] [zstd|brotli]
 import { createRequire } from 'node:module'
 import zlib from 'node:zlib'
-import { decode } from '../lib/oneshot.js'
+import { decodeWhole as decode } from '../lib/whole-buffer.js'
 import { nodeModulesText } from './corpus.js'
 
 const size = Number(process.argv[2] ?? 4) * 2 ** 20

@@ -18,7 +18,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { encode } from '../lib/oneshot.js'
+import { encodeWhole as encode } from '../lib/whole-buffer.js'
 import { corpus } from './corpus.js'
 
 const require = createRequire(import.meta.url)

@@ -18,7 +18,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createDecoder } from '../lib/registry.js'
-import { decode, encode } from '../lib/oneshot.js'
+import { decodeWhole as decode, encodeWhole as encode } from '../lib/whole-buffer.js'
 import { Status } from '../lib/status.js'
 import { decodeStream } from '../streams/index.js'
 import { concatBytes } from './_bytes.js'

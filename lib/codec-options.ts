@@ -85,12 +85,18 @@ export function mostDecodedBytes(format: Format, n: number): number {
   return bound === null ? Infinity : n * bound[0] + bound[1]
 }
 
-/** 2 GiB: larger than any single ArrayBuffer many runtimes allow, far below a bomb. */
+/**
+ * 2 GiB: the default `maxOutputBytes` where the output is held in memory or the input
+ * is an untrusted body read whole (one-shot `decode()`, `decodeResponse`, span decoders,
+ * Arrow): far below what a bomb asks for (32 KB of zstd expands to 1 GiB), above most
+ * real payloads. Streams read with backpressure hold no more memory for a longer output
+ * and decode any length by default (their surface's `maxOutputBytes: Infinity`).
+ */
 export const DEFAULT_MAX_OUTPUT_BYTES = 2 ** 31
 
-/** Checks a decoder's `maxOutputBytes`; returns the limit to use. */
-export function checkMaxOutput(format: string, value: unknown): number {
-  return checkLimit(format, 'maxOutputBytes', value, DEFAULT_MAX_OUTPUT_BYTES)
+/** Checks a decoder's `maxOutputBytes`; returns the limit to use (`fallback` when not given). */
+export function checkMaxOutput(format: string, value: unknown, fallback: number = DEFAULT_MAX_OUTPUT_BYTES): number {
+  return checkLimit(format, 'maxOutputBytes', value, fallback)
 }
 
 /**
@@ -134,7 +140,7 @@ export const COMMON_OPTIONS = /* @__PURE__ */ Object.freeze({
   decode: {
     /** `'js'`/`'wasm'` (portable; the default per format) or `'node'` (node:zlib). */
     engine: { type: 'engine' },
-    /** Most bytes to produce; more errors with `LIMIT_EXCEEDED` before the memory is spent. Default 2 GiB. */
+    /** Most bytes to produce; more errors with `LIMIT_EXCEEDED` before the memory is spent. Default 2 GiB for one-shot `decode()` and span decoders; none for the streams (read with backpressure). */
     maxOutputBytes: { type: 'limit' },
     /**
      * The encoder's preset dictionary, any BufferSource (copied at creation): 'deflate'
@@ -223,6 +229,11 @@ export interface CheckedOptions {
 export interface SurfaceKeys {
   readonly machine?: boolean | readonly string[]
   readonly shell?: readonly string[]
+  /**
+   * The surface's default `maxOutputBytes`: `Infinity` for streams read with
+   * backpressure; `DEFAULT_MAX_OUTPUT_BYTES` (when not given) where output is held.
+   */
+  readonly maxOutputBytes?: number
 }
 
 /** The machine's option keys a surface takes (`SurfaceKeys.machine`). */
@@ -290,7 +301,8 @@ export function wantsBlocks(format: Format, given: object): boolean {
  * reaches the option checks reaches this too, without a chunk of its own.
  */
 export function threadsDecodeKeys(format: Format): SurfaceKeys {
-  return { machine: ['chunkSize', 'concatenated'], shell: ['signal', 'streams', 'threads', ...(rowOf(format).blocks?.family === 'deflate' ? ['onIndex'] : [])] }
+  // A stream read with backpressure decodes any length unless maxOutputBytes is given.
+  return { machine: ['chunkSize', 'concatenated'], shell: ['signal', 'streams', 'threads', ...(rowOf(format).blocks?.family === 'deflate' ? ['onIndex'] : [])], maxOutputBytes: Infinity }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -326,8 +338,9 @@ export function checkOptions(format: Format, role: Role, options: unknown, keys:
   let maxOutputBytes = Infinity
   let level = 0
   if (role === 'decode') {
-    maxOutputBytes = checkMaxOutput(format, o.maxOutputBytes)
-    if (o.maxOutputBytes !== undefined) codec.maxOutputBytes = maxOutputBytes
+    maxOutputBytes = checkMaxOutput(format, o.maxOutputBytes, keys.maxOutputBytes)
+    // The codec shares the surface's limit (a frame declaring more fails at its header).
+    codec.maxOutputBytes = maxOutputBytes
   } else {
     level = checkLevel(format, o.level)
     if (o.level !== undefined) codec.level = level

@@ -78,7 +78,8 @@ export type { Format }
 export interface DecoderOptions {
   /**
    * The most bytes the decoder may produce, over all frames. Stops decompression bombs
-   * before the memory is spent. Default 2 GiB; `Infinity` to lift it.
+   * before the memory is spent. Default 2 GiB for span decoders and one-shot calls (none
+   * for the streams); `Infinity` to lift it.
    */
   maxOutputBytes?: number
 }

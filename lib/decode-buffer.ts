@@ -1,19 +1,22 @@
 /**
  * Driving a span decoder over one whole buffer that is already in memory, with a limit:
  * the job of the Arrow body decoder (each compressed buffer), apache-arrow's codec
- * registration and the hyparquet decompressors (each page). Streams run codecs through
- * the machine (`machine.ts`) instead; this is its counterpart for input that is complete
- * and output whose size is declared (or bounded), so it writes straight into the final
- * memory and never copies.
+ * registration and the hyparquet decompressors (each page), and reading the size a whole
+ * input declares for `decode()` (`declaredSize`; lib/whole-buffer.ts). Streams run codecs
+ * through the machine (`machine.ts`) instead; this is its counterpart for input that is
+ * complete and output whose size is declared (or bounded), so it writes straight into the
+ * final memory and never copies; output of unknown size grows in place (output-bytes.ts).
  *
  * The rules are the machine's: input that ends while the decoder still wants more is
  * `TRUNCATED`; bytes after the end are another frame only where the format allows it,
  * else `TRAILING_DATA`; a decoder's `InvalidData` becomes its failure, with the offset
  * counted from `target.base`.
  */
-import { joinBytes } from './bytes.js'
-import type { Decoder } from './codec.js'
+import type { Decoder, Format } from './codec.js'
+import { readU32LE } from './endian.js'
 import { CodecError } from './errors.js'
+import { mostDecodedBytes } from './codec-options.js'
+import { OutputBytes } from './output-bytes.js'
 import { Status, statusName } from './status.js'
 
 /** One whole-buffer decode: what it is called in messages, where it starts, what follows may be. */
@@ -36,6 +39,8 @@ export interface BufferTarget {
    * caller can decode again with `decodeGrowing`.
    */
   readonly size?: 'exact' | 'hint'
+  /** The option that sets `maxBytes`, for messages. Default `'maxOutputBytes'`. */
+  readonly limitName?: string
 }
 
 /** One byte of room, to ask a decoder whether output remains after a full destination. */
@@ -90,11 +95,31 @@ export function decodeInto(decoder: Decoder, input: Uint8Array, output: Uint8Arr
 }
 
 /**
+ * The output size a whole input declares, to allocate once: the first frame's content
+ * size (zstd, LZ4), or for gzip the last member's ISIZE, its length modulo 2^32 (RFC 1952
+ * section 2.3.1: right for a single member under 4 GiB, a lower bound otherwise). -1 when
+ * there is none, or when it is more than `maxBytes` or than `input` can decode to
+ * (`mostDecodedBytes`): a declared size is untrusted. The decoder is reset after.
+ */
+export function declaredSize(decoder: Decoder, format: Format, input: Uint8Array, maxBytes: number): number {
+  decoder.reset()
+  // A 0-byte destination makes the decoder read the frame header first.
+  const status = decoder.transform(input, EMPTY, true)
+  let size = status === Status.InvalidData ? -1 : (decoder.contentSize ?? -1)
+  decoder.reset()
+  if (size < 0 && format === 'gzip' && input.length >= 18) size = readU32LE(input, input.length - 4)
+  return size < 0 || size > maxBytes || size > mostDecodedBytes(format, input.length) ? -1 : size
+}
+
+/** Output per decoder call of `decodeGrowing`. */
+const GROWING_STEP = 8 * 1024 * 1024
+
+/**
  * Decodes all of `input` when the output size is not known: into the size the frame
- * header declares when it has one (one allocation, no copy), else into chunks that
- * double, joined once at the end; the first chunk is `hint` bytes when the caller has a
- * good guess (a result that fits is a view of it, no copy). At most `maxBytes` are
- * produced (`LIMIT_EXCEEDED`).
+ * header declares when it has one (one allocation, no copy), else into memory that grows
+ * in place (output-bytes.ts); it starts at `hint` bytes when the caller has a good guess
+ * (a result that fills most of it is a view of it). At most `maxBytes` are produced
+ * (`LIMIT_EXCEEDED`).
  */
 export function decodeGrowing(decoder: Decoder, input: Uint8Array, maxBytes: number, target: BufferTarget, hint = -1): Uint8Array {
   decoder.reset()
@@ -103,30 +128,28 @@ export function decodeGrowing(decoder: Decoder, input: Uint8Array, maxBytes: num
   if (status === Status.InvalidData) throw failure(decoder, target, 0)
   const size = decoder.contentSize ?? -1
   if (size >= 0 && !target.concatenated) {
-    if (size > maxBytes) throw error(target, 'LIMIT_EXCEEDED', `frame content size ${size} exceeds the limit ${maxBytes}`, 0)
+    if (size > maxBytes) throw error(target, 'LIMIT_EXCEEDED', `frame content size ${size} exceeds ${target.limitName ?? 'maxOutputBytes'} ${maxBytes}`, 0)
     const output = new Uint8Array(size)
     decodeInto(decoder, input, output, { ...target, declaredBy: 'its frame header', size: 'exact' })
     return output
   }
-  const chunks: Uint8Array[] = []
-  let total = 0
-  let room = hint > 0 ? hint : Math.max(4096, input.length * 4)
+  const sink = { format: target.format, streamApi: `decodeStream('${decoder.format}')` }
+  const out = hint > 0 ? OutputBytes.declared(Math.min(hint, maxBytes), maxBytes, sink) : OutputBytes.growing(maxBytes, sink)
   let ip = 0
   let frameStart = 0
   decoder.reset()
   for (;;) {
-    if (total + room > maxBytes) room = maxBytes - total
-    // One byte past the limit tells whether output remains.
-    const dst = new Uint8Array(room > 0 ? room : 1)
+    let dst = out.room(GROWING_STEP)
+    // Full, at the hint or at the limit: one byte of room tells whether output remains.
+    const probing = dst.length === 0
+    if (probing) dst = PROBE
     const s = decoder.transform(input.subarray(ip), dst, true)
-    if (room <= 0 && decoder.written > 0) throw error(target, 'LIMIT_EXCEEDED', `${target.what} decodes to more than the limit ${maxBytes}`, ip)
     ip += decoder.consumed
-    if (decoder.written > 0) chunks.push(dst.subarray(0, decoder.written))
-    total += decoder.written
-    if (s === Status.DestinationTooSmall) {
-      room *= 2
-      continue
-    }
+    if (probing) {
+      if (decoder.written > 0 && out.length >= maxBytes) throw error(target, 'LIMIT_EXCEEDED', `${target.what} decodes to more than ${target.limitName ?? 'maxOutputBytes'} ${maxBytes}`, ip)
+      out.extend(PROBE.subarray(0, decoder.written))
+    } else out.advance(decoder.written)
+    if (s === Status.DestinationTooSmall) continue
     if (s === Status.Done) {
       if (ip === input.length) break
       if (!target.concatenated) throw error(target, 'TRAILING_DATA', `${input.length - ip} bytes follow the end of the stream`, ip)
@@ -134,10 +157,10 @@ export function decodeGrowing(decoder: Decoder, input: Uint8Array, maxBytes: num
       frameStart = ip
       continue
     }
-    if (s === Status.NeedMoreData) throw error(target, 'TRUNCATED', `${target.what} ends inside the stream after ${total} bytes`, input.length)
+    if (s === Status.NeedMoreData) throw error(target, 'TRUNCATED', `${target.what} ends inside the stream after ${out.length} bytes`, input.length)
     throw failure(decoder, target, frameStart)
   }
-  return chunks.length === 1 ? chunks[0]! : joinBytes(chunks, total)
+  return out.finish()
 }
 
 function error(target: BufferTarget, code: 'INVALID_DATA' | 'TRAILING_DATA' | 'TRUNCATED' | 'LIMIT_EXCEEDED', message: string, at: number): CodecError {

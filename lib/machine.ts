@@ -15,9 +15,22 @@
  * Memory: output is written straight into blocks of up to `blockSize` bytes. An output chunk
  * is a `subarray` of a block; the bytes handed out are never written again, and the rest
  * of the block keeps serving later output, so small outputs do not each cost an
- * allocation and large ones flow as few large chunks. Input is read in place; only an
- * unconsumed tail (when a codec leaves one) is copied, into scratch reused for the
- * machine's life.
+ * allocation and large ones flow as few large chunks.
+ *
+ * Input is read in place, whatever its size. Two different things are copied into the
+ * machine's scratch, with different rules:
+ * - **the codec's own leftover**: bytes a codec leaves unconsumed with `NeedMoreData`,
+ *   to see again with more input behind them (a partial header; a raw LZ4 block, which
+ *   is decoded whole). Capped at `MAX_TAIL_BYTES`: a codec holding more is broken or fed
+ *   hostile input. The next chunk joins such a tail a piece at a time (twice the tail,
+ *   at least 64 KiB), and is read in place again once the codec has consumed the tail.
+ * - **the caller's unconsumed input at a hand-out point** (`borrowInput: false`, the
+ *   WHATWG streams): handing out a chunk may run consumer code, which may detach or
+ *   change a chunk it wrote (the Compression Streams tests detach one from a patched
+ *   `then`), so what is still unconsumed of it is copied then, once, without a cap: it
+ *   is the caller's data, not the codec's. With `borrowInput: true` (one-shot calls,
+ *   which own their input for the call; Node streams, whose writers leave a chunk alone
+ *   until its write's callback, as node:zlib's streams assume) it is read in place.
  */
 import type { Decoder, Encoder, SpanCodec } from './codec.js'
 import { CodecError } from './errors.js'
@@ -49,6 +62,13 @@ export interface MachineOptions {
   flush?: 'none' | 'write'
   /** Reports `totalIn`/`totalOut` once per handed-out block (throttled) and once at the end. */
   progress?: ProgressMeter
+  /**
+   * Whether pushed chunks stay untouched until `needsInput` even across hand-out points:
+   * true for one-shot calls and Node streams, which then read their input in place;
+   * false (default) for the WHATWG streams, which copy what is unconsumed when they hand
+   * output out (see the module comment).
+   */
+  borrowInput?: boolean
 }
 
 /**
@@ -63,10 +83,20 @@ export const DEFAULT_BLOCK_SIZE = 256 * 1024
 export const FIRST_BLOCK_SIZE = 16 * 1024
 
 /**
- * The most a codec may leave unconsumed and ask to see again. Codecs buffer partial units
- * internally; a codec that leaves more is either broken or fed hostile data.
+ * 64 MiB: the most a codec may leave unconsumed and ask to see again (its own leftover,
+ * not the caller's input). Codecs buffer partial units internally and leave a few
+ * header bytes at most; only a raw LZ4 block (`'lz4-block'`, whose decoder needs the
+ * whole block) leaves more, and one larger than this is decoded whole by `decode()`.
+ * A codec that leaves more is broken or fed hostile data. Not an option: nothing the
+ * caller knows makes a larger leftover right.
  */
-const MAX_TAIL_BYTES = 64 * 1024 * 1024
+export const MAX_TAIL_BYTES = 64 * 1024 * 1024
+
+/** The smallest piece of a chunk joined to a codec's leftover (see `stitch`). */
+const STITCH_MIN = 64 * 1024
+
+/** Scratch larger than this is let go once consumed (it held a copy of a large chunk). */
+const SCRATCH_KEEP = 1024 * 1024
 
 const EMPTY = new Uint8Array(0)
 
@@ -88,6 +118,17 @@ export class Machine {
   private scratch: Uint8Array = EMPTY
   /** Whether `input` currently is a view of `scratch`. */
   private inputIsScratch = false
+  /**
+   * A pushed chunk whose first bytes are being joined to a codec's leftover in scratch,
+   * a piece at a time: `scratch[stitchAt + i]` is `joining[i]` for the bytes joined so
+   * far (`input.length - stitchAt` of them). Once the codec has consumed past
+   * `stitchAt`, the rest is read from `joining` in place.
+   */
+  private joining: Uint8Array | null = null
+  private stitchAt = 0
+  /** Whether `input` (when not scratch) and `joining` are lent: never copied (see `push`). */
+  private inputLent = false
+  private joiningLent = false
   /** No more input will come. */
   private ended = false
   /** The codec asked for more input than it has: wait for `push()` or `end()`. */
@@ -130,7 +171,7 @@ export class Machine {
 
   /** Whether the machine has consumed its input and waits for more (or for `end()`). */
   get needsInput(): boolean {
-    return !this.ended && !this.failedWith && !this.flushWanted && (this.starved || (this.inputPos >= this.input.length && !this.owesOutput))
+    return !this.ended && !this.failedWith && !this.flushWanted && this.joining === null && (this.starved || (this.inputPos >= this.input.length && !this.owesOutput))
   }
 
   /**
@@ -150,37 +191,31 @@ export class Machine {
 
   /**
    * Offers the next input chunk. The machine reads it in place until `needsInput` is
-   * true again; the caller must not change it before then.
+   * true again; the caller must not change it before then. `lent`: the chunk stays
+   * untouched until consumed even while output is handed out (a copy the caller made
+   * for the machine, or any chunk with `borrowInput`), so it is never copied again.
    */
-  push(chunk: Uint8Array): void {
+  push(chunk: Uint8Array, lent = false): void {
     if (this.ended) throw new CodecError('INVALID_OPTION', this.options.format, 'push() after end()')
     if (chunk.length === 0) return
     this.starved = false
     if (this.options.flush === 'write') this.flushWanted = true
-    const rest = this.input.length - this.inputPos
-    if (rest === 0) {
+    lent ||= this.options.borrowInput === true
+    if (this.inputPos >= this.input.length) {
+      this.releaseInput()
       this.input = chunk
       this.inputPos = 0
       this.inputIsScratch = false
+      this.inputLent = lent
       return
     }
-    // The codec left a tail: append the new chunk behind it, in scratch.
-    const need = rest + chunk.length
-    if (need > MAX_TAIL_BYTES) {
-      throw new CodecError('LIMIT_EXCEEDED', this.options.format, `codec holds ${need} unconsumed bytes, more than the ${MAX_TAIL_BYTES} allowed`, this.totalIn)
-    }
-    if (this.inputIsScratch && this.inputPos > 0) this.scratch.copyWithin(0, this.inputPos, this.input.length)
-    if (this.scratch.length < need) {
-      const grown = new Uint8Array(Math.max(need, this.scratch.length * 2, 4096))
-      grown.set(this.input.subarray(this.inputPos))
-      this.scratch = grown
-    } else if (!this.inputIsScratch) {
-      this.scratch.set(this.input.subarray(this.inputPos))
-    }
-    this.scratch.set(chunk, rest)
-    this.input = this.scratch.subarray(0, need)
-    this.inputPos = 0
-    this.inputIsScratch = true
+    // The codec left a tail (in scratch since it asked for more): the chunk joins it a
+    // piece at a time, and is read in place once the tail is consumed.
+    if (!this.inputIsScratch) this.compact(0)
+    this.joining = chunk
+    this.joiningLent = lent
+    this.stitchAt = this.input.length
+    this.stitch()
   }
 
   /** Marks the end of input. */
@@ -253,6 +288,7 @@ export class Machine {
     const decoding = options.mode === 'decode'
     for (;;) {
       if (this.finished) return this.takeOutput()
+      if (this.joining !== null && this.inputPos >= this.stitchAt) this.unstitch()
       const src = this.input.subarray(this.inputPos)
       if ((!this.ended || this.flushing) && (this.starved || (src.length === 0 && !this.owesOutput))) {
         // Everything offered is consumed: write the sync point asked for, then hand out
@@ -275,16 +311,20 @@ export class Machine {
         // pad a .gz file to their block size; gzip, pigz, zlib and node:zlib accept it),
         // anything else is TRAILING_DATA at the end of the last member.
         const next = options.concatenated && this.paddingFrom < 0 ? ((codec as Decoder).startsMember?.(src) ?? 'match') : 'no'
-        if (next === 'partial' && !this.ended) {
+        if (next === 'partial' && (!this.ended || this.joining !== null)) {
           // Too few bytes to tell (one byte of a two-byte magic): wait for more.
-          this.keepTail(src)
-          this.starved = true
+          if (this.joining !== null) this.stitch()
+          else {
+            this.keepTail()
+            this.starved = true
+          }
           continue
         }
         if (next !== 'match') {
           if (this.paddingFrom < 0) this.paddingFrom = this.totalIn
           if (!options.concatenated || src.some((b) => b !== 0)) {
-            throw new CodecError('TRAILING_DATA', options.format, `${src.length}${this.ended ? '' : '+'} bytes after the end of the stream`, this.paddingFrom)
+            const more = !this.ended || this.joining !== null
+            throw new CodecError('TRAILING_DATA', options.format, `${src.length}${more ? '+' : ''} bytes after the end of the stream`, this.paddingFrom)
           }
           this.inputPos += src.length
           this.totalIn += src.length
@@ -307,7 +347,8 @@ export class Machine {
       if (capped) room = allowance
       const dst = this.block.subarray(this.writePos, this.writePos + room)
 
-      const final = this.ended
+      // The last of the input: everything pushed is in `src` (none of it still being joined).
+      const final = this.ended && this.joining === null
       const status = codec.transform(src, dst, final)
       const consumed = codec.consumed
       const written = codec.written
@@ -340,10 +381,14 @@ export class Machine {
           if (this.writePos >= this.block.length) return this.takeOutput()
           break
         case Status.NeedMoreData:
-          if (this.inputPos < this.input.length) {
-            // The codec leaves a tail to see again with more input appended: keep it.
-            this.keepTail(this.input.subarray(this.inputPos))
+          if (this.joining !== null) {
+            // More of the pushed chunk is at hand: join the next piece to the bytes the
+            // codec still holds (or, past them, read the chunk in place next round).
+            if (this.inputPos < this.stitchAt) this.stitch()
+            break
           }
+          // The codec leaves a tail to see again with more input appended: keep it.
+          if (this.inputPos < this.input.length) this.keepTail()
           this.starved = true
           if (final) {
             throw new CodecError('TRUNCATED', options.format, `input ended before the end of the ${decoding ? 'stream' : 'input'}`, this.totalIn)
@@ -393,6 +438,7 @@ export class Machine {
   dispose(): void {
     this.finished = true
     this.input = EMPTY
+    this.joining = null
     this.scratch = EMPTY
     this.block = EMPTY
     this.codec.dispose()
@@ -402,16 +448,11 @@ export class Machine {
     if (this.writePos === this.emitPos) return null
     // Handing out a chunk may run the consumer's code before the next call (a read
     // promise resolves; the Compression Streams tests even detach the input buffer from
-    // a `then` getter). Input still unconsumed must not depend on the caller's buffer
-    // from here on: copy the rest into our scratch, once.
-    if (!this.inputIsScratch) {
-      if (this.inputPos < this.input.length) this.keepTail(this.input.subarray(this.inputPos))
-      else {
-        // Fully consumed: drop the caller's buffer too (a detached view throws on subarray).
-        this.input = EMPTY
-        this.inputPos = 0
-      }
-    }
+    // a `then` getter). Unless the caller lent its input (see `push`), input still
+    // unconsumed must not depend on the caller's buffer from here on: copy the rest
+    // into our scratch, once, whatever its size.
+    if (this.inputPos >= this.input.length && this.joining === null) this.releaseInput()
+    else if ((this.joining !== null && !this.joiningLent) || (!this.inputIsScratch && !this.inputLent)) this.ownInput()
     const out = this.block.subarray(this.emitPos, this.writePos)
     this.emitPos = this.writePos
     this.options.progress?.update(this.totalIn, this.totalOut)
@@ -431,18 +472,99 @@ export class Machine {
     this.writePos = 0
   }
 
-  private keepTail(tail: Uint8Array): void {
-    if (tail.length > MAX_TAIL_BYTES) {
-      throw new CodecError('LIMIT_EXCEEDED', this.options.format, `codec holds ${tail.length} unconsumed bytes, more than the ${MAX_TAIL_BYTES} allowed`, this.totalIn)
+  /**
+   * Keeps the codec's leftover (`input[inputPos..]`, after `NeedMoreData` or an
+   * undecided member start) in scratch, to present again with more input behind it.
+   */
+  private keepTail(): void {
+    this.checkTail(this.input.length - this.inputPos)
+    this.compact(0)
+  }
+
+  /** The cap on a codec's own leftover (`MAX_TAIL_BYTES`). */
+  private checkTail(held: number): void {
+    if (held > MAX_TAIL_BYTES) {
+      throw new CodecError(
+        'LIMIT_EXCEEDED',
+        this.options.format,
+        `the codec holds ${held} bytes of input unconsumed, more than the ${MAX_TAIL_BYTES} a codec may keep between chunks (no option raises this: a raw block this large is decoded whole with decode())`,
+        this.totalIn,
+      )
     }
-    if (this.inputIsScratch) {
+  }
+
+  /**
+   * Moves the unconsumed input to the front of scratch (copying it there when it is the
+   * caller's), with room for `extra` more bytes behind it; returns its length.
+   */
+  private compact(extra: number): number {
+    const rest = this.input.length - this.inputPos
+    const need = rest + extra
+    if (this.scratch.length < need) {
+      // Small leftovers grow geometrically; a large copy (a caller's chunk) is exact.
+      const grown = new Uint8Array(need > SCRATCH_KEEP ? need : Math.max(need, this.scratch.length * 2, 4096))
+      grown.set(this.input.subarray(this.inputPos))
+      this.scratch = grown
+    } else if (!this.inputIsScratch) {
+      this.scratch.set(this.input.subarray(this.inputPos))
+    } else if (this.inputPos > 0) {
       this.scratch.copyWithin(0, this.inputPos, this.input.length)
-    } else {
-      if (this.scratch.length < tail.length) this.scratch = new Uint8Array(Math.max(tail.length, 4096))
-      this.scratch.set(tail)
     }
-    this.input = this.scratch.subarray(0, tail.length)
+    if (this.joining !== null) this.stitchAt -= this.inputPos
+    this.input = this.scratch.subarray(0, rest)
     this.inputPos = 0
     this.inputIsScratch = true
+    return rest
+  }
+
+  /**
+   * Joins the next piece of `joining` to the leftover in scratch: at least
+   * `STITCH_MIN` bytes and as many as the codec holds, so that a codec that wants more
+   * gets twice as much each time (a few copies in all), and a chunk of any size behind a
+   * small leftover costs a small copy.
+   */
+  private stitch(): void {
+    const joining = this.joining!
+    const joined = this.input.length - this.stitchAt
+    const held = this.input.length - this.inputPos
+    this.checkTail(held)
+    const piece = Math.min(joining.length - joined, Math.max(STITCH_MIN, held))
+    const rest = this.compact(piece)
+    this.scratch.set(joining.subarray(joined, joined + piece), rest)
+    this.input = this.scratch.subarray(0, rest + piece)
+    // All of it joined: the chunk is now the scratch's.
+    if (joined + piece === joining.length) this.joining = null
+  }
+
+  /** The codec consumed past its leftover: read the rest of the chunk being joined in place. */
+  private unstitch(): void {
+    const at = this.inputPos - this.stitchAt
+    this.input = this.joining!
+    this.inputPos = at
+    this.inputIsScratch = false
+    this.inputLent = this.joiningLent
+    this.joining = null
+    if (this.scratch.length > SCRATCH_KEEP) this.scratch = EMPTY
+  }
+
+  /** Copies the unconsumed input, the chunk being joined included, into scratch (see `takeOutput`). */
+  private ownInput(): void {
+    const joining = this.joining
+    const joined = joining === null ? 0 : this.input.length - this.stitchAt
+    const extra = joining === null ? 0 : joining.length - joined
+    const rest = this.compact(extra)
+    if (joining !== null) {
+      this.scratch.set(joining.subarray(joined), rest)
+      this.input = this.scratch.subarray(0, rest + extra)
+      this.joining = null
+    }
+  }
+
+  /** Drops the input, all consumed (a detached view throws on subarray), and a large scratch. */
+  private releaseInput(): void {
+    this.input = EMPTY
+    this.inputPos = 0
+    this.inputIsScratch = false
+    if (this.scratch.length > SCRATCH_KEEP) this.scratch = EMPTY
   }
 }

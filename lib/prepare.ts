@@ -30,6 +30,12 @@ export interface Surface extends SurfaceKeys {
    * to `onProgress` as `totalIn`; read when the machine is built.
    */
   readonly totalIn?: number
+  /**
+   * Whether the caller leaves its chunks alone until they are consumed, even while
+   * output is handed out (one-shot calls, Node streams): they are then read in place
+   * (the machine's `borrowInput`). The WHATWG streams copy what is unconsumed instead.
+   */
+  readonly borrowInput?: boolean
 }
 
 /** The progress meter of one machine, when the caller asked for reports (`onProgress`). */
@@ -37,8 +43,12 @@ function progressOf(checked: { onProgress: ((p: import('./progress.js').Progress
   return checked.onProgress ? new ProgressMeter(checked.onProgress, surface.totalIn) : undefined
 }
 
-/** The WHATWG stream factories: the machine's options, `signal` and `streams`. */
-export const STREAM_SURFACE: Surface = Object.freeze({ machine: true, shell: Object.freeze(['signal', 'streams']) })
+/**
+ * The WHATWG stream factories: the machine's options, `signal` and `streams`. A stream
+ * read with backpressure holds no more memory for a longer output, so it decodes any
+ * length unless `maxOutputBytes` is given (as node:zlib's streams do).
+ */
+export const STREAM_SURFACE: Surface = Object.freeze({ machine: true, shell: Object.freeze(['signal', 'streams']), maxOutputBytes: Infinity })
 
 /**
  * Output chunk sizes: a `chunkSize` chosen is used for every chunk; by default chunks
@@ -53,7 +63,7 @@ export function prepareDecoder(format: Format, options: object, surface: Surface
   const checked = checkOptions(format, 'decode', options, surface)
   const sizes = blockSizes(surface.chunkSize ?? checked.chunkSize)
   const { maxOutputBytes, concatenated } = checked
-  return (use) => openCodec(format, 'decode', checked, (codec) => use(new Machine(codec, { format, mode: 'decode', ...sizes, maxOutputBytes, concatenated, progress: progressOf(checked, surface) })))
+  return (use) => openCodec(format, 'decode', checked, (codec) => use(new Machine(codec, { format, mode: 'decode', ...sizes, maxOutputBytes, concatenated, progress: progressOf(checked, surface), borrowInput: surface.borrowInput })))
 }
 
 /** Checks encoder options now; `open` loads the engine and builds the machine. */
@@ -61,5 +71,5 @@ export function prepareEncoder(format: Format, options: object, surface: Surface
   const checked = checkOptions(format, 'encode', options, surface)
   const sizes = blockSizes(surface.chunkSize ?? checked.chunkSize)
   const { flush } = checked
-  return (use) => openCodec(format, 'encode', checked, (codec) => use(new Machine(codec, { format, mode: 'encode', ...sizes, maxOutputBytes: Infinity, concatenated: false, flush, progress: progressOf(checked, surface) })))
+  return (use) => openCodec(format, 'encode', checked, (codec) => use(new Machine(codec, { format, mode: 'encode', ...sizes, maxOutputBytes: Infinity, concatenated: false, flush, progress: progressOf(checked, surface), borrowInput: surface.borrowInput })))
 }

@@ -72,7 +72,8 @@ export interface SurfaceRules {
  * for `pending`.
  */
 export interface Pump<O> {
-  push(chunk: Uint8Array): void
+  /** `lent`: a chunk the shell copied itself, left alone until consumed (see `Machine.push`). */
+  push(chunk: Uint8Array, lent?: boolean): void
   end(): void
   next(): O | null
   readonly needsInput: boolean
@@ -174,6 +175,8 @@ export class CodecStream<I = BinaryInput, O = Uint8Array> {
   #writableController!: WritableStreamDefaultController
   /** Whether the readable side is a byte stream (BYOB reads go straight to the pump). */
   #bytes: boolean
+  /** Byte streams: a read waits for a chunk (its pull came, no chunk went out since). */
+  #wanted = false
   /** The pending write (or close), settled once its input is consumed (or finished). */
   #pending: Waiter | null = null
   /** Finished, failed, cancelled or aborted: the pump is disposed, nothing more happens. */
@@ -211,6 +214,8 @@ export class CodecStream<I = BinaryInput, O = Uint8Array> {
         this.#readableController = controller
       },
       pull: () => {
+        // A byte stream has no read-ahead (high-water mark 0): a pull means a read waits.
+        if (this.#bytes) this.#wanted = true
         this.#pump()
       },
       cancel: (reason: unknown) => {
@@ -223,8 +228,10 @@ export class CodecStream<I = BinaryInput, O = Uint8Array> {
     let readable: ReadableStream<O> | null = null
     if (this.#bytes) {
       try {
-        // highWaterMark counts bytes here: 1 keeps one chunk at most queued, as below.
-        readable = new RS({ ...source, type: 'bytes' } as unknown as UnderlyingDefaultSource<O>, { highWaterMark: 1 })
+        // No read-ahead: output is produced for a read that waits (`#wanted`), into its
+        // BYOB buffer when it has one. A chunk made ahead would be a fresh block per read,
+        // garbage that a BYOB reader reusing one buffer never needs (1 GiB of it per GiB).
+        readable = new RS({ ...source, type: 'bytes' } as unknown as UnderlyingDefaultSource<O>, { highWaterMark: 0 })
       } catch {
         this.#bytes = false
       }
@@ -308,14 +315,20 @@ export class CodecStream<I = BinaryInput, O = Uint8Array> {
   async #write(chunk: I): Promise<void> {
     if (this.#done) return Promise.reject(this.#surface(new CodecError('INVALID_OPTION', this.#format, 'write after the stream ended')))
     let bytes: Uint8Array
+    let copied = false
     try {
-      bytes = toBytes(chunk as BinaryInput, this.#allowShared)
-      // Until the engine is ready the chunk waits: own a copy of it meanwhile.
+      // Not binary: INVALID_OPTION (the web-compatible classes show it as a TypeError).
+      bytes = toBytes(chunk as BinaryInput, this.#allowShared, this.#format)
+      // Until the engine is ready the chunk waits: own a copy of it meanwhile (lent to
+      // the machine, which then never copies it again).
       // `new Uint8Array(view)` copies; a Node Buffer's `slice()` would be a view.
-      if (!this.#machine) bytes = new Uint8Array(bytes)
+      if (!this.#machine) {
+        bytes = new Uint8Array(bytes)
+        copied = true
+      }
     } catch (error) {
       this.#fail(error)
-      return Promise.reject(error)
+      return Promise.reject(this.#surface(error))
     }
     if (!this.#machine) {
       await this.#readyOrFail()
@@ -324,7 +337,7 @@ export class CodecStream<I = BinaryInput, O = Uint8Array> {
     return new Promise<void>((resolve, reject) => {
       this.#pending = { resolve, reject }
       try {
-        this.#machine!.push(bytes)
+        this.#machine!.push(bytes, copied)
       } catch (error) {
         this.#fail(error)
         return
@@ -359,12 +372,13 @@ export class CodecStream<I = BinaryInput, O = Uint8Array> {
       for (;;) {
         // A BYOB read waiting: output goes straight into the reader's buffer.
         const request = this.#bytes ? ((rc as unknown as ReadableByteStreamController).byobRequest ?? null) : null
-        if (request === null && !((rc.desiredSize ?? 0) > 0)) break
+        if (request === null && !this.#wanted && !((rc.desiredSize ?? 0) > 0)) break
         if (request !== null) {
           const view = request.view!
           const n = machine.nextInto!(new Uint8Array(view.buffer, view.byteOffset, view.byteLength))
           if (this.#flushWaiters.length > 0 && !machine.flushPending) this.#settleFlushes()
           if (n > 0) {
+            this.#wanted = false
             request.respond(n)
             continue
           }
@@ -372,6 +386,7 @@ export class CodecStream<I = BinaryInput, O = Uint8Array> {
           const out = machine.next()
           if (this.#flushWaiters.length > 0 && !machine.flushPending) this.#settleFlushes()
           if (out !== null) {
+            this.#wanted = false
             rc.enqueue((this.#bytes ? own(out as Uint8Array) : out) as O)
             continue
           }

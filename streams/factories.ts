@@ -51,8 +51,12 @@ export function decodeStream<F extends Format>(format: F, options: DecodeStreamO
   return new CodecStream({ format, allowShared, surface, signal: options.signal, streams: options.streams, open, bytes: true })
 }
 
-/** The decoding streams' keys besides the codec's: the machine's and `STREAM_KEYS.decode`. */
-const DECODE_SURFACE = { machine: true, shell: STREAM_KEYS.decode } as const
+/**
+ * The decoding streams' keys besides the codec's: the machine's and `STREAM_KEYS.decode`;
+ * and their default limit.
+ */
+// Streams read with backpressure decode any length unless `maxOutputBytes` is given.
+const DECODE_SURFACE = { machine: true, shell: STREAM_KEYS.decode, maxOutputBytes: Infinity } as const
 /**
  * The serial encoding streams' keys besides the codec's: the machine's and
  * `STREAM_KEYS.encode` (`threads: 1` is taken here; `threads` above 1 and a `blockSize`

@@ -42,7 +42,7 @@ export type {
 } from '../lib/option-types.js'
 export { Machine, DEFAULT_BLOCK_SIZE, type MachineOptions } from '../lib/machine.js'
 export { decode, encode, closeWorkers, MAX_THREADS, MAX_AUTO_THREADS, MIN_PARALLEL_BYTES, type DecodedWithIndex, type DecodeIndexOptions, type ThreadOptions, type Threads, type DecodeOptions, type EncodeOptions } from './one-shot.js'
-export type { OneShotDecodeOptions, OneShotEncodeOptions } from '../lib/oneshot.js'
+export type { OneShotDecodeOptions, OneShotEncodeOptions } from '../lib/whole-buffer.js'
 export type { Progress, ProgressCallback } from '../lib/progress.js'
 export type { BinaryInput } from '../lib/bytes.js'
 export { CodecStream, type StreamClasses, type StreamOptions, type Surface } from './codec-stream.js'

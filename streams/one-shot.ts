@@ -1,7 +1,7 @@
 /**
  * `encode()`, `decode()` and `closeWorkers()` as the root entry exports them, with the
  * `threads` option's types and limits (issue 22). A call runs the one-shot helpers
- * (lib/oneshot.ts) and the registry's codec factories (lib/registry.ts), neither of which loads a codec before a call asks for one, or, when ./threads-decision.ts
+ * (lib/whole-buffer.ts) and the registry's codec factories (lib/registry.ts), neither of which loads a codec before a call asks for one, or, when ./threads-decision.ts
  * says the call runs on threads, the threads implementation's one-shot calls
  * (./parallel.ts), loaded on first use: a user who never asks for threads (`threads: 1`
  * without `blockSize` included) never loads the block logic, the frame splitting or the
@@ -9,7 +9,7 @@
  */
 import type { BinaryInput } from '../lib/bytes.js'
 import type { Format } from '../lib/codec.js'
-import { decode as decodeSerial, encode as encodeSerial, type DecodeOptions as SerialDecodeOptions, type EncodeOptions as SerialEncodeOptions, type OneShotDecodeOptions, type OneShotEncodeOptions } from '../lib/oneshot.js'
+import { decodeWhole as decodeSerial, encodeWhole as encodeSerial, type DecodeOptions as SerialDecodeOptions, type EncodeOptions as SerialEncodeOptions, type OneShotDecodeOptions, type OneShotEncodeOptions } from '../lib/whole-buffer.js'
 import type { CodecOptions } from '../lib/option-types.js'
 import { createDecoder, createEncoder } from '../lib/registry.js'
 import type { GzipIndex } from '../lib/gzip-index/gzip-index.js'
@@ -45,13 +45,13 @@ export type EncodeOptions<F extends Format = Format> = CodecOptions<F, 'encode'>
 export type DecodeOptions<F extends Format = Format> = CodecOptions<F, 'decode'> & OneShotDecodeOptions & DecodeThreadOptions
 
 /**
- * Encodes a whole buffer. Options ({@link EncodeOptions}): the format's
+ * Encodes a whole buffer, or a string as UTF-8. Options ({@link EncodeOptions}): the format's
  * ({@link GzipEncodeOptions}, {@link DeflateEncodeOptions}, {@link DeflateRawEncodeOptions},
  * {@link ZstdEncodeOptions}, {@link BrotliEncodeOptions}, {@link Lz4EncodeOptions},
  * {@link SnappyEncodeOptions}, ...: {@link EncodeOptionsByFormat}), `onProgress`, and
  * `threads` / `blockSize` ({@link ThreadOptions}): block mode, in parallel on workers.
  */
-export async function encode<F extends Format>(format: F, data: BinaryInput, options: EncodeOptions<F> = {} as EncodeOptions<F>): Promise<Uint8Array> {
+export async function encode<F extends Format>(format: F, data: BinaryInput | string, options: EncodeOptions<F> = {} as EncodeOptions<F>): Promise<Uint8Array> {
   if (encodesInBlocks(format, options)) return (await parallel()).encodeWithThreads(format, data, options, codecs)
   return encodeSerial(format, data, withoutThreads(options) as SerialEncodeOptions<F>)
 }

@@ -125,7 +125,7 @@ export class OrderedJobs {
         try {
           // A copy (`new Uint8Array(view)`; a Node Buffer's `slice()` is a view): the
           // sink keeps it past the write, and the caller may reuse its buffer after it.
-          bytes = new Uint8Array(toBytes(chunk, rules.allowShared))
+          bytes = new Uint8Array(toBytes(chunk, rules.allowShared, this.options.format))
         } catch (error) {
           this.fail(error)
           return Promise.reject(this.failure!.error)

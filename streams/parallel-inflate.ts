@@ -21,7 +21,7 @@
 import { CodecError } from '../lib/errors.js'
 import { Status } from '../lib/status.js'
 import { checkOptions } from '../lib/codec-options.js'
-import type { DecodeOptions } from '../lib/oneshot.js'
+import type { DecodeOptions } from '../lib/whole-buffer.js'
 import { bgzfGroups } from '../lib/parallel/bgzf.js'
 import { GROUP_OUTPUT, inflateParallel } from '../lib/parallel/inflate-parallel.js'
 import { MIN_PARALLEL_BYTES } from '../lib/options.js'

@@ -1,7 +1,7 @@
 /**
  * `encode()` and `decode()` with the `threads` and `blockSize` options (issue 22), as
  * streams/one-shot.ts calls them when ./threads-decision.ts says a call runs on threads
- * (every other call is the one-shot helpers of lib/oneshot.ts, and never loads this):
+ * (every other call is the one-shot helpers of lib/whole-buffer.ts, and never loads this):
  * block mode (lib/parallel/blocks.ts) and parallel frame decoding
  * (lib/parallel/zstd-frames.ts, lib/parallel/lz4-frames.ts) run inline or on the realm's
  * worker pool (./pool.ts).
@@ -18,13 +18,13 @@
  * - Inputs below `MIN_PARALLEL_BYTES` (or of one block) run their jobs inline: a
  *   worker's message round trip and first start cost more than they save.
  */
-import { toBytes, type BinaryInput } from '../lib/bytes.js'
+import { inputBytes, type BinaryInput } from '../lib/bytes.js'
 import type { Format } from '../lib/codec.js'
 import { CodecError } from '../lib/errors.js'
 import { checkFormat } from '../lib/formats.js'
 import { checkMaxOutput, checkOptions } from '../lib/codec-options.js'
-import type * as OneShot from '../lib/oneshot.js'
-import type { DecodeOptions, EncodeOptions } from '../lib/oneshot.js'
+import type * as WholeBuffer from '../lib/whole-buffer.js'
+import type { DecodeOptions, EncodeOptions } from '../lib/whole-buffer.js'
 import { blockFamily, blockPlan, checkBlockSize } from '../lib/parallel/block-options.js'
 import type { CodecFactories } from '../lib/parallel/jobs.js'
 import { encodeBlocks } from '../lib/parallel/blocks.js'
@@ -45,19 +45,19 @@ const ZSTD_GROUP_BYTES = 1024 * 1024
 
 /**
  * What the calls run on, passed in by streams/one-shot.ts: the one-shot helpers of
- * lib/oneshot.ts (inputs that do not split) and the registry's span codecs (jobs run
+ * lib/whole-buffer.ts (inputs that do not split) and the registry's span codecs (jobs run
  * inline). Imported here, they would share the machine with the stream shell, and a
  * bundler would split the shell into one more file for it
  * (the repository's test/bundle-size.test.ts).
  */
-export type InlineCodecs = CodecFactories & { readonly encodeSerial: typeof OneShot.encode; readonly decodeSerial: typeof OneShot.decode }
+export type InlineCodecs = CodecFactories & { readonly encodeSerial: typeof WholeBuffer.encodeWhole; readonly decodeSerial: typeof WholeBuffer.decodeWhole }
 
 /**
  * Encodes a whole buffer in block mode (`threads` other than 1 or a `blockSize`: see
  * `ThreadOptions`), in parallel on workers; a format without a block form on one worker.
  * Options: `engine`, `level`, codec options, `threads`, `blockSize`.
  */
-export async function encodeWithThreads<F extends Format>(format: F, data: BinaryInput, options: EncodeOptions<F> & ThreadOptions, codecs: InlineCodecs): Promise<Uint8Array> {
+export async function encodeWithThreads<F extends Format>(format: F, data: BinaryInput | string, options: EncodeOptions<F> & ThreadOptions, codecs: InlineCodecs): Promise<Uint8Array> {
   const given = options as Record<string, unknown>
   checkFormat(format)
   const threads = checkThreads(format, given.threads)
@@ -67,7 +67,7 @@ export async function encodeWithThreads<F extends Format>(format: F, data: Binar
   // from this call rather than from a job.
   const { engine, level, codec } = checkOptions(format, 'encode', others)
   const checked = { ...codec, engine, level }
-  const bytes = toBytes(data, true)
+  const bytes = inputBytes(format, data, true)
   const plan = blockPlan(format, blockSize, checked)
   if (!plan) {
     // No block form: the whole input on one worker (off this thread), or here when small.
@@ -99,7 +99,7 @@ export async function decodeWithThreads<F extends Format>(format: F, data: Binar
   // worker): with it, the input decodes on this thread.
   const splits = threads > 1 && others.concatenated !== false && others.onProgress === undefined
   if (splits && format === 'zstd') {
-    const bytes = toBytes(data, true)
+    const bytes = inputBytes(format, data, false)
     const groups = zstdFrameGroups(bytes, ZSTD_GROUP_BYTES)
     if (groups) {
       const limit = checkMaxOutput(format, others.maxOutputBytes)
@@ -118,9 +118,9 @@ export async function decodeWithThreads<F extends Format>(format: F, data: Binar
     return codecs.decodeSerial(format, bytes, others as unknown as DecodeOptions<F>)
   }
   // The deflate family comes here with threads > 1 or to have its index built or used.
-  if (isDeflate(format)) return decodeDeflate(format, toBytes(data, true), others, threads, codecs)
+  if (isDeflate(format)) return decodeDeflate(format, inputBytes(format, data, false), others, threads, codecs)
   if (splits && format === 'lz4') {
-    const bytes = toBytes(data, true)
+    const bytes = inputBytes(format, data, false)
     // Decoding to less than MIN_PARALLEL_BYTES: serial (decodeLz4Frames returns null).
     return decodeLz4(bytes, others, jobRunner(threads, Infinity, codecs), 2 * threads, codecs, MIN_PARALLEL_BYTES)
   }

@@ -60,6 +60,14 @@ class WorkerPool {
   /** Why the last worker to start failed before it listened (null once one listens). */
   private startFailure: unknown = null
 
+  /**
+   * Jobs answered by a worker, and jobs run on the caller's thread while the pool
+   * warmed, since it was made (for tests: these only grow, where `workers` falls again
+   * as idle workers end after `IDLE_MS`).
+   */
+  jobsOnWorkers = 0
+  jobsInline = 0
+
   /** Workers currently running (for tests and `closeWorkers`). */
   get workers(): number {
     return this.slots.length
@@ -82,7 +90,13 @@ class WorkerPool {
     // the runtime handle its events, so a worker that is ready takes the next jobs.
     if (inline && this.warming()) {
       this.warm()
-      return host.nextTask().then(() => (this.warming() && !this.slots.some((s) => s.ready && s.jobs.length === 0) ? inline() : this.run(job, signal)))
+      return host.nextTask().then(() => {
+        if (this.warming() && !this.slots.some((s) => s.ready && s.jobs.length === 0)) {
+          this.jobsInline++
+          return inline()
+        }
+        return this.run(job, signal)
+      })
     }
     // The one copy of the input: a buffer of the pool's own, transferred to the worker.
     // `new Uint8Array(view)` copies; a Node Buffer's `slice()` would not (it is a view),
@@ -205,6 +219,7 @@ class WorkerPool {
     const at = slot.jobs.findIndex((p) => p.message.id === reply.id)
     if (at < 0) return
     const pending = slot.jobs.splice(at, 1)[0]!
+    this.jobsOnWorkers++
     if ('error' in reply) {
       const e = reply.error
       const error = new CodecError(e.code as ErrorCode, e.format, '', e.offset)

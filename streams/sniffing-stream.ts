@@ -93,7 +93,7 @@ class SniffingStream {
     const { ReadableStream: RS, WritableStream: WS } = classes(streams, label)
     // Checked now, so bad options throw at construction even though the inner stream
     // is created later.
-    this.#maxOutputBytes = checkMaxOutput(label, options.maxOutputBytes)
+    this.#maxOutputBytes = checkMaxOutput(label, options.maxOutputBytes, Infinity)
     checkChunkSize(label, options.chunkSize)
     if (signal !== undefined && (typeof signal !== 'object' || signal === null || typeof signal.addEventListener !== 'function')) {
       throw new CodecError('INVALID_OPTION', label, 'signal must be an AbortSignal')
@@ -179,7 +179,7 @@ class SniffingStream {
   async #write(chunk: BufferSource): Promise<void> {
     if (this.#finished) return
     try {
-      const bytes = toBytes(chunk, true)
+      const bytes = toBytes(chunk, true, this.#label)
       if (this.#mode !== null) return await this.#forward(bytes)
       let decision: Decision | null
       let first: Uint8Array
@@ -195,7 +195,7 @@ class SniffingStream {
       }
       if (!decision) {
         if (this.#headLength >= SNIFF_LIMIT) {
-          throw new CodecError('LIMIT_EXCEEDED', this.#label, `no decision after ${this.#headLength} bytes (limit ${SNIFF_LIMIT})`)
+          throw new CodecError('LIMIT_EXCEEDED', this.#label, `no decision after ${this.#headLength} bytes, more than SNIFF_LIMIT (${SNIFF_LIMIT}, not an option: a format shows in its first bytes); name the format: decodeStream(format)`)
         }
         return
       }

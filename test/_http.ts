@@ -27,6 +27,9 @@ export interface Loopback {
 /** A node:http server on 127.0.0.1 (a free port). */
 export async function listen(listener: RequestListener): Promise<Loopback> {
   const server = createServer(listener)
+  // No idle timeout: a client (Node's fetch) reusing a kept-alive socket must not race the
+  // server closing it (ECONNRESET, 'fetch failed'); close() ends every connection.
+  server.keepAliveTimeout = 0
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as AddressInfo
   return {

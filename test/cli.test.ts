@@ -367,6 +367,8 @@ if (!parquetFile || !existsSync(parquetFile)) console.log('# skipped: inspect Pa
     res.writeHead(206, { 'content-length': b - a + 1, 'content-range': `bytes ${a}-${b}/${written.length}` })
     res.end(written.subarray(a, b + 1))
   })
+  // No idle timeout, as test/_http.ts listen(): the CLI's fetch reuses kept-alive sockets.
+  server.keepAliveTimeout = 0
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   try {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/stats.parquet`

@@ -17,7 +17,7 @@ import { deflate as jsDeflate, deflateRaw as jsDeflateRaw, gzip as jsGzip } from
 import { loadDeflateWasm } from '../lib/codecs/deflate-wasm.js'
 import { nodeCodec } from '../adapters/node/engine.js'
 import { nodeDecode, nodeEncode } from '../adapters/node/index.js'
-import { decode as oneShotDecode, encode as oneShotEncode } from '../lib/oneshot.js'
+import { decodeWhole as oneShotDecode, encodeWhole as oneShotEncode } from '../lib/whole-buffer.js'
 import { CompressionStream, DecompressionStream, deflateDecode, deflateEncode, deflateRawDecode, deflateRawEncode, gzipDecode, gzipEncode, lz4Encode } from '../streams/index.js'
 import { packageDocuments } from '../bench/corpus.js'
 import { concatBytes } from './_bytes.js'

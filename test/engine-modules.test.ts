@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { decode, encode } from '../lib/oneshot.js'
+import { decodeWhole as decode, encodeWhole as encode } from '../lib/whole-buffer.js'
 import { root } from './_fixtures.js'
 
 const child = join(root, 'test', '_engine-modules-child.ts')

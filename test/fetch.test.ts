@@ -95,11 +95,17 @@ test.before(async () => {
     res.writeHead(route.status ?? 200, route.statusText ?? 'OK', headers)
     res.end(req.method === 'HEAD' ? undefined : route.body)
   })
+  // Node's fetch keeps a connection for the next request; the server must not close it
+  // under the client meanwhile. With Node's 5 s keep-alive timeout, a gap of about 5 s
+  // between two requests (a loaded machine, CLIs run in between) raced the client's
+  // reuse of the socket: ECONNRESET, 'fetch failed'. The connections end with the suite.
+  server.keepAliveTimeout = 0
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 })
 
 test.after(async () => {
+  server.closeAllConnections()
   await new Promise<void>((resolve, reject) => server.close((e) => (e ? reject(e) : resolve())))
 })
 

@@ -6,6 +6,8 @@ import type { Decoder } from '../lib/codec.js'
 import { CodecStream } from '../streams/codec-stream.js'
 import * as polyfill from 'web-streams-polyfill'
 import { BombDecoder, FrameDecoder, WholeFrameDecoder } from './_toy-codecs.js'
+import { Status } from '../lib/status.js'
+import { concatBytes } from './_bytes.js'
 
 const opts = (o: Partial<MachineOptions> = {}): MachineOptions => ({
   format: 'toy',
@@ -149,6 +151,134 @@ test('a consumer that transfers an output buffer does not break the machine', ()
   for (let c = m.next(); c; c = m.next()) out.push(...c)
   assert.equal(out, [0, 0, 1, 1, 2, 2, 3, 3, 4, 4])
 })
+
+/** A FrameDecoder (or tail-leaving WholeFrameDecoder) that records every `src` it is given. */
+function spying<D extends Decoder>(codec: D): D & { srcs: Array<{ buffer: ArrayBufferLike; length: number }> } {
+  // The buffer and length when called (a view of a buffer detached later reads as empty).
+  const srcs: Array<{ buffer: ArrayBufferLike; length: number }> = []
+  const transform = codec.transform.bind(codec)
+  return Object.assign(codec, {
+    srcs,
+    transform(src: Uint8Array, dst: Uint8Array, final: boolean) {
+      srcs.push({ buffer: src.buffer, length: src.length })
+      return transform(src, dst, final)
+    },
+  })
+}
+
+/** `n` frames of 200 payload bytes each (201 bytes per frame), payload byte = frame index. */
+function frames(n: number): Uint8Array {
+  const out = new Uint8Array(n * 201)
+  for (let f = 0; f < n; f++) {
+    out[f * 201] = 200
+    out.fill(f & 0xff, f * 201 + 1, f * 201 + 201)
+  }
+  return out
+}
+
+/** Checks that `out` is what `frames(n)` decodes to. */
+function checkFrames(out: Uint8Array, n: number, label: string): void {
+  assert.is(out.length, n * 200, `${label}: length`)
+  for (let f = 0; f < n; f += 997) assert.is(out[f * 200 + 199], f & 0xff, `${label}: frame ${f}`)
+}
+
+test('input at a hand-out point: borrowed input is read in place, whatever its size', () => {
+  const n = 400_000 // 80 MB in one chunk: more than the 64 MiB that once capped it
+  const input = frames(n)
+  const codec = spying(new FrameDecoder())
+  const m = new Machine(codec, opts({ blockSize: 1 << 20, concatenated: true, borrowInput: true }))
+  const out = runAll(m, [input])
+  checkFrames(out, n, 'borrowed')
+  // Every step read the caller's own buffer.
+  assert.ok(codec.srcs.every((src) => src.length === 0 || src.buffer === input.buffer), 'a copy of the input was read')
+})
+
+test('input at a hand-out point: the WHATWG streams copy what is unconsumed, once, without a cap', () => {
+  const n = 400_000
+  const input = frames(n)
+  const codec = spying(new FrameDecoder())
+  const m = new Machine(codec, opts({ blockSize: 1 << 20, concatenated: true }))
+  const parts: Uint8Array[] = []
+  m.push(input)
+  let first = true
+  for (let c = m.next(); c; c = m.next()) {
+    parts.push(c.slice())
+    if (first) {
+      // A consumer that detaches the caller's chunk once output is handed out (WPT's
+      // compression tests do it from a patched `then`): the rest was copied before.
+      structuredClone(input.buffer, { transfer: [input.buffer] })
+      first = false
+    }
+  }
+  m.end()
+  for (let c = m.next(); c; c = m.next()) parts.push(c.slice())
+  checkFrames(concatBytes(parts), n, 'copied')
+  const buffers = new Set(codec.srcs.filter((s) => s.length > 0).map((s) => s.buffer))
+  assert.is(buffers.size, 2, 'the caller\'s buffer, then one copy of the rest')
+})
+
+test("a codec's leftover joined by a large chunk: a small piece is copied, the rest read in place", () => {
+  // The tail-leaving codec keeps a partial frame; the next chunk is 80 MB.
+  const n = 400_000
+  const input = frames(n)
+  for (const cut of [1, 100, 200]) {
+    const codec = spying(new WholeFrameDecoder())
+    const m = new Machine(codec, opts({ blockSize: 1 << 20, concatenated: true, borrowInput: true }))
+    const rest = input.subarray(cut)
+    const out = runAll(m, [input.subarray(0, cut), rest])
+    checkFrames(out, n, `cut ${cut}`)
+    const copies = codec.srcs.filter((s) => s.length > 0 && s.buffer !== input.buffer)
+    assert.ok(copies.length > 0, `cut ${cut}: the leftover was presented with the chunk joined`)
+    assert.ok(copies.every((s) => s.length <= 256 * 1024), `cut ${cut}: a copy of ${Math.max(...copies.map((s) => s.length))} bytes`)
+  }
+})
+
+test("a codec's own leftover stays capped at 64 MiB, with a message that says what to do", () => {
+  // A codec that needs all of its input before the end (as the raw LZ4 block's does).
+  const wholeInput: Decoder = {
+    format: 'toy',
+    consumed: 0,
+    written: 0,
+    failure: null,
+    transform(src, _dst, final) {
+      this.consumed = final ? src.length : 0
+      this.written = 0
+      return final ? Status.Done : Status.NeedMoreData
+    },
+    reset() {},
+    dispose() {},
+  }
+  const m = new Machine(wholeInput, opts({ borrowInput: true }))
+  const err = (() => {
+    try {
+      for (let k = 0; k < 3; k++) {
+        m.push(new Uint8Array(40 << 20))
+        while (m.next()) {
+          /* nothing comes out */
+        }
+      }
+    } catch (e) {
+      return e as CodecError
+    }
+    return null
+  })()
+  assert.is(err?.code, 'LIMIT_EXCEEDED')
+  assert.match(err!.message, /unconsumed, more than the 67108864 a codec may keep/)
+  assert.match(err!.message, /decode\(\)/)
+})
+
+/** Pushes each chunk and takes all output after each and after `end()`. */
+function runAll(m: Machine, chunks: Uint8Array[]): Uint8Array {
+  const parts: Uint8Array[] = []
+  for (const chunk of chunks) {
+    m.push(chunk)
+    for (let c = m.next(); c; c = m.next()) parts.push(c.slice())
+  }
+  m.end()
+  for (let c = m.next(); c; c = m.next()) parts.push(c.slice())
+  m.dispose()
+  return concatBytes(parts)
+}
 
 function toyStream(codec: Decoder, o: Partial<MachineOptions> & { signal?: AbortSignal; streams?: any } = {}) {
   const machine = new Machine(codec, opts({ blockSize: 65536, ...o }))

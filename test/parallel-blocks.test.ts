@@ -13,7 +13,7 @@ import { createDecoder, createEncoder } from '../lib/registry.js'
 
 /** Jobs inline on this thread, with the registry's engines (as streams/job-runner.ts runs them). */
 const runJob = (job: Job): Promise<JobResult> => runJobWith(job, { createEncoder, createDecoder })
-import { decode, encode } from '../lib/oneshot.js'
+import { decodeWhole as decode, encodeWhole as encode } from '../lib/whole-buffer.js'
 import type { Encoder, Format } from '../lib/codec.js'
 import { Status } from '../lib/status.js'
 import { loadZlibngEngine } from '../lib/codecs/wasm/zlibng-engine.js'

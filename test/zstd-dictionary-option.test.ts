@@ -15,7 +15,8 @@ import { createDecoder, createEncoder } from '../lib/registry.js'
 import { Status } from '../lib/status.js'
 import { parseFrameHeader } from '../lib/codecs/zstd-frame-format.js'
 import { nodeDecode, nodeEncode } from '../adapters/node/index.js'
-import { declaredSizeDecode, decode as oneShotDecode, encode as oneShotEncode } from '../lib/oneshot.js'
+import { decodeWhole as oneShotDecode, encodeWhole as oneShotEncode } from '../lib/whole-buffer.js'
+import { decodeGrowing } from '../lib/decode-buffer.js'
 import { CompressionStream, DecompressionStream, zstdDecode, zstdEncode } from '../streams/index.js'
 import { packageDocuments } from '../bench/corpus.js'
 import { chunked, nodeRun, read } from './_streams.js'
@@ -162,11 +163,11 @@ cliTest('a dictionary and a known size: the header carries both, as zstd -D writ
         const back = zstdCli(['-d', '-D', dictFile], frame)
         assert.is(back.status, 0, `${where}: ${back.err}`)
         assert.ok(same(back.out, bytes), where)
-        // lib/oneshot.ts allocates the declared size once and decodes into it.
+        // lib/whole-buffer.ts allocates the declared size once and decodes into it.
         const decoder = await createDecoder('zstd', { dictionary })
-        const exact = declaredSizeDecode(decoder, 'zstd', frame, Infinity)
+        const exact = decodeGrowing(decoder, frame, Infinity, { format: 'zstd', what: 'frame', declaredBy: 'its header', base: 0, concatenated: false })
         decoder.dispose()
-        assert.ok(exact !== null && same(exact, bytes), `${where}: exact-size decode`)
+        assert.ok(same(exact, bytes), `${where}: exact-size decode`)
       }
     }
   }

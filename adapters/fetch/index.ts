@@ -30,7 +30,7 @@ import type { Format } from '../../lib/codec.js'
 import type { Decoder } from '../../lib/codec.js'
 import { CodecError } from '../../lib/errors.js'
 import { HTTP_CODINGS, httpOf, isDictionaryTransport, type HttpCoding } from '../../lib/formats.js'
-import { checkDeferredOptions, checkMaxOutput } from '../../lib/codec-options.js'
+import { checkDeferredOptions, checkMaxOutput, DEFAULT_MAX_OUTPUT_BYTES } from '../../lib/codec-options.js'
 import { checkKeys } from '../../lib/options.js'
 import { createDecoder } from '../../lib/registry.js'
 import { Status } from '../../lib/status.js'
@@ -117,7 +117,7 @@ export function parseContentEncoding(value: string | null): string[] {
  */
 function planLayers(codings: string[], skip: ReadonlySet<string>): Coding[] {
   if (codings.length > MAX_CONTENT_ENCODINGS) {
-    throw new CodecError('LIMIT_EXCEEDED', FORMAT, `${codings.length} content codings (${codings.join(', ')}), more than the ${MAX_CONTENT_ENCODINGS} allowed`)
+    throw new CodecError('LIMIT_EXCEEDED', FORMAT, `${codings.length} content codings (${codings.join(', ')}), more than the ${MAX_CONTENT_ENCODINGS} allowed (MAX_CONTENT_ENCODINGS, not an option: curl and undici allow 5 too)`)
   }
   const layers: Coding[] = []
   for (let i = codings.length - 1; i >= 0; i--) {
@@ -266,7 +266,8 @@ function layerStream(coding: Coding, chain: Chain, options: DecodeResponseOption
   }
   return sniffingStream(
     decide,
-    { maxOutputBytes: options.maxOutputBytes, signal: options.signal, chunkSize: options.chunkSize },
+    // A body is untrusted and often read whole (`.text()`, `.arrayBuffer()`): the 2 GiB default applies.
+    { maxOutputBytes: options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES, signal: options.signal, chunkSize: options.chunkSize },
     `http ${coding}`,
   )
 }

@@ -26,7 +26,10 @@
  * step means Done. When a step ends with the input used up exactly, a probe step with
  * the FINISH flag, no input and 1 byte of room tells the two cases apart: it fails
  * with "unexpected end of file" (Z_BUF_ERROR, harmless to the native state) unless the
- * stream has ended.
+ * stream has ended. When a step fills the destination exactly (or the destination is
+ * empty: the binding cannot step into 0 bytes, Z_STREAM_ERROR on the deflate family), a
+ * step into one byte of room of our own tells whether output remains: a byte it decodes
+ * is held for the next call (DestinationTooSmall), none means the end was reached (Done).
  */
 import zlib from 'node:zlib'
 import type { Decoder, Encoder, Format } from '../../lib/codec.js'
@@ -178,6 +181,8 @@ class NativeBody implements DeflateBody {
   private ended = false
   private bad = false
   private readonly probeOut = new Uint8Array(1)
+  /** A byte the full-destination probe decoded, for the next call; -1 when none. */
+  private held = -1
 
   constructor(
     private readonly format: Format,
@@ -194,6 +199,7 @@ class NativeBody implements DeflateBody {
     this.step = this.plain
     this.ended = false
     this.bad = false
+    this.held = -1
     this.failure = null
   }
 
@@ -217,16 +223,43 @@ class NativeBody implements DeflateBody {
     this.inPos = inStart
     this.outPos = outStart
     if (this.bad) return Status.InvalidData
+    // A byte decoded ahead by the probe below goes out first.
+    if (this.held >= 0) {
+      if (outStart === dst.length) return Status.DestinationTooSmall
+      dst[this.outPos++] = this.held
+      this.held = -1
+    }
     if (this.ended) return Status.Done
     const step = this.step
-    if (!step.write(this.flags[0], src, inStart, dst, outStart)) return this.fail(inBase + inStart)
-    this.inPos = inStart + step.used
-    this.outPos = outStart + step.produced
-    const inLeft = src.length - this.inPos
-    const outLeft = dst.length - this.outPos
-    if (inLeft > 0 && outLeft > 0) return this.end()
-    if (outLeft === 0) return Status.DestinationTooSmall
-    // Input used up with room left: ended exactly here, or needs more. Probe.
+    if (this.outPos < dst.length) {
+      if (!step.write(this.flags[0], src, this.inPos, dst, this.outPos)) return this.fail(inBase + this.inPos)
+      this.inPos += step.used
+      this.outPos += step.produced
+      // Stopped with input and room left: only the end of the stream does that.
+      if (this.inPos < src.length && this.outPos < dst.length) return this.end()
+      if (this.outPos < dst.length) return this.endOrMore(inBase)
+    }
+    // The destination is full (or was empty): node:zlib cannot step into 0 bytes of
+    // room (Z_STREAM_ERROR on the deflate family), so one byte of room tells whether
+    // output remains (that byte is held for the next call) or the stream ended exactly
+    // here, which is then Done, as the span contract requires.
+    if (!step.write(this.flags[0], src, this.inPos, this.probeOut, 0, 1)) return this.fail(inBase + this.inPos)
+    this.inPos += step.used
+    if (step.produced === 1) {
+      this.held = this.probeOut[0]!
+      return Status.DestinationTooSmall
+    }
+    if (this.inPos < src.length) return this.end()
+    return this.endOrMore(inBase)
+  }
+
+  /**
+   * All input used, room left: the stream ended exactly here, or needs more. A probe
+   * step with the FINISH flag, no input and one byte of room fails with "unexpected end
+   * of file" (Z_BUF_ERROR, harmless to the native state) unless the stream has ended.
+   */
+  private endOrMore(inBase: number): Status {
+    const step = this.step
     if (step.write(this.flags[2], EMPTY, 0, this.probeOut, 0, 1)) {
       if (step.produced !== 0) {
         // Cannot happen (a step with room left stops only for input); refuse to lose a byte.
@@ -324,6 +357,9 @@ class NativeZstdDecoder implements Decoder {
   private fed = 0
   private ended = false
   private bad = false
+  private readonly probeOut = new Uint8Array(1)
+  /** A byte the full-destination probe decoded, for the next call; -1 when none. */
+  private held = -1
 
   constructor(windowLogMax: number | undefined, dictionary: Uint8Array | undefined) {
     const params = windowLogMax === undefined ? {} : { [C.ZSTD_d_windowLogMax ?? 100]: windowLogMax }
@@ -334,6 +370,13 @@ class NativeZstdDecoder implements Decoder {
     this.consumed = 0
     this.written = 0
     if (this.bad) return Status.InvalidData
+    // A byte decoded ahead by the full-destination probe goes out first.
+    if (this.held >= 0) {
+      if (dst.length === 0) return Status.DestinationTooSmall
+      dst[0] = this.held
+      this.held = -1
+      this.written = 1
+    }
     if (this.ended) return Status.Done
     // `src` starts at frame offset `fed`; scan what has not been scanned yet.
     const scanner = this.scanner
@@ -343,25 +386,46 @@ class NativeZstdDecoder implements Decoder {
     const limit = scanner.ended ? scanner.scanned - this.fed : src.length
     if (limit === 0 && !scanner.ended) return Status.NeedMoreData
     const step = this.step
-    if (!step.write(ZSTD_FLAGS[0], src, 0, dst, 0, dst.length, limit)) {
-      const e = step.error!
-      // The native side does not say how far it got: the error lies at or after `fed`.
-      return this.fail(`${e.message} (${e.code}, in the input from this offset on)`, this.fed)
+    if (this.written < dst.length) {
+      const room = dst.length - this.written
+      if (!step.write(ZSTD_FLAGS[0], src, 0, dst, this.written, room, limit)) return this.failStep()
+      this.fed += step.used
+      this.consumed = step.used
+      this.written += step.produced
+      if (step.produced < room) return this.endOrMore(limit)
     }
+    // The destination is full (or was empty): one byte of room tells whether output
+    // remains (held for the next call) or the frame ended exactly here (Done).
+    if (!step.write(ZSTD_FLAGS[0], src, this.consumed, this.probeOut, 0, 1, limit)) return this.failStep()
     this.fed += step.used
-    this.consumed = step.used
-    this.written = step.produced
-    if (step.produced === dst.length) return Status.DestinationTooSmall
-    if (step.used < limit) return this.fail('the native decoder stopped before the end of the frame its headers describe', this.fed)
+    this.consumed += step.used
+    if (step.produced === 1) {
+      this.held = this.probeOut[0]!
+      return Status.DestinationTooSmall
+    }
+    return this.endOrMore(limit)
+  }
+
+  /** After a step that left output room: the frame ended, or it needs more input. */
+  private endOrMore(limit: number): Status {
+    const scanner = this.scanner
+    if (this.consumed < limit) return this.fail('the native decoder stopped before the end of the frame its headers describe', this.fed)
     if (!scanner.ended || this.fed < scanner.scanned) return Status.NeedMoreData
     this.ended = true
     return Status.Done
+  }
+
+  /** A failed native step: the error lies at or after `fed` (the native side does not say how far it got). */
+  private failStep(): Status {
+    const e = this.step.error!
+    return this.fail(`${e.message} (${e.code}, in the input from this offset on)`, this.fed)
   }
 
   reset(): void {
     this.step.reset()
     this.scanner.reset()
     this.fed = 0
+    this.held = -1
     this.ended = false
     this.bad = false
     this.failure = null

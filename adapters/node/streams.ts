@@ -54,8 +54,13 @@ export type NodeCodecDuplex = Duplex & {
   flush(callback?: () => void): void
 }
 
-/** The keys the Node adapter takes besides the codec's: the machine's and `duplex`. */
-const NODE_SURFACE = Object.freeze({ machine: true, shell: Object.freeze(['duplex']) })
+/**
+ * The keys the Node adapter takes besides the codec's (the machine's and `duplex`); its
+ * decoders decode any length unless `maxOutputBytes` is given, as node:zlib's streams
+ * do; and a written chunk is read in place until its write's callback, as node:zlib's
+ * streams read it (lib/zlib.js `processChunk`), never copied.
+ */
+const NODE_SURFACE = Object.freeze({ machine: true, shell: Object.freeze(['duplex']), maxOutputBytes: Infinity, borrowInput: true })
 
 /** The write that stands for `flush()` in the write queue (compared by identity). */
 const FLUSH = Buffer.alloc(0)

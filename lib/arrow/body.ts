@@ -128,7 +128,7 @@ export function declaredLengths(batch: RecordBatchDesc, body: Uint8Array, bodyOf
     const d = readInt64(body, off)
     if (d === -1) { declared[i] = -1; continue }
     if (d < 0) throw new CodecError('INVALID_DATA', 'arrow', `compressed buffer ${i} has an invalid uncompressed length prefix`, bodyOffset + off)
-    if (d > maxBytes) throw new CodecError('LIMIT_EXCEEDED', 'arrow', `compressed buffer ${i} declares ${d} uncompressed bytes, more than the limit ${maxBytes}`, bodyOffset + off)
+    if (d > maxBytes) throw new CodecError('LIMIT_EXCEEDED', 'arrow', `compressed buffer ${i} declares ${d} uncompressed bytes, more than maxMessageBytes ${maxBytes}`, bodyOffset + off)
     // A declared length no frame of this size can decode to is hostile or corrupt:
     // refuse it before allocating, whatever maxMessageBytes allows.
     const most = mostDecodedBytes(batch.compression === 0 ? 'lz4' : 'zstd', len - 8)
@@ -143,7 +143,7 @@ export function declaredLengths(batch: RecordBatchDesc, body: Uint8Array, bodyOf
 /** Refuses a message whose decoded buffers need more than `maxBytes` (or one typed array) at once. */
 export function checkArena(arena: number, maxBytes: number, bodyOffset: number): void {
   if (arena > maxBytes || arena > MAX_ARENA) {
-    throw new CodecError('LIMIT_EXCEEDED', 'arrow', `decompressed body of ${arena} bytes exceeds the limit ${Math.min(maxBytes, MAX_ARENA)}`, bodyOffset)
+    throw new CodecError('LIMIT_EXCEEDED', 'arrow', arena > maxBytes ? `decompressed body of ${arena} bytes exceeds maxMessageBytes ${maxBytes}` : `decompressed body of ${arena} bytes exceeds ${MAX_ARENA}, the largest typed array every runtime allocates (no option raises it)`, bodyOffset)
   }
 }
 
@@ -167,7 +167,7 @@ const MAX_ARENA = 2 ** 32 - 1
 
 
 /** How the body's buffers are described in errors (a buffer is one frame). */
-const BUFFER = { format: 'arrow', declaredBy: 'its prefix', concatenated: false } as const
+const BUFFER = { format: 'arrow', declaredBy: 'its prefix', concatenated: false, limitName: 'maxMessageBytes' } as const
 
 /** Reads an int64 LE; values outside ±2^53 come back as NaN-free sentinels (-2). */
 export function readInt64(b: Uint8Array, at: number): number {

@@ -23,6 +23,7 @@ import { Status } from '../status.js'
 import { EMPTY, FINAL, HeapLifecycle, WasmCodec } from './wasm-codec.js'
 import { largeWindowRefusal } from './brotli-window.js'
 import { BrotliDecoderEngine, BrotliEncoderEngine, type BrotliPreparedDictionary, type BrotliStep, NEEDS_MORE_INPUT, OPERATION_FINISH, OPERATION_FLUSH, OPERATION_PROCESS, RESULT_SUCCESS } from './wasm/brotli-engine.js'
+import { wasmMemoryFull } from './wasm/memory-full.js'
 
 const FORMAT = 'brotli'
 
@@ -133,7 +134,7 @@ class BrotliDecoder extends WasmCodec<BrotliHeapState> implements Decoder {
     }
     if (state.stream === 0) {
       state.stream = decoderEngine!.create(this.dictionary ? { dictionary: this.dictionary } : undefined)
-      if (state.stream === 0) return this.fail('LIMIT_EXCEEDED', 'wasm memory exhausted allocating the brotli decoder')
+      if (state.stream === 0) return this.fail('LIMIT_EXCEEDED', wasmMemoryFull('allocating the brotli decoder', "engine: 'node'"))
     }
     const step = this.step
     for (;;) {
@@ -249,13 +250,13 @@ class BrotliEncoder extends WasmCodec<BrotliHeapState> implements Encoder {
     if (this.dictionary && state.prepared === null) {
       state.prepared = encoderEngine!.prepareDictionary(this.dictionary, this.quality)
       if (state.prepared === null) {
-        this.fail('LIMIT_EXCEEDED', 'wasm memory exhausted preparing the brotli dictionary')
+        this.fail('LIMIT_EXCEEDED', wasmMemoryFull('preparing the brotli dictionary', "engine: 'node'"))
         return false
       }
     }
     state.stream = encoderEngine!.create(this.quality, { lgwin: this.lgwin, sizeHint, dictionary: state.prepared ?? undefined })
     if (state.stream !== 0) return true
-    this.fail('LIMIT_EXCEEDED', 'wasm memory exhausted allocating the brotli encoder')
+    this.fail('LIMIT_EXCEEDED', wasmMemoryFull('allocating the brotli encoder', "engine: 'node'"))
     return false
   }
 

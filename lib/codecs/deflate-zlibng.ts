@@ -16,6 +16,7 @@ import { EMPTY, HeapLifecycle, WasmCodec } from './wasm-codec.js'
 import { wrapperOf } from './deflate.js'
 import { loadZlibngEngine, Z_BUF_ERROR, Z_FINISH, Z_FULL_FLUSH, Z_NO_FLUSH, Z_OK, Z_STREAM_END, Z_SYNC_FLUSH, type ZlibngExports } from './wasm/zlibng-engine.js'
 import type { WasmHeap } from './wasm/wasm-heap.js'
+import { wasmMemoryFull } from './wasm/memory-full.js'
 
 let zlibng: ZlibngExports
 let heap: WasmHeap
@@ -104,14 +105,14 @@ export class ZlibngEncoder extends WasmCodec<ZlibngHeapState> implements Encoder
     if (state.stage === 0) state.stage = zlibng.malloc(STAGE_BYTES)
     if (state.stream === 0) state.stream = zlibng.zd_create(this.level, this.windowBits)
     else zlibng.zd_reset(state.stream)
-    if (state.stage === 0 || state.stream === 0) return this.fail('LIMIT_EXCEEDED', 'wasm memory exhausted allocating the zlib-ng deflate stream')
+    if (state.stage === 0 || state.stream === 0) return this.fail('LIMIT_EXCEEDED', wasmMemoryFull('allocating the zlib-ng deflate stream', "engine: 'js' or 'node'"))
     const dictionary = this.dictionary
     if (dictionary && dictionary.length > 0) {
       // zlib's DICTID is the Adler-32 of the whole dictionary, so all of it goes in
       // (raw deflate keeps only its last 32 KiB either way).
       const big = dictionary.length > STAGE
       const at = big ? zlibng.malloc(dictionary.length) : state.stage + STAGE_IN
-      if (at === 0) return this.fail('LIMIT_EXCEEDED', `wasm memory exhausted copying a ${dictionary.length}-byte dictionary`)
+      if (at === 0) return this.fail('LIMIT_EXCEEDED', wasmMemoryFull(`copying a ${dictionary.length}-byte dictionary`, "engine: 'js' or 'node'"))
       heap.refresh()
       heap.bytes.set(dictionary, at)
       const result = zlibng.zd_dictionary(state.stream, at, dictionary.length)

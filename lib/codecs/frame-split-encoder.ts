@@ -130,7 +130,7 @@ export class FrameSplitEncoder implements Encoder {
     }
     if (status !== Status.Done) return status
     if (this.frameBytes > this.options.maxCompressedFrame) {
-      return this.fail('LIMIT_EXCEEDED', `frame ${this.frames.count} compressed to ${this.frameBytes} bytes, more than ${this.options.maxCompressedFrame}`, this.inputTotal)
+      return this.fail('LIMIT_EXCEEDED', `frame ${this.frames.count} compressed to ${this.frameBytes} bytes, more than ${this.options.maxCompressedFrame} (the width of the seek table's field); choose a smaller frameSize`, this.inputTotal)
     }
     if (this.frames.count >= this.options.maxFrames) {
       return this.fail('LIMIT_EXCEEDED', `more than ${this.options.maxFrames} frames; choose a larger frameSize`, this.inputTotal)

@@ -12,6 +12,7 @@ import { FrameCodec } from './frame-codec.js'
 import { HC_MIN_LEVEL, hcBlockCompressor, type HcBlockCompressor } from './lz4hc.js'
 import { ERR_MEMORY, type RawBlockKernel } from './lz4-kernel.js'
 import { WholeBlockEncoder } from './whole-block-encoder.js'
+import { wasmMemoryFull } from './wasm/memory-full.js'
 
 const BLOCK_FORMAT = 'lz4-block' as const
 
@@ -58,7 +59,7 @@ export class Lz4BlockDecoder extends FrameCodec implements Decoder {
       }
       const out = this.unitOut(dst, 0, size)
       const n = this.decodeRaw(src, out, size)
-      if (n === ERR_MEMORY) return this.fail('LIMIT_EXCEEDED', `the wasm engine could not grow its memory to ${size} + ${src.length} bytes`, 0)
+      if (n === ERR_MEMORY) return this.fail('LIMIT_EXCEEDED', wasmMemoryFull(`${size} + ${src.length} bytes`, "engine: 'js'"), 0)
       if (n < 0) return this.fail('INVALID_DATA', n === ERR_OUTPUT ? `block decodes to more than outputSize ${size} bytes` : blockErrorMessage(n), 0)
       if (n !== size) return this.fail('INVALID_DATA', `block decoded to ${n} bytes, expected outputSize ${size}`, 0)
       this.consumed = src.length

@@ -30,6 +30,7 @@ import {
 } from './lz4-frame-format.js'
 import { ERR_BLOCK_CHECKSUM, ERR_MEMORY, type FrameKernel } from './lz4-kernel.js'
 import { Xxh32 } from './xxhash32.js'
+import { wasmMemoryFull } from './wasm/memory-full.js'
 
 const FORMAT = 'lz4'
 
@@ -319,7 +320,7 @@ export class Lz4FrameDecoder extends FrameDecoder {
             dst.set(src.subarray(ip, ip + n), op)
             if (blockChecksum) this.rawHash!.update(src, ip, ip + n)
             if (kernel.append(dst, op, op + n) === ERR_MEMORY) {
-              status = this.fail('LIMIT_EXCEEDED', `the wasm engine could not grow its memory for a ${this.blockMax}-byte block`, this.inputBase + ip)
+              status = this.fail('LIMIT_EXCEEDED', wasmMemoryFull(`a ${this.blockMax}-byte block`, "engine: 'js'"), this.inputBase + ip)
               break loop
             }
             ip += n
@@ -375,7 +376,7 @@ export class Lz4FrameDecoder extends FrameDecoder {
       const size = this.blockSize
       return this.fail('CHECKSUM_MISMATCH', blockChecksumMismatch(readU32LE(data, start + size), this.kernel.checksum), blockAt + size)
     }
-    if (code === ERR_MEMORY) return this.fail('LIMIT_EXCEEDED', `the wasm engine could not grow its memory for a ${this.blockMax}-byte block`, blockAt)
+    if (code === ERR_MEMORY) return this.fail('LIMIT_EXCEEDED', wasmMemoryFull(`a ${this.blockMax}-byte block`, "engine: 'js'"), blockAt)
     return this.fail('INVALID_DATA', code === ERR_OUTPUT && limit < this.blockMax ? pastContentSize(this.contentSize) : blockErrorMessage(code), blockAt)
   }
 }

@@ -11,6 +11,7 @@ import { writeU32LE } from '../endian.js'
 import { FrameCodec } from './frame-codec.js'
 import { FLG_BLOCK_CHECKSUM, FLG_BLOCK_INDEPENDENCE, FLG_CONTENT_CHECKSUM, MAX_HEADER_LENGTH, writeFrameHeader } from './lz4-frame-format.js'
 import { ERR_MEMORY, type EncodeKernel } from './lz4-kernel.js'
+import { wasmMemoryFull } from './wasm/memory-full.js'
 
 const FORMAT = 'lz4'
 
@@ -99,7 +100,7 @@ export class Lz4FrameEncoder extends FrameCodec implements Encoder {
     const size = this.kernel.block(data, start, end, this.level, this.blockChecksum, this.contentChecksum, dst, op, this.staged)
     if (size === ERR_MEMORY) {
       // Not the input's fault, nor the caller's: the runtime refused the engine memory.
-      throw new CodecError('LIMIT_EXCEEDED', FORMAT, `the wasm engine could not grow its memory for a ${end - start}-byte block`)
+      throw new CodecError('LIMIT_EXCEEDED', FORMAT, wasmMemoryFull(`a ${end - start}-byte block`, "engine: 'js'"))
     }
     return Math.min(op + size, dst.length)
   }

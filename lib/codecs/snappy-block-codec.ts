@@ -22,6 +22,7 @@ import {
 import { FrameDecoder } from './frame-codec.js'
 import { ERR_MEMORY, type SnappyKernel } from './snappy-kernel.js'
 import { WholeBlockEncoder } from './whole-block-encoder.js'
+import { wasmMemoryFull } from './wasm/memory-full.js'
 
 const FORMAT = 'snappy-raw'
 
@@ -195,7 +196,7 @@ export class SnappyRawEncoder extends WholeBlockEncoder {
   protected compress(data: Uint8Array, n: number, out: Uint8Array): number {
     const end = this.kernel.encodeInto(data, 0, n, out, 0)
     if (end !== ERR_MEMORY) return end
-    this.fail('LIMIT_EXCEEDED', `the wasm engine could not grow its memory for a ${n}-byte block`, 0)
+    this.fail('LIMIT_EXCEEDED', wasmMemoryFull(`a ${n}-byte block`, "engine: 'js'"), 0)
     return -1
   }
 }

@@ -23,6 +23,7 @@ import {
   SKIPPABLE_START,
   STREAM_IDENTIFIER,
 } from './snappy-frame-format.js'
+import { wasmMemoryFull } from './wasm/memory-full.js'
 
 const FORMAT = 'snappy'
 
@@ -166,7 +167,7 @@ export class SnappyFrameDecoder extends FrameDecoder {
           if (length > most || length < least) {
             const what = type === CHUNK_STREAM_IDENTIFIER ? 'stream identifier chunk' : type === CHUNK_COMPRESSED ? 'compressed data chunk' : 'uncompressed data chunk'
             const code: ErrorCode = length > most && type !== CHUNK_STREAM_IDENTIFIER ? 'LIMIT_EXCEEDED' : 'INVALID_DATA'
-            const want = least === most ? `${most}` : length > most ? `at most ${most} (65536 bytes of data, framing_format.txt sections 4.2-4.3)` : `at least ${least}`
+            const want = least === most ? `${most}` : length > most ? `at most ${most} (65536 bytes of data, framing_format.txt sections 4.2-4.3: the format's limit, not an option)` : `at least ${least}`
             return this.fail(code, `${what} of ${length} bytes; expected ${want}`, at)
           }
           this.gathered = 0
@@ -231,7 +232,7 @@ export class SnappyFrameDecoder extends FrameDecoder {
     const o = out === dst ? w : 0
     if (this.type === CHUNK_COMPRESSED) {
       const n = this.kernel.decodeInto(body, start + 4 + this.preamble.size, start + length, out, o, size, true)
-      if (n === ERR_MEMORY) return this.fail('LIMIT_EXCEEDED', `the wasm engine could not grow its memory for a ${length}-byte chunk`, this.chunkStart)
+      if (n === ERR_MEMORY) return this.fail('LIMIT_EXCEEDED', wasmMemoryFull(`a ${length}-byte chunk`, "engine: 'js'"), this.chunkStart)
       if (n < 0) {
         return this.fail('INVALID_DATA', `compressed data chunk: ${n === ERR_INPUT ? 'the block ends before the length its preamble declares' : snappyErrorMessage(n)}`, at)
       }

@@ -51,7 +51,7 @@ export abstract class WholeBlockEncoder extends FrameCodec implements Encoder {
       return this.staged.waiting > 0 ? Status.DestinationTooSmall : Status.Done
     }
     const total = this.inputLength + src.length
-    if (total > MAX_BLOCK_INPUT) return this.fail('LIMIT_EXCEEDED', `block input of ${total} bytes exceeds ${MAX_BLOCK_INPUT}`, this.inputLength)
+    if (total > MAX_BLOCK_INPUT) return this.fail('LIMIT_EXCEEDED', `block input of ${total} bytes exceeds ${MAX_BLOCK_INPUT} (not an option: a raw block holds its input whole; the framed formats, 'lz4' and 'snappy', take any length)`, this.inputLength)
     let data: Uint8Array
     if (final && this.inputLength === 0) {
       data = src // one-shot: compress straight from src

@@ -22,7 +22,7 @@
  * A decoder keeps its libzstd context (and a trained dictionary loaded into it) from
  * one frame to the next unless the frame's window buffer was over 1 MiB
  * (KEEP_BUFFERS_MAX). A frame that lies whole in one call's input and whose declared
- * content fits its destination (lib/oneshot.ts decodes so), up to 8 MiB with the frame,
+ * content fits its destination (lib/whole-buffer.ts decodes so), up to 8 MiB with the frame,
  * skips the staging: frame and content are placed in the wasm memory at once, libzstd
  * decodes straight into the content, which is copied out once.
  */
@@ -37,6 +37,7 @@ import { FramePart, PART_NAMES, ZstdFrameWalker } from './zstd-frame-format.js'
 import { ZSTD_d_windowLogMax, ZSTD_reset_session_only, zstdErrorCode, zstdErrorName, type ZstdDecoderExports, type ZstdEngine } from './wasm/zstd-engine.js'
 import type { WasmHeap } from './wasm/wasm-heap.js'
 import { DEFAULT_MAX_WINDOW_LOG, ENGINE_MAX_WINDOW_LOG, MAX_WINDOW_LOG_OPTION, windowMemoryMessage, windowTooLargeForEngine } from './zstd-window.js'
+import { wasmMemoryFull } from './wasm/memory-full.js'
 
 const FORMAT = 'zstd'
 
@@ -239,7 +240,7 @@ export class ZstdDecoder extends WasmCodec<ZstdHeapState> implements Decoder {
       // parameters and a loaded dictionary kept.
       x.ZSTD_DCtx_reset(state.context, ZSTD_reset_session_only)
     } else {
-      if (!allocate(state, false)) return this.fail('LIMIT_EXCEEDED', 'wasm memory exhausted allocating the zstd decoder', at)
+      if (!allocate(state, false)) return this.fail('LIMIT_EXCEEDED', wasmMemoryFull('allocating the zstd decoder', "engine: 'node' (Node >= 22.15)"), at)
       // libzstd's own window limit too (frameParameter_windowTooLarge), below the check
       // in readHeader(): the power of two at or above the limit in bytes.
       x.ZSTD_DCtx_setParameter(state.context, ZSTD_d_windowLogMax, Math.min(ENGINE_MAX_WINDOW_LOG, Math.ceil(Math.log2(this.maxWindow))))
@@ -279,7 +280,7 @@ export class ZstdDecoder extends WasmCodec<ZstdHeapState> implements Decoder {
     if (this.fresh) {
       // Nothing of the frame reached libzstd yet. With no room at all for content the
       // header promised, a call could only make libzstd allocate its window and decode a
-      // block into it (lib/oneshot.ts asks this way for the header's content size), so
+      // block into it (lib/whole-buffer.ts asks this way for the header's content size), so
       // libzstd is readied only for a call that can produce output.
       if (dst.length === 0 && this.contentSize > 0) return Status.DestinationTooSmall
       if (!this.ready) {
@@ -295,7 +296,7 @@ export class ZstdDecoder extends WasmCodec<ZstdHeapState> implements Decoder {
     }
     const state = this.state
     if (state.stage === 0 && !allocate(state, true)) {
-      return this.fail('LIMIT_EXCEEDED', 'wasm memory exhausted allocating the zstd decoder', this.inputTotal + this.consumed)
+      return this.fail('LIMIT_EXCEEDED', wasmMemoryFull('allocating the zstd decoder', "engine: 'node' (Node >= 22.15)"), this.inputTotal + this.consumed)
     }
     const { walker, x, heap } = this
     const ctx = state.context

@@ -19,6 +19,7 @@ import { checkDictionary, formatOption } from '../codec-options.js'
 import type { Role } from '../codec.js'
 import type { ZstdHeapState } from './zstd-heap.js'
 import { zstdErrorCode, zstdErrorName, type ZstdEngine } from './wasm/zstd-engine.js'
+import { wasmMemoryFull } from './wasm/memory-full.js'
 
 const FORMAT = 'zstd'
 
@@ -61,7 +62,7 @@ export function dictionaryOf(lib: ZstdEngine, role: Role, value: unknown, type: 
     const { error, exhausted } = loadTrained(lib, bytes)
     if (exhausted) {
       // Out of memory is LIMIT_EXCEEDED, as everywhere else (errors.ts), not a bad option.
-      throw new CodecError('LIMIT_EXCEEDED', FORMAT, `dictionary: the wasm memory cannot hold the trained dictionary (ID ${id}, ${bytes.length} bytes)`)
+      throw new CodecError('LIMIT_EXCEEDED', FORMAT, wasmMemoryFull(`dictionary: the trained dictionary (ID ${id}, ${bytes.length} bytes)`, "engine: 'node' (Node >= 22.15)"))
     }
     if (error !== 0) {
       throw new CodecError('INVALID_OPTION', FORMAT, `dictionary: the trained dictionary (magic 37 A4 30 EC, ID ${id}, ${bytes.length} bytes) cannot be loaded: ${zstdErrorName(error)}; its entropy tables are corrupt`)
@@ -117,7 +118,7 @@ export function applyDictionary(state: ZstdHeapState, dictionary: ZstdDictionary
   const size = dictionary.bytes.length
   if (state.dictionary === 0) {
     state.dictionary = lib.exports.malloc(size)
-    if (state.dictionary === 0) return { code: 'LIMIT_EXCEEDED', message: `wasm memory exhausted copying the dictionary (${size} bytes)` }
+    if (state.dictionary === 0) return { code: 'LIMIT_EXCEEDED', message: wasmMemoryFull(`copying the dictionary (${size} bytes)`, "engine: 'node' (Node >= 22.15)") }
     lib.heap.refresh()
     lib.heap.bytes.set(dictionary.bytes, state.dictionary)
   }

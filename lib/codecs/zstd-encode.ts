@@ -27,6 +27,7 @@ import {
 } from './wasm/zstd-engine.js'
 import type { WasmHeap } from './wasm/wasm-heap.js'
 import { checkEncoderWindow, ZSTD_c_enableLongDistanceMatching } from './zstd-window.js'
+import { wasmMemoryFull } from './wasm/memory-full.js'
 
 const FORMAT = 'zstd'
 
@@ -97,7 +98,7 @@ export class ZstdEncoder extends WasmCodec<ZstdHeapState> implements Encoder {
   private start(src: Uint8Array, endOp: number): Status | null {
     this.started = true
     const { state, x } = this
-    if (!allocate(state, true)) return this.fail('LIMIT_EXCEEDED', 'wasm memory exhausted allocating the zstd encoder')
+    if (!allocate(state, true)) return this.fail('LIMIT_EXCEEDED', wasmMemoryFull('allocating the zstd encoder', "engine: 'node' (Node >= 22.15)"))
     const ctx = state.context
     x.ZSTD_initCStream(ctx, this.level)
     x.ZSTD_CCtx_setParameter(ctx, ZSTD_c_compressionLevel, this.level)
@@ -168,7 +169,7 @@ export class ZstdEncoder extends WasmCodec<ZstdHeapState> implements Encoder {
     if (result === 0 && consumed === src.length) dst.set(heap.bytes.subarray(out, out + produced))
     x.free(block)
     const error = zstdErrorCode(result)
-    if (error !== 0) return this.fail(error === 64 ? 'LIMIT_EXCEEDED' : 'INVALID_DATA', `zstd engine: ${zstdErrorName(error)}`)
+    if (error !== 0) return this.fail(error === 64 ? 'LIMIT_EXCEEDED' : 'INVALID_DATA', error === 64 ? wasmMemoryFull('zstd engine: memory_allocation', "engine: 'node' (Node >= 22.15)") : `zstd engine: ${zstdErrorName(error)}`)
     // With room for the worst case libzstd ends the frame in this call (zstd.h).
     if (result !== 0 || consumed !== src.length) return this.fail('INVALID_DATA', `zstd engine left the frame unfinished with room for the worst case (${result} bytes to flush)`)
     this.consumed = src.length
@@ -199,7 +200,7 @@ export class ZstdEncoder extends WasmCodec<ZstdHeapState> implements Encoder {
       const moved = inputPos !== stagedPos || produced !== 0
       this.consumed = base + (stagedPos = inputPos)
       const error = zstdErrorCode(result)
-      if (error !== 0) return this.fail(error === 64 ? 'LIMIT_EXCEEDED' : 'INVALID_DATA', `zstd engine: ${zstdErrorName(error)}`)
+      if (error !== 0) return this.fail(error === 64 ? 'LIMIT_EXCEEDED' : 'INVALID_DATA', error === 64 ? wasmMemoryFull('zstd engine: memory_allocation', "engine: 'node' (Node >= 22.15)") : `zstd engine: ${zstdErrorName(error)}`)
       if (produced > 0) {
         dst.set(heap.bytes.subarray(outPointer, outPointer + produced), this.written)
         this.written += produced

@@ -498,7 +498,7 @@ export function skip(c: ThriftCursor, type: number): void {
 }
 
 export function tooDeep(c: ThriftCursor, at: number): never {
-  throw new CodecError('LIMIT_EXCEEDED', FORMAT, `nesting deeper than ${MAX_DEPTH} levels`, c.origin + at)
+  throw new CodecError('LIMIT_EXCEEDED', FORMAT, `nesting deeper than ${MAX_DEPTH} levels (not an option: real footers nest at most 6 deep)`, c.origin + at)
 }
 
 /**
