@@ -1,7 +1,7 @@
 // The package as npm publishes it: packs the tarball (`npm pack --json`, after
 // `npm run build`), prints its packed and unpacked sizes per folder, and checks it:
 //
-//   size      packed <= 1.15 MB, unpacked <= 3.65 MB (1 MB = 1,000,000 bytes)
+//   size      packed <= 1.15 MB, unpacked <= 3.75 MB (1 MB = 1,000,000 bytes)
 //   contents  dist/ and the guides, docs/*.md (plus package.json, README.md, LICENSE): no
 //             sources, no source maps, each .wasm once; every relative link of the
 //             README and the guides leads to a file in the package
@@ -47,10 +47,12 @@ const bin = (name) => join(root, 'node_modules', '.bin', name)
  * With parallel deflate decoding (issue 31 item 4) and the guides the package reached
  * 1,103,995 bytes packed and 3,564,546 unpacked: 1.15 MB and 3.65 MB kept about 45 kB
  * packed and 85 kB unpacked above that. With `sluice bench` and sluice/inspect (issue 33
- * items 1-3) it is 1,126,276 / 3,635,976: 24 kB and 14 kB of room left.
+ * items 1-3) it was 1,126,276 / 3,635,976, and with any-size input (issue 30)
+ * 1,137,071 / 3,670,239: the unpacked limit is 3.75 MB (80 kB of room), the guides being
+ * 189,700 bytes of it.
  */
 const MAX_PACKED = 1_150_000
-const MAX_UNPACKED = 3_650_000
+const MAX_UNPACKED = 3_750_000
 
 const results = []
 const check = (name, ok, detail = '') => {
