@@ -103,9 +103,10 @@ export function decodeInto(decoder: Decoder, input: Uint8Array, output: Uint8Arr
 
 /**
  * The output size a whole input declares, to allocate once: the first frame's content
- * size (zstd, LZ4), or for gzip the last member's ISIZE, its length modulo 2^32 (RFC 1952
- * section 2.3.1: right for a single member under 4 GiB, a lower bound otherwise). -1 when
- * there is none, or when it is more than `maxBytes` or than `input` can decode to
+ * size (zstd, LZ4), the decoder's `sizeHint` (LZ4 frames without one, Snappy framing),
+ * or for gzip the last member's ISIZE, its length modulo 2^32 (RFC 1952 section 2.3.1:
+ * right for a single member under 4 GiB, a lower bound otherwise). -1 when there is
+ * none, or when it is more than `maxBytes` or than `input` can decode to
  * (`mostDecodedBytes`): a declared size is untrusted. The decoder is reset after.
  */
 export function declaredSize(decoder: Decoder, format: Format, input: Uint8Array, maxBytes: number): number {
@@ -118,6 +119,7 @@ export function declaredSize(decoder: Decoder, format: Format, input: Uint8Array
   const status = decoder.transform(head, EMPTY, head === input)
   let size = status === Status.InvalidData ? -1 : (decoder.contentSize ?? -1)
   decoder.reset()
+  if (size < 0 && decoder.sizeHint !== undefined) size = decoder.sizeHint(input)
   if (size < 0 && format === 'gzip' && input.length >= 18) size = readU32LE(input, input.length - 4)
   return size < 0 || size > maxBytes || size > mostDecodedBytes(format, input.length) ? -1 : size
 }

@@ -111,16 +111,23 @@ export class OutputBytes {
   private max = 0
   /** The most the caller asked for; above `max` when the runtime's ceiling is lower. */
   private wanted = 0
+  /** Whether output short of a declared size may be a view of it (see `declared()`). */
+  private views = true
   /** The runtime refused every resizable buffer: parts only from then on. */
   private noResize = false
 
   private constructor(private readonly target: OutputTarget) {}
 
-  /** An output of a declared `size` (allocated now), growing past it up to `max` if need be. */
-  static declared(size: number, max: number, target: OutputTarget): OutputBytes {
+  /**
+   * An output of a declared `size` (allocated now), growing past it up to `max` if need
+   * be. Output short of `size` is a view of it when it fills most of it, or with `views`
+   * false (one-shot results: their `.buffer` is theirs alone) always a copy.
+   */
+  static declared(size: number, max: number, target: OutputTarget, views = true): OutputBytes {
     const out = new OutputBytes(target)
     out.bytes = allocateBytes(size, target, 'output')
     out.exact = true
+    out.views = views
     out.wanted = max
     return out
   }
@@ -242,7 +249,7 @@ export class OutputBytes {
     if (this.exact || this.parts === null) {
       // Short of a declared size (a caller's hint): a view when it fills most of it,
       // else a copy, so that a small result does not pin a large buffer.
-      return n === bytes.length || n * 2 >= bytes.length ? bytes.subarray(0, n) : bytes.slice(0, n)
+      return n === bytes.length || (this.views && n * 2 >= bytes.length) ? bytes.subarray(0, n) : bytes.slice(0, n)
     }
     const parts = this.parts
     this.parts = null

@@ -50,6 +50,48 @@ function hex(v: number): string {
 }
 
 /**
+ * The most the frames of a whole buffer decode to, read from their framing without
+ * decoding ("General Structure"): each frame's content size when declared, else its
+ * stored blocks' sizes plus the block maximum for each compressed block (exact when
+ * every compressed block is full, as the lz4 CLI writes all but the last). -1 at
+ * anything but a well-formed frame; the decoder then judges it.
+ */
+export function framesSizeHint(bytes: Uint8Array): number {
+  const n = bytes.length
+  let total = 0
+  for (let at = 0; at < n; ) {
+    if (at + 8 > n) return -1
+    const magic = readU32LE(bytes, at)
+    if ((magic & SKIPPABLE_MASK) >>> 0 === SKIPPABLE_MAGIC) {
+      at += 8 + readU32LE(bytes, at + 4)
+      continue
+    }
+    if (magic !== MAGIC) return -1
+    const flg = bytes[at + 4]!
+    const id = (bytes[at + 5]! >>> 4) & 7
+    if ((flg & FLG_VERSION_MASK) !== FLG_VERSION_01 || id < 4) return -1
+    let pos = at + 4 + 3 + (flg & FLG_CONTENT_SIZE ? 8 : 0) + (flg & FLG_DICT_ID ? 4 : 0)
+    const declared = flg & FLG_CONTENT_SIZE && pos <= n ? readU32LE(bytes, at + 6) + readU32LE(bytes, at + 10) * 0x100000000 : -1
+    const blockMax = BLOCK_MAX_BY_ID[id]!
+    const checksum = flg & FLG_BLOCK_CHECKSUM ? 4 : 0
+    let frame = 0
+    for (;;) {
+      if (pos + 4 > n) return -1
+      const word = readU32LE(bytes, pos)
+      pos += 4
+      if (word === 0) break
+      const size = word & 0x7fffffff
+      if (size > blockMax) return -1
+      frame += word & BLOCK_UNCOMPRESSED ? size : blockMax
+      pos += size + checksum
+    }
+    total += declared >= 0 ? declared : frame
+    at = pos + (flg & FLG_CONTENT_CHECKSUM ? 4 : 0)
+  }
+  return total
+}
+
+/**
  * Streaming LZ4 frame decoder. Decodes one frame (or skips one skippable frame) and
  * returns `Done` at its end with any following bytes unconsumed; the driver calls
  * `reset()` for the next frame.
@@ -112,6 +154,10 @@ export class Lz4FrameDecoder implements Decoder {
   constructor(options: Record<string, unknown>, kernel: FrameKernel | null) {
     this.maxOutput = checkMaxOutput(FORMAT, options.maxOutputBytes)
     this.kernel = kernel
+  }
+
+  sizeHint(input: Uint8Array): number {
+    return framesSizeHint(input)
   }
 
   reset(): void {
