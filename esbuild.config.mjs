@@ -1,28 +1,45 @@
-// Builds dist/, one build per kind of runtime, chosen by package.json `exports` conditions
-// (never by probing or patching globals at run time):
+// Builds dist/: one JavaScript build that Node, Deno, Bun, browsers (through a bundler)
+// and workerd (through wrangler) all run. What differs between runtimes is chosen by
+// package.json `imports` conditions, never by probing or patching globals at run time:
 //
-//   dist/esm/      ESM, code-split: each engine is its own chunk, loaded by dynamic
-//                  import() on first use. Conditions `node`, `deno`, `bun`, `import`,
-//                  `default`. Large engines' wasm read from dist/browser/ (node:fs).
-//   dist/browser/  ESM, code-split; wasm fetched beside the chunk with
-//                  `fetch(new URL('./x.wasm', import.meta.url))` and compiled while it
-//                  downloads (instantiateStreaming). Condition `browser`. Holds the
-//                  package's one copy of each large engine's `.wasm`.
-//   dist/workerd/  ESM, code-split; wasm imported as modules (`import m from
-//                  '../browser/x.wasm'`), because workerd refuses to compile WebAssembly
-//                  from bytes at run time. Wrangler and workerd configs turn such imports
-//                  into `CompiledWasm` modules. Condition `workerd`.
-//   dist/cjs/      CommonJS (`require`), code-split like the ESM builds (buildCjs);
-//                  wasm read like dist/esm.
-//   dist/types/    .d.ts (tsc) and a .d.cts twin of each, for `require` consumers.
+//   dist/esm/       ESM, code-split: each engine is its own chunk, loaded by dynamic
+//                   import() on first use. Every `exports` condition but `require` points
+//                   here. Its modules reach the runtime-specific parts through `#`
+//                   specifiers that the published package.json maps by condition
+//                   (runtimeImports; Node, Deno, Bun, esbuild, wrangler, webpack 5, Vite
+//                   and Rollup all resolve them):
+//                     #worker-host     workerd: no workers; node: node:worker_threads
+//                                      (Deno and Bun set `node` too); default: Web Workers
+//                     #node-engine     node: node:zlib; default: a module that refuses to load
+//                     #wasm/<engine>   how an engine's `.wasm` loads; the files ship once, in
+//                                      dist/esm/wasm/ beside these modules. workerd: imported
+//                                      as a module (it refuses to compile bytes; wrangler's
+//                                      rule makes it a CompiledWasm module); node: read from
+//                                      disk; default (browsers): fetched from
+//                                      `new URL('./x.wasm', import.meta.url)`, the pattern
+//                                      Vite and webpack 5 rewrite, and compiled while it
+//                                      downloads. The small kernels (inflate, LZ4, Snappy: a
+//                                      few kB) stay base64 in the JavaScript but in workerd.
+//   dist/cjs/       `require()`: per entry, a file of a few lines that require()s the ESM
+//                   entry (require(esm): Node 20.19+ and 22.12+, Bun), so CommonJS users get
+//                   the same modules, not a second copy (buildCjs).
+//   dist/types/     .d.ts (tsc); for each entry a small .d.cts, `require` consumers' view of
+//                   the same declarations (cjsDeclarations).
+//   dist/bin/       the `sluice` command: a shebang file importing dist/esm/cli.js.
 //
-// The wasm engines' glue is the same in every build; only each engine's
-// `lib/codecs/wasm/*-wasm-source.ts` module is replaced (see wasmSourcePlugin). The
-// small kernels (inflate, LZ4) stay embedded as base64 everywhere but in workerd.
+// The repository's package.json maps the same `#` specifiers to the TypeScript sources
+// (for tsx, the tests and tsc). The build turns that map into the built one (each
+// source a condition names becomes an entry of the build; each large engine gets a
+// generated loader per runtime), which scripts/publish-manifest.mjs puts in the
+// published package.json and buildEsm in dist/esm/package.json, so that a checkout's
+// dist/ runs as the published package does.
+//
+// esmTarget(runtime) builds what a user's bundler makes of the package for one runtime
+// (the `#` specifiers resolved by its conditions), for the size check and the tests.
 //
 //   node esbuild.config.mjs          build everything
 //   node esbuild.config.mjs --sizes  also print min+gzip bytes per entry point
-import { build, transform } from 'esbuild'
+import { build } from 'esbuild'
 import { execFileSync } from 'node:child_process'
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join, relative, resolve, sep } from 'node:path'
@@ -43,7 +60,7 @@ export const entries = {
   node: 'adapters/node/index.ts',
   hono: 'adapters/hono/index.ts',
 }
-/** The command-line tool (package.json `bin`): built on its own, see buildCli. */
+/** The command-line tool (package.json `bin`): an entry of the ESM build, see buildCli. */
 export const cliEntry = 'adapters/node/cli/main.ts'
 
 /** Entries that only make sense in Node (node:stream, node:fs). */
@@ -66,15 +83,32 @@ export const common = {
   external: ['apache-arrow', 'hyparquet', 'hono', 'node:*'],
   logLevel: 'warning',
   absWorkingDir: root,
+  // Neutral: the bundled dependency (fflate) resolves as it does for every runtime (its
+  // `import` build), and no runtime's conditions leak into it; our own runtime choices
+  // are the `#` imports (runtimeImports).
+  platform: 'neutral',
+  mainFields: ['module', 'main'],
+  format: 'esm',
+  splitting: true,
+  chunkNames: '[name]-[hash]',
 }
 
 /**
- * Our own kernels of a few kB (inflate 2 kB, LZ4 3.5 kB, Snappy 1 kB), embedded as base64 in every
- * build but workerd's: a few kB inline cost less than a request, and no runtime or
- * bundler has to know about a file for the default deflate-family and LZ4 engines.
- * The large engines (zstd, brotli: hundreds of kB) ship once, as a `.wasm` file.
+ * Our own kernels of a few kB (inflate 2 kB, LZ4 3.5 kB, Snappy 2 kB), embedded as base64
+ * for every runtime but workerd: a few kB inline cost less than a request, and no runtime
+ * or bundler has to know about a file for the default deflate-family, LZ4 and Snappy
+ * engines. The large engines (zstd, brotli, zlib-ng: 56 to 841 kB) ship once, as a
+ * `.wasm` file.
  */
 export const EMBEDDED = new Set(['inflate', 'lz4', 'snappy'])
+
+/** The engines, each with a `lib/codecs/wasm/<engine>-wasm-source.ts` (its `#wasm/<engine>` import's portable default). */
+export function wasmEngines() {
+  return readdirSync(join(root, 'lib', 'codecs', 'wasm'))
+    .map((f) => /^([\w-]+)-wasm-source\.ts$/.exec(f)?.[1])
+    .filter(Boolean)
+    .sort()
+}
 
 /** The engine's `.wasm` named by a `*-wasm-source.ts` module: its `./<path>.b64.js` import, with `.wasm` for `.b64.js`. */
 export function wasmFileOf(sourcePath) {
@@ -87,205 +121,327 @@ export function wasmFileOf(sourcePath) {
   return { fn, wasm, file: basename(wasm) }
 }
 
+/** Where an engine's portable default lives, as the repository's `#wasm/*` import names it. */
+const WASM_SOURCES = './lib/codecs/wasm/*-wasm-source.ts'
+
+/** The conditions a bundler or runtime of each kind sets (esmTarget); in a map, the first key among them wins, as in Node. */
+export const RUNTIME_CONDITIONS = {
+  node: ['node', 'import', 'default'],
+  browser: ['browser', 'import', 'default'],
+  // wrangler's esbuild: `workerd`, `worker`, `browser`.
+  workerd: ['workerd', 'worker', 'browser', 'import', 'default'],
+}
+
+/**
+ * The package's runtime choices: each `#` specifier -> its [condition, target] pairs in
+ * the order a resolver tries them. A target is `{ name, source }`, a module of the
+ * repository built as an entry (`name` is its file in dist/esm, without `.js`), or
+ * `{ name, engine, load }`, an engine's generated loader (`load`: 'import' | 'read' |
+ * 'fetch', see loaderSource). From the repository's package.json `imports` (sources,
+ * `types` left out) and, for `#wasm/<engine>`, from the engines and EMBEDDED.
+ */
+export function runtimeImports(imports = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).imports ?? {}) {
+  if (imports['#wasm/*'] !== WASM_SOURCES) throw new Error(`package.json imports['#wasm/*'] must be ${JSON.stringify(WASM_SOURCES)} (the engines' portable defaults, which the build replaces per runtime)`)
+  const table = {}
+  for (const [specifier, map] of Object.entries(imports)) {
+    if (specifier === '#wasm/*') continue
+    if (specifier.includes('*')) throw new Error(`package.json imports: ${specifier}: only #wasm/* may be a pattern (esbuild.config.mjs runtimeImports)`)
+    const pairs = typeof map === 'string' ? [['default', map]] : Object.entries(map).filter(([condition]) => condition !== 'types')
+    table[specifier] = pairs.map(([condition, source]) => [condition, { name: `${specifier.slice(1)}.${condition}`, source: source.replace(/^\.\//, '') }])
+  }
+  for (const engine of wasmEngines()) {
+    const name = (condition) => `wasm/${engine}.${condition}`
+    table[`#wasm/${engine}`] = EMBEDDED.has(engine)
+      ? [
+          ['workerd', { name: name('workerd'), engine, load: 'import' }],
+          ['default', { name: name('default'), source: WASM_SOURCES.slice(2).replace('*', engine) }],
+        ]
+      : [
+          ['workerd', { name: name('workerd'), engine, load: 'import' }],
+          ['node', { name: name('node'), engine, load: 'read' }],
+          ['default', { name: name('default'), engine, load: 'fetch' }],
+        ]
+  }
+  return table
+}
+
+/**
+ * The built package's `imports`: the runtimeImports table with each target's file in
+ * dist/esm, as seen from `base` ('./dist/esm/' for the published package.json,
+ * scripts/publish-manifest.mjs; './' for the repository's dist/esm/package.json).
+ */
+export function distImports(base, table = runtimeImports()) {
+  return Object.fromEntries(Object.entries(table).map(([specifier, pairs]) => [specifier, Object.fromEntries(pairs.map(([condition, t]) => [condition, `${base}${t.name}.js`]))]))
+}
+
 /** Every engine a build took in (embedded or as a file): `.wasm` name -> its source path, for the notices. */
 const shipped = new Map()
 
 /**
- * Replaces each large engine's `lib/codecs/wasm/<engine>-wasm-source.ts` (whose default
- * embeds the wasm as base64) with one that obtains the engine's one `.wasm` file the way
- * the target runtime needs (build/wasm-files.ts), and copies that file into `wasmDir`,
- * the one place the package holds it (dist/browser/, beside the chunks that fetch it).
- * The small kernels (`EMBEDDED`) keep the embedded default, except in workerd.
+ * An engine's loader for one runtime, from its `*-wasm-source.ts` (whose exported
+ * function it keeps): the `.wasm` is `./<file>` beside the loader, in dist/esm/wasm/ (or,
+ * in esmTarget's bundles, beside the chunks, where users copy the files).
  *
- * mode 'fetch':    browsers. `new URL('./x.wasm', import.meta.url)` is the pattern
- *                  bundlers (Vite, webpack 5, Parcel) recognise and rewrite.
- * mode 'import':   workerd, which refuses to compile bytes: every engine is an imported
- *                  module (`import m from '../browser/x.wasm'`), left for wrangler/workerd.
- * mode 'read':     Node, Deno, Bun ESM: read from disk beside `import.meta.url`.
- * mode 'read-cjs': Node CommonJS: read from disk beside `__filename`.
+ * 'import' (workerd): `import wasmModule from './x.wasm'`, left for wrangler / workerd.
+ * 'read' (Node, Deno, Bun): build/wasm-read.ts reads the file beside import.meta.url.
+ * 'fetch' (browsers): build/wasm-fetch.ts fetches `new URL('./x.wasm', import.meta.url)`,
+ *   written out here so that bundlers see the pattern they rewrite.
  */
-export function wasmSourcePlugin(mode, outdir, wasmDir = outdir) {
-  const rel = relative(outdir, wasmDir).split(sep).join('/')
-  const at = (file) => (rel === '' ? `./${file}` : `${rel.startsWith('.') ? '' : './'}${rel}/${file}`)
-  const helper = JSON.stringify(join(root, 'build', 'wasm-files.ts'))
+function loaderSource(engine, load) {
+  const { fn, wasm, file } = wasmFileOf(join(root, 'lib', 'codecs', 'wasm', `${engine}-wasm-source.ts`))
+  shipped.set(file, wasm)
+  const format = JSON.stringify(file.replace(/[-.].*$/, ''))
+  const url = JSON.stringify(`./${file}`)
+  const head = `// #wasm/${engine} for ${{ import: 'workerd', read: 'Node, Deno and Bun', fetch: 'browsers' }[load]}: generated by esbuild.config.mjs from lib/codecs/wasm/${engine}-wasm-source.ts.\n`
+  if (load === 'import') return `${head}import wasmModule from ${url}\nexport async function ${fn}() {\n  return wasmModule\n}\n`
+  const helper = JSON.stringify(join(root, 'build', load === 'read' ? 'wasm-read.ts' : 'wasm-fetch.ts'))
+  if (load === 'read') return `${head}import { readWasm } from ${helper}\nexport async function ${fn}() {\n  return readWasm(${format}, ${JSON.stringify(file)}, new URL(${url}, import.meta.url))\n}\n`
+  return `${head}import { fetchWasm } from ${helper}\nexport async function ${fn}() {\n  return fetchWasm(${format}, ${JSON.stringify(file)}, () => new URL(${url}, import.meta.url))\n}\n`
+}
+
+/**
+ * The `#` specifiers. With no `runtime` (the package's build) they stay imports, for
+ * the built package.json to map (distImports); with one, each resolves as that runtime's bundler would
+ * resolve it in the package (esmTarget). Engine loaders are the `sluice-wasm-loader:`
+ * namespace (loaderSource); the `.wasm` files they name stay imports (workerd's) or URLs,
+ * and are copied into `wasmOut`.
+ */
+function runtimeImportsPlugin({ runtime = null, wasmOut }) {
+  const table = runtimeImports()
+  const conditions = runtime && RUNTIME_CONDITIONS[runtime]
+  if (runtime && !conditions) throw new Error(`unknown runtime ${runtime}: one of ${Object.keys(RUNTIME_CONDITIONS).join(', ')}`)
+  const loaderPath = (t) => ({ path: `${t.engine}.${t.load}`, namespace: 'sluice-wasm-loader' })
   return {
-    name: `sluice-wasm-source-${mode}`,
+    name: `sluice-runtime-imports${runtime ? `-${runtime}` : ''}`,
     setup(b) {
-      b.onLoad({ filter: /[\\/]lib[\\/]codecs[\\/]wasm[\\/][\w-]+-wasm-source\.ts$/ }, (args) => {
-        const { fn, wasm, file } = wasmFileOf(args.path)
-        shipped.set(file, wasm)
-        // workerd refuses to compile wasm from bytes, so there every engine is a module.
-        if (mode !== 'import' && EMBEDDED.has(file.replace(/\.wasm$/, ''))) return undefined
-        mkdirSync(wasmDir, { recursive: true })
-        copyFileSync(wasm, join(wasmDir, file))
-        const format = JSON.stringify(file.replace(/[-.].*$/, ''))
-        const url = JSON.stringify(at(file))
-        const head = `// Generated by esbuild.config.mjs (${mode} build) from ${basename(args.path)}.\n`
-        const contents =
-          mode === 'fetch'
-            ? `${head}import { fetchWasm } from ${helper}\nexport async function ${fn}() {\n  return fetchWasm(${format}, ${JSON.stringify(file)}, () => new URL(${url}, import.meta.url))\n}\n`
-            : mode === 'import'
-              ? `${head}import wasmModule from ${url}\nexport async function ${fn}() {\n  return wasmModule\n}\n`
-              : mode === 'read'
-                ? `${head}import { readWasm } from ${helper}\nexport async function ${fn}() {\n  return readWasm(${format}, ${JSON.stringify(file)}, new URL(${url}, import.meta.url))\n}\n`
-                : `${head}import { readWasm } from ${helper}\nimport { pathToFileURL } from 'node:url'\nexport async function ${fn}() {\n  return readWasm(${format}, ${JSON.stringify(file)}, new URL(${url}, pathToFileURL(__filename)))\n}\n`
-        return { contents, loader: 'js', resolveDir: dirname(args.path) }
+      b.onResolve({ filter: /^#/ }, (args) => {
+        const pairs = table[args.path]
+        if (!pairs) return { errors: [{ text: `${args.path} is not in package.json imports (esbuild.config.mjs runtimeImports)` }] }
+        if (!runtime) return { path: args.path, external: true }
+        const [, target] = pairs.find(([condition]) => conditions.includes(condition)) ?? []
+        if (!target) return { errors: [{ text: `${args.path}: no target for ${runtime} (${conditions.join(', ')})` }] }
+        return target.source ? { path: join(root, target.source) } : loaderPath(target)
+      })
+      b.onResolve({ filter: /^sluice-wasm-loader:/ }, (args) => ({ path: args.path.slice('sluice-wasm-loader:'.length), namespace: 'sluice-wasm-loader' }))
+      b.onLoad({ filter: /.*/, namespace: 'sluice-wasm-loader' }, (args) => {
+        const [engine, load] = args.path.split('.')
+        const { wasm, file } = wasmFileOf(join(root, 'lib', 'codecs', 'wasm', `${engine}-wasm-source.ts`))
+        mkdirSync(wasmOut, { recursive: true })
+        copyFileSync(wasm, join(wasmOut, file))
+        return { contents: loaderSource(engine, load), loader: 'js', resolveDir: join(root, 'lib', 'codecs', 'wasm') }
       })
       b.onResolve({ filter: /\.wasm$/ }, (args) => ({ path: args.path, external: true }))
     },
   }
 }
 
-/**
- * The package's `#node-engine` import (package.json `imports`) is node:zlib's engine under
- * the `node` condition and a module that refuses to load elsewhere. The browser and
- * workerd builds resolve it by their conditions. The portable ESM build (Node, Deno, Bun)
- * takes the `node` target as a lazy chunk, without setting the `node` condition for every
- * other package it bundles (fflate's `node` build would pull in `module`).
- */
-const nodeEnginePlugin = {
-  name: 'sluice-node-engine',
-  setup(b) {
-    const imports = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).imports
-    b.onResolve({ filter: /^#node-engine$/ }, () => ({ path: join(root, imports['#node-engine'].node) }))
-    // The worker pool's host: node:worker_threads, which Deno and Bun implement too.
-    b.onResolve({ filter: /^#worker-host$/ }, () => ({ path: join(root, imports['#worker-host'].node) }))
-  },
-}
-
-/** The worker module (issue 22): `sluice-worker.js`, an entry of the ESM and browser builds that imports their chunks (dist/cjs's pool starts dist/esm's). */
+/** The worker module (issue 22): `sluice-worker.js`, an entry of the build that imports its chunks. */
 export const WORKER_ENTRY = 'streams/worker-entry.ts'
 
 /**
  * Replaces streams/worker-file.ts (which, from the sources, names the TypeScript entry)
- * with the URL of the build's own worker file: `new URL('./sluice-worker.js',
- * import.meta.url)`, the pattern bundlers recognise and ship; CommonJS resolves it
- * to the ESM build's worker file (a worker's realm is its own: the package ships one
- * Node worker, not a second CommonJS copy of every engine).
+ * with the URL of the build's own worker file, `new URL('./sluice-worker.js',
+ * import.meta.url)`, beside the chunks: the pattern bundlers recognise and ship.
  */
-function workerFilePlugin(mode) {
-  const url =
-    mode === 'cjs'
-      ? `new URL('../esm/sluice-worker.js', require('node:url').pathToFileURL(__filename))`
-      : `new URL('./sluice-worker.js', import.meta.url)`
-  return {
-    name: `sluice-worker-file-${mode}`,
-    setup(b) {
-      b.onLoad({ filter: /[\\/]streams[\\/]worker-file\.ts$/ }, () => ({
-        contents: `// Generated by esbuild.config.mjs (${mode} build).\nexport function workerFile() {\n  return ${url}\n}\n`,
-        loader: 'js',
-      }))
-    },
-  }
+const workerFilePlugin = {
+  name: 'sluice-worker-file',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]streams[\\/]worker-file\.ts$/ }, () => ({
+      contents: `// Generated by esbuild.config.mjs.\nexport function workerFile() {\n  return new URL('./sluice-worker.js', import.meta.url)\n}\n`,
+      loader: 'js',
+    }))
+  },
 }
 
-/** Where the builds beside `outdir` find the engines' one copy of each `.wasm` file. */
-const wasmDirFor = (outdir) => join(dirname(resolve(root, outdir)), 'browser')
-
-/** The esbuild options of each ESM build, also used by the size check. */
-export function esmTarget(kind, outdir = `dist/${kind}`) {
-  const out = resolve(root, outdir)
-  // Flat: every chunk sits at the same depth, so one relative path reaches the .wasm files.
-  const flat = { format: 'esm', splitting: true, outdir, chunkNames: '[name]-[hash]' }
-  if (kind === 'esm') {
-    // The CLI is an entry here too (dist/esm/cli.js, not in `exports`), so that it shares
-    // this build's chunks instead of carrying its own copy of the library (buildCli); so is
-    // the worker file (dist/esm/sluice-worker.js, loaded from disk by Node, Deno and Bun
-    // with its chunks beside it), a few KB instead of a self-contained copy (issue 22).
-    const entryPoints = { ...entries, cli: cliEntry, 'sluice-worker': WORKER_ENTRY }
-    return { ...common, ...flat, entryPoints, platform: 'neutral', mainFields: ['module', 'main'], plugins: [nodeEnginePlugin, workerFilePlugin('esm'), wasmSourcePlugin('read', out, wasmDirFor(outdir))] }
+/**
+ * The esbuild options of the package's one build. Besides the public entries: the CLI
+ * (dist/esm/cli.js, not in `exports`: dist/bin/sluice.js imports it, so it shares the
+ * library's chunks), the worker file (dist/esm/sluice-worker.js, issue 22), and every
+ * target of runtimeImports, so that the built `imports` can name them and they share
+ * the chunks (one CodecError class for all).
+ */
+export function esmBuildOptions(outdir = 'dist/esm') {
+  const targets = {}
+  for (const pairs of Object.values(runtimeImports())) {
+    for (const [, t] of pairs) targets[t.name] = t.source ?? `sluice-wasm-loader:${t.engine}.${t.load}`
   }
-  const plugins = [workerFilePlugin(kind), kind === 'browser' ? wasmSourcePlugin('fetch', out) : wasmSourcePlugin('import', out, wasmDirFor(outdir))]
   return {
     ...common,
-    ...flat,
-    // The browser's worker file is an entry too (a module worker importing this build's
-    // chunks, issue 22): bundlers that follow `new Worker(new URL(...))` bundle it with
-    // its imports; copying by hand means copying dist/browser's files. workerd has no
-    // workers (threads > 1 is ENGINE_UNAVAILABLE there).
-    entryPoints: kind === 'browser' ? { ...portable, 'sluice-worker': WORKER_ENTRY } : portable,
-    // The bundler targets (a user's bundler or wrangler processes them again): whitespace
-    // and syntax minified, names kept so stack traces still read, so that the package keeps
-    // room under its 1.5 MB limit (issue 16). dist/esm and dist/cjs, which Node, Deno and
-    // Bun run as they are, stay readable.
-    minifyWhitespace: true,
-    minifySyntax: true,
-    platform: kind === 'browser' ? 'browser' : 'neutral',
-    conditions: kind === 'browser' ? ['browser'] : ['workerd', 'worker', 'browser'],
-    mainFields: ['browser', 'module', 'main'],
-    plugins,
+    outdir,
+    entryPoints: { ...entries, cli: cliEntry, 'sluice-worker': WORKER_ENTRY, ...targets },
+    // Readable: Node, Deno and Bun run these files as they are (stack traces name lines),
+    // and users' bundlers and wrangler minify what they ship.
+    plugins: [workerFilePlugin, runtimeImportsPlugin({ wasmOut: join(resolve(root, outdir), 'wasm') })],
   }
 }
 
 /**
- * The CommonJS build, code-split like the ESM ones: esbuild splits only ESM, so the
- * entries are built split as ESM (in memory), then each output file is turned into
- * CommonJS on its own, its chunk imports renamed `.cjs`. Without the split, each of the
- * six entries carries its own copy of everything it shares with the others.
+ * Builds dist/esm (or `outdir`), and writes beside it a package.json for running it from
+ * the repository (the docs' tests, the runtime matrix, the CLI test, benchmarks): there
+ * the root package.json's `imports` name the TypeScript sources, and the nearest
+ * package.json is the one Node, Deno, Bun and the bundlers read a file's `imports` from.
+ * It says `"type": "module"` and `"sideEffects": false` again for the same reason. The
+ * published package does not ship it (package.json `files`): its root package.json
+ * carries the same map (scripts/publish-manifest.mjs), as publint and most packages
+ * expect.
  */
-export async function buildCjs(outdir = 'dist/cjs') {
-  const out = resolve(root, outdir)
-  const split = await build({
-    ...common,
-    entryPoints: entries,
-    outdir: out,
-    format: 'esm',
-    splitting: true,
-    chunkNames: '[name]-[hash]',
-    platform: 'node',
-    write: false,
-    metafile: true,
-    // register.ts reads import.meta.url only in the ESM build and __filename otherwise.
-    logOverride: { 'empty-import-meta': 'silent' },
-    plugins: [workerFilePlugin('cjs'), wasmSourcePlugin('read-cjs', out, wasmDirFor(outdir))],
-  })
-  mkdirSync(out, { recursive: true })
-  for (const file of split.outputFiles) {
-    // Static chunk imports become require() calls in the transform; dynamic ones are
-    // made require() calls here (a CommonJS module's import() would see module.exports
-    // as `default`, so the chunks' own `default` exports would be lost).
-    const esm = file.text
-      .replace(/\bimport\(\s*["'](\.\/[\w.-]+)\.js["']\s*\)/g, 'Promise.resolve().then(() => require("$1.cjs"))')
-      .replace(/(\b(?:from|import)\s*["']\.\/[\w.-]+)\.js(["'])/g, '$1.cjs$2')
-    const { code } = await transform(esm, { format: 'cjs', target: common.target, platform: 'node', logLevel: 'error', logOverride: { 'empty-import-meta': 'silent' } })
-    writeFileSync(file.path.replace(/\.js$/, '.cjs'), code)
+export async function buildEsm(outdir = 'dist/esm') {
+  const result = await build({ ...esmBuildOptions(outdir), metafile: true })
+  const manifest = {
+    description: "sluice's build run from the repository: the `#` imports of the published package.json (scripts/publish-manifest.mjs), relative to this folder. Written by esbuild.config.mjs; not published.",
+    type: 'module',
+    sideEffects: false,
+    imports: distImports('./'),
   }
-  return split
+  writeFileSync(join(resolve(root, outdir), 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`)
+  return result
+}
+
+/**
+ * What a user's bundler makes of the package for one runtime ('node', 'browser' or
+ * 'workerd'): the one build's sources with each `#` import resolved by that runtime's
+ * conditions (RUNTIME_CONDITIONS), the `.wasm` files copied beside the chunks as the
+ * bundling guide says. For the size check (scripts/sizes.mjs) and tests; the package
+ * ships none of these.
+ */
+export function esmTarget(runtime, outdir) {
+  const entryPoints = runtime === 'workerd' ? portable : { ...(runtime === 'node' ? entries : portable), 'sluice-worker': WORKER_ENTRY }
+  return { ...common, outdir, entryPoints, plugins: [workerFilePlugin, runtimeImportsPlugin({ runtime, wasmOut: resolve(root, outdir) })] }
+}
+
+/**
+ * dist/cjs: for each entry, `<name>.cjs`, which require()s the ESM entry. Node loads ES
+ * modules from require() unflagged from 20.19 and 22.12 (package.json `engines`), Bun
+ * always has; so CommonJS users run the same files as everyone else (one copy, one
+ * CodecError class), and the package does not ship a second build. On an older Node the
+ * require() fails with a message saying so (require-esm.cjs).
+ */
+export function buildCjs(outdir = 'dist/cjs', esmDir = 'dist/esm') {
+  const out = resolve(root, outdir)
+  mkdirSync(out, { recursive: true })
+  const esm = relative(out, resolve(root, esmDir)).split(sep).join('/')
+  writeFileSync(
+    join(out, 'require-esm.cjs'),
+    `'use strict'
+// Loads an entry of the ES module build from require() (generated by esbuild.config.mjs,
+// buildCjs): Node 20.19+ and 22.12+ do so unflagged; older ones throw ERR_REQUIRE_ESM,
+// turned here into a message that says what to do.
+exports.requireEsm = function requireEsm(load) {
+  try {
+    return load()
+  } catch (error) {
+    if (error && error.code === 'ERR_REQUIRE_ESM') {
+      throw new Error('sluice: require() of this package needs Node 20.19+ or 22.12+, which load ES modules from require(); this is Node ' + process.version + '. Upgrade Node, or use import().', { cause: error })
+    }
+    throw error
+  }
+}
+`,
+  )
+  for (const name of Object.keys(entries)) {
+    writeFileSync(
+      join(out, `${name}.cjs`),
+      `'use strict'
+// require('sluice${name === 'index' ? '' : `/${name}`}'): the ES module build's entry, through require(esm) (generated by esbuild.config.mjs, buildCjs).
+module.exports = require('./require-esm.cjs').requireEsm(() => require('${esm}/${name}.js'))
+`,
+    )
+  }
 }
 
 /**
  * Declarations: tsc's `.d.ts` tree in dist/types (ESM, as the package is
- * `"type": "module"`), and beside each a `.d.cts` twin whose relative imports name
- * `.cjs`, so that TypeScript reads the `require` condition's types as CommonJS (one file
- * for both is "masquerading as ESM" under node16). The generated base64 modules'
- * declarations (the wasm again, as a string literal type) are dropped: no public
- * declaration refers to them.
+ * `"type": "module"`), and for each entry a `.d.cts` for `require` consumers
+ * (cjsDeclarations). The generated base64 modules' declarations (the wasm again, as a
+ * string literal type) are dropped: no public declaration refers to them.
  */
-function declarations() {
+async function declarations() {
   execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' })
   rmSync('dist/types/lib/codecs/wasm/gen', { recursive: true, force: true })
   const walk = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? walk(join(dir, d.name)) : [join(dir, d.name)]))
   for (const file of walk('dist/types')) {
-    if (!file.endsWith('.d.ts')) continue
-    const text = readFileSync(file, 'utf8')
-    if (/['"]\.{1,2}\/[^'"]*\.b64\.js['"]/.test(text)) throw new Error(`${file} refers to a generated base64 module`)
-    const cts = text.replace(/((?:from|import\()\s*['"]\.{1,2}\/[^'"]*?)\.js(['"])/g, '$1.cjs$2')
-    writeFileSync(file.replace(/\.d\.ts$/, '.d.cts'), cts)
+    if (file.endsWith('.d.ts') && /['"]\.{1,2}\/[^'"]*\.b64\.js['"]/.test(readFileSync(file, 'utf8'))) throw new Error(`${file} refers to a generated base64 module`)
+  }
+  await cjsDeclarations(Object.values(entries).map((source) => join('dist/types', source.replace(/\.ts$/, '.d.ts'))))
+}
+
+/**
+ * The `require` condition's types: beside each entry's `.d.ts`, a `.d.cts` that
+ * TypeScript reads as CommonJS (a `.d.ts` there would be "masquerading as ESM" under
+ * node16) and that takes every declaration from the ESM one through `resolution-mode:
+ * import` (TypeScript 5.3+): `export type *` for the types, `declare const X:
+ * Entry['X']` for each value, and for a name that is both (a class, `Status`) the value
+ * and a type alias with the declaration's type parameters. So the package ships each
+ * declaration once (a `.d.cts` twin of every file doubled dist/types: 427 of its 853 kB),
+ * and `require` and `import` users see the same types. The consumer test type-checks a
+ * CommonJS consumer against them (moduleResolution node16, skipLibCheck off); attw
+ * checks them in the package check.
+ */
+async function cjsDeclarations(files) {
+  const { default: ts } = await import('typescript')
+  const program = ts.createProgram(files, { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, skipLibCheck: true, types: ['node'] })
+  const checker = program.getTypeChecker()
+  for (const file of files) {
+    const source = program.getSourceFile(file)
+    const entry = checker.getSymbolAtLocation(source)
+    const specifier = `./${basename(file).replace(/\.d\.ts$/, '.js')}`
+    const from = `from '${specifier}' with { 'resolution-mode': 'import' }`
+    const values = new Set(checker.getTypeOfSymbolAtLocation(entry, source).getProperties().map((p) => p.name))
+    const exported = new Set(checker.getExportsOfModule(entry).map((s) => s.name))
+    const lines = []
+    const both = []
+    const imported = new Set()
+    for (const symbol of checker.getExportsOfModule(entry)) {
+      if (!values.has(symbol.name)) continue // a type: `export type *` below
+      const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol
+      if (!(target.flags & ts.SymbolFlags.Type)) {
+        lines.push(`export declare const ${symbol.name}: Entry['${symbol.name}']`)
+        continue
+      }
+      // Both a value and a type: the alias needs the declaration's type parameters, and
+      // the types they name must be exports of the entry (imported here by name).
+      const declaration = target.declarations.find((d) => d.typeParameters) ?? target.declarations[0]
+      const parameters = declaration.typeParameters ?? []
+      const visit = (node) => {
+        if (ts.isTypeReferenceNode(node) && ts.isIdentifier(node.typeName)) {
+          const name = node.typeName.text
+          const declared = checker.getSymbolAtLocation(node.typeName)?.declarations?.[0]
+          const global = declared && program.isSourceFileDefaultLibrary(declared.getSourceFile())
+          if (!global && !parameters.some((p) => p.name.text === name)) {
+            if (!exported.has(name)) throw new Error(`${file}: ${symbol.name}'s type parameters name ${name}, which the entry does not export (cjsDeclarations)`)
+            imported.add(name)
+          }
+        }
+        ts.forEachChild(node, visit)
+      }
+      parameters.forEach(visit)
+      const params = parameters.length > 0 ? `<${parameters.map((p) => p.getText()).join(', ')}>` : ''
+      const args = parameters.length > 0 ? `<${parameters.map((p) => p.name.text).join(', ')}>` : ''
+      const doc = ts.getJSDocCommentsAndTags(declaration).find((d) => ts.isJSDoc(d))?.getText()
+      both.push(symbol.name)
+      lines.push(...(doc ? [doc] : []), `declare const ${symbol.name}: Entry['${symbol.name}']`, `type ${symbol.name}${params} = ${symbol.name}_${args}`)
+    }
+    const head = [
+      `// The \`require\` condition's types of ${specifier}: its declarations, read as CommonJS. Generated by esbuild.config.mjs (cjsDeclarations).`,
+      `type Entry = typeof import('${specifier}', { with: { 'resolution-mode': 'import' } })`,
+      `export type * ${from}`,
+      ...(both.length + imported.size > 0 ? [`import type { ${[...both.map((n) => `${n} as ${n}_`), ...imported].join(', ')} } ${from}`] : []),
+    ]
+    const tail = both.length > 0 ? [`export { ${both.join(', ')} }`] : []
+    writeFileSync(file.replace(/\.d\.ts$/, '.d.cts'), `${[...head, ...lines, ...tail].join('\n')}\n`)
   }
 }
 
 /**
  * dist/bin/sluice.js, the `sluice` command: a Node ESM file with a shebang that imports
- * dist/esm/cli.js, the CLI's entry in the ESM build (esmTarget), so the package ships
- * the library once (the CLI bundled on its own was a 575 KB second copy). The large
- * engines are read from dist/browser/ as dist/esm reads them. `esm: true` (the default)
- * also builds the ESM build beside `outdir`, for a CLI built on its own (the CLI test);
- * the full build has just made it.
+ * dist/esm/cli.js, the CLI's entry in the one build, so the package ships the library
+ * once. `esm: true` (the default) also builds the ESM build beside `outdir`, for a CLI
+ * built on its own (the CLI test); the full build has just made it.
  */
 export async function buildCli(outdir = 'dist/bin', { esm = true } = {}) {
   const out = resolve(root, outdir)
   const esmDir = join(dirname(out), 'esm')
-  const result = esm ? await build({ ...esmTarget('esm', relative(root, esmDir)), metafile: true }) : { metafile: { inputs: {} } }
+  const result = esm ? await buildEsm(relative(root, esmDir)) : { metafile: { inputs: {} } }
   if (!existsSync(join(esmDir, 'cli.js'))) throw new Error(`buildCli: ${esmDir}/cli.js is missing; build dist/esm first`)
   mkdirSync(out, { recursive: true })
   const target = relative(out, join(esmDir, 'cli.js')).split(sep).join('/')
@@ -361,10 +517,8 @@ async function main() {
     }
   }
 
-  await attempt('dist/esm', () => build({ ...esmTarget('esm'), metafile: true }).then(track))
-  await attempt('dist/browser', () => build({ ...esmTarget('browser'), metafile: true }).then(track))
-  await attempt('dist/workerd', () => build({ ...esmTarget('workerd'), metafile: true }).then(track))
-  await attempt('dist/cjs', () => buildCjs().then(track))
+  await attempt('dist/esm', () => buildEsm('dist/esm').then(track))
+  await attempt('dist/cjs', () => buildCjs('dist/cjs', 'dist/esm'))
   await attempt('dist/bin', () => buildCli('dist/bin', { esm: false }))
   await attempt('dist/types', declarations)
   await attempt('dist/THIRD_PARTY_NOTICES.md', notices)

@@ -7,12 +7,14 @@ function heldBytes(): number {
   return m.heapUsed + m.arrayBuffers
 }
 
-function cpuMs(): number {
+/** CPU time of this process (all threads), in ms. */
+export function cpuMs(): number {
   const u = process.cpuUsage()
   return (u.user + u.system) / 1000
 }
 
-function median(xs: number[]): number {
+/** The median of `xs`. */
+export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b)
   const m = s.length >> 1
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2

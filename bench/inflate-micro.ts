@@ -14,7 +14,7 @@ import { gunzipSync as fflateGunzip, inflateSync as fflateInflate } from 'fflate
 import * as pako from 'pako'
 import { Inflater } from '../lib/codecs/inflate.js'
 import { crc32 } from '../lib/codecs/checksum.js'
-import { gzip } from '../lib/codecs/gzip.js'
+import { gzip } from '../lib/codecs/deflate-js.js'
 import { loadDeflateWasm } from '../lib/codecs/deflate-wasm.js'
 import { nodeCodec } from '../adapters/node/engine.js'
 import type { Decoder } from '../lib/codec.js'

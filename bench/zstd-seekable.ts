@@ -15,47 +15,13 @@
 // The 1 GiB `zstd --long=31` peak-RSS row is measured apart (docs/zstd-archives.md).
 //
 // Usage: node --import tsx bench/zstd-seekable.ts [MiB, default 256] [reads, default 40]
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { decode, httpRangeSource, openZstdSeekable, zstdDecode, zstdEncode } from '../index.js'
+import { logText, serveRanges } from './_logs.js'
+import { cpuMs as cpu, median } from './_measure.js'
 
 const mib = Number(process.argv[2] ?? 256)
 const reads = Number(process.argv[3] ?? 40)
 const FRAME = 1 << 20
-
-/** `n` bytes of log lines from a seeded generator. */
-function logText(n: number): Uint8Array {
-  const out = new Uint8Array(n)
-  const enc = new TextEncoder()
-  const words = ['GET', 'POST', '/api/v1/items', '/static/app.js', '/login', '200', '404', '500', 'ok', 'timeout', 'retry', 'cache hit', 'cache miss']
-  let x = 0x2545f491
-  const rnd = (k: number) => {
-    x ^= x << 13
-    x ^= x >>> 17
-    x ^= x << 5
-    return (x >>> 0) % k
-  }
-  let at = 0
-  while (at < n) {
-    const line = enc.encode(
-      `2026-12-02T${String(rnd(24)).padStart(2, '0')}:${String(rnd(60)).padStart(2, '0')}:${String(rnd(60)).padStart(2, '0')}.${String(rnd(1000)).padStart(3, '0')}Z host-${rnd(40)} ${words[rnd(5)]} ${words[2 + rnd(3)]} ${words[5 + rnd(3)]} ${rnd(2000)} ms ${words[8 + rnd(5)]} req=${rnd(2 ** 31).toString(16)}\n`,
-    )
-    out.set(line.subarray(0, Math.min(line.length, n - at)), at)
-    at += line.length
-  }
-  return out
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b)
-  const m = s.length >> 1
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2
-}
-
-const cpu = () => {
-  const u = process.cpuUsage()
-  return (u.user + u.system) / 1000
-}
 
 /**
  * Encodes through a stream in 4 MiB writes: one-shot encode() of more than about 100 MiB
@@ -91,20 +57,8 @@ console.log(`# ${mib} MiB of log lines; seekable ${archive.length} bytes, plain 
 console.log(`seekable vs plain size, level 3, 1 MiB frames: ${(archive.length / plain.length).toFixed(4)}x (target <= 1.03)`)
 
 // The static server: HEAD and ranged GETs, counted.
-let requests = 0
-const server = createServer((req, res) => {
-  requests++
-  const headers = { 'accept-ranges': 'bytes', etag: '"bench"', 'content-type': 'application/zstd' }
-  if (req.method === 'HEAD') return void res.writeHead(200, { ...headers, 'content-length': archive.length }).end()
-  const m = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '')
-  if (!m) return void res.writeHead(200, { ...headers, 'content-length': archive.length }).end(archive)
-  const start = Number(m[1])
-  const end = Math.min(Number(m[2]), archive.length - 1)
-  res.writeHead(206, { ...headers, 'content-range': `bytes ${start}-${end}/${archive.length}`, 'content-length': end - start + 1 })
-  res.end(archive.subarray(start, end + 1))
-})
-await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok))
-const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/logs.zst`
+const server = await serveRanges(archive, 'logs.zst', 'application/zstd')
+const url = server.url
 
 try {
   const reader = await openZstdSeekable(await httpRangeSource(url), { cacheFrames: 0 })
@@ -136,9 +90,9 @@ try {
     const run = async (which: 0 | 1) => {
       const t0 = performance.now()
       if (which === 0) {
-        const before = requests
+        const before = server.requests()
         await reader.read(o, FRAME)
-        perRead.push(requests - before)
+        perRead.push(server.requests() - before)
       } else await byHand(o)
       return performance.now() - t0
     }
@@ -187,6 +141,5 @@ try {
     `whole archive: stream() ${(content.length / 1e6 / (median(s) / 1000)).toFixed(0)} MB/s vs zstdDecode() ${(content.length / 1e6 / (median(p) / 1000)).toFixed(0)} MB/s, speed ratio ${median(wholeRatios).toFixed(3)}x (target >= 0.95)`,
   )
 } finally {
-  server.closeAllConnections()
   server.close()
 }

@@ -15,7 +15,7 @@
 import type { Decoder, Format } from './codec.js'
 import { readU32LE } from './endian.js'
 import { CodecError } from './errors.js'
-import { mostDecodedBytes } from './formats.js'
+import { mostDecodedBytes } from './codec-options.js'
 import { OutputBytes } from './output-bytes.js'
 import { Status, statusName } from './status.js'
 

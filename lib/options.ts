@@ -1,8 +1,8 @@
 /**
- * The generic option checks every module uses (codecs through `formats.ts`, the Arrow and
- * Parquet readers directly) and the option schema's vocabulary (`OptionSpec`): a leaf of
- * its own, so that an entry that needs no format facts (`sluice/parquet`) does not load
- * them. Each check throws `CodecError('INVALID_OPTION')` naming the option, the range
+ * The generic option checks every module uses (codecs through `codec-options.ts`, the
+ * Arrow and Parquet readers directly) and the option schema's vocabulary (`OptionSpec`):
+ * a leaf of its own, so that an entry that needs no format facts (`sluice/parquet`) does
+ * not load them. Each check throws `CodecError('INVALID_OPTION')` naming the option, the range
  * and the value with its type (`got "9" (a string)`); `undefined` gives the default.
  */
 import type { BinaryInput } from './bytes.js'
@@ -90,7 +90,7 @@ export function checkLimit(format: string, name: string, value: unknown, fallbac
 
 // ---------------------------------------------------------------------------------------
 // The option schema: what one option of a format takes, as data, so that the run-time
-// check (`checkSpec`, `checkOptions` in formats.ts) and the TypeScript type
+// check (`checkSpec`, `checkOptions` in codec-options.ts) and the TypeScript type
 // (`OptionsOf`) follow the same entry.
 
 interface SpecBase {
@@ -110,7 +110,7 @@ export type OptionSpec = SpecBase &
     | { readonly type: 'flags'; readonly keys: readonly string[] }
     /** A byte limit (`checkLimit`). */
     | { readonly type: 'limit' }
-    /** The common options with checks of their own (formats.ts): engine, level, dictionary. */
+    /** The common options with checks of their own (codec-options.ts): engine, level, dictionary. */
     | { readonly type: 'engine' | 'level' | 'dictionary' }
     /** A progress callback (`onProgress`, lib/progress.ts). */
     | { readonly type: 'progress' }
@@ -157,7 +157,7 @@ export function checkSpec(format: string, name: string, spec: OptionSpec, value:
       if (typeof value !== 'function') throw new CodecError('INVALID_OPTION', format, `${name} must be a function, got ${describe(value)}`)
       return value
     default:
-      // engine, level, dictionary: checked by their own rules (formats.ts), never here.
+      // engine, level, dictionary: checked by their own rules (codec-options.ts), never here.
       return value
   }
 }

@@ -4,7 +4,7 @@
  * `createEncoder` in registry.ts run the same check), so that they cannot drift apart in what they accept or how they
  * judge the input.
  *
- * Every option is checked synchronously, by the format table's `checkOptions` (formats.ts):
+ * Every option is checked synchronously, by `checkOptions` (codec-options.ts):
  * a bad value, a wrong type or an unknown key throws `INVALID_OPTION` from the call that
  * received it, before any engine loads. The engine loads when the returned `open` runs.
  * `open` hands the machine to a callback instead of resolving with it: resolving a
@@ -14,7 +14,7 @@
  */
 import type { Format } from './codec.js'
 import { DEFAULT_BLOCK_SIZE, FIRST_BLOCK_SIZE, Machine } from './machine.js'
-import { checkOptions, type SurfaceKeys } from './formats.js'
+import { checkOptions, type SurfaceKeys } from './codec-options.js'
 import { ProgressMeter } from './progress.js'
 import { openCodec } from './registry.js'
 

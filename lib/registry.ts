@@ -3,12 +3,13 @@
  * so a bundle that only uses gzip never contains (or fetches) the zstd or brotli wasm,
  * and the engine in use is always the one asked for: there is no silent fallback from
  * one engine to another. Which engines a format has, its levels and its traits are facts
- * of `formats.ts`, and so are the option checks (`checkOptions`); this module loads each
- * engine and creates codecs from checked options.
+ * of `formats.ts`, the option checks (`checkOptions`) are `codec-options.ts`'s; this
+ * module loads each engine and creates codecs from checked options.
  */
 import type { CodecModule, Decoder, Encoder, Format, Role } from './codec.js'
 import { CodecError } from './errors.js'
-import { checkFormat, checkOptions, isDictionaryTransport, type CheckedOptions, type CodecOptions, type Engine } from './formats.js'
+import { checkFormat, isDictionaryTransport, type Engine } from './formats.js'
+import { checkOptions, type CheckedOptions, type CodecOptions } from './codec-options.js'
 import { addDictionaryDigest } from './dictionary-digest.js'
 
 export type { CodecModule, Role } from './codec.js'
@@ -42,9 +43,9 @@ const loaders: Record<Format, Partial<Record<Engine, Loader>>> = {
   // 'wasm': the same wrappers, decoded with Huffman-coded blocks and CRC-32 in sluice's
   // hand-written wasm kernel (lib/codecs/wasm/inflate.wat), encoded by zlib-ng's deflate
   // (lib/codecs/wasm/zlibng-deflate.wasm). 'js': TypeScript both ways.
-  gzip: { js: () => import('./codecs/gzip.js').then((m) => m.gzip), wasm: (role) => deflateWasm(role).then((m) => m.gzip), node: nodeEngine('gzip') },
-  deflate: { js: () => import('./codecs/gzip.js').then((m) => m.deflate), wasm: (role) => deflateWasm(role).then((m) => m.deflate), node: nodeEngine('deflate') },
-  'deflate-raw': { js: () => import('./codecs/gzip.js').then((m) => m.deflateRaw), wasm: (role) => deflateWasm(role).then((m) => m.deflateRaw), node: nodeEngine('deflate-raw') },
+  gzip: { js: () => import('./codecs/deflate-js.js').then((m) => m.gzip), wasm: (role) => deflateWasm(role).then((m) => m.gzip), node: nodeEngine('gzip') },
+  deflate: { js: () => import('./codecs/deflate-js.js').then((m) => m.deflate), wasm: (role) => deflateWasm(role).then((m) => m.deflate), node: nodeEngine('deflate') },
+  'deflate-raw': { js: () => import('./codecs/deflate-js.js').then((m) => m.deflateRaw), wasm: (role) => deflateWasm(role).then((m) => m.deflateRaw), node: nodeEngine('deflate-raw') },
   // 'wasm': the same frame logic with blocks, checksums and frame compression in sluice's
   // hand-written wasm kernel (lib/codecs/wasm/lz4.wat; same bytes as the TypeScript
   // encoder); the raw block encoder is TypeScript in both.

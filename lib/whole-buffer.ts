@@ -17,7 +17,7 @@
 import { inputBytes, type BinaryInput } from './bytes.js'
 import type { Decoder, Format } from './codec.js'
 import { declaredSize } from './decode-buffer.js'
-import { checkMaxOutput, type CodecOptions } from './formats.js'
+import { checkMaxOutput, type CodecOptions } from './codec-options.js'
 import type { Machine } from './machine.js'
 import { OutputBytes, type OutputTarget } from './output-bytes.js'
 import { prepareDecoder, prepareEncoder } from './prepare.js'

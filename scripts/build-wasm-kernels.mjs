@@ -4,7 +4,7 @@
 //   lib/codecs/wasm/inflate.wat  -> inflate.wasm, inflate.b64.ts  (deflate codes, CRC-32)
 //   lib/codecs/wasm/snappy.wat   -> snappy.wasm, snappy.b64.ts    (Snappy block decoder, CRC-32C)
 // For each: the .wasm is the raw module (runtime builds that import or fetch .wasm files;
-// see esbuild.config.mjs wasmSourcePlugin), the .b64.ts the same bytes as a base64
+// see esbuild.config.mjs runtimeImports), the .b64.ts the same bytes as a base64
 // string module, the portable default that lib/codecs/wasm/<name>-wasm-source.ts imports.
 // Outputs are small (a few kB) and deterministic. They are not committed (gen/ is
 // ignored): `npm install` builds them (the `prepare` script); rerun this after editing a

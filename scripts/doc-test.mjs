@@ -179,7 +179,7 @@ for (const c of cases.filter((c) => c.runtime === 'browser')) {
   writeFileSync(join(dir, 'main.mjs'), `import('./block.mjs').then(() => { globalThis.__doc = { ok: true } }, (e) => { globalThis.__doc = { ok: false, error: String(e?.stack ?? e) + (e?.cause ? '\\ncause: ' + String(e.cause) : '') } })\n`)
   try {
     await esbuild.build({ entryPoints: [join(dir, 'main.mjs')], bundle: true, format: 'esm', platform: 'browser', splitting: true, outdir: join(dir, 'out'), logLevel: 'silent', nodePaths: [join(root, 'node_modules')] })
-    for (const f of readdirSync(join(root, 'dist', 'browser'))) if (f.endsWith('.wasm')) copyFileSync(join(root, 'dist', 'browser', f), join(dir, 'out', f))
+    for (const f of readdirSync(join(root, 'dist', 'esm', 'wasm'))) if (f.endsWith('.wasm')) copyFileSync(join(root, 'dist', 'esm', 'wasm', f), join(dir, 'out', f))
     writeFileSync(join(dir, 'out', 'index.html'), '<!doctype html><html><head><meta charset="utf-8"></head><body><script type="module" src="./main.js"></script></body></html>\n')
     pages.push({ c, dir: join(dir, 'out') })
   } catch (e) {

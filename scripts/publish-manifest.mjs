@@ -1,8 +1,10 @@
-// The package.json that npm publishes: the repository's, without what only makes sense
-// in the repository. `scripts` (`prepare` extracts the wasm engines from files the
-// package does not ship; the others build and test a checkout) and `imports` (the
-// `#node-engine` map points at .ts sources; the builds resolve it, so dist/ never
-// imports it). devDependencies stay: npm ignores them when installing a dependency.
+// The package.json that npm publishes: the repository's, with what only makes sense in
+// the repository replaced. `scripts` go (`prepare` extracts the wasm engines from files
+// the package does not ship; the others build and test a checkout). `imports` are
+// rewritten: the repository's map the `#` specifiers to the TypeScript sources (for tsx,
+// the tests and tsc); the published ones map them to the build's files in dist/esm/, by
+// condition (esbuild.config.mjs distImports: which worker host, node:zlib or not, how each
+// `.wasm` loads). devDependencies stay: npm ignores them when installing a dependency.
 //
 //   node scripts/publish-manifest.mjs strip     package.json -> the published form
 //                                               (the repository's kept in .tmp/)
@@ -14,18 +16,23 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { distImports, runtimeImports } from '../esbuild.config.mjs'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const manifest = join(root, 'package.json')
 const saved = join(root, '.tmp', 'package.repository.json')
 
 /** Fields of the repository's package.json that the published one leaves out. */
-export const REPOSITORY_ONLY = Object.freeze(['scripts', 'imports'])
+export const REPOSITORY_ONLY = Object.freeze(['scripts'])
 
-/** The published form of a package.json object. */
+/** Where the build's files are, as the published `imports` name them. */
+export const BUILD_DIR = './dist/esm/'
+
+/** The published form of a package.json object: no `scripts`, the `imports` of the build. */
 export function published(pkg) {
   const out = { ...pkg }
   for (const key of REPOSITORY_ONLY) delete out[key]
+  if (pkg.imports) out.imports = distImports(BUILD_DIR, runtimeImports(pkg.imports))
   return out
 }
 

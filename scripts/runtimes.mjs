@@ -1,7 +1,7 @@
 // Runs the runtime matrix: the same cases (test/runtimes/cases.ts) in Node 20, Node 22,
 // Node 20 with web-streams-polyfill (no global streams), Deno, Bun, Cloudflare workerd
-// and headless Chromium, each against the build its `exports` condition selects
-// (`npm run build` first). Prints one line per case and runtime, a summary per runtime
+// and headless Chromium, each against the package's one build (dist/esm), its `#` imports
+// resolved by that runtime's (or its bundler's) conditions (`npm run build` first). Prints one line per case and runtime, a summary per runtime
 // with its time, and last `N passed, N failed, N skipped` (summed over runtimes).
 //
 // A runtime that is not installed is reported and its cases counted as skipped (never
@@ -11,7 +11,7 @@
 // Usage: node scripts/runtimes.mjs [runtime-regex]      e.g. node scripts/runtimes.mjs 'deno|bun'
 import { build } from 'esbuild'
 import { execFileSync, spawn } from 'node:child_process'
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import { tmpdir } from 'node:os'
 import { basename, dirname, extname, join, resolve } from 'node:path'
@@ -129,15 +129,26 @@ async function startServer(staticDir) {
 
 const sluiceLink = join(work, 'node_modules')
 
-/** esbuild finds `sluice` through a node_modules folder holding a link to the package root, so it resolves the real `exports` map with each runtime's conditions. */
-function linkPackage() {
-  mkdirSync(sluiceLink, { recursive: true })
-  symlinkSync(root, join(sluiceLink, 'sluice'), 'dir')
+/**
+ * The package as npm installs it: .tmp/runtimes/node_modules/sluice holds the published
+ * package.json (scripts/publish-manifest.mjs: its `imports` map the build's `#`
+ * specifiers by condition) and a copy of dist/ without the repository's
+ * dist/esm/package.json, so each runtime resolves the package exactly as it ships. The
+ * cases beside it have a package.json of their own, so that `sluice` is found in
+ * node_modules rather than by self-reference to the checkout.
+ */
+async function stagePackage() {
+  const { published } = await import('./publish-manifest.mjs')
+  const pkg = join(sluiceLink, 'sluice')
+  mkdirSync(pkg, { recursive: true })
+  writeFileSync(join(pkg, 'package.json'), `${JSON.stringify(published(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))), null, 2)}\n`)
+  cpSync(join(root, 'dist'), join(pkg, 'dist'), { recursive: true, filter: (src) => src !== join(root, 'dist', 'esm', 'package.json') })
+  writeFileSync(join(work, 'package.json'), `${JSON.stringify({ name: 'sluice-runtime-cases', private: true, type: 'module' }, null, 2)}\n`)
 }
 
 const base = { bundle: true, format: 'esm', target: 'es2022', logLevel: 'error', absWorkingDir: root, nodePaths: [sluiceLink], external: ['node:*'] }
 
-/** Keeps `.wasm` imports (the workerd build's) as modules named by their file, and copies the files beside the bundle. */
+/** Keeps `.wasm` imports (the `workerd` targets of `#wasm/<engine>`) as modules named by their file, and copies the files beside the bundle. */
 const wasmModules = (outdir) => ({
   name: 'wasm-modules',
   setup(b) {
@@ -153,10 +164,9 @@ const wasmModules = (outdir) => ({
 async function bundleAll() {
   rmSync(work, { recursive: true, force: true })
   mkdirSync(work, { recursive: true })
-  linkPackage()
-  // Node, Deno and Bun import `sluice` themselves (self-reference through package.json
-  // `exports`, with their own conditions: node / deno / bun), so the bundle only holds
-  // the cases; it must sit inside the package.
+  await stagePackage()
+  // Node, Deno and Bun import `sluice` themselves, from .tmp/runtimes/node_modules with
+  // their own conditions (stagePackage), so the bundle only holds the cases.
   await build({ ...base, entryPoints: [join(here, 'entry-cli.ts')], outfile: join(work, 'cli', 'entry.mjs'), platform: 'node', external: ['sluice', 'sluice/*', 'node:*'] })
   await build({ ...base, entryPoints: [join(here, 'entry-polyfill.ts')], outfile: join(work, 'polyfill', 'entry.mjs'), platform: 'node', external: ['sluice', 'sluice/*', 'node:*'] })
   // workerd: as wrangler would bundle a Worker: `workerd` condition, `.wasm` as modules.
@@ -169,16 +179,17 @@ async function bundleAll() {
     await build({ ...base, entryPoints: { worker: entry }, outdir, splitting: true, platform: 'neutral', conditions: ['workerd', 'worker', 'browser'], mainFields: ['browser', 'module', 'main'], plugins: [wasmModules(outdir)] })
   }
   await exampleFixtures(join(work, 'cf', 'data'))
-  // The browser pages: `browser` condition; the build fetches its .wasm beside the chunks.
+  // The browser pages: `browser` condition; the engines fetch their .wasm beside the
+  // chunks. The package's worker file is an entry named sluice-worker, so that it lands
+  // beside the chunk that starts it and shares the pages' chunks, as docs/threads.md tells
+  // esbuild users to do (esbuild does not follow `new Worker(new URL(...))`).
   const browserDir = join(work, 'browser')
-  await build({ ...base, entryPoints: { 'entry-browser': join(here, 'entry-browser.ts'), 'entry-gzip-only': join(here, 'entry-gzip-only.ts'), 'entry-zstd-decode-only': join(here, 'entry-zstd-decode-only.ts') }, outdir: browserDir, splitting: true, platform: 'browser', chunkNames: '[name]-[hash]' })
+  const pages = { 'entry-browser': join(here, 'entry-browser.ts'), 'entry-gzip-only': join(here, 'entry-gzip-only.ts'), 'entry-zstd-decode-only': join(here, 'entry-zstd-decode-only.ts') }
+  await build({ ...base, entryPoints: { ...pages, 'sluice-worker': join(root, 'dist', 'esm', 'sluice-worker.js') }, outdir: browserDir, splitting: true, platform: 'browser', chunkNames: '[name]-[hash]' })
   for (const f of ['index.html', 'gzip-only.html', 'zstd-decode-only.html']) copyFileSync(join(here, f), join(browserDir, f))
-  // The .wasm engines, and the worker file with the chunks it imports, beside the chunks
-  // that fetch and start them, as docs/threads.md tells bundler users to do (esbuild does
-  // not follow `new Worker(new URL(...))`). The page's own chunks are never overwritten.
-  for (const f of readdirSync(join(root, 'dist', 'browser'))) {
-    if (/\.(wasm|js)$/.test(f) && !existsSync(join(browserDir, f))) copyFileSync(join(root, 'dist', 'browser', f), join(browserDir, f))
-  }
+  // The .wasm engines beside the chunks that fetch them (docs/bundling.md).
+  const wasmDir = join(root, 'dist', 'esm', 'wasm')
+  for (const f of readdirSync(wasmDir)) if (f.endsWith('.wasm')) copyFileSync(join(wasmDir, f), join(browserDir, f))
 }
 
 // ---------------------------------------------------------------------------
@@ -396,7 +407,7 @@ async function runChromium(server) {
 // ---------------------------------------------------------------------------
 
 const t0 = Date.now()
-if (!existsSync(join(root, 'dist', 'esm', 'index.js')) || !existsSync(join(root, 'dist', 'browser')) || !existsSync(join(root, 'dist', 'workerd'))) {
+if (!existsSync(join(root, 'dist', 'esm', 'index.js')) || !existsSync(join(root, 'dist', 'esm', 'wasm'))) {
   console.log('# dist/ is missing: npm run build')
   execFileSync(process.execPath, ['esbuild.config.mjs'], { cwd: root, stdio: 'inherit' })
 }

@@ -1,13 +1,14 @@
-// Bundle sizes per entry point, as a user's bundler would ship them: the browser build's
-// options, minified, code-split; min+gzip bytes of each output file (each file is
-// compressed on its own, as a server sends it), summed over what loads.
+// Bundle sizes per entry point, as a user's bundler would ship them for browsers: the
+// package's build with its `#` imports resolved by the `browser` conditions
+// (esbuild.config.mjs esmTarget), minified, code-split; min+gzip bytes of each output
+// file (each file is compressed on its own, as a server sends it), summed over what loads.
 //
 //   initial   the entry and the chunks it imports statically (loaded up front)
 //   <format>  what the first use of a codec adds (its lazily imported chunk and the
 //             chunks that one imports, minus what is loaded already)
 //
 // Also measures "gzip-only": a module importing only the deflate-family factories
-// from the root entry, with its default gzip codec loaded (the budget: 20 kB min+gzip), and
+// from the root entry, with its default gzip codec loaded (the budget: test/bundle-size.test.ts), and
 // lists which source files that user loads, so a test can check that no zstd/brotli/
 // wasm module is among them.
 //
@@ -24,7 +25,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const GZIP_ONLY = `export { gzipDecode, gzipEncode, deflateDecode, deflateEncode, deflateRawDecode, deflateRawEncode } from './streams/index.ts'\n`
 
 const codecSources = {
-  gzip: 'lib/codecs/inflate-wasm.ts', // the default engine (wasm); 'js' is lib/codecs/gzip.ts
+  gzip: 'lib/codecs/inflate-wasm.ts', // the default engine (wasm); 'js' is lib/codecs/deflate-js.ts
   lz4: 'lib/codecs/lz4.ts',
   zstd: 'lib/codecs/zstd.ts',
   brotli: 'lib/codecs/brotli.ts',
@@ -103,7 +104,7 @@ async function analyze(base, entryPoints, plugins) {
 }
 
 export function printSizes({ rows, gzipOnly }) {
-  console.log('bundle sizes (browser build, minified; bytes min / min+gzip, each file gzipped alone):')
+  console.log('bundle sizes (bundled for browsers, minified; bytes min / min+gzip, each file gzipped alone):')
   for (const r of rows) {
     const codecs = Object.entries(r.codecs).map(([f, c]) => `${f} +${c.min}/+${c.gzip}`).join(', ')
     console.log(`  ${r.entry}: initial ${r.min} / ${r.gzip}${codecs ? `; first use adds ${codecs}` : ''}`)

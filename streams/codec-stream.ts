@@ -33,6 +33,17 @@ export interface StreamOptions {
 export type Surface = (error: unknown) => unknown
 
 /**
+ * How a stream meets its user, the same for its serial and its threads forms: the errors
+ * it shows (`surface`; without it, `CodecError`s as they are) and whether chunks backed by
+ * a SharedArrayBuffer are taken. The library's streams take any binary input; the
+ * web-compatible classes pass the standard's rules (streams/compression-stream.ts).
+ */
+export interface SurfaceRules {
+  readonly surface?: Surface
+  readonly allowShared: boolean
+}
+
+/**
  * What the shell drives: the machine (`lib/machine.ts`) for codecs, or any other
  * synchronous, pull-shaped converter of byte chunks to output items (the Arrow IPC
  * reader). `push()` offers a chunk that stays the caller's until `needsInput`; each

@@ -17,10 +17,11 @@
 import type { BinaryInput } from '../lib/bytes.js'
 import type { Format } from '../lib/codec.js'
 import { CodecError } from '../lib/errors.js'
-import { wantsBlocks, WEB_FORMATS, webFormat } from '../lib/formats.js'
+import { WEB_FORMATS, webFormat } from '../lib/formats.js'
 import { decodeStream, encodeStream } from './factories.js'
-import { parallelEncodeStream, type BlockEncoderPair } from './parallel-stream.js'
-import type { CodecStream, StreamClasses } from './codec-stream.js'
+import { parallelEncodeStream, type ThreadsPair } from './parallel-stream.js'
+import type { CodecStream, StreamClasses, SurfaceRules } from './codec-stream.js'
+import { encodesInBlocks } from './threads-decision.js'
 
 function checkFormat(format: unknown, what: string): { format: Format; concatenated: boolean } {
   const name = String(format)
@@ -38,6 +39,14 @@ function asTypeError(error: unknown): unknown {
   }
   return error
 }
+
+/**
+ * The standard's rules for every stream the two classes build, serial or on threads
+ * (block mode, parallel decoding): errors as `TypeError`s (`asTypeError`), and chunks
+ * that are not a BufferSource refused, SharedArrayBuffer-backed ones included (WebIDL
+ * section 3.2.26 excludes shared memory from BufferSource).
+ */
+const WEB: SurfaceRules = Object.freeze({ surface: asTypeError, allowShared: false })
 
 /**
  * Beyond the standard: an optional second argument with the stream classes to build on
@@ -109,7 +118,7 @@ function construct<P>(build: () => P): P {
  * ignored, a bad value of a known member throws a `TypeError` here.
  */
 export class CompressionStream {
-  readonly #pair: CodecStream | BlockEncoderPair
+  readonly #pair: CodecStream | ThreadsPair
   // `= undefined`, not `?`: WebIDL gives the constructor a length of 1 (the required arguments).
   constructor(format: string, options: CompressionStreamOptions | undefined = undefined) {
     const { format: f } = checkFormat(format, 'CompressionStream')
@@ -117,7 +126,7 @@ export class CompressionStream {
     const given = { streams: o.streams, dictionary: o.dictionary, flush: enumMember(o.flush) as CompressionStreamOptions['flush'] }
     // Beyond the standard: block mode on workers (docs/threads.md).
     const blocks = { ...given, threads: o.threads, blockSize: o.blockSize }
-    this.#pair = wantsBlocks(f, blocks) ? construct(() => parallelEncodeStream(f, blocks)) : construct(() => encodeStream(f, given, asTypeError, false))
+    this.#pair = construct(() => (encodesInBlocks(f, blocks) ? parallelEncodeStream(f, blocks, WEB) : encodeStream(f, given, WEB.surface, WEB.allowShared)))
   }
   /** Beyond the standard: a sync point after everything written so far (see `CodecStream.flush`). */
   flush(): Promise<void> {
@@ -144,7 +153,7 @@ export class DecompressionStream {
     const { format: f, concatenated } = checkFormat(format, 'DecompressionStream')
     const o = dictionaryArgument(options, 'DecompressionStream')
     // Beyond the standard: parallel zstd and LZ4 decoding on workers (docs/threads.md).
-    this.#pair = construct(() => decodeStream(f, { concatenated, streams: o.streams, dictionary: o.dictionary, threads: o.threads }, asTypeError, false))
+    this.#pair = construct(() => decodeStream(f, { concatenated, streams: o.streams, dictionary: o.dictionary, threads: o.threads }, WEB.surface, WEB.allowShared))
   }
   /** The compressed (or decompressed) output. */
   get readable(): ReadableStream<Uint8Array> {

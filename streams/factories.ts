@@ -1,10 +1,12 @@
 import type { BinaryInput } from '../lib/bytes.js'
 import type { Format } from '../lib/codec.js'
 import { prepareDecoder, prepareEncoder } from '../lib/prepare.js'
-import { canFlush, checkThreadsForm, unflushable, wantsBlocks, type MachineCodecOptions } from '../lib/formats.js'
+import { canFlush } from '../lib/formats.js'
+import { unflushable, type MachineCodecOptions } from '../lib/codec-options.js'
 import { CodecStream, type StreamOptions, type Surface } from './codec-stream.js'
 import type { DecodeThreadOptions, ThreadOptions } from './thread-options.js'
 import { parallelDecodeStream, parallelEncodeStream } from './parallel-stream.js'
+import { decodesInParallel, encodesInBlocks, withoutThreads } from './threads-decision.js'
 
 /**
  * Options of a decoding stream of `F`: the stream's (`signal`, `streams`, `chunkSize`),
@@ -30,10 +32,8 @@ export type EncodeStreamOptions<F extends Format = Format> = StreamOptions & Mac
  * have nothing to split.
  */
 export function decodeStream<F extends Format>(format: F, options: DecodeStreamOptions<F> = {} as DecodeStreamOptions<F>, surface?: Surface, allowShared = true): DecoderPair {
-  const threads = options.threads
   // Kept small: this module is in every user's bundle; the rest loads on first use.
-  if (threads !== undefined && threads !== 1 && (format === 'zstd' || format === 'lz4') && options.concatenated !== false) return parallelDecodeStream(format, options as Record<string, unknown>, surface, allowShared)
-  checkThreadsForm(format, threads)
+  if (decodesInParallel(format, options)) return parallelDecodeStream(format as 'zstd' | 'lz4', options as Record<string, unknown>, { surface, allowShared })
   // `threads` is one of the shell's keys here: there is nothing to split.
   const open = prepareDecoder(format, options, DECODE_SURFACE)
   return new CodecStream({ format, allowShared, surface, signal: options.signal, streams: options.streams, open, bytes: true })
@@ -69,14 +69,13 @@ export type EncoderPair = Pair & {
 }
 
 /**
- * The encoder factories' pair: block mode on workers when `threads` > 1 or `blockSize`
- * is given (streams/parallel-stream.ts, issue 22), else the serial stream.
+ * The encoder factories' pair: block mode on workers when ./threads-decision.ts says so
+ * (`threads` > 1 or a `blockSize`: streams/parallel-stream.ts, issue 22), else the serial
+ * stream.
  */
 function encodePair<F extends Format>(format: F, options: EncodeStreamOptions<F> = {} as EncodeStreamOptions<F>): EncoderPair {
-  if (wantsBlocks(format, options)) return parallelEncodeStream(format, options as Record<string, unknown>)
-  if (options.threads === undefined) return encodeStream(format, options)
-  const { threads: _, ...serial } = options
-  return encodeStream(format, serial as EncodeStreamOptions<F>)
+  if (encodesInBlocks(format, options)) return parallelEncodeStream(format, options as Record<string, unknown>)
+  return encodeStream(format, withoutThreads(options) as EncodeStreamOptions<F>)
 }
 
 /** gzip (RFC 1952) decoder; concatenated members are decoded in sequence. */

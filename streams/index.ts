@@ -6,7 +6,8 @@ export { Status, statusName } from '../lib/status.js'
 export { CodecError, type ErrorCode, type Failure } from '../lib/errors.js'
 export type { SpanCodec, Decoder, Encoder, Format, FormatTraits, Role } from '../lib/codec.js'
 export { createDecoder, createEncoder, loadCodec, type CodecModule } from '../lib/registry.js'
-export { FORMATS, DEFAULT_MAX_OUTPUT_BYTES, type Engine, type CodecOptions, type MachineCodecOptions } from '../lib/formats.js'
+export { FORMATS, type Engine } from '../lib/formats.js'
+export { DEFAULT_MAX_OUTPUT_BYTES, type CodecOptions, type MachineCodecOptions } from '../lib/codec-options.js'
 export { Machine, DEFAULT_BLOCK_SIZE, type MachineOptions } from '../lib/machine.js'
 export { decode, encode, closeWorkers, MAX_THREADS, MAX_AUTO_THREADS, MIN_PARALLEL_BYTES, type ThreadOptions, type Threads } from './one-shot.js'
 export type { DecodeOptions, EncodeOptions } from '../lib/whole-buffer.js'
@@ -45,4 +46,23 @@ export { decompress, type DecompressOptions } from './decompress.js'
 export type { DictionariesOption, DictionaryLookup } from '../lib/dictionary-lookup.js'
 export { openZstdSeekable, DEFAULT_MAX_FRAMES, DEFAULT_MAX_SEEKABLE_FRAME, DEFAULT_SEEKABLE_TAIL, DEFAULT_GROUP_BYTES, type ZstdSeekable, type ZstdSeekableFrame, type ZstdSeekableOptions } from './zstd-seekable.js'
 export type { RangeSource, ByteSource } from '../lib/range-source.js'
-export { zstdFrames, type ZstdFrameInfo, type ZstdFramesOptions } from '../lib/codecs/zstd-frames.js'
+export {
+  gzipIndex,
+  openGzipIndexed,
+  encodeGzipIndex,
+  decodeGzipIndex,
+  gzipIndexFileFormat,
+  DEFAULT_GZIP_GROUP_BYTES,
+  type GzipIndex,
+  type GzipIndexPoint,
+  type GzipIndexFormat,
+  type GzipIndexFileFormat,
+  type GzipIndexInput,
+  type GzipIndexOptions,
+  type GzipIndexed,
+  type GzipIndexedOptions,
+  type EncodeGzipIndexOptions,
+  type DecodeGzipIndexOptions,
+  type IndexEngine,
+} from './gzip-archives.js'
+export { zstdFrames, type ZstdFrameInfo, type ZstdFramesOptions } from '../lib/codecs/zstd-frame-list.js'

@@ -1,25 +1,30 @@
 /**
- * Encoding streams in block mode (issue 22): `threads` / `blockSize` on the encoder
- * factories, `CompressionStream` and `encodeResponse`. Options are checked here, where
- * the stream is made (issue 20), with the format table's checks (lib/formats.ts `checkBlockSize`, `checkThreadsForm`); the stream
- * itself (parallel-stream-impl.ts: the same `BlockEncoder` as the one-shot `encode()`,
- * so the same bytes, with at most `2 × threads` jobs in flight, reader backpressure,
- * `flush()` ending a block, cancel and abort dropping queued jobs) is part of the threads
- * implementation (./threads-impl.ts), loaded with the stream's first use, so that a
- * user who never asks for threads does not download it. A runtime without workers
- * (workerd) refuses `threads > 1` then: the stream errors with `ENGINE_UNAVAILABLE`.
- * Decoding streams with `threads` (parallelDecodeStream) are made the same way.
+ * The threads forms of streams (issue 22), as the surfaces make them when
+ * ./threads-decision.ts says so: encoding streams in block mode (`threads` / `blockSize`
+ * on the encoder factories, `CompressionStream`, `encodeResponse`, the Node adapter) and
+ * decoding streams with `threads` (zstd, LZ4). Options are checked here, where the
+ * stream is made (issue 20), with the format table's checks (lib/codec-options.ts
+ * `checkBlockSize`, lib/options.ts `checkThreadsForm`); the streams themselves (./block-encode-stream.ts:
+ * the same `BlockEncoder` as the one-shot `encode()`, so the same bytes;
+ * ./parallel-decode-stream.ts; both on the ordered-job shell, ./ordered-job-stream.ts)
+ * are part of the threads implementation (./threads-impl.ts), loaded with the stream's
+ * first use, so that a user who never asks for threads does not download it. A runtime
+ * without workers (workerd) refuses `threads > 1` then: the stream errors with
+ * `ENGINE_UNAVAILABLE`. Errors and chunks follow the caller's `SurfaceRules` (the web
+ * classes' `TypeError`s and no shared memory) from the first load on.
  */
 import type { BinaryInput } from '../lib/bytes.js'
 import type { Format } from '../lib/codec.js'
 import { CodecError } from '../lib/errors.js'
-import { checkBlockSize, checkOptions, checkThreadsForm, rowOf } from '../lib/formats.js'
+import { rowOf } from '../lib/formats.js'
+import { checkBlockSize, checkOptions } from '../lib/codec-options.js'
+import { checkThreadsForm } from '../lib/options.js'
 import { prepareDecoder } from '../lib/prepare.js'
 import { createDecoder, createEncoder } from '../lib/registry.js'
-import { classes, type StreamClasses } from './codec-stream.js'
+import { classes, type StreamClasses, type SurfaceRules } from './codec-stream.js'
 
-/** A readable/writable pair whose `flush()` ends the current block. */
-export interface BlockEncoderPair extends ReadableWritablePair<Uint8Array, BinaryInput> {
+/** A threads stream's pair: `flush()` ends the current block (encoders) or rejects with `UNSUPPORTED` (decoders). */
+export interface ThreadsPair extends ReadableWritablePair<Uint8Array, BinaryInput> {
   flush(): Promise<void>
 }
 
@@ -30,8 +35,12 @@ const threadsImpl = (): Promise<typeof import('./threads-impl.js')> => (loading 
     throw error
   }))
 
-/** An encoding stream of `format` in block mode; options are checked now, synchronously. */
-export function parallelEncodeStream(format: Format, options: Record<string, unknown>): BlockEncoderPair {
+/**
+ * An encoding stream of `format` in block mode; options are checked now, synchronously.
+ * `rules`: how its errors and chunks meet the user (the web classes pass theirs; default
+ * the library's: `CodecError`s, any binary input).
+ */
+export function parallelEncodeStream(format: Format, options: Record<string, unknown>, rules?: SurfaceRules): ThreadsPair {
   checkThreadsForm(format, options.threads)
   checkBlockSize(format, options.blockSize)
   // Every option at once (unknown keys too), before any worker or engine starts; the
@@ -41,23 +50,30 @@ export function parallelEncodeStream(format: Format, options: Record<string, unk
   if (format === 'zstd' && codec.contentSize !== undefined) {
     throw new CodecError('INVALID_OPTION', format, 'contentSize declares one frame; block mode (blockSize or threads > 1) writes one frame per block, each with its own content size')
   }
-  let inner: Promise<BlockEncoderPair> | null = null
-  const open = (): Promise<BlockEncoderPair> => (inner ??= threadsImpl().then((m) => m.openBlockStream(format, options, { createEncoder, createDecoder })))
-  return { ...relay(open, classes(options.streams as StreamClasses | undefined, format)), flush: async () => (await open()).flush() }
+  return lazyPair(format, options, (m) => m.openBlockStream(format, options, rules, { createEncoder, createDecoder }))
 }
 
 /**
- * A decoding stream of zstd or LZ4 with `threads` (parallel-decode-impl.ts: frames or
+ * A decoding stream of zstd or LZ4 with `threads` (./parallel-decode-stream.ts: frames or
  * independent blocks decoded as jobs, in order); options are checked now, synchronously.
- * `surface` maps its errors (`DecompressionStream`'s `TypeError`s).
+ * `rules`: how its errors and chunks meet the user (`DecompressionStream`'s).
  */
-export function parallelDecodeStream(format: 'zstd' | 'lz4', options: Record<string, unknown>, surface?: (error: unknown) => unknown, allowShared = true): Pair & { flush(): Promise<void> } {
+export function parallelDecodeStream(format: 'zstd' | 'lz4', options: Record<string, unknown>, rules?: SurfaceRules): ThreadsPair {
   checkThreadsForm(format, options.threads)
   // Not onProgress: it reports one serial decoder's progress.
   checkOptions(format, 'decode', options, { machine: ['chunkSize', 'concatenated'], shell: ['signal', 'streams', 'threads'] })
-  let inner: Promise<Pair & { flush(): Promise<void> }> | null = null
-  const open = () => (inner ??= threadsImpl().then((m) => m.openDecodeStream(format, options, allowShared, surface, { createEncoder, createDecoder, prepareDecoder })))
-  return { ...relay(open, classes(options.streams as StreamClasses | undefined, format)), flush: async () => (await open()).flush() }
+  return lazyPair(format, options, (m) => m.openDecodeStream(format, options, rules, { createEncoder, createDecoder, prepareDecoder }))
+}
+
+/**
+ * The pair `open` makes from the threads implementation, on first use, behind outer
+ * sides that relay to it. A failure to open (`ENGINE_UNAVAILABLE` where there are no
+ * workers) reaches the user through the stream's rules (./threads-impl.ts).
+ */
+function lazyPair(format: Format, options: Record<string, unknown>, open: (m: typeof import('./threads-impl.js')) => ThreadsPair): ThreadsPair {
+  let inner: Promise<ThreadsPair> | null = null
+  const opened = (): Promise<ThreadsPair> => (inner ??= threadsImpl().then(open))
+  return { ...relay(opened, classes(options.streams as StreamClasses | undefined, format)), flush: async () => (await opened()).flush() }
 }
 
 type Pair = ReadableWritablePair<Uint8Array, BinaryInput>

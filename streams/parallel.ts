@@ -1,11 +1,11 @@
 /**
- * `encode()` and `decode()` with the `threads` and `blockSize` options (issue 22): the
- * one-shot helpers of lib/whole-buffer.ts, with block mode (lib/parallel/blocks.ts) and
- * parallel frame decoding (lib/parallel/frames.ts) run inline or on the realm's worker
- * pool (./pool.ts).
+ * `encode()` and `decode()` with the `threads` and `blockSize` options (issue 22), as
+ * streams/one-shot.ts calls them when ./threads-decision.ts says a call runs on threads
+ * (every other call is the one-shot helpers of lib/whole-buffer.ts, and never loads this):
+ * block mode (lib/parallel/blocks.ts) and parallel frame decoding
+ * (lib/parallel/zstd-frames.ts, lib/parallel/lz4-frames.ts) run inline or on the realm's
+ * worker pool (./pool.ts).
  *
- * - Without `threads` (or with `threads: 1`) and without `blockSize`: exactly the
- *   one-shot helpers of before, no worker started.
  * - Block mode is on when `blockSize` is given or `threads > 1` (with the format's
  *   default block size). Its bytes depend on `blockSize` only, never on `threads`.
  * - Formats without a block form (brotli, dcz, dcb, raw LZ4 blocks) encode on one
@@ -19,21 +19,22 @@
 import { inputBytes, type BinaryInput } from '../lib/bytes.js'
 import type { Format } from '../lib/codec.js'
 import { CodecError } from '../lib/errors.js'
-import { checkFormat, checkMaxOutput, checkOptions } from '../lib/formats.js'
-import type * as OneShot from '../lib/whole-buffer.js'
+import { checkFormat } from '../lib/formats.js'
+import { checkMaxOutput, checkOptions } from '../lib/codec-options.js'
+import type * as WholeBuffer from '../lib/whole-buffer.js'
 import type { DecodeOptions, EncodeOptions } from '../lib/whole-buffer.js'
 import { blockFamily, blockPlan, checkBlockSize } from '../lib/parallel/block-options.js'
-import type { JobEngines } from '../lib/parallel/jobs.js'
+import type { CodecFactories } from '../lib/parallel/jobs.js'
 import { encodeBlocks } from '../lib/parallel/blocks.js'
-import { decodeFrameGroups, zstdFrameGroups } from '../lib/parallel/frames.js'
+import { decodeFrameGroups, zstdFrameGroups } from '../lib/parallel/zstd-frames.js'
 import { decodeLz4Frames } from '../lib/parallel/lz4-frames.js'
 import type { JobRunner } from '../lib/parallel/jobs.js'
 import { jobRunner } from './job-runner.js'
 
 export { closeWorkers } from './pool.js'
-import { checkThreads, MIN_PARALLEL_BYTES, rest, wantsBlocks, type ThreadOptions } from './threads.js'
+import { checkThreads, MIN_PARALLEL_BYTES, rest, type ThreadOptions } from './threads.js'
 
-export { checkThreads, MAX_AUTO_THREADS, MAX_THREADS, MIN_PARALLEL_BYTES, rest, wantsBlocks, type ThreadOptions, type Threads } from './threads.js'
+export { checkThreads, MAX_AUTO_THREADS, MAX_THREADS, MIN_PARALLEL_BYTES, rest, type ThreadOptions, type Threads } from './threads.js'
 
 /** Parallel zstd decoding gives each job whole frames of about this much content. */
 const ZSTD_GROUP_BYTES = 1024 * 1024
@@ -45,21 +46,19 @@ const ZSTD_GROUP_BYTES = 1024 * 1024
  * bundler would split the shell into one more file for it
  * (the repository's test/bundle-size.test.ts).
  */
-export type SerialEngines = JobEngines & { encode: typeof OneShot.encodeWhole; decode: typeof OneShot.decodeWhole }
+export type InlineCodecs = CodecFactories & { readonly encodeSerial: typeof WholeBuffer.encodeWhole; readonly decodeSerial: typeof WholeBuffer.decodeWhole }
 
 /**
- * Encodes a whole buffer. Options: `engine`, `level`, codec options, and `threads` /
- * `blockSize` (see `ThreadOptions`): block mode, in parallel on workers.
+ * Encodes a whole buffer in block mode (`threads` other than 1 or a `blockSize`: see
+ * `ThreadOptions`), in parallel on workers; a format without a block form on one worker.
+ * Options: `engine`, `level`, codec options, `threads`, `blockSize`.
  */
-export async function encode<F extends Format>(format: F, data: BinaryInput | string, options: EncodeOptions<F> & ThreadOptions, engines: SerialEngines): Promise<Uint8Array> {
+export async function encodeWithThreads<F extends Format>(format: F, data: BinaryInput | string, options: EncodeOptions<F> & ThreadOptions, codecs: InlineCodecs): Promise<Uint8Array> {
   const given = options as Record<string, unknown>
   checkFormat(format)
   const threads = checkThreads(format, given.threads)
   const blockSize = checkBlockSize(format, given.blockSize)
   const others = rest(format, given)
-  // 'auto' is block mode wherever it runs (even where it means one thread), so that its
-  // bytes do not depend on the machine.
-  if (!wantsBlocks(format, given)) return engines.encode(format, data, others as EncodeOptions<F>)
   // Checked here, on the caller's thread, so that a bad option (or an unknown key) throws
   // from this call rather than from a job.
   const { engine, level, codec } = checkOptions(format, 'encode', others)
@@ -68,24 +67,24 @@ export async function encode<F extends Format>(format: F, data: BinaryInput | st
   const plan = blockPlan(format, blockSize, checked)
   if (!plan) {
     // No block form: the whole input on one worker (off this thread), or here when small.
-    const { output } = await jobRunner(threads, bytes.length, engines)({ kind: 'encode', format, options: checked, input: bytes })
+    const { output } = await jobRunner(threads, bytes.length, codecs)({ kind: 'encode', format, options: checked, input: bytes })
     return output
   }
   const jobs = Math.ceil(bytes.length / plan.blockSize)
   // One deflate block with no dictionary is the serial encoder's stream byte for byte
   // (test/parallel-blocks.test.ts checks it): take the serial path, without a block
   // job's setup, so that threads never slow a small input down.
-  if (jobs <= 1 && blockFamily(format) === 'deflate' && !codec.dictionary) return engines.encode(format, bytes, others as EncodeOptions<F>)
-  return encodeBlocks(plan, bytes, jobRunner(jobs > 1 ? threads : 1, bytes.length, engines), 2 * threads)
+  if (jobs <= 1 && blockFamily(format) === 'deflate' && !codec.dictionary) return codecs.encodeSerial(format, bytes, others as EncodeOptions<F>)
+  return encodeBlocks(plan, bytes, jobRunner(jobs > 1 ? threads : 1, bytes.length, codecs), 2 * threads)
 }
 
 /**
- * Decodes a whole buffer. Options: `engine`, `maxOutputBytes`, `concatenated`, codec
- * options, and `threads` (see `ThreadOptions`): zstd streams of several frames and LZ4
- * frames with independent blocks decode in parallel; every other input on the caller's
- * thread.
+ * Decodes a whole buffer of zstd or LZ4 with `threads`: zstd streams of several frames
+ * and LZ4 frames with independent blocks decode in parallel; every other input on the
+ * caller's thread. Options: `engine`, `maxOutputBytes`, `concatenated`, codec options,
+ * `threads` (see `ThreadOptions`).
  */
-export async function decode<F extends Format>(format: F, data: BinaryInput, options: DecodeOptions<F> & Pick<ThreadOptions, 'threads'>, engines: SerialEngines): Promise<Uint8Array> {
+export async function decodeWithThreads<F extends Format>(format: F, data: BinaryInput, options: DecodeOptions<F> & Pick<ThreadOptions, 'threads'>, codecs: InlineCodecs): Promise<Uint8Array> {
   const given = options as Record<string, unknown>
   checkFormat(format)
   const threads = checkThreads(format, given.threads)
@@ -102,7 +101,7 @@ export async function decode<F extends Format>(format: F, data: BinaryInput, opt
       const { maxOutputBytes: _, concatenated: __, ...codec } = others
       const total = groups.reduce((n, g) => n + g.size, 0)
       try {
-        const out = await decodeFrameGroups(bytes, groups, codec, limit, jobRunner(threads, total, engines), 2 * threads)
+        const out = await decodeFrameGroups(bytes, groups, codec, limit, jobRunner(threads, total, codecs), 2 * threads)
         if (out) return out
       } catch (error) {
         // A worker that failed, or closeWorkers(): reported as such. Corrupt input: the
@@ -111,22 +110,22 @@ export async function decode<F extends Format>(format: F, data: BinaryInput, opt
         if (!(error instanceof CodecError) || error.code === 'ENGINE_UNAVAILABLE' || error.code === 'ABORTED') throw error
       }
     }
-    return engines.decode(format, bytes, others as DecodeOptions<F>)
+    return codecs.decodeSerial(format, bytes, others as DecodeOptions<F>)
   }
   if (splits && format === 'lz4') {
     const bytes = inputBytes(format, data, false)
     // Decoding to less than MIN_PARALLEL_BYTES: serial (decodeLz4Frames returns null).
-    return decodeLz4(bytes, others, jobRunner(threads, Infinity, engines), 2 * threads, engines, MIN_PARALLEL_BYTES)
+    return decodeLz4(bytes, others, jobRunner(threads, Infinity, codecs), 2 * threads, codecs, MIN_PARALLEL_BYTES)
   }
-  return engines.decode(format, data, others as DecodeOptions<F>)
+  return codecs.decodeSerial(format, data, others as DecodeOptions<F>)
 }
 
 /**
  * LZ4 frames with independent blocks decoded through `run` (lib/parallel/lz4-frames.ts),
  * at most `inFlight` jobs at a time; anything else, and every failure of the input,
- * decoded serially with `engines.decode`, so that errors are the serial decoder's.
+ * decoded serially with `codecs.decodeSerial`, so that errors are the serial decoder's.
  */
-export async function decodeLz4(bytes: Uint8Array, options: Record<string, unknown>, run: JobRunner, inFlight: number, engines: Pick<SerialEngines, 'decode'>, minBytes = 0): Promise<Uint8Array> {
+export async function decodeLz4(bytes: Uint8Array, options: Record<string, unknown>, run: JobRunner, inFlight: number, codecs: Pick<InlineCodecs, 'decodeSerial'>, minBytes = 0): Promise<Uint8Array> {
   // Every option checked as the serial one-shot decode checks it (its surface's keys).
   const { engine, maxOutputBytes } = checkOptions('lz4', 'decode', options, { machine: ['concatenated', 'onProgress'] })
   try {
@@ -136,5 +135,5 @@ export async function decodeLz4(bytes: Uint8Array, options: Record<string, unkno
     // As for zstd above: corrupt input is the serial decoder's to judge.
     if (!(error instanceof CodecError) || error.code === 'ENGINE_UNAVAILABLE' || error.code === 'ABORTED') throw error
   }
-  return engines.decode('lz4', bytes, options)
+  return codecs.decodeSerial('lz4', bytes, options)
 }

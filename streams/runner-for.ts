@@ -1,5 +1,5 @@
 /**
- * A job runner with the registry's engines, for adapters that run jobs of their own
+ * A job runner with the registry's codec factories, for adapters that run jobs of their own
  * (Arrow's record-batch buffers): the realm's pool for `threads > 1` on inputs large
  * enough to gain, else inline. Adapters load it only when `threads > 1` is asked.
  */

@@ -11,7 +11,6 @@ import { cores, unavailable } from '#worker-host'
 import { checkThreadsForm } from '../lib/options.js'
 import { MAX_AUTO_THREADS } from '../lib/options.js'
 
-export { wantsBlocks } from '../lib/formats.js'
 export { MAX_AUTO_THREADS, MAX_THREADS, MIN_PARALLEL_BYTES } from '../lib/options.js'
 export type { ThreadOptions, Threads } from './thread-options.js'
 

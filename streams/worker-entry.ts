@@ -7,11 +7,11 @@
  */
 import { host } from '#worker-host'
 import { CodecError } from '../lib/errors.js'
-import { runJob, type Job, type JobEngines } from '../lib/parallel/jobs.js'
+import { runJob, type Job, type CodecFactories } from '../lib/parallel/jobs.js'
 import { createDecoder, createEncoder } from '../lib/registry.js'
 
-/** The engines this worker's jobs run on, each loaded once per worker. */
-const engines: JobEngines = { createEncoder, createDecoder }
+/** The codec factories this worker's jobs run on (their engines loaded once per worker). */
+const codecs: CodecFactories = { createEncoder, createDecoder }
 
 /** What the pool posts. */
 export interface JobMessage {
@@ -27,7 +27,7 @@ export type ReplyMessage =
 host.serve(async (message) => {
   const { id, job } = message as JobMessage
   try {
-    const { output, check } = await runJob(job, engines)
+    const { output, check } = await runJob(job, codecs)
     const own = output.byteOffset === 0 && output.byteLength === output.buffer.byteLength && output.buffer instanceof ArrayBuffer ? output : output.slice()
     return { reply: { id, output: own, check }, transfer: [own.buffer as ArrayBuffer] }
   } catch (e) {

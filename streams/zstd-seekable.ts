@@ -13,14 +13,14 @@
  */
 import type { Decoder } from '../lib/codec.js'
 import { CodecError } from '../lib/errors.js'
-import { readU32LE } from '../lib/endian.js'
 import { checkBoolean, checkInteger } from '../lib/options.js'
 import { rangeReader, readExactly, type ByteSource, type RangeSource } from '../lib/range-source.js'
 import { createDecoder } from '../lib/registry.js'
 import { Status } from '../lib/status.js'
 import { xxh64Low32 } from '../lib/codecs/xxhash64.js'
+import { PieceReader, type Piece } from './range-pieces.js'
 import { parseSeekFooter, parseSeekTable, SEEK_FOOTER_SIZE, SEEKABLE_MAX_FRAMES, SEEKABLE_MAX_FRAME_SIZE, type SeekTable } from '../lib/codecs/zstd-seek-table.js'
-import { ZSTD_MAGIC } from '../lib/codecs/zstd-frame.js'
+import { ZstdFrameWalker } from '../lib/codecs/zstd-frame-format.js'
 import type { Engine } from '../lib/formats.js'
 
 const FORMAT = 'zstd'
@@ -153,13 +153,12 @@ interface ReaderOptions {
   verify: boolean
 }
 
-class SeekableReader implements ZstdSeekable {
+class SeekableReader extends PieceReader implements ZstdSeekable {
   readonly size: number
   readonly compressedSize: number
   private list: ZstdSeekableFrame[] | null = null
   /** Decoded frames by index, least recently used first. */
   private readonly cache = new Map<number, Uint8Array>()
-  private closed = false
 
   constructor(
     private readonly source: RangeSource,
@@ -167,6 +166,7 @@ class SeekableReader implements ZstdSeekable {
     private readonly decoder: Decoder,
     private readonly options: ReaderOptions,
   ) {
+    super(FORMAT, 'the seekable archive')
     this.size = table.offsets[table.count]!
     this.compressedSize = source.size
   }
@@ -190,52 +190,11 @@ class SeekableReader implements ZstdSeekable {
     return this.list
   }
 
-  async read(offset: number, length: number): Promise<Uint8Array> {
-    this.checkRange(offset, length)
-    const out = new Uint8Array(length)
-    let at = 0
-    for await (const piece of this.pieces(offset, length)) {
-      out.set(piece.bytes, at)
-      at += piece.bytes.length
-    }
-    return out
-  }
-
-  stream(offset = 0, length?: number): ReadableStream<Uint8Array> {
-    const span = length ?? (Number.isSafeInteger(offset) ? this.size - offset : NaN)
-    this.checkRange(offset, span)
-    const pieces = this.pieces(offset, span)
-    return new ReadableStream<Uint8Array>(
-      {
-        pull: async (controller) => {
-          const next = await pieces.next()
-          // A view of a cached frame is copied (later reads return that frame again).
-          if (next.done) controller.close()
-          else controller.enqueue(next.value.cached ? next.value.bytes.slice() : next.value.bytes)
-        },
-        cancel: async () => {
-          await pieces.return(undefined)
-        },
-      },
-      { highWaterMark: 0 },
-    )
-  }
-
   close(): void {
     if (this.closed) return
     this.closed = true
     this.cache.clear()
     this.decoder.dispose()
-  }
-
-  private checkRange(offset: number, length: number): void {
-    if (!Number.isSafeInteger(offset) || offset < 0 || !Number.isSafeInteger(length) || length < 0) {
-      throw new CodecError('INVALID_OPTION', FORMAT, `offset and length must be non-negative integers, got ${String(offset)} and ${String(length)}`)
-    }
-    if (offset + length > this.size) {
-      throw new CodecError('INVALID_OPTION', FORMAT, `range ${offset}..${offset + length} is past the end of the content (${this.size} bytes)`)
-    }
-    if (this.closed) throw new CodecError('INVALID_OPTION', FORMAT, 'the seekable archive was closed')
   }
 
   /** The frame holding content offset `offset` (the last frame for `size`). */
@@ -255,7 +214,7 @@ class SeekableReader implements ZstdSeekable {
    * The content `[offset, offset + length)` as views of decoded frames, in order, each
    * saying whether its frame is kept in the cache.
    */
-  private async *pieces(offset: number, length: number): AsyncGenerator<{ bytes: Uint8Array; cached: boolean }, void, undefined> {
+  protected async *pieces(offset: number, length: number): AsyncGenerator<Piece, void, undefined> {
     if (length === 0) return
     const t = this.table
     const end = offset + length
@@ -267,7 +226,7 @@ class SeekableReader implements ZstdSeekable {
         const start = t.offsets[i]!
         const from = Math.max(offset, start) - start
         const to = Math.min(end, t.offsets[i + 1]!) - start
-        if (to > from) yield { bytes: content.subarray(from, to), cached: this.cache.get(i) === content }
+        if (to > from) yield { bytes: content.subarray(from, to), kept: this.cache.get(i) === content }
         i++
       }
     }
@@ -361,8 +320,10 @@ class SeekableReader implements ZstdSeekable {
    */
   private verify(index: number, bytes: Uint8Array, content: Uint8Array): void {
     const expected = this.table.checksumValues![index]!
-    const ownChecksum = bytes.length >= 9 && readU32LE(bytes, 0) === ZSTD_MAGIC && (bytes[4]! & 0x04) !== 0
-    const actual = ownChecksum ? readU32LE(bytes, bytes.length - 4) : xxh64Low32(content)
+    // The frame is `bytes` exactly (decodeFrame checked): its walk ends with its checksum, when it has one.
+    const walker = new ZstdFrameWalker()
+    walker.scan(bytes, 0, bytes.length)
+    const actual = walker.checksum >= 0 ? walker.checksum : xxh64Low32(content)
     if (actual !== expected) {
       const hex = (v: number) => v.toString(16).padStart(8, '0')
       throw new CodecError('CHECKSUM_MISMATCH', FORMAT, `frame ${index}: content checksum ${hex(actual)} does not match the seek table's ${hex(expected)}`, this.table.compressedOffsets[index]!)

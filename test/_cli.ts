@@ -7,15 +7,30 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
 /** The reference CLIs, each with the Debian package that provides it (as CI installs them). */
-const PACKAGE = { zstd: 'zstd', lz4: 'lz4', brotli: 'brotli', gzip: 'gzip', pigz: 'pigz', curl: 'curl', script: 'bsdutils' } as const
+const PACKAGE = {
+  zstd: 'zstd',
+  lz4: 'lz4',
+  brotli: 'brotli',
+  gzip: 'gzip',
+  pigz: 'pigz',
+  curl: 'curl',
+  script: 'bsdutils',
+  gztool: 'gztool',
+  bgzip: 'tabix',
+  tabix: 'tabix',
+  samtools: 'samtools',
+} as const
 export type Cli = keyof typeof PACKAGE
+
+/** How a tool is asked whether it runs: `--version`, except where that exits non-zero. */
+const PROBE: Partial<Record<Cli, readonly string[]>> = { gztool: ['-h'] }
 
 const present = new Map<Cli, boolean>()
 
 /** Whether `name --version` runs and exits 0 (asked once per process). */
 export function hasCli(name: Cli): boolean {
   let has = present.get(name)
-  if (has === undefined) present.set(name, (has = spawnSync(name, ['--version'], { stdio: 'ignore' }).status === 0))
+  if (has === undefined) present.set(name, (has = spawnSync(name, PROBE[name] ?? ['--version'], { stdio: 'ignore' }).status === 0))
   return has
 }
 

@@ -5,7 +5,7 @@ import { execFile } from 'node:child_process'
 import { hasCli, runCli } from './_cli.js'
 import { createHash } from 'node:crypto'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { createServer, type RequestListener, type Server } from 'node:http'
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -171,5 +171,36 @@ export async function chromiumEvaluate<T>(base: string, pagePath: string, script
   } finally {
     await context.close()
     rmSync(userDataDir, { recursive: true, force: true })
+  }
+}
+
+export interface Served {
+  body: Uint8Array
+  etag?: string
+  /** 'ignore': every GET is a 200 with the whole body; 'no-head': HEAD is 405. */
+  mode?: 'ignore' | 'no-head' | 'gzip'
+}
+
+/** A static file server honouring Range and If-Range (RFC 9110 §14), logging each request. */
+export function rangeServer(served: Served, log: string[]) {
+  return (req: IncomingMessage, res: ServerResponse) => {
+    const range = req.headers.range
+    log.push(`${req.method} ${range ?? ''}`.trim())
+    const body = served.body
+    const headers: Record<string, string> = { 'accept-ranges': 'bytes', 'content-type': 'application/octet-stream' }
+    if (served.etag) headers.etag = served.etag
+    if (served.mode === 'gzip') headers['content-encoding'] = 'gzip'
+    if (req.method === 'HEAD') {
+      if (served.mode === 'no-head') return res.writeHead(405).end()
+      return res.writeHead(200, { ...headers, 'content-length': String(body.length) }).end()
+    }
+    const ifRange = req.headers['if-range']
+    const m = range && served.mode !== 'ignore' && (!ifRange || ifRange === served.etag) ? /^bytes=(\d+)-(\d+)$/.exec(range) : null
+    if (!m) return res.writeHead(200, { ...headers, 'content-length': String(body.length) }).end(body)
+    const start = Number(m[1])
+    const end = Math.min(Number(m[2]), body.length - 1)
+    if (start >= body.length) return res.writeHead(416, { 'content-range': `bytes */${body.length}` }).end()
+    res.writeHead(206, { ...headers, 'content-range': `bytes ${start}-${end}/${body.length}`, 'content-length': String(end - start + 1) })
+    res.end(body.subarray(start, end + 1))
   }
 }

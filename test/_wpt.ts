@@ -21,9 +21,9 @@ export const text = (s: string): Uint8Array => utf8.encode(s)
 // module file is absent is skipped with the reason printed, not failed.
 
 const CODEC_FILE: Record<WebFormat, string> = {
-  gzip: 'lib/codecs/gzip.ts',
-  deflate: 'lib/codecs/gzip.ts',
-  'deflate-raw': 'lib/codecs/gzip.ts',
+  gzip: 'lib/codecs/deflate-js.ts',
+  deflate: 'lib/codecs/deflate-js.ts',
+  'deflate-raw': 'lib/codecs/deflate-js.ts',
   brotli: 'lib/codecs/brotli.ts',
   zstd: 'lib/codecs/zstd.ts',
   lz4: 'lib/codecs/lz4.ts',

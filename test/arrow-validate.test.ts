@@ -9,6 +9,7 @@ import {
 } from 'apache-arrow'
 import { CodecError } from '../lib/errors.js'
 import { HeaderTag, readMessage, type MessageDesc } from '../lib/arrow/metadata.js'
+import * as kernels from '../lib/arrow/validate.js'
 import { arrowDecode, arrowEncode, fromBuffer, readArrow } from '../adapters/arrow/index.js'
 import { collect, normalize } from './arrow-oracle.js'
 import { concatBytes } from './_bytes.js'
@@ -150,6 +151,42 @@ test('validate: full checks every index width', async () => {
       assert.is((await readArrow(high)).numRows, 5)
     }
   }
+})
+
+test('index kernels: every width, signed and unsigned, finds exactly the values outside [0, size)', () => {
+  // The definition, element by element; the kernels run one typed-array class each.
+  const first = (a: ArrayLike<number>, from: number, n: number, size: number): number => {
+    for (let i = from; i < n; i++) if (!(a[i]! >= 0 && a[i]! < size)) return i
+    return -1
+  }
+  const widths = [
+    { name: 'int8', make: (n: number) => new Int8Array(n), low: -128, span: 256, fit: kernels.indicesFit8, outside: kernels.indexOutside8 },
+    { name: 'uint8', make: (n: number) => new Uint8Array(n), low: 0, span: 256, fit: kernels.indicesFitU8, outside: kernels.indexOutsideU8 },
+    { name: 'int16', make: (n: number) => new Int16Array(n), low: -32768, span: 65536, fit: kernels.indicesFit16, outside: kernels.indexOutside16 },
+    { name: 'uint16', make: (n: number) => new Uint16Array(n), low: 0, span: 65536, fit: kernels.indicesFitU16, outside: kernels.indexOutsideU16 },
+    { name: 'int32', make: (n: number) => new Int32Array(n), low: -(2 ** 31), span: 2 ** 32, fit: kernels.indicesFit32, outside: kernels.indexOutside32 },
+  ] as const
+  let seed = 0x5eed
+  const random = (): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32)
+  let hits = 0
+  for (const w of widths) {
+    for (let round = 0; round < 4000; round++) {
+      const n = Math.floor(random() * 13)
+      const a = w.make(n) as Int32Array
+      // Mostly small values, so that some arrays fit; now and then any value of the type.
+      for (let i = 0; i < n; i++) a[i] = random() < 0.8 ? Math.floor(random() * 300) : w.low + Math.floor(random() * w.span)
+      const sizes = [0, 1, 2, 127, 128, 255, 256, 299, 300, 32767, 32768, 65535, 65536, 2 ** 31 - 1, 2 ** 31]
+      const size = sizes[Math.floor(random() * sizes.length)]!
+      const want = first(a, 0, n, size)
+      const what = `${w.name} [${Array.from(a).join(', ')}] size ${size}`
+      // The one-pass check is exact up to size 2^31; the scan finds the first value outside, from any start.
+      assert.is(w.fit(a as never, n, size), want < 0, `fit: ${what}`)
+      const from = Math.floor(random() * (n + 1))
+      assert.is(w.outside(a as never, from, n, size), first(a, from, n, size), `outside from ${from}: ${what}`)
+      if (want >= 0) hits++
+    }
+  }
+  assert.ok(hits > 5000, `${hits} arrays with a value outside`)
 })
 
 function intType(signed: boolean, width: 8 | 16 | 32 | 64): Int8 | Int16 | Int32 | Int64 | Uint8 | Uint16 | Uint32 | Uint64 {

@@ -39,7 +39,7 @@ process.on('exit', () => rmSync(scratch, { recursive: true, force: true }))
 const equalBytes = (a: Uint8Array, b: Uint8Array): boolean => Buffer.compare(a, b) === 0
 const read = (...path: string[]): Uint8Array => new Uint8Array(readFileSync(join(root, ...path)))
 const dts = read('node_modules', 'typescript', 'lib', 'lib.dom.d.ts')
-const sources = concat([read('lib', 'codecs', 'zstd.ts'), read('lib', 'codecs', 'brotli.ts'), read('lib', 'codecs', 'lz4.ts')])
+const sources = concat([read('lib', 'codecs', 'zstd-decode.ts'), read('lib', 'codecs', 'brotli.ts'), read('lib', 'codecs', 'lz4.ts')])
 const step: BrotliStep = { code: 0, inputUsed: 0, produced: 0, error: '' }
 
 /** Encodes `input` in 1000-byte pieces into 300-byte rooms, then finishes. */

@@ -1,7 +1,8 @@
 // A wasm engine that cannot be fetched, in headless Chromium: which reading idioms hand
 // the page our CodecError (ENGINE_UNAVAILABLE, with the file's URL and the fix) and
-// which turn it into the browser's TypeError. The page imports the browser build
-// (esbuild.config.mjs, built here into a scratch directory) from a loopback server that
+// which turn it into the browser's TypeError. The page imports the package bundled for
+// browsers (esbuild.config.mjs esmTarget('browser'), built here into a scratch directory,
+// the .wasm files beside its chunks) from a loopback server that
 // answers 404 for zstd's .wasm files; the brotli engine is served, as a control.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'

@@ -18,6 +18,9 @@ import * as assert from 'uvu/assert'
 import { filesCorpus } from './_corpus.js'
 import { fixture, root } from './_fixtures.js'
 import { hasCli, requireCli } from './_cli.js'
+import { listen, rangeServer } from './_http.js'
+import { decodeGzipIndex, encodeGzipIndex, gzipIndex, gzipIndexFileFormat } from '../index.js'
+import { gzipSync } from 'node:zlib'
 
 const MAIN = join(root, 'adapters/node/cli/main.ts')
 /** tsx's loader by its path: the children run in a scratch directory, where `tsx` does not resolve. */
@@ -40,6 +43,18 @@ function sluice(args: readonly string[], input?: Uint8Array, env: Record<string,
   // EPIPE: the command ended before reading its input (a usage error); its status tells.
   if (r.error && (r.error as NodeJS.ErrnoException).code !== 'EPIPE') throw r.error
   return { status: r.status, stdout: r.stdout, stderr: r.stderr.toString() }
+}
+
+/** Runs `sluice ARGS` in `dir` asynchronously: for a server that runs in this process. */
+function sluiceAsync(args: readonly string[]): Promise<Run> {
+  return new Promise<Run>((resolve) => {
+    const child = spawn(process.execPath, ['--import', TSX, MAIN, ...args], { cwd: dir })
+    const out: Buffer[] = []
+    let err = ''
+    child.stdout.on('data', (c: Buffer) => out.push(c))
+    child.stderr.on('data', (c: Buffer) => (err += c))
+    child.on('close', (status) => resolve({ status, stdout: Buffer.concat(out), stderr: err }))
+  })
 }
 
 /** Runs a shell command line in `dir`. */
@@ -354,18 +369,12 @@ if (!parquetFile || !existsSync(parquetFile)) console.log('# skipped: inspect Pa
     res.writeHead(206, { 'content-length': b - a + 1, 'content-range': `bytes ${a}-${b}/${written.length}` })
     res.end(written.subarray(a, b + 1))
   })
+  // No idle timeout, as test/_http.ts listen(): the CLI's fetch reuses kept-alive sockets.
+  server.keepAliveTimeout = 0
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   try {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/stats.parquet`
-    const r = await new Promise<Run>((resolve) => {
-      // Asynchronously: the server runs in this process.
-      const child = spawn(process.execPath, ['--import', TSX, MAIN, 'inspect', '--json', url], { cwd: dir })
-      const out: Buffer[] = []
-      let err = ''
-      child.stdout.on('data', (c: Buffer) => out.push(c))
-      child.stderr.on('data', (c: Buffer) => (err += c))
-      child.on('close', (status) => resolve({ status, stdout: Buffer.concat(out), stderr: err }))
-    })
+    const r = await sluiceAsync(['inspect', '--json', url])
     assert.is(r.status, 0, r.stderr)
     const remote = JSON.parse(r.stdout.toString())
     assert.equal({ ...remote, source: '', reads: 0 }, { ...stats, source: '', reads: 0 })
@@ -374,6 +383,59 @@ if (!parquetFile || !existsSync(parquetFile)) console.log('# skipped: inspect Pa
   } finally {
     server.closeAllConnections()
     server.close()
+  }
+})
+
+test('index: FILE.idx by default, the foreign formats with --format; an existing index is kept (exit 2)', async () => {
+  const gz = join(dir, 'ranged.txt.gz')
+  writeFileSync(gz, gzipSync(text))
+  for (const [format, name, kind] of [[undefined, 'ranged.txt.gz.idx', 'sluice'], ['gztool', 'ranged.txt.gzi', 'gztool'], ['indexed_gzip', 'ranged.txt.gz.gzidx', 'indexed_gzip']] as const) {
+    fresh(name)
+    const r = sluice(['index', '--spacing=256K', ...(format ? [`--format=${format}`] : []), 'ranged.txt.gz'])
+    assert.is(r.status, 0, r.stderr)
+    const bytes = new Uint8Array(readFileSync(join(dir, name)))
+    assert.is(gzipIndexFileFormat(bytes), kind)
+    assert.ok((await decodeGzipIndex(bytes, { compressedSize: statSync(gz).size })).points.length >= 6, `${kind}: points every 256 KiB`)
+  }
+  const again = sluice(['index', 'ranged.txt.gz'])
+  assert.is(again.status, 2, again.stderr)
+  assert.match(again.stderr, /already exists/)
+  assert.is(sluice(['index', '--format=zip', 'ranged.txt.gz']).status, 1)
+  noTemporaries()
+})
+
+test('decompress --offset --length: a range of a file, through its index or without one', () => {
+  const gz = join(dir, 'ranged.txt.gz')
+  writeFileSync(gz, gzipSync(text))
+  fresh('ranged.txt.gz.idx')
+  assert.is(sluice(['index', '--spacing=256K', 'ranged.txt.gz']).status, 0)
+  const offset = 1_234_567
+  for (const args of [['--index', 'ranged.txt.gz.idx'], []]) {
+    const r = sluice(['decompress', 'ranged.txt.gz', `--offset=${offset}`, '--length=300000', ...args])
+    assert.is(r.status, 0, r.stderr)
+    same(r.stdout, text.subarray(offset, offset + 300_000), `range ${args.join(' ') || 'without an index'}`)
+  }
+  const out = fresh('range.out')
+  assert.is(sluice(['decompress', 'ranged.txt.gz', '--offset=1M', '--index=ranged.txt.gz.idx', '-o', 'range.out']).status, 0)
+  same(readFileSync(out), text.subarray(1 << 20), 'to the end, into -o FILE')
+  assert.is(sluice(['decompress', 'ranged.txt.gz', `--offset=${text.length + 1}`, '--index=ranged.txt.gz.idx']).status, 1)
+  noTemporaries()
+})
+
+test('decompress --offset of a URL: a HEAD, then one range request through the index', async () => {
+  const body = new Uint8Array(gzipSync(text))
+  writeFileSync(join(dir, 'served.idx'), await encodeGzipIndex(await gzipIndex(body, { spacing: 256 * 1024 })))
+  const log: string[] = []
+  const server = await listen(rangeServer({ body, etag: '"s1"' }, log))
+  try {
+    const offset = 1_500_000
+    const r = await sluiceAsync(['decompress', `${server.url}/served.txt.gz`, `--offset=${offset}`, '--length=100000', '--index=served.idx'])
+    assert.is(r.status, 0, r.stderr)
+    same(r.stdout, text.subarray(offset, offset + 100_000), 'the range')
+    assert.is(log.length, 2, log.join(', '))
+    assert.match(log[1]!, /^GET bytes=\d+-\d+$/)
+  } finally {
+    await server.close()
   }
 })
 

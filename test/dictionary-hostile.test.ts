@@ -16,8 +16,8 @@
 // dcb to brotli's 16 MiB (RFC 9842 section 4, RFC 7932 section 9.1). A dictionary the
 // wasm heap (2 GiB, scripts/build-engines.mjs --max-memory) cannot hold is refused as a
 // CodecError LIMIT_EXCEEDED, as other exhausted memory is: a trained zstd dictionary when
-// the codec is created (zstd.ts dictionaryOf), raw content when the first frame is set
-// up (zstd.ts applyDictionary, brotli-engine.ts create: a failed malloc); not run here,
+// the codec is created (zstd-dictionary.ts dictionaryOf), raw content when the first frame is set
+// up (zstd-dictionary.ts applyDictionary, brotli-engine.ts create: a failed malloc); not run here,
 // as it takes several GiB of memory.
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -28,7 +28,7 @@ import { CodecError } from '../lib/errors.js'
 import { createDecoder, createEncoder } from '../lib/registry.js'
 import { Status } from '../lib/status.js'
 import { dczWindowLimit } from '../lib/codecs/dictionary-transport.js'
-import { parseFrameHeader } from '../lib/codecs/zstd-frame.js'
+import { parseFrameHeader } from '../lib/codecs/zstd-frame-format.js'
 import { loadZstdDecoderEngine } from '../lib/codecs/wasm/zstd-engine.js'
 import { decodeWhole as oneShotDecode, encodeWhole as oneShotEncode } from '../lib/whole-buffer.js'
 import { DecompressionStream, decodeStream } from '../streams/index.js'
@@ -273,7 +273,7 @@ test('zstd with a wrong raw dictionary: silently wrong without the content check
   console.log(`# zstd without checksum, one dictionary byte changed at 200 places: ${r.silent} silently different, ${r.errors} errors`)
   assert.ok(r.silent > 0, 'some changed dictionary bytes give different output without an error')
   // The mismatch is placed at the frame's Content_Checksum (its last 4 bytes), whatever
-  // the chunking (zstd.ts feeds libzstd one part of the frame at a time).
+  // the chunking (zstd-decode.ts feeds libzstd one part of the frame at a time).
   for (const at of r.positions) {
     const wrong = dictionary.slice()
     wrong[at]! ^= 0x20

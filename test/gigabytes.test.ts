@@ -16,7 +16,7 @@
 // Memory bounds are the design's (input + output + a constant), with room for a loaded
 // 2-core machine; the measured numbers are printed.
 import { spawn } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -109,9 +109,13 @@ for (const format of ['zstd', 'gzip', 'lz4'] as const) {
   test(`one-shot decode() of a file the ${format} CLI wrote, to 1 GiB: exact bytes; peak memory within input + output + 96 MiB`, async () => {
     if (!needs(format, `one-shot ${format} decode to 1 GiB`)) return
     const file = join(cache, `corpus-1g.${format}`)
-    if (!existsSync(file) || statSync(file).size === 0) {
-      const p = await run(['pack', format, file], 512 * MiB)
+    if (!existsSync(file)) {
+      // Written beside it and renamed once whole: a run killed while packing (a deadline,
+      // the RSS watch) left a cut file here before, and every later run failed on it.
+      const partial = `${file}.${process.pid}.partial`
+      const p = await run(['pack', format, partial], 512 * MiB)
       assert.ok(p.ok, `the ${format} CLI failed`)
+      renameSync(partial, file)
     }
     const r = await run(['decode', format, file], 2 * GiB + 256 * MiB)
     const grew = r.casePeak! - r.base

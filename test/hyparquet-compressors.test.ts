@@ -343,7 +343,10 @@ test('hostile outputLength is refused before allocating', async () => {
   expectCodecError(() => ours.SNAPPY(new Uint8Array(20), 2 ** 30), 'INVALID_DATA', /compressed bytes can hold/)
   // A preamble lying about the size (2^20 declared, the header agreeing) with 2 bytes of elements.
   expectCodecError(() => ours.SNAPPY(Uint8Array.of(0x80, 0x80, 0x40, 0x00, 0x41), 2 ** 20), 'INVALID_DATA', /compressed bytes can hold/)
-  expectCodecError(() => ours.SNAPPY(Uint8Array.of(0x80, 0x01, 0x00, 0x41, 0x0d, 0x02), 128), 'INVALID_DATA', /before the start/)
+  // 128 declared with 4 bytes of elements: the raw Snappy decoder's own bound (at most 85).
+  expectCodecError(() => ours.SNAPPY(Uint8Array.of(0x80, 0x01, 0x00, 0x41, 0x0d, 0x02), 128), 'INVALID_DATA', /more than 4 bytes of elements can decode to/)
+  // 8 declared, a literal 'A' and a copy of 7 at offset 2: before the start of the output.
+  expectCodecError(() => ours.SNAPPY(Uint8Array.of(0x08, 0x00, 0x41, 0x0d, 0x02), 8), 'INVALID_DATA', /before the start/)
   expectCodecError(() => ours.BROTLI(new Uint8Array(20), 2 ** 31 + 1), 'INVALID_DATA', /is not an integer from 0 to 2147483648/)
   expectCodecError(() => ours.BROTLI(new Uint8Array(20), -1), 'INVALID_DATA')
   expectCodecError(() => ours.BROTLI(new Uint8Array(20), 1.5), 'INVALID_DATA')

@@ -8,7 +8,7 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { Format } from '../lib/codec.js'
 import { decodeStream, encode } from '../streams/index.js'
-import { resolveEngine } from '../lib/formats.js'
+import { resolveEngine } from '../lib/codec-options.js'
 import { loadCodec } from '../lib/registry.js'
 import { samples } from './_corpus.js'
 

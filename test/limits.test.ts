@@ -7,7 +7,8 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { tableFromArrays, tableToIPC } from 'apache-arrow'
 import { CodecError } from '../lib/errors.js'
-import { checkOptions, DEFAULT_MAX_OUTPUT_BYTES, FORMATS, rowOf } from '../lib/formats.js'
+import { checkOptions, DEFAULT_MAX_OUTPUT_BYTES } from '../lib/codec-options.js'
+import { FORMATS, rowOf } from '../lib/formats.js'
 import { decodeWhole as decode, encodeWhole as encode } from '../lib/whole-buffer.js'
 import { createDecoder } from '../lib/registry.js'
 import { Machine, MAX_TAIL_BYTES } from '../lib/machine.js'
@@ -140,6 +141,18 @@ test("a codec's own leftover (64 MiB) says no option raises it and what to use; 
   assert.is(e.code, 'LIMIT_EXCEEDED')
   assert.match(e.message, /no option raises this/)
   assert.match(e.message, /decode\(\)/)
+})
+
+test("limits of a format itself say that no option raises them: a Snappy framing chunk longer than the format allows", async () => {
+  // The stream identifier (framing_format.txt section 4.1), then a compressed-data chunk
+  // whose 3-byte length says 0xffffff: more than 65536 bytes of data can take.
+  const stream = Uint8Array.of(0xff, 0x06, 0x00, 0x00, 0x73, 0x4e, 0x61, 0x50, 0x70, 0x59, 0x00, 0xff, 0xff, 0xff)
+  for (const engine of ['js', 'wasm'] as const) {
+    const e = await failure(() => decode('snappy', stream, { engine }))
+    assert.is(e.code, 'LIMIT_EXCEEDED', `${engine}: ${e.message}`)
+    assert.match(e.message, /not an option/, engine)
+    assert.is(e.offset, 10, engine)
+  }
 })
 
 test.run()

@@ -12,6 +12,7 @@ const { lz4: lz4Wasm, lz4Block: lz4BlockWasm } = await loadLz4Wasm()
 import type { CodecModule } from '../lib/registry.js'
 import { createHashTable, decodeBlock, encodeBlock, maxCompressedSize } from '../lib/codecs/lz4-block.js'
 import { Xxh32, xxh32 } from '../lib/codecs/xxhash32.js'
+import { inspectLz4 } from '../adapters/node/cli/inspect-codecs.js'
 import { Status, statusName, type Status as S } from '../lib/status.js'
 import { binarySlice, randomBytes, samples } from './_corpus.js'
 import { requireCli, runCli } from './_cli.js'
@@ -111,6 +112,7 @@ function header(flg: number, bd: number, contentSize?: number, dictId?: number):
 }
 
 const le32 = (v: number): Uint8Array => new Uint8Array([v & 0xff, (v >>> 8) & 0xff, (v >>> 16) & 0xff, (v >>> 24) & 0xff])
+const readU32 = (b: Uint8Array, at: number): number => (b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24)) >>> 0
 
 const corpus = samples()
 const text = corpus.find(([n]) => n.startsWith('node_modules text'))![1]
@@ -292,6 +294,47 @@ test('random and mutated blocks never throw and never write past dstEnd', () => 
   for (let i = 0; i < 200; i++) decode(concat(header(0x40 | (i & 0x3c), 0x40 | ((4 + (i & 3)) << 4)), randomBytes(2000, i + 7)), 1 + (i % 97), 1 + (i % 50))
 })
 
+// --- the frame format module (lib/codecs/lz4-frame-format.ts), as the CLI's inspect reads frames ---
+
+test('frame walk: what the decoder checks, the frames read before a problem kept (inspect)', () => {
+  const a = encode(text.subarray(0, 200_000), { contentSize: 200_000, blockChecksum: true })
+  const b = encode(source.subarray(0, 70_000))
+  const skip = new Uint8Array([0x5a, 0x2a, 0x4d, 0x18, 3, 0, 0, 0, 1, 2, 3])
+  const good = concat(a, skip, b)
+  const whole = inspectLz4(good)
+  assert.is(whole.error, undefined)
+  assert.equal(whole.frames.map((f) => [f.offset, f.type, f.compressedSize]), [[0, 'lz4', a.length], [a.length, 'skippable', 11], [a.length + 11, 'lz4', b.length]])
+  assert.is(whole.frames[0]!.contentSize, 200_000)
+  assert.is(whole.frames[0]!.blocks, 4)
+  assert.is(whole.frames[0]!.contentChecksum, readU32(a, a.length - 4).toString(16).padStart(8, '0'))
+  assert.is(whole.frames[2]!.flags!.blockChecksum, false)
+  assert.is(whole.decompressedSize, null)
+  // Each problem the decoder reports (its message) at the decoder's offset, after the frames before it.
+  const second = a.length + 11
+  const cases: Array<[string, (x: Uint8Array) => void, RegExp, number]> = [
+    ['header checksum', (x) => (x[second + 6] ^= 1), /header checksum \d+ does not match/, second + 6],
+    ['reserved bits', (x) => (x[second + 5] |= 1), /reserved bits/, second + 4],
+    ['block size over the maximum', (x) => x.set(le32(65537), second + 7), /block size 65537 exceeds the frame's maximum 65536/, second + 7],
+    ['bad magic', (x) => (x[second] = 0), /bad magic/, second],
+  ]
+  for (const [label, spoil, message, offset] of cases) {
+    const bad = good.slice()
+    spoil(bad)
+    const info = inspectLz4(bad)
+    assert.equal(info.frames.map((f) => f.offset).slice(0, 2), [0, a.length], label)
+    assert.match(info.error ?? '', message, label)
+    assert.ok(info.error!.endsWith(`at byte ${offset}`), `${label}: ${info.error}`)
+    const r = drive(lz4.createDecoder({}), bad.subarray(second))
+    assert.is(statusName(r.status), 'InvalidData', label)
+    assert.match(r.codec.failure!.message, message, `${label}: the decoder says the same`)
+    assert.is(r.codec.failure!.offset + second, offset, `${label}: at the same byte`)
+  }
+  for (const cut of [second + 3, second + 9, good.length - 1]) {
+    const info = inspectLz4(good.subarray(0, cut))
+    assert.match(info.error ?? '', /^truncated|runs past the end/, `cut at ${cut}: ${info.error}`)
+  }
+})
+
 // --- decoders: every case below runs on each engine ---
 
 for (const engine of engines) {
@@ -422,8 +465,8 @@ for (const engine of engines) {
         assert.ok(equalBytes(dst, want))
       }
       assert.is(dec.blockIn, null, 'no input block buffer')
-      assert.is(dec.blockOut, null, 'no output block buffer')
-      assert.is(dec.history, null, 'no history')
+      assert.is((dec.staged as Record<string, unknown>).buffer, null, 'no output block buffer')
+      assert.is((dec.kernel as Record<string, unknown>).history ?? null, null, 'no history')
     }
   })
 

@@ -7,7 +7,7 @@ import { gunzipSync, inflateSync, inflateRawSync, gzipSync } from 'node:zlib'
 import { adler32, crc32 } from '../lib/codecs/checksum.js'
 import { adler32Combine, crc32Combine } from '../lib/parallel/combine.js'
 import { blockPlan, checkBlockSize, encodeBlocks, runOrdered } from '../lib/parallel/blocks.js'
-import { decodeFrameGroups, zstdFrameGroups } from '../lib/parallel/frames.js'
+import { decodeFrameGroups, zstdFrameGroups } from '../lib/parallel/zstd-frames.js'
 import { runJob as runJobWith, type Job, type JobResult } from '../lib/parallel/jobs.js'
 import { createDecoder, createEncoder } from '../lib/registry.js'
 

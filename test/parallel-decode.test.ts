@@ -18,6 +18,7 @@ import { runJob, type JobRunner } from '../lib/parallel/jobs.js'
 import { prepareDecoder } from '../lib/prepare.js'
 import { createDecoder, createEncoder } from '../lib/registry.js'
 import { decodeLz4Frames } from '../lib/parallel/lz4-frames.js'
+import { headerChecksum } from '../lib/codecs/lz4-frame-format.js'
 import { decodeLz4 } from '../streams/parallel.js'
 import { Lz4Cutter } from '../lib/parallel/lz4-cutter.js'
 import { ZstdCutter } from '../lib/parallel/zstd-cutter.js'
@@ -34,7 +35,7 @@ import { warmWorkers } from './_workers.js'
 /** Jobs run inline, on this thread, with the registry's span codecs (as `threads: 1` runs them). */
 const inline: JobRunner = (job) => runJob(job, { createEncoder, createDecoder })
 /** A parallel decoding stream as the shell opens it (streams/parallel-stream.ts), its jobs inline with `threads: 1`. */
-const openInline = (format: 'zstd' | 'lz4', options: Record<string, unknown>) => openDecodeStream(format, options, true, undefined, { createEncoder, createDecoder, prepareDecoder })
+const openInline = (format: 'zstd' | 'lz4', options: Record<string, unknown>) => openDecodeStream(format, options, undefined, { createEncoder, createDecoder, prepareDecoder })
 
 const text = filesCorpus(join(root, 'node_modules/typescript/lib'), 2_500_000, /\.d\.ts$/)
 const input = new Uint8Array(text.length + 400_000)
@@ -69,7 +70,7 @@ function parallelWays(format: 'zstd' | 'lz4', most = 100_000): Array<[string, (d
   if (format === 'lz4') {
     ways.push([
       'one-shot, inline jobs',
-      async (data, options = {}) => decodeLz4(data, options, inline, 4, { decode: decodeSerial }),
+      async (data, options = {}) => decodeLz4(data, options, inline, 4, { decodeSerial }),
     ])
   }
   return ways
@@ -177,6 +178,26 @@ test('corrupted bytes: the serial decoder\'s error code and offset (the bytes wh
   assert.ok(failures.size >= 2, `several kinds of failure: ${[...failures.keys()].join(', ')}`)
 })
 
+test('lz4: a wrong content checksum or content size: the serial decoder\'s error, one check for streams and one-shot (Lz4FrameChecks)', async () => {
+  const part = input.subarray(0, 1_500_000)
+  const frame = await encode('lz4', part, { blockSize: 65536, contentSize: part.length })
+  const checksum = frame.slice()
+  checksum[checksum.length - 2] ^= 4
+  assert.is(await agree('lz4', checksum, 'content checksum'), `CHECKSUM_MISMATCH at ${frame.length - 4}`)
+  /** The frame declaring `size` (its header checksum made again). */
+  const declaring = (size: number): Uint8Array => {
+    const x = frame.slice()
+    x[6] = size & 0xff
+    x[7] = (size >>> 8) & 0xff
+    x[8] = (size >>> 16) & 0xff
+    x[14] = headerChecksum(x, 4, 14)
+    return x
+  }
+  assert.is(await agree('lz4', declaring(part.length + 1), 'content size + 1'), `INVALID_DATA at ${frame.length - 8}`)
+  // A block past the declared size: found once its job is back, at the start of the job's blocks.
+  assert.match(await agree('lz4', declaring(part.length - 1), 'content size - 1', {}, false), /^INVALID_DATA at /)
+})
+
 /** The cuts of `chunks` pushed in turn, in a form that does not depend on the chunking (serial bytes merged). */
 function cutsOf(cutter: ZstdCutter | Lz4Cutter, chunks: Uint8Array[]): string[] {
   const out: string[] = []
@@ -255,6 +276,34 @@ test('a stream that nobody reads stops taking input: bounded memory', async () =
   assert.is((error as CodecError).code, 'ABORTED')
 })
 
+test('a slow reader: the stream waits for it and finishes (the writes and the job consumer both wait for room)', async () => {
+  const data = new Uint8Array(16 << 20).map((_, i) => (i * 7 + (i >> 13)) & 0xff)
+  for (const [format, factory] of [['zstd', zstdDecode], ['lz4', lz4Decode]] as const) {
+    const encoded = await encode(format, data, { blockSize: format === 'zstd' ? 1 << 20 : 262144 } as never)
+    const pair = factory({ threads: 2 })
+    const reading = (async () => {
+      const reader = pair.readable.getReader()
+      const parts: Uint8Array[] = []
+      for (let r = await reader.read(); !r.done; r = await reader.read()) {
+        parts.push(r.value)
+        await new Promise((resolve) => setTimeout(resolve, 5))
+      }
+      return concatBytes(parts)
+    })()
+    const writer = pair.writable.getWriter()
+    const writing = (async () => {
+      for (let at = 0; at < encoded.length; at += 1 << 20) await writer.write(encoded.subarray(at, at + (1 << 20)))
+      await writer.close()
+    })()
+    // A guard against a hang, not a timing check: the stream takes well under a second.
+    let guard: ReturnType<typeof setTimeout> | undefined
+    const hang = new Promise<never>((_, reject) => (guard = setTimeout(() => reject(new Error(`${format}: the stream hung`)), 120_000)))
+    const [out] = await Promise.race([Promise.all([reading, writing]), hang])
+    clearTimeout(guard)
+    assert.equal(out, data, format)
+  }
+})
+
 test('one-shot LZ4 decoding to less than MIN_PARALLEL_BYTES stays serial: no worker starts', async () => {
   closeWorkers()
   // Three frames: a group of blocks ends with its frame, so they are three jobs.
@@ -265,9 +314,9 @@ test('one-shot LZ4 decoding to less than MIN_PARALLEL_BYTES stays serial: no wor
   // Not even inline jobs (slower than the serial decoder on one thread): the serial path.
   let jobs = 0
   const counting: JobRunner = (job) => (jobs++, inline(job))
-  assert.equal(await decodeLz4(l, {}, counting, 4, { decode: decodeSerial }, MIN_PARALLEL_BYTES), small)
+  assert.equal(await decodeLz4(l, {}, counting, 4, { decodeSerial }, MIN_PARALLEL_BYTES), small)
   assert.is(jobs, 0)
-  assert.equal(await decodeLz4(l, {}, counting, 4, { decode: decodeSerial }), small)
+  assert.equal(await decodeLz4(l, {}, counting, 4, { decodeSerial }), small)
   assert.ok(jobs >= 2, 'without the floor, the same input runs as jobs')
 })
 

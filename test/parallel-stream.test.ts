@@ -7,13 +7,14 @@ import { join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
 import { CodecError, CompressionStream, decode, encode, encodeResponse, gzipEncode, lz4Encode, zstdEncode, brotliEncode, deflateRawEncode } from '../index.js'
 import { BlockEncoder, blockPlan } from '../lib/parallel/blocks.js'
-import { workerPool } from '../streams/pool.js'
+import { closeWorkers, workerPool } from '../streams/pool.js'
 import { checkBlockSize } from '../lib/parallel/block-options.js'
 import { checkThreads } from '../streams/threads.js'
 import { blockFamily } from '../lib/parallel/block-options.js'
 import { filesCorpus, randomBytes } from './_corpus.js'
 import { root } from './_fixtures.js'
 import { randomChunks } from './_streams.js'
+import { warmWorkers } from './_workers.js'
 
 const text = filesCorpus(join(root, 'node_modules/typescript/lib'), 2_500_000, /\.d\.ts$/)
 const input = new Uint8Array(text.length + 300_000)
@@ -177,6 +178,28 @@ test('CompressionStream takes threads and blockSize: the encode() bytes; bad val
   assert.equal(got, await encode('gzip', input, { threads: 2 }))
   assert.throws(() => new CompressionStream('gzip', { threads: 0 }), (e: Error) => e instanceof TypeError)
   assert.throws(() => new CompressionStream('deflate', { blockSize: 10 }), (e: Error) => e instanceof TypeError)
+})
+
+test('CompressionStream with threads: a failure is the standard\'s TypeError carrying the CodecError, as without threads', async () => {
+  await warmWorkers(2, input)
+  const cs = new CompressionStream('gzip', { threads: 2, blockSize: 32768 })
+  const reader = cs.readable.getReader()
+  const writer = cs.writable.getWriter()
+  const writing = writer.write(input).catch((e: unknown) => e)
+  // The header, then the first block: jobs are on the workers now; ending the workers
+  // fails them (and those queued) with ABORTED.
+  await reader.read()
+  await reader.read()
+  closeWorkers()
+  let error: unknown = null
+  for (;;) {
+    const r = await reader.read().catch((e: unknown) => ((error = e), null))
+    if (!r || r.done) break
+  }
+  assert.instance(error, TypeError, 'the read fails with a TypeError')
+  assert.instance((error as TypeError).cause, CodecError)
+  assert.is((error as { code?: string }).code, 'ABORTED')
+  assert.is(await writing, error, 'the write fails with the same error')
 })
 
 test('encodeResponse with threads: large bodies of known length in block mode, small ones as always', async () => {

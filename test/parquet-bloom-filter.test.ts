@@ -1,4 +1,4 @@
-// lib/parquet/bloom-filter.ts and xxhash64.ts: XXH64 against its reference vectors and
+// lib/parquet/bloom-filter.ts and lib/codecs/xxhash64.ts: XXH64 against its reference vectors and
 // hyparquet's implementation; bloom filters written by hyparquet-writer and in
 // parquet-testing answer as hyparquet's own reader does; hostile headers fail.
 import { existsSync, readFileSync } from 'node:fs'
@@ -30,6 +30,10 @@ test('XXH64: reference vectors and hyparquet agree', () => {
   assert.is(xxhash64(enc('abc')), 0x44bc2cf5ad770999n)
   const data = randomBytes(300, 7)
   for (let n = 0; n <= 300; n += n < 70 ? 1 : 23) assert.is(xxhash64(data.subarray(0, n)), theirHash.xxhash64(data.subarray(0, n)), `length ${n}`)
+  // The seed goes into every 64-bit lane (the one XXH64, lib/codecs/xxhash64.ts, computes on 32-bit halves).
+  for (const seed of [1n, 0xffffffffn, 0x100000000n, 2n ** 63n + 5n, 2n ** 64n - 1n]) {
+    for (const n of [0, 3, 8, 31, 32, 33, 64, 100, 300]) assert.is(xxhash64(data.subarray(0, n), seed), theirHash.xxhash64(data.subarray(0, n), seed), `seed ${seed}, length ${n}`)
+  }
 })
 
 /** Our answers and hyparquet's for `values` on one chunk; returns how many were absent. */

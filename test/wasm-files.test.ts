@@ -10,7 +10,8 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { fetchWasm, readWasm } from '../build/wasm-files.js'
+import { fetchWasm } from '../build/wasm-fetch.js'
+import { readWasm } from '../build/wasm-read.js'
 import { CodecError } from '../lib/errors.js'
 import { root } from './_fixtures.js'
 
@@ -49,7 +50,7 @@ test('fetchWasm: without import.meta.url (an IIFE bundle) the error says to buil
   )
   assert.is(e.code, 'ENGINE_UNAVAILABLE')
   assert.match(e.message, /brotli-enc\.wasm.*import\.meta\.url is not available.*build ESM/)
-  assert.match(e.message, /copy node_modules\/sluice\/dist\/browser\/\*\.wasm beside the bundle/)
+  assert.match(e.message, /copy node_modules\/sluice\/dist\/esm\/wasm\/\*\.wasm beside the bundle/)
 })
 
 test('fetchWasm: an HTTP 404 names the URL, the status and where the file ships; a 200 is handed over', async () => {
@@ -64,7 +65,7 @@ test('fetchWasm: an HTTP 404 names the URL, the status and where the file ships;
     const e = await rejection(fetchWasm('zstd', 'zstd-dec.wasm', () => new URL('./zstd-dec.wasm', base)))
     assert.is(e.code, 'ENGINE_UNAVAILABLE')
     assert.ok(e.message.includes(`${base}zstd-dec.wasm: HTTP 404`), e.message)
-    assert.ok(e.message.includes('node_modules/sluice/dist/browser/zstd-dec.wasm'), e.message)
+    assert.ok(e.message.includes('node_modules/sluice/dist/esm/wasm/zstd-dec.wasm'), e.message)
     const ok = await fetchWasm('lz4', 'lz4.wasm', () => new URL('./lz4.wasm', base))
     assert.equal(new Uint8Array(await ok.arrayBuffer()), new Uint8Array(body))
   } finally {

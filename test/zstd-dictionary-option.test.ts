@@ -13,7 +13,7 @@ import { spawnSync } from 'node:child_process'
 import { CodecError } from '../lib/errors.js'
 import { createDecoder, createEncoder } from '../lib/registry.js'
 import { Status } from '../lib/status.js'
-import { parseFrameHeader } from '../lib/codecs/zstd-frame.js'
+import { parseFrameHeader } from '../lib/codecs/zstd-frame-format.js'
 import { nodeDecode, nodeEncode } from '../adapters/node/index.js'
 import { decodeWhole as oneShotDecode, encodeWhole as oneShotEncode } from '../lib/whole-buffer.js'
 import { decodeGrowing } from '../lib/decode-buffer.js'
@@ -215,7 +215,7 @@ test('round trips over reset: the dictionary is applied again for every frame', 
 })
 
 test('one decoder over many frames keeps its dictionary loaded, through mid-frame resets, failures and single-pass fallbacks', async () => {
-  // zstd.ts keeps the decoder's libzstd context (and a trained dictionary loaded into it)
+  // zstd-decode.ts keeps the decoder's libzstd context (and a trained dictionary loaded into it)
   // from frame to frame; every way a frame can end must leave it right for the next.
   const plain = await oneShotEncode('zstd', some[3]!)
   for (const dictionary of [rawDictionary, ...(trained ? [trained] : [])]) {

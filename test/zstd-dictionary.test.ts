@@ -35,7 +35,8 @@ if (!hasCli) console.log('# skipped: the zstd CLI is not installed (apt-get inst
 const cliTest = hasCli ? test : test.skip
 
 // Two modules, two memories: the decoder's (x, heap) and the encoder's.
-const { exports: x, heap } = await loadZstdDecoderEngine()
+const decoderEngine = await loadZstdDecoderEngine()
+const { exports: x, heap } = decoderEngine
 const encoder = await loadZstdEncoderEngine()
 const scratch = mkdtempSync(join(tmpdir(), 'sluice-zstd-dict-'))
 process.on('exit', () => rmSync(scratch, { recursive: true, force: true }))
@@ -57,7 +58,7 @@ const samples = readdirSync(libDir)
 const message = new Uint8Array(readFileSync(join(root, 'lib', 'codecs', 'wasm', 'zstd-engine.ts'))).subarray(0, 3000)
 
 /** Copies `bytes` into the memory of `into` (the decoder's by default); the caller frees the pointer. */
-function copyIn(bytes: Uint8Array, into: ZstdEngine = { exports: x, heap }): number {
+function copyIn(bytes: Uint8Array, into: ZstdEngine = decoderEngine): number {
   const pointer = into.exports.malloc(Math.max(1, bytes.length))
   into.heap.refresh()
   into.heap.bytes.set(bytes, pointer)

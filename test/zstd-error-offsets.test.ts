@@ -3,12 +3,12 @@
 // dictionary, a wrong checksum, a cut) gives the same code at the same offset whole, in
 // 1000-byte and in 1-byte pieces, with much or little output room, through the span
 // decoder, decode() and the decoding stream. libzstd does not advance its input on an
-// error, so zstd.ts feeds it one part of the frame at a time (RFC 8878 section 3.1.1:
+// error, so zstd-decode.ts feeds it one part of the frame at a time (RFC 8878 section 3.1.1:
 // the header, each block, the checksum) and places an error at the start of the part
 // that failed: a block's 3-byte header, or the Content_Checksum for a mismatch.
 //
 // The layout the offsets are checked against is read here from the block headers by
-// hand (section 3.1.1.2), apart from lib/codecs/zstd-frame.ts.
+// hand (section 3.1.1.2), apart from lib/codecs/zstd-frame-format.ts.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'uvu'
@@ -16,7 +16,7 @@ import * as assert from 'uvu/assert'
 import { CodecError } from '../lib/errors.js'
 import { createDecoder, createEncoder } from '../lib/registry.js'
 import { Status } from '../lib/status.js'
-import { parseFrameHeader } from '../lib/codecs/zstd-frame.js'
+import { parseFrameHeader } from '../lib/codecs/zstd-frame-format.js'
 import { decodeWhole as oneShotDecode, encodeWhole as oneShotEncode } from '../lib/whole-buffer.js'
 import { decodeStream } from '../streams/index.js'
 import { packageDocuments } from '../bench/corpus.js'
@@ -196,7 +196,7 @@ test('a frame cut anywhere: TRUNCATED at the cut (at the frame, inside its heade
     const cuts = new Set([5, 9, l.blocks[0]!.start + 1, l.blocks[0]!.start + 3, l.blocks[1]?.start ?? 20, frame.length >> 1, l.checksum, frame.length - 1])
     for (const n of cuts) {
       const o = errorAt(await outcome(frame.subarray(0, n), options, `${name} cut at ${n}`))
-      // The decoder consumes a frame header only once it is whole (zstd.ts readHeader).
+      // The decoder consumes a frame header only once it is whole (zstd-decode.ts readHeader).
       assert.is(show(o), `TRUNCATED at ${n < l.blocks[0]!.start ? 0 : n}`, `${name} cut at ${n}`)
     }
   }

@@ -1,11 +1,13 @@
 // zstdFrames(): every frame of a stream with its header fields, without decoding, against
 // what the zstd CLI (Debian package zstd) wrote and what `zstd -lv` reports; skippable
-// frames, dictionary IDs, frames without content size; truncated and corrupt input.
+// frames, dictionary IDs, frames without content size; truncated and corrupt input. The
+// CLI's `inspect` reads the same walk, keeping the frames read before an error.
 import { join } from 'node:path'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { CodecError, encode, zstdFrames } from '../index.js'
-import { writeU32LE } from '../lib/endian.js'
+import { readU32LE, writeU32LE } from '../lib/endian.js'
+import { inspectZstd } from '../adapters/node/cli/inspect-codecs.js'
 import { concatBytes } from './_bytes.js'
 import { filesCorpus, randomBytes } from './_corpus.js'
 import { root } from './_fixtures.js'
@@ -83,6 +85,24 @@ test('truncated and corrupt streams are CodecErrors with offsets', async () => {
   assert.is(((await rejection(zstdFrames(longSkip))) as CodecError).code, 'TRUNCATED')
   assert.equal(await zstdFrames(new Uint8Array(0)), [])
   assert.is(((await rejection(zstdFrames(concatBytes([frame, frame]), { maxFrames: 1 }))) as CodecError).code, 'LIMIT_EXCEEDED')
+})
+
+test('inspect keeps the frames read before corrupt or cut framing, and says what is wrong where', async () => {
+  const frame = await encode('zstd', text.subarray(0, 300_000))
+  const whole = await inspectZstd(concatBytes([frame, frame]))
+  assert.is(whole.error, undefined)
+  assert.equal(whole.frames.map((f) => [f.offset, f.compressedSize, f.contentSize]), [[0, frame.length, 300_000], [frame.length, frame.length, 300_000]])
+  assert.is(whole.frames[0]!.checksum, readU32LE(frame, frame.length - 4).toString(16).padStart(8, '0'))
+  assert.ok(whole.frames[0]!.blocks! >= 3, 'three 128 KiB blocks at least')
+  const cut = await inspectZstd(concatBytes([frame, frame]).subarray(0, 2 * frame.length - 3))
+  assert.is(cut.frames.length, 1)
+  assert.match(cut.error!, new RegExp(`ends inside the content checksum of the frame at ${frame.length} .*at byte ${2 * frame.length - 4}`))
+  const junk = await inspectZstd(concatBytes([frame, new Uint8Array([1, 2, 3, 4])]))
+  assert.is(junk.frames.length, 1)
+  assert.match(junk.error!, new RegExp(`cannot start a zstd frame .*at byte ${frame.length}`))
+  // From an offset (dcz's header before the stream): offsets are in the whole file.
+  const after = await inspectZstd(concatBytes([new Uint8Array(40), frame]), 40)
+  assert.equal([after.frames[0]!.offset, after.compressedSize, after.error], [40, frame.length, undefined])
 })
 
 test.run()

@@ -5,7 +5,6 @@
 // the same sources.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { open } from 'node:fs/promises'
-import type { IncomingMessage, ServerResponse } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from 'uvu'
@@ -15,44 +14,13 @@ import { fileRangeSource } from '../adapters/node/index.js'
 import { parquetMetadata } from '../lib/parquet/index.js'
 import { filesCorpus } from './_corpus.js'
 import { root, fixture } from './_fixtures.js'
-import { listen } from './_http.js'
+import { listen, rangeServer, type Served } from './_http.js'
 import { rejection } from './_caught.js'
 import { readFileSync } from 'node:fs'
 
 const content = filesCorpus(join(root, 'node_modules/typescript/lib'), 2_000_000, /\.d\.ts$/)
 const FRAME = 128 * 1024
 const archive = await encode('zstd', content, { seekable: true, frameSize: FRAME })
-
-interface Served {
-  body: Uint8Array
-  etag?: string
-  /** 'ignore': every GET is a 200 with the whole body; 'no-head': HEAD is 405. */
-  mode?: 'ignore' | 'no-head' | 'gzip'
-}
-
-/** A static file server honouring Range and If-Range (RFC 9110 §14), logging each request. */
-function staticServer(served: Served, log: string[]) {
-  return (req: IncomingMessage, res: ServerResponse) => {
-    const range = req.headers.range
-    log.push(`${req.method} ${range ?? ''}`.trim())
-    const body = served.body
-    const headers: Record<string, string> = { 'accept-ranges': 'bytes', 'content-type': 'application/zstd' }
-    if (served.etag) headers.etag = served.etag
-    if (served.mode === 'gzip') headers['content-encoding'] = 'gzip'
-    if (req.method === 'HEAD') {
-      if (served.mode === 'no-head') return res.writeHead(405).end()
-      return res.writeHead(200, { ...headers, 'content-length': String(body.length) }).end()
-    }
-    const ifRange = req.headers['if-range']
-    const m = range && served.mode !== 'ignore' && (!ifRange || ifRange === served.etag) ? /^bytes=(\d+)-(\d+)$/.exec(range) : null
-    if (!m) return res.writeHead(200, { ...headers, 'content-length': String(body.length) }).end(body)
-    const start = Number(m[1])
-    const end = Math.min(Number(m[2]), body.length - 1)
-    if (start >= body.length) return res.writeHead(416, { 'content-range': `bytes */${body.length}` }).end()
-    res.writeHead(206, { ...headers, 'content-range': `bytes ${start}-${end}/${body.length}`, 'content-length': String(end - start + 1) })
-    res.end(body.subarray(start, end + 1))
-  }
-}
 
 async function codecError(promise: Promise<unknown>): Promise<CodecError> {
   const e = await rejection(promise)
@@ -67,7 +35,7 @@ function same(a: Uint8Array, b: Uint8Array, what: string): void {
 
 test('a seekable archive over HTTP: one HEAD, one read for the table, one per range after', async () => {
   const log: string[] = []
-  const server = await listen(staticServer({ body: archive, etag: '"v1"' }, log))
+  const server = await listen(rangeServer({ body: archive, etag: '"v1"' }, log))
   try {
     const source = await httpRangeSource(`${server.url}/logs.zst`)
     assert.is(source.size, archive.length)
@@ -93,7 +61,7 @@ test('a seekable archive over HTTP: one HEAD, one read for the table, one per ra
 
 test('a server that ignores Range, or refuses HEAD', async () => {
   const log: string[] = []
-  const ignoring = await listen(staticServer({ body: archive, mode: 'ignore' }, log))
+  const ignoring = await listen(rangeServer({ body: archive, mode: 'ignore' }, log))
   try {
     const source = await httpRangeSource(ignoring.url)
     const e = await codecError(openZstdSeekable(source))
@@ -102,7 +70,7 @@ test('a server that ignores Range, or refuses HEAD', async () => {
   } finally {
     await ignoring.close()
   }
-  const noHead = await listen(staticServer({ body: archive, mode: 'no-head', etag: '"a"' }, log))
+  const noHead = await listen(rangeServer({ body: archive, mode: 'no-head', etag: '"a"' }, log))
   try {
     log.length = 0
     const source = await httpRangeSource(noHead.url)
@@ -113,7 +81,7 @@ test('a server that ignores Range, or refuses HEAD', async () => {
   } finally {
     await noHead.close()
   }
-  const gzip = await listen(staticServer({ body: archive, mode: 'gzip' }, log))
+  const gzip = await listen(rangeServer({ body: archive, mode: 'gzip' }, log))
   try {
     assert.is((await codecError(httpRangeSource(gzip.url))).code, 'UNSUPPORTED')
   } finally {
@@ -132,7 +100,7 @@ test('a server that ignores Range, or refuses HEAD', async () => {
 test('the resource changes between reads: INVALID_DATA, never mixed bytes', async () => {
   const log: string[] = []
   const served: Served = { body: archive, etag: '"v1"' }
-  const server = await listen(staticServer(served, log))
+  const server = await listen(rangeServer(served, log))
   try {
     const reader = await openZstdSeekable(await httpRangeSource(server.url))
     // Same length, new ETag: If-Range makes the server answer 200 with the new file.
@@ -176,7 +144,7 @@ if (!parquetDir) console.log('# skipped: Parquet footers over HTTP: the shared f
 ;(parquetDir ? test : test.skip)('Parquet footers through the same range sources', async () => {
   const bytes = new Uint8Array(readFileSync(join(parquetDir!, 'alltypes_tiny_pages.parquet')))
   const log: string[] = []
-  const server = await listen(staticServer({ body: bytes, etag: '"p"' }, log))
+  const server = await listen(rangeServer({ body: bytes, etag: '"p"' }, log))
   try {
     const overHttp = await parquetMetadata(await httpRangeSource(server.url))
     const inMemory = await parquetMetadata(bytes)

@@ -1,8 +1,8 @@
 import { CompressionType, compressionRegistry } from 'apache-arrow'
 import type { Decoder, Encoder } from '../../lib/codec.js'
 import { CodecError } from '../../lib/errors.js'
-import { checkLevel, checkLimit, DEFAULT_MAX_OUTPUT_BYTES } from '../../lib/formats.js'
-import { checkKeys } from '../../lib/options.js'
+import { checkLevel, DEFAULT_MAX_OUTPUT_BYTES } from '../../lib/codec-options.js'
+import { checkKeys, checkLimit } from '../../lib/options.js'
 import { loadCodec } from '../../lib/registry.js'
 import { Status, statusName } from '../../lib/status.js'
 import { readInt64 } from '../../lib/arrow/body.js'
@@ -100,8 +100,9 @@ function loadedCommonJsRegistry(): ArrowCompressionRegistry | null {
   if (typeof proc?.getBuiltinModule !== 'function') return null
   const mod = proc.getBuiltinModule('module') as { createRequire?: (url: string) => NodeJS.Require } | undefined
   if (!mod?.createRequire) return null
-  // import.meta.url in the ESM build; the CommonJS build has __filename instead.
-  const here = import.meta.url || (typeof __filename === 'string' ? __filename : '')
+  // sluice's files are ES modules (require('sluice') loads them too); a user's bundle in
+  // CommonJS format leaves import.meta empty.
+  const here = import.meta.url
   if (!here) return null
   const require = mod.createRequire(here)
   let path: string

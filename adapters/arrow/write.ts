@@ -1,7 +1,7 @@
 import { DataType, RecordBatch, Schema, Table, type Data, type Vector } from 'apache-arrow'
 import type { Encoder } from '../../lib/codec.js'
 import { CodecError } from '../../lib/errors.js'
-import { checkLevel } from '../../lib/formats.js'
+import { checkLevel } from '../../lib/codec-options.js'
 import { checkKeys } from '../../lib/options.js'
 import { loadCodec } from '../../lib/registry.js'
 import type { BlockDesc, SchemaDesc } from '../../lib/arrow/metadata.js'

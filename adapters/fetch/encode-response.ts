@@ -29,12 +29,13 @@
  */
 import type { Format } from '../../lib/codec.js'
 import { CodecError } from '../../lib/errors.js'
-import { canFlush, checkLevel, HTTP_CODINGS, httpOf, resolveEngine, type Engine } from '../../lib/formats.js'
-import { checkKeys, checkOneOf, describe } from '../../lib/options.js'
+import { canFlush, HTTP_CODINGS, httpOf, rowOf, type Engine } from '../../lib/formats.js'
+import { checkLevel, resolveEngine } from '../../lib/codec-options.js'
+import { checkKeys, checkOneOf, describe, MIN_PARALLEL_BYTES } from '../../lib/options.js'
 import { encodeStream } from '../../streams/factories.js'
-import { blockFamily } from '../../lib/parallel/block-options.js'
-import { checkThreads, MIN_PARALLEL_BYTES } from '../../streams/parallel.js'
+import { checkThreads } from '../../streams/threads.js'
 import { parallelEncodeStream } from '../../streams/parallel-stream.js'
+import { encodesInBlocks } from '../../streams/threads-decision.js'
 import { CONTENT_CODINGS, DICTIONARY_CODINGS, negotiate, type ContentCoding, type DictionaryCoding } from './negotiate.js'
 import { checkProgress, type Progress, type ProgressCallback } from '../../lib/progress.js'
 import { dictionaryChooser, type DictionaryChooser, type ServerDictionariesOption } from './server-dictionaries.js'
@@ -340,7 +341,7 @@ export function encodeResponse(request: Request, response: Response, options: En
   const onProgress = progress && totalIn !== undefined ? (p: Progress) => progress({ ...p, totalIn }) : progress
   // threads: block mode on workers for bodies known to be large enough to gain, in the
   // formats with independent blocks (zstd, gzip, deflate); the rest as always.
-  const parallel = threads !== undefined && threads !== 1 && blockFamily(plan.format) !== null && totalIn !== undefined && totalIn >= MIN_PARALLEL_BYTES
+  const parallel = encodesInBlocks(plan.format, { threads }) && rowOf(plan.format).blocks !== undefined && totalIn !== undefined && totalIn >= MIN_PARALLEL_BYTES
   const encoder = parallel
     ? parallelEncodeStream(plan.format, { level: plan.level, engine: plan.engine, flush: plan.flush, threads })
     : encodeStream(plan.format, { level: plan.level, engine: plan.engine, flush: plan.flush, dictionary: plan.dictionary, onProgress })

@@ -29,13 +29,15 @@
 import type { Format } from '../../lib/codec.js'
 import type { Decoder } from '../../lib/codec.js'
 import { CodecError } from '../../lib/errors.js'
-import { checkDeferredOptions, checkMaxOutput, DEFAULT_MAX_OUTPUT_BYTES, HTTP_CODINGS, httpOf, isDictionaryTransport, type HttpCoding } from '../../lib/formats.js'
+import { HTTP_CODINGS, httpOf, isDictionaryTransport, type HttpCoding } from '../../lib/formats.js'
+import { checkDeferredOptions, checkMaxOutput, DEFAULT_MAX_OUTPUT_BYTES } from '../../lib/codec-options.js'
 import { checkKeys } from '../../lib/options.js'
 import { createDecoder } from '../../lib/registry.js'
 import { Status } from '../../lib/status.js'
 import { checkProgress, ProgressMeter, type ProgressCallback } from '../../lib/progress.js'
 import { DictionaryFinder, transportHash, transportHeaderAt, transportHeaderLength, type DictionariesOption } from '../../lib/dictionary-lookup.js'
-import { headerAt, sniffingStream, type Decide, type Decision } from '../../streams/decompress.js'
+import { headerAt } from '../../lib/detect.js'
+import { sniffingStream, type Decide, type Decision } from '../../streams/sniffing-stream.js'
 
 /** Options of `decodeResponse()` and `decodeBody()`. */
 export interface DecodeResponseOptions {

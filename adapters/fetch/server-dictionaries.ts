@@ -20,7 +20,7 @@ import { sha256 as digest } from '../../lib/dictionary-digest.js'
 import { sha256Sync } from '../../lib/sha256-sync.js'
 import { hashHex } from '../../lib/dictionary-lookup.js'
 import { CodecError } from '../../lib/errors.js'
-import { checkDictionary } from '../../lib/formats.js'
+import { checkDictionary } from '../../lib/codec-options.js'
 import { DICTIONARY_HASH_BYTES, MAX_DICTIONARY_ID, parseAvailableDictionary, parseDictionaryId, availableDictionary } from './dictionary-headers.js'
 import { serializeString } from './structured-fields.js'
 

@@ -17,10 +17,10 @@
  * can be passed around synchronously, and its functions throw `INVALID_OPTION` (a call
  * that breaks the API contract) until that first load has finished.
  *
- * SNAPPY is decoded by this library's Snappy block kernel (engine 'wasm', sluice's
- * hand-written lib/codecs/wasm/snappy.wat, by default; 'js': lib/codecs/snappy-block.ts),
- * not hyparquet's own: the block's varint preamble must state exactly `outputLength`
- * bytes, checked before the output is allocated.
+ * SNAPPY is decoded by this library's raw Snappy decoder ('snappy-raw': engine 'wasm',
+ * sluice's hand-written lib/codecs/wasm/snappy.wat kernel, by default; 'js':
+ * lib/codecs/snappy-block.ts), not hyparquet's own: the block's varint preamble must
+ * state exactly `outputLength` bytes.
  *
  * `loadParquetWriterCompressors()` gives the other direction, compressors for
  * hyparquet-writer's `compressors` option.
@@ -33,12 +33,12 @@
  */
 import type { Decoder, Format } from '../../lib/codec.js'
 import { CodecError } from '../../lib/errors.js'
-import { DEFAULT_MAX_OUTPUT_BYTES, mostDecodedBytes, resolveEngine, type Engine } from '../../lib/formats.js'
+import type { Engine } from '../../lib/formats.js'
+import { DEFAULT_MAX_OUTPUT_BYTES, mostDecodedBytes, resolveEngine } from '../../lib/codec-options.js'
 import { checkKeys } from '../../lib/options.js'
 import { decodeInto } from '../../lib/decode-buffer.js'
 import { loadCodec, type CodecModule } from '../../lib/registry.js'
-import { ERR_INPUT, mostSnappyDecoded, PRE_OK, readPreamble, snappyErrorMessage, type Preamble } from '../../lib/codecs/snappy-block.js'
-import { ERR_MEMORY, type SnappyKernel } from '../../lib/codecs/snappy-kernel.js'
+import { mostSnappyDecoded } from '../../lib/codecs/snappy-block.js'
 import { Status, statusName } from '../../lib/status.js'
 
 /** The Parquet codec names this adapter decodes (parquet.thrift `CompressionCodec`). */
@@ -84,8 +84,8 @@ const ALL_CODECS: readonly ParquetCodec[] = Object.freeze(['SNAPPY', 'GZIP', 'ZS
 type ParquetFormat = Exclude<Format, 'dcz' | 'dcb'>
 
 const FORMATS_OF: Record<ParquetCodec, readonly ParquetFormat[]> = {
-  // Decoded by the Snappy block kernel, loaded by `load()` itself.
-  SNAPPY: [],
+  // One raw block (format_description.txt), as Parquet stores a page.
+  SNAPPY: ['snappy-raw'],
   // Parquet says GZIP is RFC 1952 gzip; Arrow C++ inflates with windowBits | 32 (gzip or
   // zlib autodetect) and hyparquet-compressors reads a stream without the gzip magic
   // as raw deflate, so all three wrappers are accepted (see `decodeGzipFamily`).
@@ -131,9 +131,6 @@ function decodeExact(decoder: Decoder, concatenated: boolean, codec: ParquetCode
 class CodecSet {
   private readonly modules = new Map<Format, CodecModule>()
   private readonly decoders = new Map<Format, Decoder>()
-  /** The Snappy block kernel of the chosen engine, once loaded. */
-  snappy: SnappyKernel | null = null
-  private readonly preamble: Preamble = { length: 0, size: 0 }
 
   constructor(private readonly loadedCodecs: ReadonlySet<ParquetCodec>) {}
 
@@ -148,29 +145,6 @@ class CodecSet {
       throw new CodecError('INVALID_OPTION', format, `the ${codec} decompressor is not loaded: ${how}`)
     }
     return m
-  }
-
-  /**
-   * Decodes one raw Snappy block (format_description.txt) into `output`, whose length
-   * the preamble must state; the caller allocated it after `allocate()`'s checks.
-   */
-  snappyInto(input: Uint8Array, output: Uint8Array): Uint8Array {
-    const kernel = this.snappy
-    if (!kernel || !this.loadedCodecs.has('SNAPPY')) {
-      const how = this.loadedCodecs.has('SNAPPY') ? 'await loadParquetCompressors() before reading' : `add 'SNAPPY' to the codecs option of loadParquetCompressors()`
-      throw new CodecError('INVALID_OPTION', SNAPPY_FORMAT, `the SNAPPY decompressor is not loaded: ${how}`)
-    }
-    const context = `(SNAPPY page, ${input.length} compressed bytes, ${output.length} expected)`
-    const p = this.preamble
-    if (readPreamble(input, 0, input.length, p) !== PRE_OK) throw new CodecError('INVALID_DATA', SNAPPY_FORMAT, `the block's preamble is not a varint below 2^32 ${context}`, 0)
-    if (p.length !== output.length) throw new CodecError('INVALID_DATA', SNAPPY_FORMAT, `the block's preamble declares ${p.length} bytes, its page header ${output.length} ${context}`, 0)
-    const n = kernel.decodeInto(input, p.size, input.length, output, 0, p.length)
-    if (n === ERR_MEMORY) throw new CodecError('LIMIT_EXCEEDED', SNAPPY_FORMAT, `the wasm engine could not grow its memory to ${input.length} + ${output.length} bytes ${context}`)
-    if (n < 0) {
-      const code = n === ERR_INPUT ? 'TRUNCATED' : 'INVALID_DATA'
-      throw new CodecError(code, SNAPPY_FORMAT, `${n === ERR_INPUT ? 'the block ends before the length its preamble declares' : snappyErrorMessage(n)} ${context}`)
-    }
-    return output
   }
 
   /** The reused decoder of a format that has no per-call options. */
@@ -194,11 +168,8 @@ class CodecSet {
   }
 }
 
-/** The format named in Snappy errors: one raw block. */
-const SNAPPY_FORMAT = 'snappy-raw'
-
 /** The format named in errors raised before a decoder runs. */
-const ERROR_FORMAT: Record<ParquetCodec, string> = { SNAPPY: SNAPPY_FORMAT, GZIP: 'gzip', ZSTD: 'zstd', BROTLI: 'brotli', LZ4: 'lz4-block', LZ4_RAW: 'lz4-block' }
+const ERROR_FORMAT: Record<ParquetCodec, string> = { SNAPPY: 'snappy-raw', GZIP: 'gzip', ZSTD: 'zstd', BROTLI: 'brotli', LZ4: 'lz4-block', LZ4_RAW: 'lz4-block' }
 
 /**
  * Checks `outputLength` (the page header's `uncompressed_page_size`, untrusted) and the
@@ -286,32 +257,25 @@ function tryHadoop(set: CodecSet, input: Uint8Array, output: Uint8Array): string
   return null
 }
 
+/**
+ * hyparquet's decompressor for `codec`: the page's output allocated (after `allocate`'s
+ * checks), then `decode` of the input into it; an empty page decodes to nothing.
+ */
+const page =
+  (codec: ParquetCodec, decode: (input: Uint8Array, output: Uint8Array) => Uint8Array): ParquetDecompressor =>
+  (input, outputLength) => {
+    const output = allocate(codec, input, outputLength)
+    return input.length === 0 ? output : decode(input, output)
+  }
+
 function buildCompressors(set: CodecSet): ParquetCompressors {
   return Object.freeze({
-    SNAPPY: (input: Uint8Array, outputLength: number) => {
-      const output = allocate('SNAPPY', input, outputLength)
-      return input.length === 0 ? output : set.snappyInto(input, output)
-    },
-    GZIP: (input: Uint8Array, outputLength: number) => {
-      const output = allocate('GZIP', input, outputLength)
-      return input.length === 0 ? output : decodeGzipFamily(set, input, output)
-    },
-    ZSTD: (input: Uint8Array, outputLength: number) => {
-      const output = allocate('ZSTD', input, outputLength)
-      return input.length === 0 ? output : decodeExact(set.decoder('ZSTD', 'zstd'), true, 'ZSTD', input, output)
-    },
-    BROTLI: (input: Uint8Array, outputLength: number) => {
-      const output = allocate('BROTLI', input, outputLength)
-      return input.length === 0 ? output : decodeExact(set.decoder('BROTLI', 'brotli'), false, 'BROTLI', input, output)
-    },
-    LZ4: (input: Uint8Array, outputLength: number) => {
-      const output = allocate('LZ4', input, outputLength)
-      return input.length === 0 ? output : decodeLz4Hadoop(set, input, output)
-    },
-    LZ4_RAW: (input: Uint8Array, outputLength: number) => {
-      const output = allocate('LZ4_RAW', input, outputLength)
-      return input.length === 0 ? output : decodeExact(set.blockDecoder('LZ4_RAW', outputLength), false, 'LZ4_RAW', input, output)
-    },
+    SNAPPY: page('SNAPPY', (input, output) => decodeExact(set.decoder('SNAPPY', 'snappy-raw'), false, 'SNAPPY', input, output)),
+    GZIP: page('GZIP', (input, output) => decodeGzipFamily(set, input, output)),
+    ZSTD: page('ZSTD', (input, output) => decodeExact(set.decoder('ZSTD', 'zstd'), true, 'ZSTD', input, output)),
+    BROTLI: page('BROTLI', (input, output) => decodeExact(set.decoder('BROTLI', 'brotli'), false, 'BROTLI', input, output)),
+    LZ4: page('LZ4', (input, output) => decodeLz4Hadoop(set, input, output)),
+    LZ4_RAW: page('LZ4_RAW', (input, output) => decodeExact(set.blockDecoder('LZ4_RAW', output.length), false, 'LZ4_RAW', input, output)),
   })
 }
 
@@ -321,13 +285,7 @@ async function load(set: CodecSet, options: ParquetCompressorsOptions, codecs: r
   for (const codec of codecs) for (const f of FORMATS_OF[codec]) formats.add(f)
   // Resolve all engines first, so a bad option throws before anything loads.
   const jobs = [...formats].map((format) => [format, resolveEngine(format, engines[FAMILY[format]])] as const)
-  const snappyEngine = resolveEngine('snappy-raw', engines.snappy)
-  const snappy = !codecs.includes('SNAPPY')
-    ? null
-    : snappyEngine === 'js'
-      ? import('../../lib/codecs/snappy-kernel.js').then((m) => m.jsSnappyKernel())
-      : import('../../lib/codecs/snappy-wasm.js').then((m) => m.loadSnappyWasm()).then((m) => m.kernel)
-  await Promise.all([...jobs.map(async ([format, engine]) => set.add(format, await loadCodec(format, engine, 'decode'))), snappy?.then((k) => (set.snappy = k))])
+  await Promise.all(jobs.map(async ([format, engine]) => set.add(format, await loadCodec(format, engine, 'decode'))))
 }
 
 function checkCodecs(codecs: unknown): readonly ParquetCodec[] {

@@ -24,7 +24,8 @@
 import type { Encoder, Format } from '../../lib/codec.js'
 import { createSnappyTable, encodeBlock, maxCompressedLength } from '../../lib/codecs/snappy-block.js'
 import { CodecError } from '../../lib/errors.js'
-import { checkLevel, resolveEngine, type Engine } from '../../lib/formats.js'
+import type { Engine } from '../../lib/formats.js'
+import { checkLevel, resolveEngine } from '../../lib/codec-options.js'
 import { loadCodec, type CodecModule } from '../../lib/registry.js'
 import { Status, statusName } from '../../lib/status.js'
 
@@ -119,7 +120,7 @@ function encodeWhole(encoder: Encoder, codec: ParquetWriterCodec, input: Uint8Ar
 function snappyCompressor(): ParquetCompressor {
   const table = createSnappyTable()
   return (input) => {
-    if (input.length >= 2 ** 32) throw new CodecError('LIMIT_EXCEEDED', 'snappy-raw', `SNAPPY page of ${input.length} bytes: a Snappy block holds less than 2^32`)
+    if (input.length >= 2 ** 32) throw new CodecError('LIMIT_EXCEEDED', 'snappy-raw', `SNAPPY page of ${input.length} bytes: a Snappy block holds less than 2^32 (the format's limit, not an option)`)
     const out = new Uint8Array(maxCompressedLength(input.length))
     const n = encodeBlock(input, 0, input.length, out, 0, table)
     return n * 2 >= out.length ? out.subarray(0, n) : out.slice(0, n)

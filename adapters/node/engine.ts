@@ -34,13 +34,14 @@
 import zlib from 'node:zlib'
 import type { Decoder, Encoder, Format } from '../../lib/codec.js'
 import { CodecError, type Failure } from '../../lib/errors.js'
-import { checkDictionary, checkLevel, formatOption, traitsOf } from '../../lib/formats.js'
+import { traitsOf } from '../../lib/formats.js'
+import { checkDictionary, checkLevel, formatOption } from '../../lib/codec-options.js'
 import type { CodecModule } from '../../lib/codec.js'
 import { Status } from '../../lib/status.js'
 import { crc32 as jsCrc32 } from '../../lib/codecs/checksum.js'
 import { wrapperOf, type Crc32, type DeflateBody } from '../../lib/codecs/deflate.js'
 import { deflateModule } from '../../lib/codecs/deflate-module.js'
-import { ZstdFrameScanner } from '../../lib/codecs/zstd-frame.js'
+import { ZstdFrameWalker } from '../../lib/codecs/zstd-frame-format.js'
 import { seekableOrPlain } from '../../lib/codecs/zstd-seekable-encode.js'
 import { checkEncoderWindow } from '../../lib/codecs/zstd-window.js'
 import { largeWindowRefusal } from '../../lib/codecs/brotli-window.js'
@@ -340,7 +341,7 @@ class NativeDecoder implements Decoder {
 /**
  * zstd over node:zlib. The native decompressor does not say where a frame ends (a
  * finishing step with no input succeeds whether or not the frame is complete), so a
- * scanner reads the frame's own headers to find its end (lib/codecs/zstd-frame.ts) and
+ * walker reads the frame's own headers to find its end (lib/codecs/zstd-frame-format.ts) and
  * the native side is never given a byte past it. With the whole frame given, a step
  * that leaves output room has flushed everything: the frame is done.
  */
@@ -351,7 +352,7 @@ class NativeZstdDecoder implements Decoder {
   written = 0
   failure: Failure | null = null
   private readonly step: NativeStep
-  private readonly scanner = new ZstdFrameScanner()
+  private readonly scanner = new ZstdFrameWalker()
   /** Bytes of the current frame the native side has used. */
   private fed = 0
   private ended = false
@@ -472,7 +473,7 @@ class NativeEncoder implements Encoder {
   private readonly held = new Uint8Array(1)
   private holding = false
   /** zstd: the frame being written, followed through its own headers. */
-  private readonly frame: ZstdFrameScanner | null
+  private readonly frame: ZstdFrameWalker | null
 
   constructor(
     readonly format: Format,
@@ -482,7 +483,7 @@ class NativeEncoder implements Encoder {
   ) {
     this.step = new NativeStep(format, create, options.renewOnReset ?? false)
     this.holdsLast = options.holdsLast ?? false
-    this.frame = options.zstdFrame ? new ZstdFrameScanner() : null
+    this.frame = options.zstdFrame ? new ZstdFrameWalker() : null
   }
 
   transform(src: Uint8Array, dst: Uint8Array, final: boolean): Status {

@@ -16,11 +16,12 @@ import type { Format } from '../../lib/codec.js'
 import type { Machine } from '../../lib/machine.js'
 import { prepareDecoder, prepareEncoder, type OpenMachine } from '../../lib/prepare.js'
 import { CodecError } from '../../lib/errors.js'
-import { checkThreadsForm, wantsBlocks, type MachineCodecOptions } from '../../lib/formats.js'
+import type { MachineCodecOptions } from '../../lib/codec-options.js'
 import { describe } from '../../lib/options.js'
 import { decodeStream } from '../../streams/factories.js'
 import { parallelEncodeStream } from '../../streams/parallel-stream.js'
 import type { DecodeThreadOptions, ThreadOptions } from '../../streams/thread-options.js'
+import { decodesInParallel, encodesInBlocks } from '../../streams/threads-decision.js'
 
 /** The Node adapter's own option, besides the codec's and the machine's. */
 export interface NodeCodecOptions {
@@ -202,14 +203,9 @@ const machineOf = (open: OpenMachine) => async (): Promise<Machine> => {
  */
 export function nodeDecode<F extends Format>(format: F, options: NodeDecodeOptions<F> = {} as NodeDecodeOptions<F>): NodeCodecDuplex {
   const { duplex, threads, ...codec } = options
-  if (threads !== undefined) {
-    // The same rule as the WHATWG factories: only zstd and LZ4 have anything to split.
-    if (threads !== 1 && (format === 'zstd' || format === 'lz4') && options.concatenated !== false) {
-      return webDuplex(format, decodeStream(format, { ...codec, threads } as never), duplexOptions(format, duplex))
-    }
-    checkThreadsForm(format, threads)
-    options = { duplex, ...codec } as NodeDecodeOptions<F>
-  }
+  // The rule of every surface (streams/threads-decision.ts): only zstd and LZ4 split.
+  if (decodesInParallel(format, options)) return webDuplex(format, decodeStream(format, { ...codec, threads } as never), duplexOptions(format, duplex))
+  if (threads !== undefined) options = { duplex, ...codec } as NodeDecodeOptions<F>
   return new CodecDuplex(machineOf(prepareDecoder(format, options, NODE_SURFACE)), duplexOptions(format, options.duplex))
 }
 
@@ -221,11 +217,8 @@ export function nodeDecode<F extends Format>(format: F, options: NodeDecodeOptio
  */
 export function nodeEncode<F extends Format>(format: F, options: NodeEncodeOptions<F> = {} as NodeEncodeOptions<F>): NodeCodecDuplex {
   const { duplex, threads, ...codec } = options
-  if (wantsBlocks(format, options)) return webDuplex(format, parallelEncodeStream(format, { ...codec, threads }), duplexOptions(format, duplex))
-  if (threads !== undefined) {
-    checkThreadsForm(format, threads)
-    options = { duplex, ...codec } as NodeEncodeOptions<F>
-  }
+  if (encodesInBlocks(format, options)) return webDuplex(format, parallelEncodeStream(format, { ...codec, threads }), duplexOptions(format, duplex))
+  if (threads !== undefined) options = { duplex, ...codec } as NodeEncodeOptions<F>
   return new CodecDuplex(machineOf(prepareEncoder(format, options, NODE_SURFACE)), duplexOptions(format, options.duplex))
 }
 

@@ -10,8 +10,9 @@
  * - bodies sent with `Content-Encoding` (zstd, gzip, deflate, br): decoded with
  *   `decodeResponse`, which skips layers the Workers runtime decoded itself.
  *
- * Deploy with wrangler (it picks sluice's `workerd` build, whose zstd and brotli wasm are
- * imported as modules: Workers refuse to compile WebAssembly from bytes at run time):
+ * Deploy with wrangler (it resolves sluice's `#wasm/<engine>` imports with the `workerd`
+ * condition: every engine's wasm is imported as a module, since Workers refuse to
+ * compile WebAssembly from bytes at run time):
  *
  *     # wrangler.toml
  *     name = "decode-proxy"
@@ -21,9 +22,9 @@
  *     UPSTREAM = "https://data.example.com/"
  *     MAX_OUTPUT_BYTES = "268435456"
  */
-// @ts-ignore: resolved through the package's `exports` (`workerd` condition) to dist/
+// @ts-ignore: resolved through the package's `exports` to dist/
 import { lz4Decode, zstdDecode } from 'sluice'
-// @ts-ignore: resolved through the package's `exports` (`workerd` condition) to dist/
+// @ts-ignore: resolved through the package's `exports` to dist/
 import { decodeResponse, encodeResponse } from 'sluice/fetch'
 
 export interface Env {

@@ -18,8 +18,8 @@ rmSync(outdir, { recursive: true, force: true })
 // esbuild --bundle --format=esm --splitting --minify --outdir=...
 await esbuild.build({ entryPoints: [join(here, 'app.mjs')], bundle: true, format: 'esm', splitting: true, minify: true, platform: 'browser', outdir, logLevel: 'warning' })
 
-// cp node_modules/sluice/dist/browser/*.wasm <outdir>/
-const browserDist = join(dirname(createRequire(import.meta.url).resolve('sluice/package.json')), 'dist', 'browser')
+// cp node_modules/sluice/dist/esm/wasm/*.wasm <outdir>/
+const browserDist = join(dirname(createRequire(import.meta.url).resolve('sluice/package.json')), 'dist', 'esm', 'wasm')
 const wasm = readdirSync(browserDist).filter((f) => f.endsWith('.wasm'))
 for (const f of wasm) copyFileSync(join(browserDist, f), join(outdir, f))
 

@@ -11,16 +11,16 @@
  *   serial writer's code: the output is the regions as they go into the body, then one
  *   float64 (little-endian) per buffer with its region's length.
  *
- * Jobs are plain data (see lib/parallel/jobs.ts); the engines they run on come from the
- * `JobEngines` the job runner passes (lib/registry.ts's factories), and each worker keeps its codecs from job to
+ * Jobs are plain data (see lib/parallel/jobs.ts); the codecs they run on come from the
+ * `CodecFactories` the job runner passes (lib/registry.ts's factories), and each worker keeps its codecs from job to
  * job (an instance per format and level, reset between buffers).
  */
 import { align8 } from '../bytes.js'
 import type { Decoder, Encoder } from '../codec.js'
 import { decodeInto } from '../decode-buffer.js'
 import { CodecError } from '../errors.js'
-import { mostDecodedBytes } from '../formats.js'
-import type { JobEngines } from '../parallel/jobs.js'
+import { mostDecodedBytes } from '../codec-options.js'
+import type { CodecFactories } from '../parallel/jobs.js'
 import { bodyEncoderOptions, compressBuffers, compressedCapacity } from './body-write.js'
 
 /** Decodes whole frames, each into its exact size (see the module comment for the output). */
@@ -96,10 +96,10 @@ function give(key: string, codec: Decoder | Encoder): void {
 }
 
 /** Runs one Arrow job on this thread. Errors are `CodecError`s, format `'arrow'`. */
-export async function runArrowJob(job: ArrowDecodeJob | ArrowEncodeJob, engines: JobEngines): Promise<ArrowJobResult> {
+export async function runArrowJob(job: ArrowDecodeJob | ArrowEncodeJob, codecs: CodecFactories): Promise<ArrowJobResult> {
   if (job.kind === 'arrow-decode') {
     const key = `${job.format}/decode`
-    const decoder = await take(key, () => engines.createDecoder(job.format, { engine: 'wasm' }))
+    const decoder = await take(key, () => codecs.createDecoder(job.format, { engine: 'wasm' }))
     try {
       // A job allocates no more than its frames can decode to (the reader sized them
       // from prefixes and frame headers it checked; this holds for any job posted).
@@ -123,7 +123,7 @@ export async function runArrowJob(job: ArrowDecodeJob | ArrowEncodeJob, engines:
     }
   }
   const key = `${job.format}/encode/${job.level}`
-  const encoder = await take(key, () => engines.createEncoder(job.format, { engine: 'wasm', ...bodyEncoderOptions(job.format === 'lz4' ? 0 : 1, job.level) }))
+  const encoder = await take(key, () => codecs.createEncoder(job.format, { engine: 'wasm', ...bodyEncoderOptions(job.format === 'lz4' ? 0 : 1, job.level) }))
   try {
     const buffers: Uint8Array[] = []
     let at = 0

@@ -22,8 +22,7 @@
 import { align8 } from '../bytes.js'
 import type { Decoder } from '../codec.js'
 import { CodecError } from '../errors.js'
-import { readU32LE } from '../endian.js'
-import { frameHeaderLength, parseFrameHeader, ZSTD_MAGIC } from '../codecs/zstd-frame.js'
+import { ZstdFrameWalker } from '../codecs/zstd-frame-format.js'
 import { runOrdered } from '../parallel/blocks.js'
 import type { JobRunner } from '../parallel/jobs.js'
 import { checkArena, checkRegions, declaredLengths, decodeBodyBuffers, decodeUnsized } from './body.js'
@@ -116,7 +115,7 @@ async function decodeJobs(
     } else {
       // The prefix gives no size (apache-arrow 21.2): the zstd frame header's, when it
       // states one the serial reader would accept, else the serial reader decodes it.
-      const size = zstd ? zstdContentSize(body, off + 8, len - 8) : -1
+      const size = zstd ? frameContentSize(body, off + 8, off + len) : -1
       if (size >= d && size <= maxBytes) sized.push({ index: i, start: off + 8, length: len - 8, size })
       else unsized.push(i)
     }
@@ -180,10 +179,14 @@ async function decodeJobs(
   return out
 }
 
-/** The content size a zstd frame's header states, or -1 (no size, not a zstd frame, too short). */
-function zstdContentSize(body: Uint8Array, at: number, length: number): number {
-  if (length < 5 || readU32LE(body, at) !== ZSTD_MAGIC || 4 + frameHeaderLength(body[at + 4]!) > length) return -1
-  return parseFrameHeader(body, at + 4).contentSize
+/**
+ * The Frame_Content_Size stated by the header of the zstd frame at `body[at..end)`, or -1
+ * when it states none, is cut short, is refused or is no zstd frame header.
+ */
+function frameContentSize(body: Uint8Array, at: number, end: number): number {
+  const walker = new ZstdFrameWalker()
+  walker.step(body, at, end)
+  return walker.header?.contentSize ?? -1
 }
 
 /**

@@ -2,7 +2,7 @@ import type { Decoder } from '../codec.js'
 import { CodecError } from '../errors.js'
 import { align8 } from '../bytes.js'
 import { decodeGrowing, decodeInto } from '../decode-buffer.js'
-import { mostDecodedBytes } from '../formats.js'
+import { mostDecodedBytes } from '../codec-options.js'
 import type { RecordBatchDesc } from './metadata.js'
 
 /**

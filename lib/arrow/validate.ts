@@ -33,26 +33,24 @@ export function indicesFit8(a: Int8Array, n: number, size: number): boolean {
   return bad >= 0
 }
 
+/** First `i` in [from, n) with `a[i]` outside [0, size), or -1: unsigned, only `a[i] >= size`. */
 export function indexOutsideU8(a: Uint8Array, from: number, n: number, size: number): number {
-  const m = size - 1
-  for (let i = from; i < n; i++) if (a[i]! < 0 || a[i]! > m) return i
+  for (let i = from; i < n; i++) if (a[i]! >= size) return i
   return -1
 }
 
 /** Whether every one of the first `n` values of `a` is inside [0, size). */
 export function indicesFitU8(a: Uint8Array, n: number, size: number): boolean {
-  // Sign bit of v | (size - 1 - v): set when v < 0 or v >= size (exact for size <= 2^31).
+  // Unsigned values are never negative: the sign bit of size - 1 - v is set when v >= size.
   const m = size - 1
   let bad = 0
   let i = 0
-  for (; i + 4 <= n; i += 4) {
-    const a0 = a[i]!, a1 = a[i + 1]!, a2 = a[i + 2]!, a3 = a[i + 3]!
-    bad |= a0 | a1 | a2 | a3 | (m - a0) | (m - a1) | (m - a2) | (m - a3)
-  }
-  for (; i < n; i++) bad |= a[i]! | (m - a[i]!)
+  for (; i + 4 <= n; i += 4) bad |= (m - a[i]!) | (m - a[i + 1]!) | (m - a[i + 2]!) | (m - a[i + 3]!)
+  for (; i < n; i++) bad |= m - a[i]!
   return bad >= 0
 }
 
+/** First `i` in [from, n) with `a[i]` outside [0, size), or -1. */
 export function indexOutside16(a: Int16Array, from: number, n: number, size: number): number {
   const m = size - 1
   for (let i = from; i < n; i++) if (a[i]! < 0 || a[i]! > m) return i
@@ -73,23 +71,20 @@ export function indicesFit16(a: Int16Array, n: number, size: number): boolean {
   return bad >= 0
 }
 
+/** First `i` in [from, n) with `a[i]` outside [0, size), or -1: unsigned, only `a[i] >= size`. */
 export function indexOutsideU16(a: Uint16Array, from: number, n: number, size: number): number {
-  const m = size - 1
-  for (let i = from; i < n; i++) if (a[i]! < 0 || a[i]! > m) return i
+  for (let i = from; i < n; i++) if (a[i]! >= size) return i
   return -1
 }
 
 /** Whether every one of the first `n` values of `a` is inside [0, size). */
 export function indicesFitU16(a: Uint16Array, n: number, size: number): boolean {
-  // Sign bit of v | (size - 1 - v): set when v < 0 or v >= size (exact for size <= 2^31).
+  // Unsigned values are never negative: the sign bit of size - 1 - v is set when v >= size.
   const m = size - 1
   let bad = 0
   let i = 0
-  for (; i + 4 <= n; i += 4) {
-    const a0 = a[i]!, a1 = a[i + 1]!, a2 = a[i + 2]!, a3 = a[i + 3]!
-    bad |= a0 | a1 | a2 | a3 | (m - a0) | (m - a1) | (m - a2) | (m - a3)
-  }
-  for (; i < n; i++) bad |= a[i]! | (m - a[i]!)
+  for (; i + 4 <= n; i += 4) bad |= (m - a[i]!) | (m - a[i + 1]!) | (m - a[i + 2]!) | (m - a[i + 3]!)
+  for (; i < n; i++) bad |= m - a[i]!
   return bad >= 0
 }
 

@@ -1,13 +1,13 @@
 /**
  * Brotli (RFC 7932) span codecs on wasm engines (see `wasm/brotli-engine.ts`): brotli
- * 1.1.0's streaming decoder and encoder, built by scripts/build-engines.mjs.
+ * 1.1.0's streaming decoder and encoder, built by the repository's scripts/build-engines.mjs.
  *
  * Each call hands the engine at most `STEP` bytes of input and asks for at most `STEP`
  * bytes of output, so the engine's per-call buffers stay bounded whatever the caller
  * passes; the engine's own state is bounded by the window (2^lgwin, at most 16 MiB,
  * RFC 7932 §9.1).
  *
- * Dictionaries (the `dictionary` option, checked and copied by formats.ts
+ * Dictionaries (the `dictionary` option, checked and copied by codec-options.ts
  * `checkDictionary`): raw content the stream may refer back into as if it preceded the
  * input (brotli's shared-dictionary "raw" prefix, BROTLI_SHARED_DICTIONARY_RAW, as
  * node:zlib's `dictionary` option takes it). The encoder prepares it once per stream
@@ -15,17 +15,17 @@
  * (encode.c), so below that the stream is the same as without one and decodes with or
  * without it. The decoder attaches it to each new stream.
  */
-import type { Decoder, Encoder } from '../codec.js'
-import { CodecError, type ErrorCode, type Failure } from '../errors.js'
-import { checkDictionary, checkLevel, checkMaxOutput, formatOption, traitsOf } from '../formats.js'
-import type { CodecModule } from '../codec.js'
-import { NativeLifecycle, type NativeHandle } from './native-handle.js'
+import type { CodecModule, Decoder, Encoder } from '../codec.js'
+import { CodecError } from '../errors.js'
+import { traitsOf } from '../formats.js'
+import { checkDictionary, checkLevel, checkMaxOutput, formatOption } from '../codec-options.js'
 import { Status } from '../status.js'
+import { EMPTY, FINAL, HeapLifecycle, WasmCodec } from './wasm-codec.js'
 import { largeWindowRefusal } from './brotli-window.js'
 import { BrotliDecoderEngine, BrotliEncoderEngine, type BrotliPreparedDictionary, type BrotliStep, NEEDS_MORE_INPUT, OPERATION_FINISH, OPERATION_FLUSH, OPERATION_PROCESS, RESULT_SUCCESS } from './wasm/brotli-engine.js'
+import { wasmMemoryFull } from './wasm/memory-full.js'
 
 const FORMAT = 'brotli'
-const EMPTY = new Uint8Array(0)
 
 /**
  * The two engines, each instantiated on first use by `loadBrotli()`: decoding never
@@ -37,8 +37,8 @@ let encoderEngine: BrotliEncoderEngine | undefined
 /** Most input and output bytes per engine call. */
 const STEP = 256 * 1024
 
-/** Native state shared with the finalizer (must not reference the codec). */
-interface NativeState {
+/** A codec's heap state, shared with the finalizer (must not reference the codec). */
+interface BrotliHeapState {
   /** Engine stream pointer, 0 when not allocated. */
   stream: number
   decoder: boolean
@@ -46,7 +46,7 @@ interface NativeState {
   prepared: BrotliPreparedDictionary | null
 }
 
-function releaseNative(state: NativeState): void {
+function releaseBrotli(state: BrotliHeapState): void {
   if (state.stream !== 0) {
     if (state.decoder) decoderEngine!.free(state.stream)
     else encoderEngine!.free(state.stream)
@@ -65,14 +65,10 @@ function dictionaryOf(value: unknown): Uint8Array | undefined {
 }
 
 /** Frees wasm memory on `dispose()`, and of codecs dropped without it. */
-const lifecycle = /* @__PURE__ */ new NativeLifecycle<NativeState>(releaseNative)
+const lifecycle = /* @__PURE__ */ new HeapLifecycle<BrotliHeapState>(releaseBrotli)
 
-const enum Phase {
-  Open,
-  /** Decoder: the stream ended; encoder: the stream was finished. `Done` until reset(). */
-  Done,
-  Failed,
-}
+/** What `flush()` asks of `run()` (`transform()` asks `FINAL` or `MORE`). */
+const FLUSH = 2
 
 function newStep(): BrotliStep {
   return { code: 0, inputUsed: 0, produced: 0, error: '' }
@@ -114,59 +110,33 @@ function decoderError(message: string): string {
   return name ? `${name} (BROTLI_DECODER_ERROR -${code![1]})` : message || 'decoder error'
 }
 
-class BrotliDecoder implements Decoder {
-  readonly format = FORMAT
-  consumed = 0
-  written = 0
-  failure: Failure | null = null
+class BrotliDecoder extends WasmCodec<BrotliHeapState> implements Decoder {
   /** Brotli has no content size field. */
   readonly contentSize = -1
 
   private readonly maxOutput: number
   /** Raw content the stream was encoded against, or undefined. */
   private readonly dictionary: Uint8Array | undefined
-  private phase = Phase.Open
-  private inputTotal = 0
   private outputTotal = 0
-  private readonly handle: NativeHandle<NativeState>
   private readonly step: BrotliStep = newStep()
 
   constructor(options: Record<string, unknown>) {
+    super(FORMAT, 'decoder', 'brotli engine', lifecycle, { stream: 0, decoder: true, prepared: null })
     this.maxOutput = checkMaxOutput(FORMAT, options.maxOutputBytes)
     this.dictionary = dictionaryOf(options.dictionary)
-    this.handle = lifecycle.attach(this, FORMAT, 'decoder', { stream: 0, decoder: true, prepared: null })
   }
 
-  private fail(code: ErrorCode, message: string): Status {
-    this.failure = { code, message, offset: this.inputTotal + this.consumed }
-    this.phase = Phase.Failed
-    this.handle.release()
-    return Status.InvalidData
-  }
-
-  transform(src: Uint8Array, dst: Uint8Array, _final: boolean): Status {
-    this.handle.check()
-    this.consumed = 0
-    this.written = 0
-    if (this.phase === Phase.Failed) return Status.InvalidData
-    if (this.phase === Phase.Done) return Status.Done
-    const status = this.decode(src, dst)
-    this.inputTotal += this.consumed
-    return status
-  }
-
-  private decode(src: Uint8Array, dst: Uint8Array): Status {
-    const state = this.handle.state
+  protected run(src: Uint8Array, dst: Uint8Array): Status {
+    const state = this.state
     if (this.inputTotal === 0 && src.length > 0) {
       const refused = largeWindowRefusal(src)
       if (refused) return this.fail('LIMIT_EXCEEDED', refused)
     }
     if (state.stream === 0) {
       state.stream = decoderEngine!.create(this.dictionary ? { dictionary: this.dictionary } : undefined)
-      if (state.stream === 0) return this.fail('LIMIT_EXCEEDED', 'wasm memory exhausted allocating the brotli decoder')
+      if (state.stream === 0) return this.fail('LIMIT_EXCEEDED', wasmMemoryFull('allocating the brotli decoder', "engine: 'node'"))
     }
     const step = this.step
-    let stalls = 0
     for (;;) {
       const chunk = Math.min(STEP, src.length - this.consumed)
       let room = Math.min(STEP, dst.length - this.written)
@@ -185,34 +155,21 @@ class BrotliDecoder implements Decoder {
       }
       if (step.code === RESULT_SUCCESS) {
         // The last meta-block ended (RFC 7932 §9.2 ISLAST); bytes after it stay unconsumed.
-        this.phase = Phase.Done
-        this.handle.release()
-        return Status.Done
+        return this.done()
       }
       if (step.code === NEEDS_MORE_INPUT) {
         if (this.consumed === src.length) return Status.NeedMoreData
       } else if (this.written === dst.length) {
         return Status.DestinationTooSmall
       }
-      if (step.inputUsed !== 0 || step.produced !== 0) stalls = 0
-      else if (++stalls > 2) return this.fail('INVALID_DATA', 'brotli engine made no progress')
+      if (this.stuck(step.inputUsed !== 0 || step.produced !== 0)) return Status.InvalidData
     }
   }
 
-  reset(): void {
-    this.handle.check()
+  protected restart(): void {
     // The engine has no reset: a stream in progress is dropped, a new one made on demand.
-    this.handle.release()
-    this.phase = Phase.Open
-    this.failure = null
-    this.inputTotal = 0
+    this.release()
     this.outputTotal = 0
-    this.consumed = 0
-    this.written = 0
-  }
-
-  dispose(): void {
-    this.handle.dispose()
   }
 }
 
@@ -246,19 +203,12 @@ export interface BrotliEncoderOptions {
  * (`BrotliEncoderCompressStreamFast`), so a byte held back would cost a meta-block of
  * its own; there nothing is held.
  */
-class BrotliEncoder implements Encoder {
-  readonly format = FORMAT
-  consumed = 0
-  written = 0
-  failure: Failure | null = null
-
+class BrotliEncoder extends WasmCodec<BrotliHeapState> implements Encoder {
   private readonly quality: number
   private readonly lgwin: number | undefined
   private readonly dictionary: Uint8Array | undefined
   /** Whether the last byte of each chunk is held back (see the class comment). */
   private readonly holds: boolean
-  private phase = Phase.Open
-  private inputTotal = 0
   /** The byte held back, in `held[0]` when `holding`. */
   private readonly held = new Uint8Array(1)
   private holding = false
@@ -267,54 +217,46 @@ class BrotliEncoder implements Encoder {
    * rest of the same input (encode.h, BROTLI_OPERATION_FINISH).
    */
   private finishing = false
-  private readonly handle: NativeHandle<NativeState>
   private readonly step: BrotliStep = newStep()
 
   constructor(options: Record<string, unknown>) {
+    super(FORMAT, 'encoder', 'brotli engine', lifecycle, { stream: 0, decoder: false, prepared: null })
     this.quality = checkLevel(FORMAT, options.level)
     // RFC 7932 section 9.1: WINDOW_BITS from 10 to 24 (the format table's range).
     this.lgwin = formatOption(FORMAT, 'encode', 'lgwin', options.lgwin, 'wasm') as number | undefined
     this.dictionary = dictionaryOf(options.dictionary)
     this.holds = this.quality >= 2
-    this.handle = lifecycle.attach(this, FORMAT, 'encoder', { stream: 0, decoder: false, prepared: null })
   }
 
-  private fail(code: ErrorCode, message: string): Status {
-    this.failure = { code, message, offset: this.inputTotal + this.consumed }
-    this.phase = Phase.Failed
-    this.handle.release()
-    return Status.InvalidData
+  /**
+   * BROTLI_OPERATION_FLUSH: everything given so far is written out, ending on a byte
+   * boundary a decoder can decode up to (the byte held back goes in with it).
+   * `DestinationTooSmall` while output is pending.
+   */
+  flush(dst: Uint8Array): Status {
+    return this.call(EMPTY, dst, FLUSH)
   }
 
-  transform(src: Uint8Array, dst: Uint8Array, final: boolean): Status {
-    this.handle.check()
-    this.consumed = 0
-    this.written = 0
-    if (this.phase === Phase.Failed) return Status.InvalidData
-    if (this.phase === Phase.Done) {
-      if (src.length > 0) return this.fail('INVALID_OPTION', `${src.length} bytes of input after the end of the stream; reset() first`)
-      return Status.Done
-    }
-    if (this.finishing && !final) return this.fail('INVALID_OPTION', 'the stream is being finished: call transform() with final set until it returns Done')
-    const status = this.encode(src, dst, final)
-    this.inputTotal += this.consumed
-    return status
+  protected run(src: Uint8Array, dst: Uint8Array, op: number): Status {
+    if (op === FLUSH) return this.flushStep(dst)
+    if (this.finishing && op !== FINAL) return this.fail('INVALID_OPTION', 'the stream is being finished: call transform() with final set until it returns Done')
+    return this.encode(src, dst, op === FINAL)
   }
 
   /** Creates the engine stream on first use; false when out of memory (failed). */
   private open(sizeHint: number): boolean {
-    const state = this.handle.state
+    const state = this.state
     if (state.stream !== 0) return true
     if (this.dictionary && state.prepared === null) {
       state.prepared = encoderEngine!.prepareDictionary(this.dictionary, this.quality)
       if (state.prepared === null) {
-        this.fail('LIMIT_EXCEEDED', 'wasm memory exhausted preparing the brotli dictionary')
+        this.fail('LIMIT_EXCEEDED', wasmMemoryFull('preparing the brotli dictionary', "engine: 'node'"))
         return false
       }
     }
     state.stream = encoderEngine!.create(this.quality, { lgwin: this.lgwin, sizeHint, dictionary: state.prepared ?? undefined })
     if (state.stream !== 0) return true
-    this.fail('LIMIT_EXCEEDED', 'wasm memory exhausted allocating the brotli encoder')
+    this.fail('LIMIT_EXCEEDED', wasmMemoryFull('allocating the brotli encoder', "engine: 'node'"))
     return false
   }
 
@@ -325,7 +267,7 @@ class BrotliEncoder implements Encoder {
     // the input were 256 KiB (smaller tables, another match finder: at quality 5 on
     // 16 MiB of text half the ratio node:zlib gets).
     if (!this.open(src.length)) return Status.InvalidData
-    const stream = this.handle.state.stream
+    const stream = this.state.stream
     const step = this.step
     // The byte held back from the last call goes first: with FINISH when it is all
     // that is left, else as more input.
@@ -338,13 +280,12 @@ class BrotliEncoder implements Encoder {
       if (step.code === 0) return this.fail('INVALID_DATA', `brotli engine: ${step.error}`)
       this.written += step.produced
       // Not taken: brotli had output to write out first, and the room is full.
-      if (step.inputUsed === 0) return step.produced === 0 ? this.fail('INVALID_DATA', 'brotli engine made no progress') : Status.DestinationTooSmall
+      if (step.inputUsed === 0) return step.produced === 0 ? this.noProgress() : Status.DestinationTooSmall
       this.holding = false
-      if (last && step.code === RESULT_SUCCESS) return this.finished()
+      if (last && step.code === RESULT_SUCCESS) return this.done()
     }
     // Without `final`, the last byte stays back (when this quality holds one).
     const end = !final && this.holds && src.length > 0 ? src.length - 1 : src.length
-    let stalls = 0
     for (;;) {
       const chunk = Math.min(STEP, end - this.consumed)
       const last = final && this.consumed + chunk === src.length
@@ -357,9 +298,8 @@ class BrotliEncoder implements Encoder {
       this.consumed += step.inputUsed
       this.written += step.produced
       // FINISH is complete once brotli has taken all the input and written the last of it.
-      if (last && step.code === RESULT_SUCCESS && this.consumed === src.length) return this.finished()
-      if (step.inputUsed !== 0 || step.produced !== 0) stalls = 0
-      else if (++stalls > 2) return this.fail('INVALID_DATA', 'brotli engine made no progress')
+      if (last && step.code === RESULT_SUCCESS && this.consumed === src.length) return this.done()
+      if (this.stuck(step.inputUsed !== 0 || step.produced !== 0)) return Status.InvalidData
     }
     if (end < src.length) {
       this.held[0] = src[end]!
@@ -369,28 +309,12 @@ class BrotliEncoder implements Encoder {
     return Status.Done
   }
 
-  private finished(): Status {
-    this.phase = Phase.Done
-    this.handle.release()
-    return Status.Done
-  }
-
-  /**
-   * BROTLI_OPERATION_FLUSH: everything given so far is written out, ending on a byte
-   * boundary a decoder can decode up to (the byte held back goes in with it).
-   * `DestinationTooSmall` while output is pending.
-   */
-  flush(dst: Uint8Array): Status {
-    this.handle.check()
-    this.consumed = 0
-    this.written = 0
-    if (this.phase === Phase.Failed) return Status.InvalidData
-    if (this.phase === Phase.Done) return Status.Done
+  /** `flush()` on an open encoder. */
+  private flushStep(dst: Uint8Array): Status {
     if (this.finishing) return this.fail('INVALID_OPTION', 'flush() while the stream is being finished')
-    const state = this.handle.state
+    const state = this.state
     if (state.stream === 0) return Status.Done // nothing encoded yet: nothing to flush
     const step = this.step
-    let stalls = 0
     for (;;) {
       if (this.written === dst.length) return Status.DestinationTooSmall
       const room = Math.min(STEP, dst.length - this.written)
@@ -399,25 +323,14 @@ class BrotliEncoder implements Encoder {
       this.written += step.produced
       if (step.inputUsed === 1) this.holding = false
       if (step.code === RESULT_SUCCESS && !this.holding) return Status.Done
-      if (step.produced !== 0 || step.inputUsed !== 0) stalls = 0
-      else if (++stalls > 2) return this.fail('INVALID_DATA', 'brotli engine made no progress')
+      if (this.stuck(step.produced !== 0 || step.inputUsed !== 0)) return Status.InvalidData
     }
   }
 
-  reset(): void {
-    this.handle.check()
-    this.handle.release()
-    this.phase = Phase.Open
-    this.failure = null
-    this.inputTotal = 0
+  protected restart(): void {
+    this.release()
     this.holding = false
     this.finishing = false
-    this.consumed = 0
-    this.written = 0
-  }
-
-  dispose(): void {
-    this.handle.dispose()
   }
 }
 

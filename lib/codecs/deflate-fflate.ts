@@ -62,7 +62,7 @@ class OutputQueue {
  * With a dictionary, fflate primes its window with the dictionary's last 32 KiB (its
  * `dictionary` option, fflate >= 0.8.0); for zlib the header says FDICT and DICTID.
  */
-export class DeflateFamilyEncoder implements Encoder {
+export class FflateEncoder implements Encoder {
   readonly format: Format
   consumed = 0
   written = 0

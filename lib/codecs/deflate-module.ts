@@ -8,8 +8,10 @@
  * the TypeScript inflater (the repository's test/bundle-size.test.ts measures the gzip-only user).
  */
 import type { CodecModule, Encoder, Format } from '../codec.js'
-import { checkDictionary, checkLevel, traitsOf } from '../formats.js'
+import { traitsOf } from '../formats.js'
+import { checkDictionary, checkLevel } from '../codec-options.js'
 import { DeflateFamilyDecoder, type Crc32, type DeflateBody } from './deflate.js'
+import { BgzfEncoder } from './bgzf-encode.js'
 
 /** What an engine brings to the deflate family's module. */
 export interface DeflateEngineParts<B extends DeflateBody> {
@@ -41,6 +43,8 @@ export function deflateModule<B extends DeflateBody>(format: Format, parts: Defl
     createEncoder: (options: Record<string, unknown>) => {
       const level = checkLevel(format, options.level)
       const dictionary = checkDictionary(format, options.dictionary) ?? null
+      // gzip's `bgzf` (bgzf-encode.ts): blocks of the engine's raw deflate.
+      if (options.bgzf === true) return new BgzfEncoder(parts.encoder('deflate-raw', level, null, false))
       return parts.encoder(format, level, dictionary, options.fullFlush === true)
     },
   })

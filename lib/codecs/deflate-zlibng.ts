@@ -11,26 +11,26 @@
  * took, so it is exact on every return.
  */
 import type { Encoder, Format } from '../codec.js'
-import type { ErrorCode, Failure } from '../errors.js'
 import { Status } from '../status.js'
-import { NativeLifecycle, type NativeHandle } from './native-handle.js'
+import { EMPTY, HeapLifecycle, WasmCodec } from './wasm-codec.js'
 import { wrapperOf } from './deflate.js'
 import { loadZlibngEngine, Z_BUF_ERROR, Z_FINISH, Z_FULL_FLUSH, Z_NO_FLUSH, Z_OK, Z_STREAM_END, Z_SYNC_FLUSH, type ZlibngExports } from './wasm/zlibng-engine.js'
 import type { WasmHeap } from './wasm/wasm-heap.js'
+import { wasmMemoryFull } from './wasm/memory-full.js'
 
-let native: ZlibngExports
+let zlibng: ZlibngExports
 let heap: WasmHeap
 
 /** Instantiates the engine (once); encoders can be created after it resolved. */
 export async function loadZlibngEncoder(): Promise<void> {
-  if (native) return
+  if (zlibng) return
   const engine = await loadZlibngEngine()
-  native = engine.exports
+  zlibng = engine.exports
   heap = engine.heap
 }
 
 /** Whether `loadZlibngEncoder()` has resolved. */
-export const zlibngLoaded = (): boolean => native !== undefined
+export const zlibngLoaded = (): boolean => zlibng !== undefined
 
 /**
  * Staging: [0, 8) io words (consumed, produced), then input, then output. 256 KiB each
@@ -43,66 +43,51 @@ const STAGE_OUT = STAGE_IN + STAGE
 const STAGE_BYTES = STAGE_OUT + STAGE
 
 /** What one encoder holds in the engine's heap; freed by dispose() or its finalizer. */
-interface NativeState {
+interface ZlibngHeapState {
   /** The zng_stream, or 0. */
   stream: number
   /** The staging block, or 0. */
   stage: number
 }
 
-function releaseNative(state: NativeState): void {
-  if (state.stream !== 0) native.zd_free(state.stream)
-  if (state.stage !== 0) native.free(state.stage)
+function releaseZlibng(state: ZlibngHeapState): void {
+  if (state.stream !== 0) zlibng.zd_free(state.stream)
+  if (state.stage !== 0) zlibng.free(state.stage)
   state.stream = 0
   state.stage = 0
 }
 
-const lifecycle = /* @__PURE__ */ new NativeLifecycle<NativeState>(releaseNative)
-
-const enum Phase {
-  Open,
-  Finished,
-  Failed,
-}
+const lifecycle = /* @__PURE__ */ new HeapLifecycle<ZlibngHeapState>(releaseZlibng)
 
 /** windowBits of zlib's deflateInit2 per wrapper: +16 gzip, negative raw (zlib.h). */
 const WINDOW_BITS = { gzip: 31, zlib: 15, raw: -15 } as const
 
-export class ZlibngEncoder implements Encoder {
-  readonly format: Format
-  consumed = 0
-  written = 0
-  failure: Failure | null = null
+export class ZlibngEncoder extends WasmCodec<ZlibngHeapState> implements Encoder {
   private readonly level: number
   private readonly windowBits: number
   /** The preset dictionary (zlib) or window (raw), checked and copied by the module. */
   private readonly dictionary: Uint8Array | null
-  private phase = Phase.Open
   /** Whether the stream was set up (created or reset, dictionary given) for this run. */
   private started = false
-  /** Input consumed since the last reset, for failure offsets. */
-  private inputTotal = 0
   /** Output in the staging block not yet copied out: [pendingStart, pendingEnd). */
   private pendingStart = 0
   private pendingEnd = 0
   /** zlib-ng ended the stream (Z_STREAM_END); finished once the pending output is out. */
   private ended = false
-  private readonly handle: NativeHandle<NativeState>
 
   /** The `fullFlush` option: flush() drops the history (Z_FULL_FLUSH). */
   private readonly fullFlush: boolean
 
   constructor(format: Format, level: number, dictionary: Uint8Array | null, fullFlush = false) {
-    this.format = format
+    super(format, 'encoder', 'zlib-ng deflate', lifecycle, { stream: 0, stage: 0 })
     this.fullFlush = fullFlush
     this.level = level
     this.windowBits = WINDOW_BITS[wrapperOf(format)]
     this.dictionary = dictionary
-    this.handle = lifecycle.attach(this, format, 'encoder', { stream: 0, stage: 0 })
   }
 
-  transform(src: Uint8Array, dst: Uint8Array, final: boolean): Status {
-    return this.run(src, dst, final ? Z_FINISH : Z_NO_FLUSH)
+  override transform(src: Uint8Array, dst: Uint8Array, final: boolean): Status {
+    return this.call(src, dst, final ? Z_FINISH : Z_NO_FLUSH)
   }
 
   /**
@@ -110,60 +95,43 @@ export class ZlibngEncoder implements Encoder {
    * flush (Z_FULL_FLUSH: no match reaches back past it).
    */
   flush(dst: Uint8Array, full = this.fullFlush): Status {
-    return this.run(EMPTY, dst, full ? Z_FULL_FLUSH : Z_SYNC_FLUSH)
-  }
-
-  private fail(code: ErrorCode, message: string): Status {
-    this.failure = { code, message, offset: this.inputTotal + this.consumed }
-    this.phase = Phase.Failed
-    this.handle.release()
-    return Status.InvalidData
+    return this.call(EMPTY, dst, full ? Z_FULL_FLUSH : Z_SYNC_FLUSH)
   }
 
   /** Creates (or resets) the stream and gives it the dictionary. */
   private start(): Status | null {
     this.started = true
-    const state = this.handle.state
-    if (state.stage === 0) state.stage = native.malloc(STAGE_BYTES)
-    if (state.stream === 0) state.stream = native.zd_create(this.level, this.windowBits)
-    else native.zd_reset(state.stream)
-    if (state.stage === 0 || state.stream === 0) return this.fail('LIMIT_EXCEEDED', 'wasm memory exhausted allocating the zlib-ng deflate stream')
+    const state = this.state
+    if (state.stage === 0) state.stage = zlibng.malloc(STAGE_BYTES)
+    if (state.stream === 0) state.stream = zlibng.zd_create(this.level, this.windowBits)
+    else zlibng.zd_reset(state.stream)
+    if (state.stage === 0 || state.stream === 0) return this.fail('LIMIT_EXCEEDED', wasmMemoryFull('allocating the zlib-ng deflate stream', "engine: 'js' or 'node'"))
     const dictionary = this.dictionary
     if (dictionary && dictionary.length > 0) {
       // zlib's DICTID is the Adler-32 of the whole dictionary, so all of it goes in
       // (raw deflate keeps only its last 32 KiB either way).
       const big = dictionary.length > STAGE
-      const at = big ? native.malloc(dictionary.length) : state.stage + STAGE_IN
-      if (at === 0) return this.fail('LIMIT_EXCEEDED', `wasm memory exhausted copying a ${dictionary.length}-byte dictionary`)
+      const at = big ? zlibng.malloc(dictionary.length) : state.stage + STAGE_IN
+      if (at === 0) return this.fail('LIMIT_EXCEEDED', wasmMemoryFull(`copying a ${dictionary.length}-byte dictionary`, "engine: 'js' or 'node'"))
       heap.refresh()
       heap.bytes.set(dictionary, at)
-      const result = native.zd_dictionary(state.stream, at, dictionary.length)
-      if (big) native.free(at)
+      const result = zlibng.zd_dictionary(state.stream, at, dictionary.length)
+      if (big) zlibng.free(at)
       if (result !== Z_OK) return this.fail('INVALID_OPTION', `zlib-ng refused the dictionary (deflateSetDictionary returned ${result})`)
     }
     return null
   }
 
-  private run(src: Uint8Array, dst: Uint8Array, flush: number): Status {
-    this.handle.check()
-    this.consumed = 0
-    this.written = 0
-    if (this.phase === Phase.Failed) return Status.InvalidData
-    if (this.phase === Phase.Finished) {
-      if (src.length > 0) return this.fail('INVALID_OPTION', `${src.length} bytes of input after the end of the stream; reset() first`)
-      return Status.Done
-    }
+  protected run(src: Uint8Array, dst: Uint8Array, flush: number): Status {
     if (!this.started) {
       const failed = this.start()
       if (failed !== null) return failed
     }
-    const status = this.step(src, dst, flush)
-    this.inputTotal += this.consumed
-    return status
+    return this.step(src, dst, flush)
   }
 
   private step(src: Uint8Array, dst: Uint8Array, flush: number): Status {
-    const state = this.handle.state
+    const state = this.state
     const stream = state.stream
     const io = state.stage >>> 2
     const inPointer = state.stage + STAGE_IN
@@ -171,7 +139,6 @@ export class ZlibngEncoder implements Encoder {
     let base = 0
     let staged = 0
     let stagedPos = 0
-    let stalls = 0
     /** The flush asked for is complete once its output is out. */
     let complete = false
     for (;;) {
@@ -183,11 +150,7 @@ export class ZlibngEncoder implements Encoder {
         this.pendingStart += n
         if (this.pendingStart < this.pendingEnd) return Status.DestinationTooSmall
       }
-      if (this.ended) {
-        this.phase = Phase.Finished
-        this.handle.release()
-        return Status.Done
-      }
+      if (this.ended) return this.done()
       if (complete) return Status.Done
       if (stagedPos === staged && base + staged < src.length) {
         base += staged
@@ -203,7 +166,7 @@ export class ZlibngEncoder implements Encoder {
       // Always the whole staging block as room: zlib repeats a sync marker when a flush
       // fills the room exactly (zlib.h: keep avail_out above six), so a small `dst` is
       // served from the block instead.
-      const result = native.zd_step(stream, op, inPointer + stagedPos, staged - stagedPos, outPointer, STAGE, state.stage)
+      const result = zlibng.zd_step(stream, op, inPointer + stagedPos, staged - stagedPos, outPointer, STAGE, state.stage)
       heap.refresh()
       const taken = heap.words[io]!
       const produced = heap.words[io + 1]!
@@ -219,28 +182,15 @@ export class ZlibngEncoder implements Encoder {
       if (result !== Z_OK && result !== Z_BUF_ERROR) return this.fail('INVALID_DATA', `zlib-ng deflate returned ${result}`)
       // zlib's rule: room left over after a flush with all input taken means it is complete.
       if (op !== Z_NO_FLUSH && op !== Z_FINISH && stagedPos === staged && produced < STAGE) complete = true
-      if (taken !== 0 || produced !== 0) stalls = 0
-      else if (++stalls > 2) return this.fail('INVALID_DATA', 'zlib-ng deflate made no progress')
+      if (this.stuck(taken !== 0 || produced !== 0)) return Status.InvalidData
     }
   }
 
-  reset(): void {
-    this.handle.check()
+  protected restart(): void {
     // start() resets zlib-ng's stream (deflateReset) on the next call.
-    this.phase = Phase.Open
     this.started = false
-    this.failure = null
-    this.inputTotal = 0
     this.pendingStart = 0
     this.pendingEnd = 0
     this.ended = false
-    this.consumed = 0
-    this.written = 0
-  }
-
-  dispose(): void {
-    this.handle.dispose()
   }
 }
-
-const EMPTY = new Uint8Array(0)

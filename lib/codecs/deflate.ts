@@ -5,7 +5,7 @@
  * adapters/node/engine.ts), so both engines apply the same header rules and checks.
  * The encoders are each engine's own (deflate-fflate.ts, deflate-zlibng.ts, node:zlib).
  *
- * Dictionaries (the `dictionary` option, checked by formats.ts `checkDictionary`): a
+ * Dictionaries (the `dictionary` option, checked by codec-options.ts `checkDictionary`): a
  * zlib stream with FDICT names its preset dictionary by DICTID, the dictionary's
  * Adler-32 (RFC 1950 section 2.2); raw deflate takes one as a preset window. Either way
  * the dictionary's last 32 KiB are the history the first matches may reach back into

@@ -20,7 +20,8 @@
  */
 import type { CodecModule, Decoder, Encoder } from '../codec.js'
 import { CodecError, type Failure } from '../errors.js'
-import { checkDictionary, traitsOf } from '../formats.js'
+import { traitsOf } from '../formats.js'
+import { checkDictionary } from '../codec-options.js'
 import { Status } from '../status.js'
 import { TRANSPORT_HASH_BYTES as HASH_BYTES, transportMagic, type TransportFormat } from '../dictionary-lookup.js'
 

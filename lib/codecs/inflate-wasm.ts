@@ -2,9 +2,11 @@
  * Deflate family engine `'wasm'`: the same gzip / zlib / raw wrappers as the `js` engine
  * (lib/codecs/deflate.ts: headers, trailers, checks, errors), around a raw deflate body
  * whose Huffman-coded blocks are decoded by sluice's hand-written WebAssembly kernel
- * (`wasm/inflate.wat`, ~2 kB), which also computes gzip's CRC-32. Block headers, code
- * tables (inflate-tables.ts `buildTable`, the same table format) and stored blocks are
- * handled here in TypeScript. The `wasm` engine encodes with zlib-ng (deflate-wasm.ts).
+ * (`wasm/inflate.wat`, ~2 kB), which also computes gzip's CRC-32. Block headers and
+ * stored blocks are handled here in TypeScript, dynamic headers by the parser the js
+ * engine uses too (inflate-dynamic-header.ts), which builds the code tables in the same
+ * format (inflate-tables.ts `buildTable`). The `wasm` engine encodes with zlib-ng
+ * (deflate-wasm.ts).
  *
  * Resumable at any byte: input is staged into the kernel's memory behind the few bytes
  * left over from the last call (`carry`: the start of a unit the input ended inside,
@@ -36,9 +38,11 @@ import { Status } from '../status.js'
 import { crc32 as jsCrc32, crc32Tables } from './checksum.js'
 import type { Crc32, DeflateBody } from './deflate.js'
 import type { DeflateEngineParts } from './deflate-module.js'
-import { buildTable, fixedCodeTables, CLEN_ORDER, CLEN_PAYLOAD, DIST_PAYLOAD, DIST_ROOT, DIST_TABLE_SIZE, LIT_PAYLOAD, LIT_ROOT, LIT_TABLE_SIZE } from './inflate-tables.js'
+import { bitsAt, HEADER_ERROR, HEADER_NEED, parseDynamicHeader, type DynamicHeaderState } from './inflate-dynamic-header.js'
+import { DIST_TABLE_SIZE, fixedCodeTables, LIT_TABLE_SIZE } from './inflate-tables.js'
+import type { BlockObserver, IndexableBody } from './inflate-observer.js'
 import { compile } from './wasm/instantiate.js'
-import { inflateWasm } from './wasm/inflate-wasm-source.js'
+import { inflateWasm } from '#wasm/inflate'
 
 /** The kernel's exports (wasm/inflate.wat); addresses are i32 byte offsets in `memory`. */
 interface InflateExports {
@@ -100,10 +104,6 @@ const enum Stop {
   Error,
 }
 
-/** `header()`: the input ends inside the header; or invalid data (`failure` set, `errorBit`). */
-const HEADER_NEED = -1
-const HEADER_ERROR = -2
-
 /** The shared instance. */
 interface Kernel {
   readonly x: InflateExports
@@ -117,13 +117,7 @@ interface Kernel {
 let kernel!: Kernel
 let loading: Promise<void> | null = null
 
-/** `n` (<= 16) bits at bit `p` of `h` (reads 3 bytes from p >> 3). */
-function bitsAt(h: Uint8Array, p: number, n: number): number {
-  const a = p >>> 3
-  return ((h[a]! | (h[a + 1]! << 8) | (h[a + 2]! << 16)) >>> (p & 7)) & ((1 << n) - 1)
-}
-
-export class WasmInflater implements DeflateBody {
+export class WasmInflater implements DeflateBody, DynamicHeaderState, IndexableBody {
   inPos = 0
   outPos = 0
   failure: Failure | null = null
@@ -134,13 +128,15 @@ export class WasmInflater implements DeflateBody {
   private stored = 0
   /** The current block's tables are the dynamic ones (else the fixed ones). */
   private dynamic = false
-  private litRoot = 0
-  private distRoot = 0
-  /** Code lengths of a dynamic header: 19 code length code lengths, then the rest. */
-  private readonly lens = new Uint8Array(19 + 286 + 30)
-  private readonly clenTable = new Int32Array(128)
-  /** Bit position where invalid data was found (for the failure offset). */
-  private errorBit = 0
+  /** The dynamic tables' root widths (set by the header parser). */
+  litBits = 0
+  distBits = 0
+  /** The dynamic header parser's code lengths and code length table (inflate-dynamic-header.ts). */
+  readonly lens = new Uint8Array(19 + 286 + 30)
+  readonly clenTable = new Int32Array(128)
+  /** Bit position where invalid data was found (for the failure offset), and (from the header parser) why. */
+  errorBit = 0
+  errorMessage = ''
   // Window addresses (valid while owner): output written up to `win`, handed out up to
   // `delivered`; matches may reach back to `hist`.
   private win = WIN
@@ -164,6 +160,12 @@ export class WasmInflater implements DeflateBody {
   private lastFrom = 0
   private lastTo = 0
   private lastCrcIn = 0
+  /** Told of each block start (inflate-observer.ts); null when no one asked. */
+  observer: BlockObserver | null = null
+  /** Output written to the window since reset (the block observer's `out`). */
+  private produced = 0
+  /** The block start at the current Header was reported (the header may span calls). */
+  private reported = false
 
   constructor(withCrc: boolean) {
     this.withCrc = withCrc
@@ -194,7 +196,20 @@ export class WasmInflater implements DeflateBody {
     this.crc = 0
     this.lastDst = null
     this.failure = null
+    this.produced = 0
+    this.reported = false
     if (kernel.owner === this) this.win = this.delivered = this.hist = WIN
+  }
+
+  /** After reset(): the input's first `bits` bits are not decoded (its first unit starts at bit `bits`). */
+  skipBits(bits: number): void {
+    this.bitOff = bits & 7
+  }
+
+  history(): Uint8Array {
+    if (kernel.owner === this) return kernel.heap8.slice(Math.max(this.hist, this.win - HISTORY), this.win)
+    const n = this.savedLength
+    return this.savedWindow === null ? new Uint8Array(0) : this.savedWindow.slice(Math.max(0, n - HISTORY), n)
   }
 
   /**
@@ -321,6 +336,10 @@ export class WasmInflater implements DeflateBody {
       units: for (;;) {
         switch (this.mode) {
           case Mode.Header: {
+            if (this.observer !== null && !this.reported) {
+              this.reported = true
+              this.observer.block((inBase + pieceStart - pieceAt) * 8 + p, this.produced)
+            }
             const r = this.header(h, p, endBits)
             if (r === HEADER_NEED) {
               stop = Stop.Need
@@ -332,6 +351,7 @@ export class WasmInflater implements DeflateBody {
               break units
             }
             p = r
+            this.reported = false
             continue
           }
           case Mode.Stored: {
@@ -344,6 +364,7 @@ export class WasmInflater implements DeflateBody {
             }
             h.copyWithin(this.win, a, a + n)
             this.win += n
+            this.produced += n
             p += n * 8
             this.stored -= n
             o = this.deliver(dst, o)
@@ -354,10 +375,11 @@ export class WasmInflater implements DeflateBody {
             if (this.win >= SLIDE_AT) this.slide()
             const limit = Math.min(this.win + (dst.length - o), WIN_END)
             const r = this.dynamic
-              ? k.x.codes(p >>> 3, end, p & 7, this.win, limit, this.hist, DYN_LIT, this.litRoot, DYN_DIST, this.distRoot)
+              ? k.x.codes(p >>> 3, end, p & 7, this.win, limit, this.hist, DYN_LIT, this.litBits, DYN_DIST, this.distBits)
               : k.x.codes(p >>> 3, end, p & 7, this.win, limit, this.hist, FIXED_LIT, 9, FIXED_DIST, 5)
             const r32 = k.heap32
             p = r32[0]! * 8 + r32[1]!
+            this.produced += r32[2]! - this.win
             this.win = r32[2]!
             o = this.deliver(dst, o)
             if (r === END) {
@@ -451,7 +473,7 @@ export class WasmInflater implements DeflateBody {
   /**
    * Parses one block header at bit `p` (for a dynamic block, up to its tables, which it
    * builds). Returns the bit after it, HEADER_NEED (nothing changed) or HEADER_ERROR.
-   * Each field is judged as soon as its bits are there, as the js engine does.
+   * Each field is judged as soon as its bits are there, as in the js engine.
    */
   private header(h: Uint8Array, p: number, endBits: number): number {
     if (p + 3 > endBits) return HEADER_NEED
@@ -484,83 +506,14 @@ export class WasmInflater implements DeflateBody {
       return p
     }
     if (type === 3) return this.fail(p, 'invalid block type 3 (reserved, RFC 1951 section 3.2.3)')
-    // RFC 1951 section 3.2.7: HLIT, HDIST, HCLEN, then the code length code.
-    if (p + 5 > endBits) return HEADER_NEED
-    const litCount = bitsAt(h, p, 5) + 257
-    p += 5
-    if (litCount > 286) return this.fail(p, `dynamic block declares ${litCount} literal/length codes; the maximum is 286`)
-    if (p + 5 > endBits) return HEADER_NEED
-    const distCount = bitsAt(h, p, 5) + 1
-    p += 5
-    if (distCount > 30) return this.fail(p, `dynamic block declares ${distCount} distance codes; the maximum is 30`)
-    if (p + 4 > endBits) return HEADER_NEED
-    const clenCount = bitsAt(h, p, 4) + 4
-    p += 4
-    if (p + 3 * clenCount > endBits) return HEADER_NEED
-    const lens = this.lens
-    lens.fill(0, 0, 19)
-    for (let k = 0; k < clenCount; k++) {
-      lens[CLEN_ORDER[k]!] = bitsAt(h, p, 3)
-      p += 3
-    }
-    const clenBits = buildTable(lens, 0, 19, CLEN_PAYLOAD, this.clenTable, 7, false)
-    if (clenBits < 0) return this.fail(p, `code length code is ${clenBits === -1 ? 'over-subscribed' : 'incomplete'}`)
-    const total = litCount + distCount
-    let filled = 0
-    // A local bit buffer: `bits` real bits in `hold` (above them zeros), next byte at `a`.
-    // The code length code is complete with codes of <= 7 bits, so its table has no
-    // subtables and every entry is a code; a symbol and its extra bits take <= 14 bits.
-    const table = this.clenTable
-    const mask = (1 << clenBits) - 1
-    const endByte = endBits >>> 3
-    let a = p >>> 3
-    let hold = 0
-    let bits = 0
-    if (a < endByte) {
-      hold = h[a++]! >>> (p & 7)
-      bits = 8 - (p & 7)
-    }
-    while (filled < total) {
-      while (bits < 14 && a < endByte) {
-        hold |= h[a++]! << bits
-        bits += 8
-      }
-      const e = table[hold & mask]!
-      const len = e & 15
-      if (len > bits) return HEADER_NEED
-      hold >>>= len
-      bits -= len
-      const symbol = e >>> 16
-      if (symbol < 16) {
-        lens[19 + filled++] = symbol
-        continue
-      }
-      if (symbol === 16 && filled === 0) return this.fail(a * 8 - bits, 'repeat code 16 with no previous code length')
-      const extra = symbol === 16 ? 2 : symbol === 17 ? 3 : 7
-      if (extra > bits) return HEADER_NEED
-      const count = (symbol === 18 ? 11 : 3) + (hold & ((1 << extra) - 1))
-      hold >>>= extra
-      bits -= extra
-      if (filled + count > total) return this.fail(a * 8 - bits, `code length repeat of ${count} runs past the ${total} declared lengths`)
-      // A plain loop: runs are short (3-138) and typed array fill() calls cost more here.
-      const value = symbol === 16 ? lens[19 + filled - 1]! : 0
-      for (let j = 19 + filled, stop = j + count; j < stop; j++) lens[j] = value
-      filled += count
-    }
-    p = a * 8 - bits
-    // RFC 1951 section 3.2.7: a block must be able to end.
-    if (lens[19 + 256] === 0) return this.fail(p, 'dynamic block has no end-of-block code')
-    const k = kernel
-    const litBits = buildTable(lens, 19, litCount, LIT_PAYLOAD, k.dynLit, LIT_ROOT, true)
-    if (litBits < 0) return this.fail(p, `literal/length code is ${litBits === -1 ? 'over-subscribed' : litBits === -2 ? 'incomplete' : 'too large'}`)
-    const distBits = buildTable(lens, 19 + litCount, distCount, DIST_PAYLOAD, k.dynDist, DIST_ROOT, true)
-    if (distBits < 0) return this.fail(p, `distance code is ${distBits === -1 ? 'over-subscribed' : distBits === -2 ? 'incomplete' : 'too large'}`)
+    // RFC 1951 section 3.2.7, parsed as the js engine parses it (inflate-dynamic-header.ts).
+    const r = parseDynamicHeader(h, p, endBits, this, kernel.dynLit, kernel.dynDist)
+    if (r === HEADER_ERROR) return this.fail(this.errorBit, this.errorMessage)
+    if (r === HEADER_NEED) return r
     this.last = last
     this.dynamic = true
-    this.litRoot = litBits
-    this.distRoot = distBits
     this.mode = Mode.Codes
-    return p
+    return r
   }
 }
 

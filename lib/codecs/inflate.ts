@@ -12,13 +12,19 @@
  *   16 bits at a time without bounds checks and gives back the whole bytes it read
  *   ahead when it stops.
  *
+ * Dynamic block headers are parsed as one unit by inflate-dynamic-header.ts, the parser
+ * the wasm engine uses too (the same messages and offsets); a header the input ends
+ * inside is gathered in `headerBytes` and parsed again when more input arrives.
+ *
  * Output goes straight into the caller's `dst`. A 32 KiB ring (`window`) keeps the
  * history of earlier calls, so a match may reach back across calls (RFC 1951 section
  * 2.2: distances up to 32768). A preset dictionary is the ring's initial content.
  */
 import type { Failure } from '../errors.js'
 import { Status } from '../status.js'
-import { buildTable, CLEN_ORDER, CLEN_PAYLOAD, DIST_PAYLOAD, DIST_ROOT, DIST_TABLE_SIZE, fixedCodeTables, KIND_BASE, KIND_END, KIND_LINK, KIND_LITERAL, KIND_MASK, LIT_PAYLOAD, LIT_ROOT, LIT_TABLE_SIZE } from './inflate-tables.js'
+import { DYNAMIC_HEADER_MAX_BYTES, HEADER_ERROR, HEADER_NEED, parseDynamicHeader, type DynamicHeaderState } from './inflate-dynamic-header.js'
+import { DIST_TABLE_SIZE, fixedCodeTables, KIND_BASE, KIND_END, KIND_LINK, KIND_LITERAL, KIND_MASK, LIT_TABLE_SIZE } from './inflate-tables.js'
+import type { BlockObserver, IndexableBody } from './inflate-observer.js'
 
 /** States of the slow machine. */
 const enum Mode {
@@ -30,14 +36,8 @@ const enum Mode {
   StoredComplement,
   /** Stored block: copying `storedRemaining` bytes. */
   StoredCopy,
-  /** Dynamic block: HLIT, HDIST, HCLEN (14 bits). */
-  TableCounts,
-  /** Dynamic block: the 3-bit lengths of the code length code. */
-  CodeLengthLengths,
-  /** Dynamic block: literal/length and distance code lengths. */
-  CodeLengths,
-  /** Dynamic block: the extra bits of a repeat code (16, 17, 18). */
-  RepeatExtra,
+  /** Dynamic block: its header (inflate-dynamic-header.ts), gathered in `headerBytes` across calls. */
+  DynamicHeader,
   /** Compressed block: next literal/length symbol. */
   Codes,
   /** Extra bits of a length. */
@@ -86,7 +86,7 @@ const enum Fast {
   Error,
 }
 
-export class Inflater {
+export class Inflater implements DynamicHeaderState, IndexableBody {
   /** Bit buffer: the next `bits` input bits, LSB first; bits above `bits` are 0. */
   hold = 0
   /** Number of valid bits in `hold` (< 8 between steps of the slow machine). */
@@ -96,22 +96,19 @@ export class Inflater {
   lastBlock = false
   /** Stored block: LEN read from the header, or bytes still to copy. */
   storedRemaining = 0
-  /** Dynamic header: number of literal/length codes (HLIT + 257). */
-  litCount = 0
-  /** Dynamic header: number of distance codes (HDIST + 1). */
-  distCount = 0
-  /** Dynamic header: number of code length code lengths (HCLEN + 4). */
-  clenCount = 0
-  /** Dynamic header: how many entries of `lens` are filled so far. */
-  lensFilled = 0
-  /** Dynamic header: the repeat symbol (16, 17, 18) whose extra bits are pending. */
-  repeatSymbol = 0
-  /** Code lengths: 19 code length code lengths, then litCount + distCount lengths. */
+  /** The dynamic header parser's code lengths and code length table (inflate-dynamic-header.ts). */
   readonly lens = new Uint8Array(19 + 286 + 30)
-  /** Code length code table (7-bit codes at most). */
   readonly clenTable = new Int32Array(128)
-  /** clenTable's index width. */
-  clenBits = 0
+  /** From the header parser: the bit where a header proved invalid, and why. */
+  errorBit = 0
+  errorMessage = ''
+  /**
+   * A dynamic header the input ended inside: its bytes so far (`headerLength`, from the
+   * one holding its first bit, at `headerBit`), parsed again when more arrive.
+   */
+  headerBytes: Uint8Array | null = null
+  headerLength = 0
+  headerBit = 0
   /** Storage for dynamic literal/length and distance tables. */
   readonly dynLit = new Int32Array(LIT_TABLE_SIZE)
   readonly dynDist = new Int32Array(DIST_TABLE_SIZE)
@@ -135,6 +132,18 @@ export class Inflater {
   inPos = 0
   outPos = 0
   failure: Failure | null = null
+  /** Told of each block start (inflate-observer.ts); null when no one asked. */
+  observer: BlockObserver | null = null
+  /** Output since reset, up to the last `run` (the block observer's `out`). */
+  private produced = 0
+  /** The block start at the current BlockHeader was reported (the header may span calls). */
+  private reported = false
+  /** Bits of the first input byte to skip (`skipBits`), applied by the next `run`. */
+  private skip = 0
+  /** During `observer.block`: this call's output so far, `curDst[curFrom..curTo)`, for `history()`. */
+  private curDst: Uint8Array | null = null
+  private curFrom = 0
+  private curTo = 0
 
   reset(): void {
     this.hold = 0
@@ -142,9 +151,43 @@ export class Inflater {
     this.mode = Mode.BlockHeader
     this.lastBlock = false
     this.copyLength = 0
+    this.headerLength = 0
     this.windowNext = 0
     this.windowFill = 0
     this.failure = null
+    this.produced = 0
+    this.reported = false
+    this.skip = 0
+  }
+
+  skipBits(bits: number): void {
+    this.skip = bits & 7
+  }
+
+  history(): Uint8Array {
+    const cur = this.curDst === null ? 0 : this.curTo - this.curFrom
+    const n = Math.min(WINDOW_SIZE, this.windowFill + cur)
+    const out = new Uint8Array(n)
+    const fromRing = n - Math.min(cur, n)
+    const p = (this.windowNext - fromRing) & WINDOW_MASK
+    const first = Math.min(fromRing, WINDOW_SIZE - p)
+    out.set(this.window.subarray(p, p + first), 0)
+    out.set(this.window.subarray(0, fromRing - first), first)
+    if (n > fromRing) out.set(this.curDst!.subarray(this.curTo - (n - fromRing), this.curTo), fromRing)
+    return out
+  }
+
+  /** Tells the observer of the block starting at stream bit `bit`, after dst[outStart..o) of this call. */
+  private report(bit: number, dst: Uint8Array, outStart: number, o: number): void {
+    this.reported = true
+    this.curDst = dst
+    this.curFrom = outStart
+    this.curTo = o
+    try {
+      this.observer!.block(bit, this.produced + (o - outStart))
+    } finally {
+      this.curDst = null
+    }
   }
 
   /** The last 32 KiB of `dictionary` become the history (call after `reset()`). */
@@ -173,8 +216,18 @@ export class Inflater {
    * NeedMoreData, DestinationTooSmall or InvalidData.
    */
   run(src: Uint8Array, inStart: number, dst: Uint8Array, outStart: number, inBase: number): Status {
+    if (this.skip !== 0 && inStart < src.length) {
+      // Starting inside a byte (skipBits): its first bits belong to the block before.
+      this.hold = src[inStart]! >>> this.skip
+      this.bits = 8 - this.skip
+      this.skip = 0
+      inStart++
+    }
     const status = this.step(src, inStart, dst, outStart, inBase)
-    if (this.outPos > outStart) this.remember(dst, outStart, this.outPos)
+    if (this.outPos > outStart) {
+      this.remember(dst, outStart, this.outPos)
+      this.produced += this.outPos - outStart
+    }
     return status
   }
 
@@ -235,6 +288,7 @@ export class Inflater {
     outer: for (;;) {
       switch (this.mode) {
         case Mode.BlockHeader: {
+          if (this.observer !== null && !this.reported) this.report((inBase + i) * 8 - bits, dst, outStart, o)
           while (bits < 3) {
             if (i >= inEnd) break outer
             hold |= src[i++]! << bits
@@ -244,6 +298,7 @@ export class Inflater {
           const type = (hold >>> 1) & 3
           hold >>>= 3
           bits -= 3
+          this.reported = false
           if (type === 0) {
             // RFC 1951 section 3.2.4: skip to the byte boundary, then LEN and NLEN.
             hold >>>= bits & 7
@@ -257,7 +312,7 @@ export class Inflater {
             this.distBits = 5
             this.mode = Mode.Codes
           } else if (type === 2) {
-            this.mode = Mode.TableCounts
+            this.mode = Mode.DynamicHeader
           } else {
             status = this.fail('invalid block type 3 (reserved, RFC 1951 section 3.2.3)', inBase + i - 1)
             break outer
@@ -309,123 +364,61 @@ export class Inflater {
           this.mode = this.lastBlock ? Mode.Done : Mode.BlockHeader
           continue
         }
-        case Mode.TableCounts: {
-          while (bits < 14) {
-            // HLIT (5 bits) and HDIST (5 bits) can be judged before HCLEN arrives.
-            if ((bits >= 5 && (hold & 31) > 29) || (bits >= 10 && ((hold >>> 5) & 31) > 29)) break
-            if (i >= inEnd) break outer
-            hold |= src[i++]! << bits
-            bits += 8
-          }
-          this.litCount = (hold & 31) + 257
-          this.distCount = ((hold >>> 5) & 31) + 1
-          this.clenCount = ((hold >>> 10) & 15) + 4
-          // RFC 1951 section 3.2.7 allows 257-286 and 1-30; zlib rejects more.
-          if (this.litCount > 286 || this.distCount > 30) {
-            status = this.fail(
-              this.litCount > 286
-                ? `dynamic block declares ${this.litCount} literal/length codes; the maximum is 286`
-                : `dynamic block declares ${this.distCount} distance codes; the maximum is 30`,
-              inBase + i - 1,
-            )
-            break outer
-          }
-          hold >>>= 14
-          bits -= 14
-          this.lensFilled = 0
-          this.mode = Mode.CodeLengthLengths
-          continue
-        }
-        case Mode.CodeLengthLengths: {
-          const lens = this.lens
-          while (this.lensFilled < this.clenCount) {
-            while (bits < 3) {
-              if (i >= inEnd) break outer
-              hold |= src[i++]! << bits
-              bits += 8
+        case Mode.DynamicHeader: {
+          // RFC 1951 section 3.2.7, parsed as one unit (inflate-dynamic-header.ts): in
+          // `src` when the header starts in it (the bits in `hold` are the top of
+          // src[i - 1]), else in `headerBytes`, which gathers its bytes across calls.
+          const direct = this.headerLength === 0 && (bits === 0 || i > inStart)
+          let h = src
+          let p = i * 8 - bits
+          let before = 0
+          let end = inEnd
+          if (!direct) {
+            h = this.headerBytes ??= new Uint8Array(DYNAMIC_HEADER_MAX_BYTES)
+            if (this.headerLength === 0) {
+              // Bits of a byte of an earlier call: put them back into a byte of their own.
+              h[0] = (hold << (8 - bits)) & 0xff
+              this.headerLength = 1
+              this.headerBit = 8 - bits
             }
-            lens[CLEN_ORDER[this.lensFilled++]!] = hold & 7
-            hold >>>= 3
-            bits -= 3
+            // At most DYNAMIC_HEADER_MAX_BYTES in all: a header never needs more.
+            before = this.headerLength
+            end = Math.min(before + inEnd - i, h.length)
+            h.set(src.subarray(i, i + end - before), before)
+            p = this.headerBit
           }
-          for (let k = this.clenCount; k < 19; k++) lens[CLEN_ORDER[k]!] = 0
-          const width = buildTable(lens, 0, 19, CLEN_PAYLOAD, this.clenTable, 7, false)
-          if (width < 0) {
-            status = this.fail(`code length code is ${width === -1 ? 'over-subscribed' : 'incomplete'}`, inBase + i - 1)
+          const r = parseDynamicHeader(h, p, end * 8, this, this.dynLit, this.dynDist)
+          if (r === HEADER_ERROR) {
+            // Consumed up to the byte holding the bit that proved it, as bit by bit.
+            i += Math.max(0, ((this.errorBit + 7) >>> 3) - before - (direct ? i : 0))
+            status = this.fail(this.errorMessage, inBase + i - 1)
             break outer
           }
-          this.clenBits = width
-          this.lensFilled = 0
-          this.mode = Mode.CodeLengths
-          continue
-        }
-        case Mode.CodeLengths:
-        case Mode.RepeatExtra: {
-          const lens = this.lens
-          const total = this.litCount + this.distCount
-          const table = this.clenTable
-          const root = this.clenBits
-          while (this.lensFilled < total) {
-            if (this.mode === Mode.CodeLengths) {
-              let entry: number
-              while ((entry = peek(table, root, hold, bits)) < 0) {
-                if (i >= inEnd) break outer
-                hold |= src[i++]! << bits
-                bits += 8
-              }
-              // The code length code is complete (checked when built): every code is valid.
-              hold >>>= entry & 15
-              bits -= entry & 15
-              const symbol = entry >>> 16
-              if (symbol < 16) {
-                lens[19 + this.lensFilled++] = symbol
-                continue
-              }
-              if (symbol === 16 && this.lensFilled === 0) {
-                status = this.fail('repeat code 16 with no previous code length', inBase + i - 1)
-                break outer
-              }
-              this.repeatSymbol = symbol
-              this.mode = Mode.RepeatExtra
+          if (r === HEADER_NEED) {
+            if (direct) {
+              // Keep the header's bytes from the one holding its first bit.
+              const from = p >>> 3
+              h = this.headerBytes ??= new Uint8Array(DYNAMIC_HEADER_MAX_BYTES)
+              h.set(src.subarray(from, inEnd))
+              this.headerLength = inEnd - from
+              this.headerBit = p & 7
+            } else {
+              this.headerLength = end
             }
-            const symbol = this.repeatSymbol
-            const extra = symbol === 16 ? 2 : symbol === 17 ? 3 : 7
-            while (bits < extra) {
-              if (i >= inEnd) break outer
-              hold |= src[i++]! << bits
-              bits += 8
-            }
-            const count = (symbol === 16 ? 3 : symbol === 17 ? 3 : 11) + (hold & ((1 << extra) - 1))
-            hold >>>= extra
-            bits -= extra
-            if (this.lensFilled + count > total) {
-              status = this.fail(`code length repeat of ${count} runs past the ${total} declared lengths`, inBase + i - 1)
-              break outer
-            }
-            const value = symbol === 16 ? lens[19 + this.lensFilled - 1]! : 0
-            lens.fill(value, 19 + this.lensFilled, 19 + this.lensFilled + count)
-            this.lensFilled += count
-            this.mode = Mode.CodeLengths
-          }
-          // RFC 1951 section 3.2.7: a block must be able to end.
-          if (lens[19 + 256] === 0) {
-            status = this.fail('dynamic block has no end-of-block code', inBase + i - 1)
+            i = inEnd // all of it: the header's bytes are in `headerBytes`
+            hold = 0
+            bits = 0
             break outer
           }
-          const litBits = buildTable(lens, 19, this.litCount, LIT_PAYLOAD, this.dynLit, LIT_ROOT, true)
-          if (litBits < 0) {
-            status = this.fail(`literal/length code is ${litBits === -1 ? 'over-subscribed' : litBits === -2 ? 'incomplete' : 'too large'}`, inBase + i - 1)
-            break outer
-          }
-          const distBits = buildTable(lens, 19 + this.litCount, this.distCount, DIST_PAYLOAD, this.dynDist, DIST_ROOT, true)
-          if (distBits < 0) {
-            status = this.fail(`distance code is ${distBits === -1 ? 'over-subscribed' : distBits === -2 ? 'incomplete' : 'too large'}`, inBase + i - 1)
-            break outer
-          }
+          // Resume bit by bit after the header: whole bytes consumed, the rest in `hold`.
+          const used = (r + 7) >>> 3
+          i = direct ? used : i + used - before
+          bits = used * 8 - r
+          hold = bits === 0 ? 0 : h[used - 1]! >>> (8 - bits)
+          this.headerLength = 0
+          // The parser set litBits and distBits.
           this.litTable = this.dynLit
           this.distTable = this.dynDist
-          this.litBits = litBits
-          this.distBits = distBits
           this.mode = Mode.Codes
           continue
         }

@@ -3,13 +3,15 @@
  * the block format carries no sizes, so the decoder is told the decoded size and the
  * encoder writes one block for the whole input.
  */
-import type { Decoder, Encoder } from '../codec.js'
-import { CodecError, type ErrorCode, type Failure } from '../errors.js'
-import { checkLevel, checkMaxOutput, formatOption } from '../formats.js'
+import type { Decoder } from '../codec.js'
+import { CodecError } from '../errors.js'
+import { checkLevel, checkMaxOutput, formatOption } from '../codec-options.js'
 import { Status } from '../status.js'
 import { blockErrorMessage, createHashTable, decodeBlock, encodeBlock, ERR_OUTPUT, hashLogForLevel, maxCompressedSize } from './lz4-block.js'
+import { FrameCodec } from './frame-codec.js'
 import { ERR_MEMORY, type RawBlockKernel } from './lz4-kernel.js'
 import { WholeBlockEncoder } from './whole-block-encoder.js'
+import { wasmMemoryFull } from './wasm/memory-full.js'
 
 const BLOCK_FORMAT = 'lz4-block' as const
 
@@ -20,26 +22,21 @@ export const decodeRawBlock: RawBlockKernel = (src, dst, size) => decodeBlock(sr
  * Raw LZ4 block decoder. The block format carries no sizes, so the caller gives the
  * exact decoded size (`outputSize`); the whole block must be passed with `final: true`
  * (before that, nothing is consumed: NeedMoreData). Decodes straight into `dst` when
- * it has `outputSize` bytes of room, else into one buffer of `outputSize` drained
+ * it has `outputSize` bytes of room, else into the stage (frame-codec.ts), drained
  * over calls.
  */
-export class Lz4BlockDecoder implements Decoder {
+export class Lz4BlockDecoder extends FrameCodec implements Decoder {
   readonly format = BLOCK_FORMAT
-  consumed = 0
-  written = 0
-  failure: Failure | null = null
   readonly contentSize: number
 
   private readonly outputSize: number
-  private out: Uint8Array | null = null
-  private drainPos = 0
-  /** 0: waiting for the block, 1: draining `out`, 2: done, 3: failed. */
-  private state = 0
-  /** Decodes the block: TypeScript `decodeBlock`, or the wasm engine's kernel. */
-  private readonly decodeRaw: RawBlockKernel
 
-  constructor(options: Record<string, unknown>, decodeRaw: RawBlockKernel) {
-    this.decodeRaw = decodeRaw
+  constructor(
+    options: Record<string, unknown>,
+    /** Decodes the block: TypeScript `decodeBlock`, or the wasm engine's kernel. */
+    private readonly decodeRaw: RawBlockKernel,
+  ) {
+    super('decode')
     const maxOutput = checkMaxOutput(BLOCK_FORMAT, options.maxOutputBytes)
     const size = formatOption(BLOCK_FORMAT, 'decode', 'outputSize', options.outputSize) as number
     if (size > maxOutput) throw new CodecError('INVALID_OPTION', BLOCK_FORMAT, `outputSize ${size} exceeds maxOutputBytes ${maxOutput}`)
@@ -47,65 +44,29 @@ export class Lz4BlockDecoder implements Decoder {
     this.contentSize = size
   }
 
-  reset(): void {
-    this.consumed = 0
-    this.written = 0
-    this.failure = null
-    this.drainPos = 0
-    this.state = 0
-  }
-
-  dispose(): void {
-    this.out = null
-  }
-
-  private fail(message: string, code: ErrorCode = 'INVALID_DATA'): Status {
-    this.failure = { code, message, offset: 0 }
-    this.state = 3
-    return Status.InvalidData
-  }
-
-  transform(src: Uint8Array, dst: Uint8Array, final: boolean): Status {
-    this.consumed = 0
-    this.written = 0
-    if (this.state === 3) return Status.InvalidData
-    if (this.state === 2) return Status.Done
+  protected step(src: Uint8Array, dst: Uint8Array, final: boolean): Status {
     const size = this.outputSize
-    if (this.state === 0) {
+    if (this.staged.waiting === 0) {
       if (!final) return Status.NeedMoreData
       // An empty block with nothing to produce: Arrow IPC writers may pass empty input
       // for an empty buffer (Java writers send a buffer with no payload as empty input).
-      if (src.length === 0 && size === 0) {
-        this.state = 2
-        return Status.Done
-      }
-      if (src.length < this.outputSize / 255 - 16) {
+      if (src.length === 0 && size === 0) return Status.Done
+      if (src.length < size / 255 - 16) {
         // Each input byte decodes to at most ~255 bytes; a size far beyond that is
         // impossible, so fail before allocating for it.
-        return this.fail(`outputSize ${size} is more than ${src.length} compressed bytes can hold`)
+        return this.fail('INVALID_DATA', `outputSize ${size} is more than ${src.length} compressed bytes can hold`, 0)
       }
-      const direct = dst.length >= size
-      const out = direct ? dst : (this.out !== null && this.out.length >= size ? this.out : (this.out = new Uint8Array(size)))
+      const out = this.unitOut(dst, 0, size)
       const n = this.decodeRaw(src, out, size)
-      if (n === ERR_MEMORY) return this.fail(`the wasm engine could not grow its memory to ${size} + ${src.length} bytes`, 'LIMIT_EXCEEDED')
-      if (n < 0) return this.fail(n === ERR_OUTPUT ? `block decodes to more than outputSize ${size} bytes` : blockErrorMessage(n))
-      if (n !== size) return this.fail(`block decoded to ${n} bytes, expected outputSize ${size}`)
+      if (n === ERR_MEMORY) return this.fail('LIMIT_EXCEEDED', wasmMemoryFull(`${size} + ${src.length} bytes`, "engine: 'js'"), 0)
+      if (n < 0) return this.fail('INVALID_DATA', n === ERR_OUTPUT ? `block decodes to more than outputSize ${size} bytes` : blockErrorMessage(n), 0)
+      if (n !== size) return this.fail('INVALID_DATA', `block decoded to ${n} bytes, expected outputSize ${size}`, 0)
       this.consumed = src.length
-      if (direct) {
-        this.written = size
-        this.state = 2
-        return Status.Done
-      }
-      this.state = 1
-      this.drainPos = 0
+      this.written = this.unitEnd(dst, 0, out, size)
+    } else {
+      this.written = this.staged.drain(dst, 0)
     }
-    const n = Math.min(size - this.drainPos, dst.length)
-    dst.set(this.out!.subarray(this.drainPos, this.drainPos + n), 0)
-    this.drainPos += n
-    this.written = n
-    if (this.drainPos < size) return Status.DestinationTooSmall
-    this.state = 2
-    return Status.Done
+    return this.staged.waiting > 0 ? Status.DestinationTooSmall : Status.Done
   }
 }
 

@@ -41,11 +41,12 @@
  */
 import { readU32LE, writeU32LE } from '../endian.js'
 import type { CodecModule } from '../codec.js'
+import type { OutputStage } from './frame-codec.js'
 import { lz4BlockModule, lz4FrameModule } from './lz4.js'
 import { BLOCK_UNCOMPRESSED } from './lz4-frame-format.js'
 import { ERR_BLOCK_CHECKSUM, ERR_MEMORY, type EncodeKernel, type FrameKernel, type RawBlockKernel } from './lz4-kernel.js'
 import { compile } from './wasm/instantiate.js'
-import { lz4Wasm } from './wasm/lz4-wasm-source.js'
+import { lz4Wasm } from '#wasm/lz4'
 
 /** The kernel's exports (wasm/lz4.wat); addresses are i32 byte offsets in `memory`. */
 interface Lz4Exports {
@@ -79,7 +80,6 @@ const LINKED_ROOM = 0x100000
 const SHARED_LIMIT = 16 * 1024 * 1024
 const PAGE = 0x10000
 
-/** One instance and the layout of its memory. */
 /**
  * Grows `memory` to at least `end` bytes; returns a view of all of it, or null when it
  * cannot grow (over lz4.wat's 2 GiB maximum, or out of memory).
@@ -96,6 +96,7 @@ function growTo(memory: WebAssembly.Memory, end: number): Uint8Array | null {
   return new Uint8Array(memory.buffer)
 }
 
+/** One instance and the layout of its memory. */
 class Lz4Memory {
   readonly exports: Lz4Exports
   /** View of the whole memory; replaced after each grow (the old buffer is detached). */
@@ -157,8 +158,6 @@ class WasmFrameKernel implements FrameKernel {
   private blockMax = 0
   /** Next output address in the window (linked frames; valid while owner). */
   private pos = WINDOW
-  /** Address of the last decoded block. */
-  private last = WINDOW
   /** A frame is in progress: its state is worth saving. */
   private active = false
   /** State saved when another decoder took the memory: history (<= 64 KiB) and hash. */
@@ -223,7 +222,7 @@ class WasmFrameKernel implements FrameKernel {
     return pos
   }
 
-  decode(data: Uint8Array, start: number, size: number, limit: number, blockChecksum: boolean): number {
+  decode(data: Uint8Array, start: number, size: number, limit: number, blockChecksum: boolean, dst: Uint8Array, at: number, stage: OutputStage): number {
     this.acquire()
     const memory = this.memory
     if (!memory.reserve(this.windowSize, this.blockMax)) return ERR_MEMORY
@@ -241,14 +240,16 @@ class WasmFrameKernel implements FrameKernel {
     const n = x.decode(input, input + size, pos, pos + limit, this.linked ? WINDOW : pos)
     if (n < 0) return n
     if (this.contentChecksum) x.xxh32_update(HASH_STATE, pos, n)
-    this.last = pos
     if (this.linked) this.pos = pos + n
+    // Copied out now: another decoder may take the memory before the next call.
+    const bytes = memory.bytes
+    const direct = Math.min(n, dst.length - at)
+    dst.set(bytes.subarray(pos, pos + direct), at)
+    if (direct < n) {
+      stage.take(this.blockMax).set(bytes.subarray(pos + direct, pos + n), 0)
+      stage.hold(0, n - direct)
+    }
     return n
-  }
-
-  copyOut(from: number, dst: Uint8Array, at: number, length: number): void {
-    const p = this.last + from
-    dst.set(this.memory.bytes.subarray(p, p + length), at)
   }
 
   append(data: Uint8Array, start: number, end: number): number {
@@ -262,6 +263,10 @@ class WasmFrameKernel implements FrameKernel {
     if (this.contentChecksum) memory.exports.xxh32_update(HASH_STATE, pos, n)
     if (this.linked) this.pos = pos + n
     return 0
+  }
+
+  leave(): void {
+    // The history stays in memory (saved from there when another decoder takes it).
   }
 
   digest(): number {
@@ -320,7 +325,7 @@ class EncodeMemory {
   blockSize = 0
   input = 0
   output = 0
-  /** The encoder whose content hash state (and last frame block) is in memory, if any. */
+  /** The encoder whose content hash state is in memory, if any. */
   owner: WasmEncodeKernel | null = null
 
   constructor(instance: WebAssembly.Instance) {
@@ -350,8 +355,6 @@ class WasmEncodeKernel implements EncodeKernel {
   private readonly memory: EncodeMemory
   /** The content hash was reset and nothing hashed since (the state need not be in memory). */
   private fresh = true
-  /** Address of the last frame block made by `block()` (valid while owner). */
-  private last = 0
   /** Hash state saved when another encoder took the memory. */
   private readonly savedHash = new Uint8Array(HASH_STATE_SIZE)
 
@@ -383,7 +386,7 @@ class WasmEncodeKernel implements EncodeKernel {
     this.fresh = true
   }
 
-  block(data: Uint8Array, start: number, end: number, hashLog: number, blockChecksum: boolean, contentChecksum: boolean): number {
+  block(data: Uint8Array, start: number, end: number, hashLog: number, blockChecksum: boolean, contentChecksum: boolean, dst: Uint8Array, at: number, stage: OutputStage): number {
     const memory = this.memory
     const n = end - start
     if (!memory.reserve(n)) return ERR_MEMORY
@@ -406,13 +409,16 @@ class WasmEncodeKernel implements EncodeKernel {
       writeU32LE(bytes, e, x.xxh32(block, size, 0))
       e += 4
     }
-    this.last = block - 4
-    return e - this.last
-  }
-
-  copyOut(from: number, out: Uint8Array, at: number, length: number): void {
-    const p = this.last + from
-    out.set(this.memory.bytes.subarray(p, p + length), at)
+    // Copied out now: the next encoder's block goes to the same place.
+    const first = block - 4
+    const length = e - first
+    const direct = Math.min(length, dst.length - at)
+    dst.set(bytes.subarray(first, first + direct), at)
+    if (direct < length) {
+      stage.take(n + 8).set(bytes.subarray(first + direct, e), 0)
+      stage.hold(0, length - direct)
+    }
+    return length
   }
 
   digest(): number {

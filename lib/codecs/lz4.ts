@@ -1,14 +1,15 @@
 /**
  * The LZ4 codec modules: frames (lz4-frame-decode.ts, lz4-frame-encode.ts) and raw
- * blocks (lz4-block-codec.ts), with blocks coded in TypeScript (lz4-block.ts) or by a
- * kernel (lz4-kernel.ts; the wasm engine, lz4-wasm.ts).
+ * blocks (lz4-block-codec.ts), with blocks coded by a kernel (lz4-kernel.ts): the
+ * TypeScript one here (the `'js'` engine, on lz4-block.ts), the wasm engine's in
+ * lz4-wasm.ts.
  */
 import type { CodecModule, Decoder, Encoder } from '../codec.js'
 import { traitsOf } from '../formats.js'
 import { decodeRawBlock, Lz4BlockDecoder, Lz4BlockEncoder } from './lz4-block-codec.js'
 import { Lz4FrameDecoder } from './lz4-frame-decode.js'
 import { Lz4FrameEncoder } from './lz4-frame-encode.js'
-import type { EncodeKernel, FrameKernel, RawBlockKernel } from './lz4-kernel.js'
+import { jsEncodeKernel, jsFrameKernel, type EncodeKernel, type FrameKernel, type RawBlockKernel } from './lz4-kernel.js'
 
 /**
  * LZ4 frame codec module. Decoder options: `maxOutputBytes`. Encoder options: `level`
@@ -18,18 +19,18 @@ import type { EncodeKernel, FrameKernel, RawBlockKernel } from './lz4-kernel.js'
  * `blockChecksum` (false), `contentChecksum` (true), `contentSize` (written to the
  * header and enforced), `blockIndependence` (true; false is rejected).
  */
-export const lz4: CodecModule = /* @__PURE__ */ lz4FrameModule(null)
+export const lz4: CodecModule = /* @__PURE__ */ lz4FrameModule(jsFrameKernel, jsEncodeKernel)
 
 /**
- * The LZ4 frame module with block decoding done by `kernel()` (one per decoder) and
- * compression by `encodeKernel()` (one per encoder), e.g. the wasm engine's
- * (lib/codecs/lz4-wasm.ts); null: TypeScript. Both write the same bytes.
+ * The LZ4 frame module with blocks decoded by `kernel()` (one per decoder) and
+ * compressed by `encodeKernel()` (one per encoder): the TypeScript kernels
+ * (lz4-kernel.ts) or the wasm engine's (lz4-wasm.ts). Both write the same bytes.
  */
-export function lz4FrameModule(kernel: (() => FrameKernel) | null, encodeKernel: (() => EncodeKernel) | null = null): CodecModule {
+export function lz4FrameModule(kernel: () => FrameKernel, encodeKernel: () => EncodeKernel): CodecModule {
   return Object.freeze({
     traits: traitsOf('lz4'),
-    createDecoder: (options: Record<string, unknown>): Decoder => new Lz4FrameDecoder(options, kernel === null ? null : kernel()),
-    createEncoder: (options: Record<string, unknown>): Encoder => new Lz4FrameEncoder(options, encodeKernel === null ? null : encodeKernel()),
+    createDecoder: (options: Record<string, unknown>): Decoder => new Lz4FrameDecoder(options, kernel()),
+    createEncoder: (options: Record<string, unknown>): Encoder => new Lz4FrameEncoder(options, encodeKernel()),
   })
 }
 

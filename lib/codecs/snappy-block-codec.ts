@@ -5,9 +5,6 @@
  * `maxOutputBytes` (and, when the whole input is at hand, against what the input can
  * decode to) before allocating anything, and the block ends where that length is reached.
  */
-import type { Decoder, Encoder } from '../codec.js'
-import type { ErrorCode, Failure } from '../errors.js'
-import { checkMaxOutput } from '../formats.js'
 import { Status } from '../status.js'
 import {
   decodeElements,
@@ -22,16 +19,16 @@ import {
   type ElementState,
   type Preamble,
 } from './snappy-block.js'
+import { FrameDecoder } from './frame-codec.js'
 import { ERR_MEMORY, type SnappyKernel } from './snappy-kernel.js'
 import { WholeBlockEncoder } from './whole-block-encoder.js'
+import { wasmMemoryFull } from './wasm/memory-full.js'
 
 const FORMAT = 'snappy-raw'
 
-// Decoder stages.
+// Decoder stages (the end and failure are the shell's latch, frame-codec.ts).
 const S_PREAMBLE = 0
 const S_ELEMENTS = 1
-const S_DONE = 2
-const S_FAILED = 3
 
 /** The first buffer a streamed block decodes into; it doubles up to the declared length. */
 const FIRST_BUFFER = 65536
@@ -44,58 +41,38 @@ const FIRST_BUFFER = 65536
  * most as far ahead as the destination has room, and drained from there. `Done` when
  * the declared length is reached; bytes after the block are left unconsumed.
  */
-export class SnappyRawDecoder implements Decoder {
+export class SnappyRawDecoder extends FrameDecoder {
   readonly format = FORMAT
-  consumed = 0
-  written = 0
-  failure: Failure | null = null
-  /** The declared decoded length once the preamble is read; -1 before. */
-  contentSize = -1
-
-  private readonly maxOutput: number
+  /** S_PREAMBLE until the preamble is read (then `contentSize` is the declared decoded length), then S_ELEMENTS. */
   private stage = S_PREAMBLE
-  /** Input consumed since reset() before the current call (for failure offsets). */
-  private inputBase = 0
   private readonly preamble: Preamble = { length: 0, size: 0 }
   private readonly el: ElementState = { ip: 0, op: 0, literalLeft: 0, need: 0 }
   /** Streamed output so far (`out[0, el.op)`), the history copies reach into. */
   private out: Uint8Array | null = null
   /** Bytes of `out` handed out already. */
   private drainPos = 0
-  /** Decodes a whole block found in one call (TypeScript or the wasm kernel). */
-  private readonly kernel: SnappyKernel
 
-  constructor(options: Record<string, unknown>, kernel: SnappyKernel) {
-    this.maxOutput = checkMaxOutput(FORMAT, options.maxOutputBytes)
-    this.kernel = kernel
+  constructor(
+    options: Record<string, unknown>,
+    /** Decodes a whole block found in one call (TypeScript or the wasm kernel). */
+    private readonly kernel: SnappyKernel,
+  ) {
+    super(FORMAT, options)
   }
 
-  reset(): void {
-    this.consumed = 0
-    this.written = 0
-    this.failure = null
-    this.contentSize = -1
+  override reset(): void {
+    super.reset()
     this.stage = S_PREAMBLE
-    this.inputBase = 0
     this.el.ip = this.el.op = this.el.literalLeft = 0
     this.drainPos = 0
   }
 
-  dispose(): void {
+  override dispose(): void {
+    super.dispose()
     this.out = null
   }
 
-  private fail(code: ErrorCode, message: string, at: number): Status {
-    this.failure = { code, message, offset: this.inputBase + at }
-    this.stage = S_FAILED
-    return Status.InvalidData
-  }
-
-  transform(src: Uint8Array, dst: Uint8Array, final: boolean): Status {
-    this.consumed = 0
-    this.written = 0
-    if (this.stage === S_FAILED) return Status.InvalidData
-    if (this.stage === S_DONE) return Status.Done
+  protected step(src: Uint8Array, dst: Uint8Array, final: boolean): Status {
     let ip = 0
     if (this.stage === S_PREAMBLE) {
       const p = this.preamble
@@ -119,8 +96,6 @@ export class SnappyRawDecoder implements Decoder {
         if (this.kernel.decodeInto(src, ip, src.length, dst, 0, length) === length) {
           this.consumed = src.length
           this.written = length
-          this.inputBase += src.length
-          this.stage = S_DONE
           return Status.Done
         }
         // Otherwise (trailing bytes, corrupt or truncated input) the element decoder
@@ -128,13 +103,11 @@ export class SnappyRawDecoder implements Decoder {
         const r2 = decodeElements(el, src, src.length, dst, 0, length, length)
         if (r2 < 0) {
           this.consumed = 0
-          return this.fail('INVALID_DATA', snappyErrorMessage(r2), el.ip)
+          return this.fail('INVALID_DATA', snappyErrorMessage(r2), this.inputBase + el.ip)
         }
         if (el.op === length) {
           this.consumed = el.ip
           this.written = length
-          this.inputBase += el.ip
-          this.stage = S_DONE
           return Status.Done
         }
         // Truncated: keep what was decoded as the history, as a streamed block would.
@@ -158,7 +131,6 @@ export class SnappyRawDecoder implements Decoder {
     if (w === dst.length && this.drainPos < el.op) {
       this.written = w
       this.consumed = ip
-      this.inputBase += ip
       return Status.DestinationTooSmall
     }
     let r: number
@@ -173,7 +145,7 @@ export class SnappyRawDecoder implements Decoder {
     if (r < 0) {
       this.written = w
       this.consumed = 0
-      return this.fail('INVALID_DATA', snappyErrorMessage(r), el.ip)
+      return this.fail('INVALID_DATA', snappyErrorMessage(r), this.inputBase + el.ip)
     }
     w = this.drain(dst, w)
     this.written = w
@@ -184,13 +156,9 @@ export class SnappyRawDecoder implements Decoder {
   private drainAndReturn(dst: Uint8Array, ip: number, r: number, w = this.drain(dst, 0)): Status {
     this.written = w
     this.consumed = ip
-    this.inputBase += ip
     const el = this.el
     if (this.drainPos < el.op) return Status.DestinationTooSmall
-    if (el.op === this.contentSize) {
-      this.stage = S_DONE
-      return Status.Done
-    }
+    if (el.op === this.contentSize) return Status.Done
     if (r === R_ROOM) return Status.DestinationTooSmall
     return Status.NeedMoreData
   }
@@ -213,12 +181,12 @@ export class SnappyRawDecoder implements Decoder {
 export class SnappyRawEncoder extends WholeBlockEncoder {
   readonly format = FORMAT
 
-  /** Compresses the block (TypeScript or the wasm kernel). */
-  private readonly kernel: SnappyKernel
-
-  constructor(_options: Record<string, unknown>, kernel: SnappyKernel) {
+  constructor(
+    _options: Record<string, unknown>,
+    /** Compresses the block (TypeScript or the wasm kernel). */
+    private readonly kernel: SnappyKernel,
+  ) {
     super()
-    this.kernel = kernel
   }
 
   protected bound(n: number): number {
@@ -228,7 +196,7 @@ export class SnappyRawEncoder extends WholeBlockEncoder {
   protected compress(data: Uint8Array, n: number, out: Uint8Array): number {
     const end = this.kernel.encodeInto(data, 0, n, out, 0)
     if (end !== ERR_MEMORY) return end
-    this.failure = { code: 'LIMIT_EXCEEDED', message: `the wasm engine could not grow its memory for a ${n}-byte block`, offset: 0 }
+    this.fail('LIMIT_EXCEEDED', wasmMemoryFull(`a ${n}-byte block`, "engine: 'js'"), 0)
     return -1
   }
 }

@@ -5,12 +5,11 @@
  * chunks are skipped, reserved unskippable ones refused, and every stream identifier
  * must read `sNaPpY`.
  */
-import type { Decoder } from '../codec.js'
-import type { ErrorCode, Failure } from '../errors.js'
+import type { ErrorCode } from '../errors.js'
 import { readU32LE } from '../endian.js'
-import { checkMaxOutput } from '../formats.js'
 import { Status } from '../status.js'
 import { maskCrc } from './crc32c.js'
+import { FrameDecoder, gatherBuffer } from './frame-codec.js'
 import { ERR_INPUT, PRE_OK, readPreamble, snappyErrorMessage, type Preamble } from './snappy-block.js'
 import { ERR_MEMORY, type SnappyKernel } from './snappy-kernel.js'
 import {
@@ -24,16 +23,15 @@ import {
   SKIPPABLE_START,
   STREAM_IDENTIFIER,
 } from './snappy-frame-format.js'
+import { wasmMemoryFull } from './wasm/memory-full.js'
 
 const FORMAT = 'snappy'
 
-// Decoder stages.
+// Decoder stages (the end and failure are the shell's latch, frame-codec.ts).
 const S_HEADER = 0
 const S_BODY = 1
 const S_SKIP = 2
 const S_DRAIN = 3
-const S_DONE = 4
-const S_FAILED = 5
 
 const hex = (v: number): string => '0x' + v.toString(16).padStart(2, '0')
 
@@ -76,23 +74,11 @@ export function chunksSizeHint(bytes: Uint8Array): number {
  * Memory: a chunk found whole in `src` is used in place, and decoded straight into `dst`
  * when `dst` has room for it; only a chunk split across calls is gathered into `chunk`
  * (at most MAX_COMPRESSED_CHUNK bytes), and only one that does not fit `dst` is decoded
- * into `block` (64 KiB) and drained.
+ * into the stage (64 KiB) and drained.
  */
-export class SnappyFrameDecoder implements Decoder {
+export class SnappyFrameDecoder extends FrameDecoder {
   readonly format = FORMAT
-  consumed = 0
-  written = 0
-  failure: Failure | null = null
-  readonly contentSize = -1
-
-  sizeHint(input: Uint8Array): number {
-    return chunksSizeHint(input)
-  }
-
-  private readonly maxOutput: number
   private stage = S_HEADER
-  /** Input consumed since reset() before the current call (for failure offsets). */
-  private inputBase = 0
   /** Output since reset(), against `maxOutput`. */
   private produced = 0
   /** The stream identifier was read (it must come first). */
@@ -106,60 +92,41 @@ export class SnappyFrameDecoder implements Decoder {
   private gathered = 0
   /** Bytes of a skippable chunk still to skip. */
   private skipLeft = 0
-  /** Decoded chunk data waiting to be handed out: `pending[pendingPos, pendingEnd)`. */
-  private block: Uint8Array | null = null
-  private pending: Uint8Array | null = null
-  private pendingPos = 0
-  private pendingEnd = 0
   private readonly preamble: Preamble = { length: 0, size: 0 }
-  /** Decodes whole blocks and computes checksums (TypeScript or the wasm kernel). */
-  private readonly kernel: SnappyKernel
 
-  constructor(options: Record<string, unknown>, kernel: SnappyKernel) {
-    this.maxOutput = checkMaxOutput(FORMAT, options.maxOutputBytes)
-    this.kernel = kernel
+  constructor(
+    options: Record<string, unknown>,
+    /** Decodes whole blocks and computes checksums (TypeScript or the wasm kernel). */
+    private readonly kernel: SnappyKernel,
+  ) {
+    super(FORMAT, options)
   }
 
-  reset(): void {
-    this.consumed = 0
-    this.written = 0
-    this.failure = null
+  sizeHint(input: Uint8Array): number {
+    return chunksSizeHint(input)
+  }
+
+  override reset(): void {
+    super.reset()
     this.stage = S_HEADER
-    this.inputBase = 0
     this.produced = 0
     this.identified = false
     this.gathered = 0
     this.skipLeft = 0
-    this.pending = null
-    this.pendingPos = this.pendingEnd = 0
   }
 
-  dispose(): void {
+  override dispose(): void {
+    super.dispose()
     this.chunk = null
-    this.block = null
-    this.pending = null
   }
 
-  /** Fails at stream offset `at`. */
-  private fail(code: ErrorCode, message: string, at: number): Status {
-    this.failure = { code, message, offset: at }
-    this.stage = S_FAILED
-    return Status.InvalidData
-  }
-
-  transform(src: Uint8Array, dst: Uint8Array, final: boolean): Status {
-    this.consumed = 0
-    this.written = 0
-    if (this.stage === S_FAILED) return Status.InvalidData
-    if (this.stage === S_DONE) return Status.Done
+  protected step(src: Uint8Array, dst: Uint8Array, final: boolean): Status {
     this.ip = 0
     this.w = 0
     const status = this.run(src, dst, final)
     const failed = status === Status.InvalidData
     this.consumed = failed ? 0 : this.ip
     this.written = failed ? 0 : this.w
-    this.inputBase += this.consumed
-    if (status === Status.Done) this.stage = S_DONE
     return status
   }
 
@@ -182,11 +149,8 @@ export class SnappyFrameDecoder implements Decoder {
     for (;;) {
       switch (this.stage) {
         case S_DRAIN: {
-          const n = Math.min(this.pendingEnd - this.pendingPos, dst.length - w)
-          dst.set(this.pending!.subarray(this.pendingPos, this.pendingPos + n), w)
-          this.pendingPos += n
-          w += n
-          if (this.pendingPos < this.pendingEnd) return this.stop(ip, w, Status.DestinationTooSmall)
+          w = this.staged.drain(dst, w)
+          if (this.staged.waiting > 0) return this.stop(ip, w, Status.DestinationTooSmall)
           this.stage = S_HEADER
           break
         }
@@ -237,7 +201,7 @@ export class SnappyFrameDecoder implements Decoder {
           if (length > most || length < least) {
             const what = type === CHUNK_STREAM_IDENTIFIER ? 'stream identifier chunk' : type === CHUNK_COMPRESSED ? 'compressed data chunk' : 'uncompressed data chunk'
             const code: ErrorCode = length > most && type !== CHUNK_STREAM_IDENTIFIER ? 'LIMIT_EXCEEDED' : 'INVALID_DATA'
-            const want = least === most ? `${most}` : length > most ? `at most ${most} (65536 bytes of data, framing_format.txt sections 4.2-4.3)` : `at least ${least}`
+            const want = least === most ? `${most}` : length > most ? `at most ${most} (65536 bytes of data, framing_format.txt sections 4.2-4.3: the format's limit, not an option)` : `at least ${least}`
             return this.fail(code, `${what} of ${length} bytes; expected ${want}`, at)
           }
           this.gathered = 0
@@ -253,7 +217,7 @@ export class SnappyFrameDecoder implements Decoder {
             start = ip
             ip += length
           } else {
-            const chunk = this.chunk !== null && this.chunk.length >= length ? this.chunk : (this.chunk = new Uint8Array(Math.max(length, Math.min(2 * (this.chunk?.length ?? 0), MAX_COMPRESSED_CHUNK))))
+            const chunk = (this.chunk = gatherBuffer(this.chunk, this.gathered, length, MAX_COMPRESSED_CHUNK))
             const n = Math.min(length - this.gathered, end - ip)
             chunk.set(src.subarray(ip, ip + n), this.gathered)
             this.gathered += n
@@ -298,12 +262,11 @@ export class SnappyFrameDecoder implements Decoder {
       size = length - 4
     }
     if (size > this.maxOutput - this.produced) return this.fail('LIMIT_EXCEEDED', `output exceeds maxOutputBytes ${this.maxOutput}`, this.chunkStart)
-    const direct = dst.length - w >= size
-    const out = direct ? dst : (this.block ??= new Uint8Array(MAX_CHUNK_DATA))
-    const o = direct ? w : 0
+    const out = this.unitOut(dst, w, size, MAX_CHUNK_DATA)
+    const o = out === dst ? w : 0
     if (this.type === CHUNK_COMPRESSED) {
       const n = this.kernel.decodeInto(body, start + 4 + this.preamble.size, start + length, out, o, size, true)
-      if (n === ERR_MEMORY) return this.fail('LIMIT_EXCEEDED', `the wasm engine could not grow its memory for a ${length}-byte chunk`, this.chunkStart)
+      if (n === ERR_MEMORY) return this.fail('LIMIT_EXCEEDED', wasmMemoryFull(`a ${length}-byte chunk`, "engine: 'js'"), this.chunkStart)
       if (n < 0) {
         return this.fail('INVALID_DATA', `compressed data chunk: ${n === ERR_INPUT ? 'the block ends before the length its preamble declares' : snappyErrorMessage(n)}`, at)
       }
@@ -314,15 +277,8 @@ export class SnappyFrameDecoder implements Decoder {
       return this.fail('CHECKSUM_MISMATCH', `chunk checksum ${actual.toString(16).padStart(8, '0')} (masked CRC-32C) does not match the stored ${expected.toString(16).padStart(8, '0')}`, this.chunkStart)
     }
     this.produced += size
-    if (direct) {
-      this.written = w + size
-      this.stage = S_HEADER
-    } else {
-      this.pending = out
-      this.pendingPos = 0
-      this.pendingEnd = size
-      this.stage = S_DRAIN
-    }
+    this.written = this.unitEnd(dst, w, out, o + size)
+    this.stage = this.staged.waiting > 0 ? S_DRAIN : S_HEADER
     return Status.Done
   }
 }

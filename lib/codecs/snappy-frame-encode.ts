@@ -5,10 +5,10 @@
  * than 1/8 (the rule of the Go and Python framing encoders), each with its masked CRC-32C.
  */
 import type { Encoder } from '../codec.js'
-import type { Failure } from '../errors.js'
 import { writeU32LE } from '../endian.js'
 import { Status } from '../status.js'
 import { crc32c, maskCrc } from './crc32c.js'
+import { FrameCodec } from './frame-codec.js'
 import { maxCompressedLength } from './snappy-block.js'
 import { CHUNK_COMPRESSED, CHUNK_UNCOMPRESSED, MAX_CHUNK_DATA, STREAM_IDENTIFIER } from './snappy-frame-format.js'
 import { ERR_MEMORY, type SnappyKernel } from './snappy-kernel.js'
@@ -21,45 +21,35 @@ const MAX_CHUNK = 4 + 4 + maxCompressedLength(MAX_CHUNK_DATA)
 /**
  * Streaming Snappy framing encoder. Input is cut into 64 KiB chunks: a full chunk found
  * in `src` is compressed from there, a partial one gathered into `input`; a chunk is
- * written straight into `dst` when it has room for the worst case, else staged in `out`
- * and drained. `flush()` writes the gathered input as a (short) chunk: the stream up to
- * there decodes without the rest.
+ * written straight into `dst` when it has room for the worst case, else staged
+ * (frame-codec.ts) and drained. `flush()` writes the gathered input as a (short) chunk:
+ * the stream up to there decodes without the rest.
  */
-export class SnappyFrameEncoder implements Encoder {
+export class SnappyFrameEncoder extends FrameCodec implements Encoder {
   readonly format = FORMAT
-  consumed = 0
-  written = 0
-  failure: Failure | null = null
 
-  /** Compresses blocks and checksums chunks (TypeScript or the wasm kernel). */
-  private readonly kernel: SnappyKernel
   private input: Uint8Array | null = null
   private inputLength = 0
-  private out: Uint8Array | null = null
-  private outPos = 0
-  private outEnd = 0
   /** The stream identifier was written (or staged). */
   private started = false
-  /** After the final chunk: Done latch. */
-  private done = false
 
-  constructor(_options: Record<string, unknown>, kernel: SnappyKernel) {
-    this.kernel = kernel
+  constructor(
+    _options: Record<string, unknown>,
+    /** Compresses blocks and checksums chunks (TypeScript or the wasm kernel). */
+    private readonly kernel: SnappyKernel,
+  ) {
+    super('encode')
   }
 
-  reset(): void {
-    this.consumed = 0
-    this.written = 0
-    this.failure = null
+  override reset(): void {
+    super.reset()
     this.inputLength = 0
-    this.outPos = this.outEnd = 0
     this.started = false
-    this.done = false
   }
 
-  dispose(): void {
+  override dispose(): void {
+    super.dispose()
     this.input = null
-    this.out = null
   }
 
   /** Writes one chunk for `data[start, end)` into `target[at]`; returns the end. */
@@ -87,26 +77,15 @@ export class SnappyFrameEncoder implements Encoder {
 
   /** Hands out staged output; true when all of it went into `dst`. */
   private drain(dst: Uint8Array): boolean {
-    const n = Math.min(this.outEnd - this.outPos, dst.length - this.written)
-    if (n > 0) {
-      dst.set(this.out!.subarray(this.outPos, this.outPos + n), this.written)
-      this.outPos += n
-      this.written += n
-    }
-    return this.outPos === this.outEnd
+    this.written = this.staged.drain(dst, this.written)
+    return this.staged.waiting === 0
   }
 
-  /** Writes a chunk of `data[start, end)` (or the stream identifier when `end < 0`) into `dst` or the staging buffer. */
+  /** Writes a chunk of `data[start, end)` (or the stream identifier when `end < 0`) into `dst` or the stage. */
   private emit(data: Uint8Array, start: number, end: number, dst: Uint8Array): void {
-    if (dst.length - this.written >= MAX_CHUNK && this.outPos === this.outEnd) {
-      this.written = end < 0 ? this.identifier(dst, this.written) : this.chunk(data, start, end, dst, this.written)
-      return
-    }
-    const out = (this.out ??= new Uint8Array(MAX_CHUNK))
-    // Staged output is always drained before more is made, so staging starts at 0.
-    this.outPos = 0
-    this.outEnd = end < 0 ? this.identifier(out, 0) : this.chunk(data, start, end, out, 0)
-    this.drain(dst)
+    const out = this.unitOut(dst, this.written, MAX_CHUNK)
+    const at = out === dst ? this.written : 0
+    this.written = this.unitEnd(dst, this.written, out, end < 0 ? this.identifier(out, at) : this.chunk(data, start, end, out, at))
   }
 
   private identifier(target: Uint8Array, at: number): number {
@@ -115,11 +94,7 @@ export class SnappyFrameEncoder implements Encoder {
     return at + STREAM_IDENTIFIER.length
   }
 
-  transform(src: Uint8Array, dst: Uint8Array, final: boolean): Status {
-    this.consumed = 0
-    this.written = 0
-    if (this.failure) return Status.InvalidData
-    if (this.done) return Status.Done
+  protected step(src: Uint8Array, dst: Uint8Array, final: boolean): Status {
     if (!this.drain(dst)) return Status.DestinationTooSmall
     if (!this.started) {
       this.emit(src, 0, -1, dst)
@@ -152,7 +127,6 @@ export class SnappyFrameEncoder implements Encoder {
       }
       if (ip === src.length) break
     }
-    if (final) this.done = true
     return Status.Done
   }
 

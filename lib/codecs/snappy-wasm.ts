@@ -29,7 +29,7 @@ import { snappyModules } from './snappy.js'
 import { maxCompressedLength, writeVarint } from './snappy-block.js'
 import { ERR_MEMORY, type SnappyKernel } from './snappy-kernel.js'
 import { compile } from './wasm/instantiate.js'
-import { snappyWasm } from './wasm/snappy-wasm-source.js'
+import { snappyWasm } from '#wasm/snappy'
 
 /** The kernel's exports (wasm/snappy.wat); addresses are i32 byte offsets in `memory`. */
 interface SnappyExports {

@@ -1,7 +1,10 @@
 /**
- * XXH64 (xxHash specification, "XXH64 algorithm", seed 0), the checksum of zstd
- * (RFC 8878 section 3.1.1: a frame's Content_Checksum is its low 32 bits) and of the
- * zstd seekable format's seek table entries (the same low 32 bits of the frame's content).
+ * XXH64 (Cyan4973/xxHash `doc/xxhash_spec.md`, "XXH64 algorithm"), sluice's one: the
+ * checksum of zstd (RFC 8878 section 3.1.1: a frame's Content_Checksum is its low 32
+ * bits, seed 0), of the zstd seekable format's seek table entries (the same low 32 bits
+ * of the frame's content) and the hash of Parquet's bloom filters (parquet-format
+ * BloomFilter.md, "Technical Approach": the whole 64 bits, `xxhash64`). A leaf module:
+ * `sluice/parquet` loads it without any codec.
  *
  * 64-bit arithmetic on two 32-bit halves (`hi`, `lo`) kept in module variables, so the
  * loop allocates nothing and never touches BigInt (measured far slower per lane).
@@ -102,20 +105,23 @@ function stripes(data: Uint8Array, at: number, limit: number, acc: Uint32Array):
 }
 
 /**
- * XXH64 of `data` with seed 0, as its high and low 32 bits (unsigned); `xxh64Low32()`
- * gives the part zstd stores.
+ * XXH64 of `data` with `seed` (as its unsigned high and low 32 bits), as its high and
+ * low 32 bits (unsigned); `xxh64Low32()` gives the part zstd stores.
  */
-export function xxh64(data: Uint8Array): [high: number, low: number] {
+export function xxh64(data: Uint8Array, seedHigh = 0, seedLow = 0): [high: number, low: number] {
   const n = data.length
   let i = 0
   let hh: number, hl: number
   if (n >= 32) {
-    // v1 = P1 + P2, v2 = P2, v3 = 0, v4 = -P1 (seed 0).
+    // v1 = seed + P1 + P2, v2 = seed + P2, v3 = seed, v4 = seed - P1.
     add(P1H, P1L, P2H, P2L)
+    add(rh, rl, seedHigh, seedLow)
     let v1h = rh, v1l = rl
-    let v2h = P2H, v2l = P2L
-    let v3h = 0, v3l = 0
+    add(seedHigh, seedLow, P2H, P2L)
+    let v2h = rh, v2l = rl
+    let v3h = seedHigh, v3l = seedLow
     add(~P1H >>> 0, ~P1L >>> 0, 0, 1)
+    add(rh, rl, seedHigh, seedLow)
     let v4h = rh, v4l = rl
     const limit = n - 32
     const acc = Uint32Array.of(v1h, v1l, v2h, v2l, v3h, v3l, v4h, v4l)
@@ -140,7 +146,8 @@ export function xxh64(data: Uint8Array): [high: number, low: number] {
       hh = rh; hl = rl
     }
   } else {
-    hh = P5H; hl = P5L
+    add(seedHigh, seedLow, P5H, P5L)
+    hh = rh; hl = rl
   }
   // h += length (below 2^53: the high half is the quotient).
   add(hh, hl, Math.floor(n / 0x100000000) >>> 0, n >>> 0)
@@ -180,4 +187,13 @@ export function xxh64(data: Uint8Array): [high: number, low: number] {
 /** The low 32 bits of XXH64 (seed 0): zstd's Content_Checksum and the seek table's. */
 export function xxh64Low32(data: Uint8Array): number {
   return xxh64(data)[1]
+}
+
+/**
+ * XXH64 of `data` (unsigned 64-bit), with `seed` (default 0, the seed of Parquet's
+ * bloom filters).
+ */
+export function xxhash64(data: Uint8Array, seed = 0n): bigint {
+  const [high, low] = seed === 0n ? xxh64(data) : xxh64(data, Number(BigInt.asUintN(64, seed) >> 32n), Number(BigInt.asUintN(32, seed)))
+  return (BigInt(high) << 32n) | BigInt(low)
 }

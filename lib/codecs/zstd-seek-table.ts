@@ -17,17 +17,16 @@
  */
 import { CodecError } from '../errors.js'
 import { readU32LE, writeU32LE } from '../endian.js'
+import { SKIPPABLE_HEADER_SIZE, SKIPPABLE_MAGIC } from './zstd-frame-format.js'
 
 const FORMAT = 'zstd'
 
-/** Skippable_Magic_Number of the seek table frame (a zstd skippable frame, RFC 8878 §3.1.2). */
-export const SEEK_TABLE_MAGIC = 0x184d2a5e
+/** Skippable_Magic_Number of the seek table frame, 0x184D2A5E (a zstd skippable frame, RFC 8878 §3.1.2). */
+export const SEEK_TABLE_MAGIC = SKIPPABLE_MAGIC + 0xe
 /** Seekable_Magic_Number, the file's last 4 bytes. */
 export const SEEKABLE_MAGIC = 0x8f92eab1
 /** Bytes of Seek_Table_Footer. */
 export const SEEK_FOOTER_SIZE = 9
-/** Skippable frame header (magic and Frame_Size) before the entries. */
-export const SKIPPABLE_HEADER_SIZE = 8
 /** Seek_Table_Descriptor: Checksum_Flag. */
 const CHECKSUM_FLAG = 0x80
 /** Seek_Table_Descriptor: Reserved_Bits, which a compliant decoder checks are zero. */

@@ -11,7 +11,8 @@
  * the table (a skippable frame, RFC 8878 §3.1.2).
  */
 import type { Encoder } from '../codec.js'
-import { formatOption, zstdEncodeRules } from '../formats.js'
+import { zstdEncodeRules } from '../formats.js'
+import { formatOption } from '../codec-options.js'
 import { FrameSplitEncoder } from './frame-split-encoder.js'
 import { SEEKABLE_MAX_FRAMES, writeSeekTable } from './zstd-seek-table.js'
 

@@ -17,7 +17,7 @@
  *   `long: true` for long-distance matching (`ZSTD_c_enableLongDistanceMatching`), with a
  *   window of 2^27 unless `windowLog` says otherwise, as `zstd --long` does.
  */
-import { formatOption } from '../formats.js'
+import { formatOption } from '../codec-options.js'
 
 /** Default `maxWindowLog` of decoders (libzstd's ZSTD_WINDOWLOG_LIMIT_DEFAULT: 128 MiB). */
 export const DEFAULT_MAX_WINDOW_LOG = 27
@@ -50,5 +50,5 @@ export function windowTooLargeForEngine(windowSize: number): string {
 
 /** The message for a frame whose buffers the wasm memory could not provide. */
 export function windowMemoryMessage(buffers: number, heapBytes: number): string {
-  return `the wasm engine could not allocate the frame's ${buffers}-byte window buffer (its memory is ${heapBytes} bytes and grows to at most ${ENGINE_MAX_MEMORY}); decode it in a fresh instance or with engine: 'node'`
+  return `the wasm engine could not allocate the frame's ${buffers}-byte window buffer (its memory is ${heapBytes} bytes and grows to at most ${ENGINE_MAX_MEMORY}; not an option); decode it in a fresh instance or with engine: 'node'`
 }

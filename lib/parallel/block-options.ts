@@ -5,7 +5,7 @@
 import type { Format } from '../codec.js'
 import { rowOf, type BlockFacts } from '../formats.js'
 
-export { checkBlockSize } from '../formats.js'
+export { checkBlockSize } from '../codec-options.js'
 
 /** The formats with a block mode, by family (the format table's `blocks`). */
 export type Family = BlockFacts['family']
@@ -17,9 +17,6 @@ export function blockFamily(format: Format): Family | null {
 
 /** Deflate's window: a block reaches back at most 32 KiB (RFC 1951 section 2.2). */
 export const DEFLATE_WINDOW = 32 * 1024
-
-/** The LZ4 frame's four Block Maximum Sizes, by their BD id (lz4_Frame_format.md). */
-export const LZ4_BLOCK_IDS: Readonly<Record<number, number>> = { 65536: 4, 262144: 5, 1048576: 6, 4194304: 7 }
 
 /** LZ4 jobs batch blocks up to this many bytes. */
 export const LZ4_JOB_BYTES = 1024 * 1024

@@ -25,16 +25,18 @@
 import { joinBytes } from '../bytes.js'
 import type { Format } from '../codec.js'
 import { CodecError } from '../errors.js'
-import { checkBoolean, checkInteger, resolveEngine, type Engine } from '../formats.js'
+import type { Engine } from '../formats.js'
+import { resolveEngine } from '../codec-options.js'
+import { checkBoolean, checkInteger } from '../options.js'
 import { writeU32LE } from '../endian.js'
 import type { DeflateTools } from './deflate-tools.js'
 import { loadDeflateTools } from './deflate-tools.js'
-import { xxh32, Xxh32 } from '../codecs/xxhash32.js'
-import { FLG_BLOCK_CHECKSUM, FLG_BLOCK_INDEPENDENCE, FLG_CONTENT_CHECKSUM, FLG_CONTENT_SIZE, FLG_VERSION_01, MAGIC as LZ4_MAGIC } from '../codecs/lz4-frame-format.js'
+import { Xxh32 } from '../codecs/xxhash32.js'
+import { FLG_BLOCK_CHECKSUM, FLG_BLOCK_INDEPENDENCE, FLG_CONTENT_CHECKSUM, MAX_HEADER_LENGTH, writeFrameHeader } from '../codecs/lz4-frame-format.js'
 import { adler32Combine, crc32Combine } from './combine.js'
 import type { Job, JobResult, JobRunner } from './jobs.js'
 
-import { blockFamily, DEFLATE_WINDOW, LZ4_BLOCK_IDS, LZ4_JOB_BYTES, type BlockPlan, type Family } from './block-options.js'
+import { blockFamily, DEFLATE_WINDOW, LZ4_JOB_BYTES, type BlockPlan, type Family } from './block-options.js'
 
 export { blockFamily, blockPlan, checkBlockSize, DEFLATE_WINDOW, type BlockPlan } from './block-options.js'
 
@@ -156,18 +158,9 @@ export class BlockEncoder {
   header(): Uint8Array {
     if (this.family === 'deflate') return this.tools!.wrapperHeader(this.wrapper, this.level, this.dictionary)
     if (this.family === 'zstd') return EMPTY
-    const size = this.contentSize
-    const header = new Uint8Array(size >= 0 ? 15 : 7)
-    writeU32LE(header, 0, LZ4_MAGIC)
-    header[4] = FLG_VERSION_01 | FLG_BLOCK_INDEPENDENCE | (this.blockChecksum ? FLG_BLOCK_CHECKSUM : 0) | (size >= 0 ? FLG_CONTENT_SIZE : 0) | (this.contentChecksum ? FLG_CONTENT_CHECKSUM : 0)
-    header[5] = LZ4_BLOCK_IDS[this.blockSize]! << 4
-    if (size >= 0) {
-      writeU32LE(header, 6, size >>> 0)
-      writeU32LE(header, 10, Math.floor(size / 2 ** 32))
-    }
-    // HC: the second byte of xxHash32 of the descriptor (FLG to the end of the optional fields).
-    header[header.length - 1] = (xxh32(header, 4, header.length - 1) >>> 8) & 0xff
-    return header
+    const header = new Uint8Array(MAX_HEADER_LENGTH)
+    const flags = FLG_BLOCK_INDEPENDENCE | (this.blockChecksum ? FLG_BLOCK_CHECKSUM : 0) | (this.contentChecksum ? FLG_CONTENT_CHECKSUM : 0)
+    return header.slice(0, writeFrameHeader(header, 0, flags, this.blockSize, this.contentSize))
   }
 
   /** Takes `chunk`; returns the jobs of the blocks it completed, holding back the last full one. */

@@ -1,6 +1,6 @@
 /**
  * What the input cutters of parallel decoding (zstd-cutter.ts, lz4-cutter.ts) hand to
- * their driver (streams/parallel-decode-impl.ts, and the one-shot LZ4 decode of
+ * their driver (streams/parallel-decode-stream.ts, and the one-shot LZ4 decode of
  * streams/parallel.ts): a list of cuts, in input order, each either a job that decodes
  * on its own (whole zstd frames, a group of independent LZ4 blocks), bytes for a serial
  * decoder (whatever cannot be cut: a zstd frame without a content size, a dependent LZ4
@@ -112,6 +112,3 @@ export function rebase(error: CodecError, base: number): CodecError {
   if (message.endsWith(suffix)) message = message.slice(0, -suffix.length)
   return new CodecError(error.code, error.format, message, error.offset + base)
 }
-
-/** `0x`-prefixed 8-digit hex, as the LZ4 frame decoder writes checksums. */
-export const hex32 = (v: number): string => '0x' + (v >>> 0).toString(16).padStart(8, '0')

@@ -9,7 +9,7 @@
  * transfers; the result's `output` is transferred back.
  *
  * Jobs drive span codecs directly (the `OperationStatus` contract of lib/codec.ts), made
- * by the `JobEngines` their caller passes in: lib/registry.ts's `createEncoder` and
+ * by the `CodecFactories` their caller passes in: lib/registry.ts's `createEncoder` and
  * `createDecoder`. This module imports neither the registry nor the machine, so the
  * threads implementation that a stream loads on first use shares no module with the
  * stream shell beyond the leaves (errors, formats, bytes), and a bundler keeps the
@@ -18,6 +18,7 @@
 import { joinBytes } from '../bytes.js'
 import type { Encoder, Format } from '../codec.js'
 import { CodecError } from '../errors.js'
+import { decodeInto } from '../decode-buffer.js'
 import type { Engine } from '../formats.js'
 import { decodeLz4Blocks } from './lz4-blocks-job.js'
 import { Status } from '../status.js'
@@ -25,8 +26,8 @@ import { loadDeflateTools } from './deflate-tools.js'
 import type * as Registry from '../registry.js'
 import type { ArrowDecodeJob, ArrowEncodeJob } from '../arrow/body-jobs.js'
 
-/** The span codecs jobs run on: lib/registry.ts's factories (options checked there, engines loaded once per realm). */
-export type JobEngines = Pick<typeof Registry, 'createEncoder' | 'createDecoder'>
+/** The factories of the span codecs jobs run on: lib/registry.ts's (options checked there, engines loaded once per realm). */
+export type CodecFactories = Pick<typeof Registry, 'createEncoder' | 'createDecoder'>
 
 /**
  * One deflate block as pigz writes it: raw deflate of `input[prefix..)` with
@@ -103,16 +104,16 @@ export type JobRunner = (job: Job) => Promise<JobResult>
 /** Arrow's job code, loaded with the first Arrow job (once: an `import()` per job would resolve the module each time). */
 let arrowJobs: Promise<typeof import('../arrow/body-jobs.js')> | null = null
 
-/** Runs one job on this thread with `engines`. Errors are `CodecError`s, as from the one-shot calls. */
-export async function runJob(job: Job, engines: JobEngines): Promise<JobResult> {
+/** Runs one job on this thread with `codecs`. Errors are `CodecError`s, as from the one-shot calls. */
+export async function runJob(job: Job, codecs: CodecFactories): Promise<JobResult> {
   switch (job.kind) {
     case 'deflate-block':
-      return deflateBlock(job, engines)
+      return deflateBlock(job, codecs)
     case 'encode': {
       // A zstd frame states its content size (block mode's frames, issue 22: the parallel
       // decoder cuts and sizes frames by it), whatever room the encoder was given.
       const options = job.format === 'zstd' ? { ...job.options, contentSize: job.input.length } : job.options
-      const encoder = await engines.createEncoder(job.format, options as never)
+      const encoder = await codecs.createEncoder(job.format, options as never)
       try {
         return { output: drive(encoder, job.input, true), check: 0 }
       } finally {
@@ -120,21 +121,21 @@ export async function runJob(job: Job, engines: JobEngines): Promise<JobResult> 
       }
     }
     case 'decode':
-      return { output: await decodeExact(job, engines), check: 0 }
+      return { output: await decodeFrames(job, codecs), check: 0 }
     case 'lz4-blocks':
-      return { output: await decodeLz4Blocks(job, engines.createDecoder), check: 0 }
+      return { output: await decodeLz4Blocks(job, codecs.createDecoder), check: 0 }
     case 'arrow-decode':
     case 'arrow-encode':
       // Loaded on the first Arrow job: this module is part of every threads user's code.
-      return (await (arrowJobs ??= import('../arrow/body-jobs.js'))).runArrowJob(job, engines)
+      return (await (arrowJobs ??= import('../arrow/body-jobs.js'))).runArrowJob(job, codecs)
     default:
       throw new CodecError('INVALID_OPTION', 'threads', `unknown job kind ${JSON.stringify((job as { kind: unknown }).kind)}`)
   }
 }
 
-async function deflateBlock(job: DeflateBlockJob, engines: JobEngines): Promise<JobResult> {
+async function deflateBlock(job: DeflateBlockJob, codecs: CodecFactories): Promise<JobResult> {
   const history = job.prefix > 0 ? job.input.subarray(0, job.prefix) : job.dictionary
-  const encoder = await engines.createEncoder('deflate-raw', { engine: job.engine, level: job.level, ...(history ? { dictionary: history } : {}) })
+  const encoder = await codecs.createEncoder('deflate-raw', { engine: job.engine, level: job.level, ...(history ? { dictionary: history } : {}) })
   const block = job.input.subarray(job.prefix)
   try {
     const output = drive(encoder, block, job.last)
@@ -148,37 +149,19 @@ async function deflateBlock(job: DeflateBlockJob, engines: JobEngines): Promise<
 
 /**
  * Decodes the frames of `job.input` one after another into one array of `job.size`
- * bytes: the room is exactly what the headers declared, so a frame that decodes to more
- * stops at that room (no growth), and one that decodes to less is caught at the end.
+ * bytes, by the whole-buffer driver (lib/decode-buffer.ts, the rules and messages of
+ * every whole-buffer decode): the room is exactly what the headers declared, so a frame
+ * that decodes to more stops at that room (no growth), and one that decodes to less is
+ * caught at the end. Offsets are within `job.input`.
  */
-async function decodeExact(job: DecodeJob, engines: JobEngines): Promise<Uint8Array> {
-  const decoder = await engines.createDecoder(job.format, job.options as never)
+async function decodeFrames(job: DecodeJob, codecs: CodecFactories): Promise<Uint8Array> {
+  const decoder = await codecs.createDecoder(job.format, job.options as never)
   const output = new Uint8Array(job.size)
-  let src = job.input
-  let at = 0
-  const fail = (code: string, message: string, offset: number): never => {
-    throw new CodecError(code as never, job.format, message, offset)
-  }
   try {
-    for (;;) {
-      const status = decoder.transform(src, output.subarray(at), true)
-      const frameStart = job.input.length - src.length
-      src = src.subarray(decoder.consumed)
-      at += decoder.written
-      if (status === Status.Done) {
-        if (src.length === 0) break
-        decoder.reset()
-        continue
-      }
-      if (status === Status.DestinationTooSmall) fail('INVALID_DATA', `the frames decode to more than the ${job.size} bytes their headers declare`, job.input.length - src.length)
-      if (status === Status.NeedMoreData) fail('TRUNCATED', 'input ended before the end of the frame', job.input.length)
-      const f = decoder.failure
-      fail(f?.code ?? 'INVALID_DATA', f?.message ?? 'the decoder failed', f && f.offset >= 0 ? frameStart + f.offset : job.input.length - src.length)
-    }
+    decodeInto(decoder, job.input, output, { format: job.format, what: 'the group of frames', declaredBy: 'the sum of their headers', base: 0, concatenated: true })
   } finally {
     decoder.dispose()
   }
-  if (at !== job.size) fail('INVALID_DATA', `the frames decode to ${at} bytes, not the ${job.size} their headers declare`, job.input.length)
   return output
 }
 

@@ -10,9 +10,7 @@
 import type { Decoder } from '../codec.js'
 import { CodecError } from '../errors.js'
 import { Status } from '../status.js'
-import { writeU32LE } from '../endian.js'
-import { BLOCK_MAX_BY_ID, FLG_BLOCK_CHECKSUM, FLG_BLOCK_INDEPENDENCE, FLG_VERSION_01, MAGIC } from '../codecs/lz4-frame-format.js'
-import { xxh32 } from '../codecs/xxhash32.js'
+import { FLG_BLOCK_CHECKSUM, FLG_BLOCK_INDEPENDENCE, MAX_HEADER_LENGTH, writeFrameHeader } from '../codecs/lz4-frame-format.js'
 import type { Lz4BlocksJob } from './jobs.js'
 
 /** Makes an LZ4 frame span decoder (lib/registry.ts `createDecoder`, or a worker's). */
@@ -24,12 +22,8 @@ const END_MARK = new Uint8Array(4)
 
 /** The header of a frame of independent blocks of at most `blockMax` bytes, without content size or checksum. */
 function header(blockMax: number, blockChecksum: boolean): Uint8Array {
-  const h = new Uint8Array(HEADER_LENGTH)
-  writeU32LE(h, 0, MAGIC)
-  h[4] = FLG_VERSION_01 | FLG_BLOCK_INDEPENDENCE | (blockChecksum ? FLG_BLOCK_CHECKSUM : 0)
-  h[5] = BLOCK_MAX_BY_ID.indexOf(blockMax as never) << 4
-  h[6] = (xxh32(h, 4, 6) >>> 8) & 0xff
-  return h
+  const h = new Uint8Array(MAX_HEADER_LENGTH)
+  return h.subarray(0, writeFrameHeader(h, 0, FLG_BLOCK_INDEPENDENCE | (blockChecksum ? FLG_BLOCK_CHECKSUM : 0), blockMax, -1))
 }
 
 /** Decodes the job's blocks into at most `job.bound` bytes. */

@@ -1,6 +1,6 @@
 /**
  * Cuts an LZ4 frame stream, as it arrives, into jobs of independent blocks and serial
- * sections, for parallel decoding (streams/parallel-decode-impl.ts, and the one-shot
+ * sections, for parallel decoding (streams/parallel-decode-stream.ts, and the one-shot
  * `decode('lz4', data, { threads })` of streams/parallel.ts). The frame format
  * (lz4-frame-format.ts) gives every block's size in a 4-byte word before it, so blocks
  * are cut apart from those words alone; a frame whose FLG sets Block Independence has
@@ -11,7 +11,8 @@
  *   or so (each block decodes to at most the frame's Block Maximum Size, a stored block
  *   to its size), then a `frame-end` cut with the end mark's offset and the stored
  *   content checksum, for the driver to check the content size and XXH32 on the outputs
- *   in order (the checksum of the whole content does not combine from parts).
+ *   in order (`Lz4FrameChecks`, lz4-frames.ts; the checksum of the whole content does
+ *   not combine from parts).
  * - A block size word over the Block Maximum Size fails here, as the serial decoder
  *   fails there ("Block Size shall never be larger than Block Maximum Size"); input
  *   that ends inside a frame fails as truncated.
@@ -26,22 +27,19 @@
  */
 import { readU32LE } from '../endian.js'
 import {
-  BD_RESERVED,
-  BLOCK_MAX_BY_ID,
+  BLOCK_SIZE_MASK,
   BLOCK_UNCOMPRESSED,
   FLG_BLOCK_CHECKSUM,
   FLG_BLOCK_INDEPENDENCE,
   FLG_CONTENT_CHECKSUM,
-  FLG_CONTENT_SIZE,
-  FLG_DICT_ID,
-  FLG_RESERVED,
-  FLG_VERSION_01,
-  FLG_VERSION_MASK,
   MAGIC,
-  SKIPPABLE_MAGIC,
-  SKIPPABLE_MASK,
+  blockTooLarge,
+  descriptorLength,
+  isProblem,
+  isSkippable,
+  readDescriptor,
+  type Lz4Descriptor,
 } from '../codecs/lz4-frame-format.js'
-import { xxh32 } from '../codecs/xxhash32.js'
 import type { Engine } from '../formats.js'
 import { ByteParts, GROUP_BYTES, type Cut } from './cuts.js'
 
@@ -64,33 +62,14 @@ const enum Mode {
   Failed,
 }
 
-/** The descriptor of a frame, when the serial decoder would accept it. */
-interface Descriptor {
-  readonly flags: number
-  readonly blockMax: number
-  readonly contentSize: number
-}
-
 /**
  * Reads the frame descriptor at `head[4..)` (`head` holds all of it); null when the
- * serial decoder would refuse it or it asks for what only the serial decoder does.
+ * serial decoder would refuse it (as lz4-frame-decode.ts reads it: the format's checks,
+ * no dictionary, the content size within `maxOutputBytes`).
  */
-function descriptor(head: Uint8Array, maxOutputBytes: number): Descriptor | null {
-  const flg = head[4]!
-  const bd = head[5]!
-  if ((flg & FLG_VERSION_MASK) !== FLG_VERSION_01 || flg & FLG_RESERVED || bd & BD_RESERVED || flg & FLG_DICT_ID) return null
-  const id = (bd >>> 4) & 7
-  if (id < 4) return null
-  const end = head.length - 1
-  if (((xxh32(head, 4, end) >>> 8) & 0xff) !== head[end]) return null
-  let contentSize = -1
-  if (flg & FLG_CONTENT_SIZE) {
-    const high = readU32LE(head, 10)
-    if (high >= 0x200000) return null
-    contentSize = high * 2 ** 32 + readU32LE(head, 6)
-    if (contentSize > maxOutputBytes) return null
-  }
-  return { flags: flg, blockMax: BLOCK_MAX_BY_ID[id]!, contentSize }
+function descriptor(head: Uint8Array, maxOutputBytes: number): Lz4Descriptor | null {
+  const d = readDescriptor(head, 4)
+  return isProblem(d) || d.dictionaryId >= 0 || d.contentSize > maxOutputBytes ? null : d
 }
 
 /** The LZ4 cutter; `push()` each chunk (kept by reference), then `end()`. */
@@ -213,8 +192,8 @@ export class Lz4Cutter {
       head = this.small.take()
       this.small.push(head)
       const magic = readU32LE(head, 0)
-      if (magic === MAGIC) need = have >= 6 ? 4 + 2 + (head[4]! & FLG_CONTENT_SIZE ? 8 : 0) + (head[4]! & FLG_DICT_ID ? 4 : 0) + 1 : 6
-      else if ((magic & SKIPPABLE_MASK) >>> 0 === SKIPPABLE_MAGIC) need = 8
+      if (magic === MAGIC) need = have >= 6 ? 4 + descriptorLength(head[4]!) : 6
+      else if (isSkippable(magic)) need = 8
     }
     if (have < need) {
       const n = Math.min(need - have, chunk.length - i)
@@ -238,10 +217,10 @@ export class Lz4Cutter {
         }
         return i
       }
-      const size = word & 0x7fffffff
+      const size = word & BLOCK_SIZE_MASK
       if (size > this.blockMax) {
         this.flushGroup(out)
-        out.push({ kind: 'fail', code: 'INVALID_DATA', message: `block size ${size} exceeds the frame's maximum ${this.blockMax}`, offset: at })
+        out.push({ kind: 'fail', code: 'INVALID_DATA', message: blockTooLarge(size, this.blockMax), offset: at })
         this.mode = Mode.Failed
         return i
       }
@@ -259,7 +238,7 @@ export class Lz4Cutter {
     }
     // Boundary: a whole header.
     const magic = readU32LE(bytes, 0)
-    if ((magic & SKIPPABLE_MASK) >>> 0 === SKIPPABLE_MAGIC) {
+    if (isSkippable(magic)) {
       this.skip = readU32LE(bytes, 4)
       this.mode = this.skip > 0 ? Mode.Skip : Mode.Boundary
       return i
@@ -310,7 +289,7 @@ export class Lz4Cutter {
         this.checksumNext = true
         continue
       }
-      const size = word & 0x7fffffff
+      const size = word & BLOCK_SIZE_MASK
       if (size > this.blockMax) {
         this.mode = Mode.SerialRest
         return -1

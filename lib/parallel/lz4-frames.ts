@@ -1,24 +1,70 @@
 /**
- * One-shot parallel decoding of LZ4 frames with independent blocks (lz4-cutter.ts cuts
- * them): the block groups decode as jobs, their outputs are put back in order, and each
- * frame's content size and content checksum (XXH32 of the whole content, computed here
- * on the outputs in order) are checked. Pure: the jobs run through a `JobRunner`.
+ * Parallel decoding of LZ4 frames with independent blocks (lz4-cutter.ts cuts them into
+ * groups of blocks that decode as jobs): the checks a frame's content gets once its
+ * jobs' outputs are put back in order (`Lz4FrameChecks`, used here and by the stream of
+ * streams/parallel-decode-impl.ts), and the one-shot decode (`decodeLz4Frames`). Pure:
+ * the jobs run through a `JobRunner`.
+ */
+import { CodecError } from '../errors.js'
+import { contentChecksumMismatch, contentSizeMismatch, pastContentSize } from '../codecs/lz4-frame-format.js'
+import { Xxh32 } from '../codecs/xxhash32.js'
+import type { Engine } from '../formats.js'
+import { runOrdered } from './blocks.js'
+import type { Cut, FrameEndCut, FrameStartCut, JobCut } from './cuts.js'
+import type { JobRunner } from './jobs.js'
+import { Lz4Cutter } from './lz4-cutter.js'
+
+/**
+ * The checks the serial decoder makes on a frame's content, made on the outputs of its
+ * jobs taken in order: no block past the declared content size, the content size at the
+ * end mark, and the content checksum (XXH32 of the whole content, which does not
+ * combine from parts, so it is computed here). A failed check throws the serial
+ * decoder's `CodecError`, at the offset it gives.
+ */
+export class Lz4FrameChecks {
+  /** The current frame's declared content size (or -1), and its content so far. */
+  private contentSize = -1
+  private decoded = 0
+  /** The content hash, when the frame has a content checksum. */
+  private hashing = false
+  private hash: Xxh32 | null = null
+
+  /** A frame starts (its `frame-start` cut). */
+  start(cut: FrameStartCut): void {
+    this.contentSize = cut.contentSize
+    this.decoded = 0
+    this.hashing = cut.contentChecksum
+    if (this.hashing) (this.hash ??= new Xxh32()).reset()
+  }
+
+  /** The next output of the frame, from the job whose input starts at offset `at`. */
+  take(output: Uint8Array, at: number): void {
+    this.decoded += output.length
+    if (this.contentSize >= 0 && this.decoded > this.contentSize) throw new CodecError('INVALID_DATA', 'lz4', pastContentSize(this.contentSize), at)
+    if (this.hashing) this.hash!.update(output)
+  }
+
+  /** The frame ends (its `frame-end` cut). */
+  end(cut: FrameEndCut): void {
+    if (this.contentSize >= 0 && this.decoded !== this.contentSize) throw new CodecError('INVALID_DATA', 'lz4', contentSizeMismatch(this.decoded, this.contentSize), cut.at)
+    if (cut.checksum >= 0 && this.hashing) {
+      const actual = this.hash!.digest()
+      if (actual !== cut.checksum) throw new CodecError('CHECKSUM_MISMATCH', 'lz4', contentChecksumMismatch(cut.checksum, actual), cut.at + 4)
+    }
+  }
+}
+
+/**
+ * Decodes `bytes` in parallel: the block groups decode as jobs and the frames' checks
+ * are made on their outputs in order.
  *
  * Returns null when the input does not split (fewer than two jobs, or any part that
  * only the serial decoder handles: dependent blocks, a legacy frame, an odd header, a
  * truncated frame), when the sum of the jobs' bounds exceeds `maxOutputBytes` (checked
  * before any job starts) or is below `minBytes` (too little to gain from jobs: the
- * serial decoder is faster on one thread), or when a check fails: the caller then decodes serially, which
- * judges the input and reports its usual error and offset.
+ * serial decoder is faster on one thread), or when a check fails: the caller then
+ * decodes serially, which judges the input and reports its usual error and offset.
  */
-import { Xxh32 } from '../codecs/xxhash32.js'
-import type { Engine } from '../formats.js'
-import { runOrdered } from './blocks.js'
-import { type Cut, type JobCut } from './cuts.js'
-import type { JobRunner } from './jobs.js'
-import { Lz4Cutter } from './lz4-cutter.js'
-
-/** Decodes `bytes` in parallel, or returns null (see above). */
 export async function decodeLz4Frames(bytes: Uint8Array, options: { engine?: Engine; maxOutputBytes: number; minBytes?: number }, run: JobRunner, inFlight: number): Promise<Uint8Array | null> {
   const cutter = new Lz4Cutter(options)
   const cuts: Cut[] = [...cutter.push(bytes), ...cutter.end()]
@@ -34,34 +80,36 @@ export async function decodeLz4Frames(bytes: Uint8Array, options: { engine?: Eng
   const out = new Uint8Array(bound)
   let at = 0
   let next = 0
-  let ok = true
-  // The frame being read: its declared size, its content so far, its hash.
-  let contentSize = -1
-  let frameAt = 0
-  let hash: Xxh32 | null = null
-  /** Acts on the cuts before the next job (frame starts and ends); false when a check fails. */
-  const checksUpTo = (stop: Cut | undefined): boolean => {
+  const checks = new Lz4FrameChecks()
+  /** Acts on the cuts before the next job (frame starts and ends). */
+  const checksUpTo = (stop: Cut | undefined): void => {
     for (; next < cuts.length && cuts[next] !== stop; next++) {
       const cut = cuts[next]!
-      if (cut.kind === 'frame-start') {
-        contentSize = cut.contentSize
-        frameAt = at
-        hash = cut.contentChecksum ? (hash ?? new Xxh32()) : null
-        hash?.reset()
-      } else if (cut.kind === 'frame-end') {
-        if (contentSize >= 0 && at - frameAt !== contentSize) return false
-        if (cut.checksum >= 0 && hash?.digest() !== cut.checksum) return false
-      }
+      if (cut.kind === 'frame-start') checks.start(cut)
+      else if (cut.kind === 'frame-end') checks.end(cut)
     }
     next++
-    return true
+  }
+  /** Runs checks; false when one fails (the jobs still running are waited for, their outputs dropped). */
+  let ok = true
+  const passes = (check: () => void): boolean => {
+    try {
+      check()
+    } catch (error) {
+      if (!(error instanceof CodecError)) throw error
+      ok = false
+    }
+    return ok
   }
   await runOrdered(jobs.length, (i) => jobs[i]!.job, run, inFlight, (i, r) => {
-    if (!ok || !checksUpTo(jobs[i])) return void (ok = false)
+    const taken = (): void => {
+      checksUpTo(jobs[i])
+      checks.take(r.output, jobs[i]!.start)
+    }
+    if (!ok || !passes(taken)) return
     out.set(r.output, at)
-    hash?.update(r.output)
     at += r.output.length
   })
-  if (!ok || !checksUpTo(undefined)) return null
+  if (!ok || !passes(() => checksUpTo(undefined))) return null
   return at === out.length ? out : out.slice(0, at)
 }

@@ -1,8 +1,10 @@
 /**
  * Cuts a zstd stream, as it arrives, into jobs of whole frames (RFC 8878 section 3.1: a
  * stream is a sequence of frames, its content their contents in order) and serial
- * sections, for the parallel decoding stream (streams/parallel-decode-impl.ts). Where
- * a frame ends is known from its headers alone (zstd-frame.ts `ZstdFrameScanner`).
+ * sections, for the parallel decoding stream (streams/parallel-decode-stream.ts). Where a
+ * frame ends, and what its header says, is known from its headers alone
+ * (zstd-frame-format.ts `ZstdFrameWalker`), as for the one-shot's frame groups
+ * (zstd-frames.ts).
  *
  * - A frame that states its content size, at most `MAX_FRAME_BYTES`, is kept until it
  *   is whole and joins a group of frames; a group of `GROUP_BYTES` of content or more
@@ -16,8 +18,7 @@
  *
  * So at most one frame (bounded as above) and one group are kept.
  */
-import { readU32LE } from '../endian.js'
-import { frameHeaderLength, parseFrameHeader, SKIPPABLE_MAGIC, SKIPPABLE_MASK, ZSTD_MAGIC, ZstdFrameScanner } from '../codecs/zstd-frame.js'
+import { FramePart, ZstdFrameWalker } from '../codecs/zstd-frame-format.js'
 import { ByteParts, GROUP_BYTES, type Cut } from './cuts.js'
 
 /**
@@ -28,7 +29,7 @@ import { ByteParts, GROUP_BYTES, type Cut } from './cuts.js'
 export const MAX_FRAME_BYTES = 8 * 1024 * 1024
 
 const enum Mode {
-  /** Collecting the next frame's magic number and header. */
+  /** Walking the next frame's magic number and header. */
   Boundary,
   /** Keeping a frame with a content size until it ends. */
   Frame,
@@ -43,7 +44,8 @@ const enum Mode {
 /** The zstd cutter; `push()` each chunk (kept by reference), then `end()`. */
 export class ZstdCutter {
   private mode = Mode.Boundary
-  private readonly scanner = new ZstdFrameScanner()
+  /** The frame being cut, walked through its headers. */
+  private readonly walker = new ZstdFrameWalker()
   /** Bytes of the frame (or header) being collected, from input offset `frameStart`. */
   private readonly frame = new ByteParts()
   private frameStart = 0
@@ -54,13 +56,9 @@ export class ZstdCutter {
   private groupSize = 0
   /** Input bytes pushed so far. */
   private pos = 0
-  private skip = 0
-  /** The options of the `decode` jobs (the codec's; each job decodes into exactly its frames' declared size). */
-  private readonly options: Readonly<Record<string, unknown>>
 
-  constructor(options: Readonly<Record<string, unknown>>) {
-    this.options = options
-  }
+  /** `options` are those of the `decode` jobs (the codec's; each job decodes into exactly its frames' declared size). */
+  constructor(private readonly options: Readonly<Record<string, unknown>>) {}
 
   push(chunk: Uint8Array): Cut[] {
     const out: Cut[] = []
@@ -74,7 +72,7 @@ export class ZstdCutter {
           i = len
           break
         case Mode.SerialFrame: {
-          const e = this.scanner.scan(chunk, i, len)
+          const e = this.walker.scan(chunk, i, len)
           if (e === -2) {
             // The serial decoder will refuse this frame: everything left is its.
             this.mode = Mode.SerialRest
@@ -90,14 +88,13 @@ export class ZstdCutter {
           break
         }
         case Mode.Skip: {
-          const n = Math.min(this.skip, len - i)
-          this.skip -= n
-          i += n
-          if (this.skip === 0) this.mode = Mode.Boundary
+          const e = this.walker.scan(chunk, i, len)
+          i = e < 0 ? len : e
+          if (e >= 0) this.mode = Mode.Boundary
           break
         }
         case Mode.Frame: {
-          const e = this.scanner.scan(chunk, i, len)
+          const e = this.walker.scan(chunk, i, len)
           const stop = e < 0 ? len : e
           this.frame.push(chunk.subarray(i, stop))
           i = stop
@@ -117,7 +114,10 @@ export class ZstdCutter {
           break
         }
         case Mode.Boundary: {
-          if (this.frame.length === 0) this.frameStart = at
+          if (this.frame.length === 0) {
+            this.frameStart = at
+            this.walker.reset()
+          }
           i = this.header(chunk, i, out)
           break
         }
@@ -152,51 +152,33 @@ export class ZstdCutter {
     return out
   }
 
-  /** Collects the header at `chunk[i..)`; decides what the frame is once it is whole. Returns the new `i`. */
+  /**
+   * Walks the frame header at `chunk[i..)`, keeping its bytes; decides what the frame is
+   * once the header is whole (at once: the next chunk may never come). Returns the new `i`.
+   */
   private header(chunk: Uint8Array, i: number, out: Cut[]): number {
-    const have = this.frame.length
-    // 4 bytes of magic, then the descriptor, then the rest of the header (or a skippable frame's size).
-    let need = 4
-    let head: Uint8Array | null = null
-    if (have >= 4) {
-      head = this.frame.take()
-      this.frame.push(head)
-      const magic = readU32LE(head, 0)
-      need = magic === ZSTD_MAGIC ? (have >= 5 ? 4 + frameHeaderLength(head[4]!) : 5) : (magic & SKIPPABLE_MASK) >>> 0 === SKIPPABLE_MAGIC ? 8 : 4
-    }
-    if (have < need) {
-      const n = Math.min(need - have, chunk.length - i)
-      this.frame.push(chunk.subarray(i, i + n))
-      // A field complete at the end of a chunk is acted on now (the next chunk may never come).
-      return n < need - have ? i + n : this.header(chunk, i + n, out)
-    }
-    const bytes = head!
-    const magic = readU32LE(bytes, 0)
-    if ((magic & SKIPPABLE_MASK) >>> 0 === SKIPPABLE_MAGIC) {
+    const walker = this.walker
+    const stop = walker.step(chunk, i, chunk.length)
+    this.frame.push(chunk.subarray(i, stop))
+    if (walker.error !== null) {
+      // A bad magic number or reserved bit: the serial decoder reports it.
+      this.toSerial(out, Mode.SerialRest)
+    } else if (walker.part === FramePart.Skippable) {
+      if (!walker.measured) return stop
       // Decodes to nothing; the group ends before it, so that a group is one range of the input.
       this.flushGroup(out)
       this.frame.take()
-      this.skip = readU32LE(bytes, 4)
-      this.mode = this.skip > 0 ? Mode.Skip : Mode.Boundary
-      return i
+      this.mode = walker.ended ? Mode.Boundary : Mode.Skip
+    } else if (walker.measured) {
+      const size = walker.header!.contentSize
+      if (size < 0 || size > MAX_FRAME_BYTES) {
+        this.toSerial(out, Mode.SerialFrame)
+      } else {
+        this.frameSize = size
+        this.mode = Mode.Frame
+      }
     }
-    if (magic !== ZSTD_MAGIC) {
-      this.toSerial(out, Mode.SerialRest)
-      return i
-    }
-    const size = parseFrameHeader(bytes, 4).contentSize
-    this.scanner.reset()
-    if (this.scanner.scan(bytes, 0, bytes.length) === -2) {
-      this.toSerial(out, Mode.SerialRest)
-      return i
-    }
-    if (size < 0 || size > MAX_FRAME_BYTES) {
-      this.toSerial(out, Mode.SerialFrame)
-      return i
-    }
-    this.frameSize = size
-    this.mode = Mode.Frame
-    return i
+    return stop
   }
 
   /** The group so far, then the frame kept so far to the serial decoder, which goes on in `mode`. */

@@ -9,7 +9,7 @@ import { checkInteger } from '../options.js'
 import { rangeReader, readExactly } from '../range-source.js'
 import { CompactType, fieldHeader, FORMAT, missingField, readI32, skip, skipStruct, ThriftCursor } from './thrift.js'
 import type { ColumnMetaData, FileMetaData, Int64, MetadataSource } from './types.js'
-import { xxhash64 } from './xxhash64.js'
+import { xxhash64 } from '../codecs/xxhash64.js'
 
 const { I32, STRUCT } = CompactType
 

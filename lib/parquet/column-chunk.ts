@@ -17,6 +17,8 @@ import {
   ThriftCursor,
   requiredBit,
   allRequired,
+  MAX_DEPTH,
+  tooDeep,
 } from './thrift.js'
 import { readColumnCryptoMetaData } from './cold-structs.js'
 import { readColumnMetaData } from './column-metadata.js'
@@ -34,8 +36,10 @@ const { BOOLEAN_TRUE: TRUE, BOOLEAN_FALSE: FALSE, I16, I64, BINARY, LIST, STRUCT
  * list already walked without error hold that same list, and the walk moves past it
  * without going through its elements. (The floor of the bench stays the plain walk.)
  * `level` 0 is the ColumnChunk, 1 its ColumnMetaData; deeper structs use `skipStruct`.
+ * Each level counts against the nesting limit as `skipStruct` counts it.
  */
 export function skipColumnChunk(c: ThriftCursor, plan: Plan, level = 0): void {
+  if (++c.depth > MAX_DEPTH) tooDeep(c, c.offset)
   const bytes = c.bytes
   const end = bytes.length
   let pos = c.offset
@@ -99,6 +103,7 @@ export function skipColumnChunk(c: ThriftCursor, plan: Plan, level = 0): void {
     }
   }
   c.offset = pos
+  c.depth--
 }
 
 /** The required fields of `ColumnChunk`, in IDL order (see `readColumnChunk`). */

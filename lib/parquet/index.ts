@@ -23,7 +23,7 @@ export {
   type PageLocation,
 } from './page-index.js'
 export { parquetBloomFilter, readBloomFilterHeader, type BloomFilter, type BloomFilterOptions, type BloomValue } from './bloom-filter.js'
-export { xxhash64 } from './xxhash64.js'
+export { xxhash64 } from '../codecs/xxhash64.js'
 export {
   CompactType,
   MAX_DEPTH,

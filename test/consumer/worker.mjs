@@ -1,5 +1,6 @@
 // The consumer test as a Cloudflare Worker (`workerd test`), bundled from the installed
-// tarball the way wrangler does: `workerd` condition, `.wasm` imports kept as modules.
+// tarball by wrangler (`wrangler deploy --dry-run --outdir`: the `workerd` condition,
+// each `.wasm` import a module).
 import * as index from 'sluice'
 import * as fetch from 'sluice/fetch'
 import * as hyparquet from 'sluice/hyparquet'

@@ -1,7 +1,7 @@
 /**
  * Entry for Cloudflare workerd (`workerd test config.capnp`): a worker whose `test()`
- * handler runs the cases. The bundle resolves `sluice` with the `workerd` condition,
- * so the zstd/brotli wasm arrive as imported `WebAssembly.Module`s.
+ * handler runs the cases. The bundle resolves sluice's `#wasm/<engine>` imports with the
+ * `workerd` condition, so every engine's wasm arrives as an imported `WebAssembly.Module`.
  */
 // @ts-ignore: resolved through the package's `exports` to dist/, which the type check may run before
 import * as root from 'sluice'

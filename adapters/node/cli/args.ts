@@ -11,7 +11,7 @@ export class UsageError extends Error {
   override name = 'UsageError'
 }
 
-export const COMMANDS = ['compress', 'decompress', 'test', 'inspect', 'help'] as const
+export const COMMANDS = ['compress', 'decompress', 'test', 'inspect', 'index', 'help'] as const
 export type Command = (typeof COMMANDS)[number]
 
 /** Short names for the commands, as the reference tools spell them. */
@@ -39,6 +39,14 @@ export interface Args {
   verbose: boolean
   /** `inspect --json`. */
   json: boolean
+  /** `decompress --offset`: the first content byte to write (random access, gzip-ranges.ts). */
+  offset?: number
+  /** `decompress --length`: how many content bytes to write. */
+  length?: number
+  /** `decompress --index`: the index file of a random access read. */
+  index?: string
+  /** `index --spacing` (and reads that build an index): content bytes between access points. */
+  spacing?: number
   help: boolean
 }
 
@@ -53,7 +61,15 @@ const LONG_FLAGS: Readonly<Record<string, keyof Args>> = {
   help: 'help',
 }
 
-const LONG_VALUES = new Set(['format', 'level', 'dictionary', 'output'])
+const LONG_VALUES = new Set(['format', 'level', 'dictionary', 'output', 'offset', 'length', 'index', 'spacing'])
+
+/** A byte count: digits, with an optional K, M or G (powers of 1024), as gztool takes them. */
+function parseBytes(name: string, text: string): number {
+  const m = /^(\d+)([kKmMgG]?)$/.exec(text)
+  const n = m ? Number(m[1]) * 1024 ** ' kmg'.indexOf((m[2] || ' ').toLowerCase()) : NaN
+  if (!Number.isSafeInteger(n)) throw new UsageError(`--${name} must be a whole number of bytes (with K, M or G), got '${text}'`)
+  return n
+}
 
 function parseLevel(text: string): number {
   if (!/^\d{1,2}$/.test(text)) throw new UsageError(`level must be a whole number (e.g. -9 or --level=9), got '${text}'`)
@@ -84,6 +100,8 @@ export function parseArgs(argv: readonly string[]): Args {
     else if (name === 'level') args.level = parseLevel(value)
     else if (name === 'dictionary') args.dictionary = value
     else if (name === 'output') args.output = value
+    else if (name === 'index') args.index = value
+    else if (name === 'offset' || name === 'length' || name === 'spacing') args[name] = parseBytes(name, value)
   }
   let options = true
   while (i < argv.length) {

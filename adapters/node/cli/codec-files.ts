@@ -192,7 +192,8 @@ function planOutput(args: Args, file: string, forced: Format | undefined): Plan 
   return { output: named.stem, format }
 }
 
-async function exists(path: string): Promise<boolean> {
+/** Whether `path` exists (a dangling link too). */
+export async function exists(path: string): Promise<boolean> {
   try {
     await lstat(path)
     return true
@@ -216,7 +217,7 @@ function countTo(out: NodeJS.WriteStream, count: (n: number) => void): Writable 
 }
 
 /** Writes the chain's output to a temporary file beside `target`, renamed into place once complete. */
-async function writeAtomically(target: string, chain: NodeJS.ReadableStream[], count: (n: number) => void): Promise<void> {
+export async function writeAtomically(target: string, chain: NodeJS.ReadableStream[], count: (n: number) => void): Promise<void> {
   const temporary = join(dirname(target), `.${basename(target)}.sluice-${process.pid}-${Math.random().toString(36).slice(2, 8)}.tmp`)
   pendingTemporaries.add(temporary)
   try {

@@ -7,12 +7,15 @@
  * - gzip: RFC 1952 section 2.3 (the first member's header, the last member's trailer).
  * - zlib: RFC 1950 section 2.2.
  * - zstd: RFC 8878 section 3.1 (frames, skippable frames, blocks, checksums).
- * - LZ4 frame: lz4_Frame_format.md (FLG/BD flags, blocks, checksums).
+ * - LZ4 frame: lz4_Frame_format.md (FLG/BD flags, blocks, checksums), walked by
+ *   lib/codecs/lz4-frame-format.ts with the decoder's checks (header checksum, block sizes).
  * - RFC 9842 dcz (section 5) and dcb (section 4): the dictionary hash, then the stream.
  * - brotli: RFC 7932 section 9.1 (window size; brotli has no other header).
  */
 import { readU32LE } from '../../../lib/endian.js'
-import { parseFrameHeader, frameHeaderLength } from '../../../lib/codecs/zstd-frame.js'
+import { FLG_BLOCK_CHECKSUM, FLG_BLOCK_INDEPENDENCE, FLG_CONTENT_CHECKSUM, FLG_CONTENT_SIZE, FLG_DICT_ID, walkFrame } from '../../../lib/codecs/lz4-frame-format.js'
+import { CodecError } from '../../../lib/errors.js'
+import { walkZstdFrames } from '../../../lib/codecs/zstd-frame-list.js'
 import { hashHex, transportMagic, transportHeaderLength } from '../../../lib/dictionary-lookup.js'
 
 const hex = (n: number, width = 8): string => n.toString(16).padStart(width, '0')
@@ -139,7 +142,8 @@ export function inspectZlib(b: Uint8Array): ZlibInfo {
 // ---------------------------------------------------------------------------------------
 // zstd
 
-export interface ZstdFrameInfo {
+/** One frame as `inspect` reports it. */
+export interface ZstdInspectFrame {
   offset: number
   type: 'zstd' | 'skippable'
   /** Bytes of the whole frame. */
@@ -160,7 +164,7 @@ export interface ZstdFrameInfo {
 export interface ZstdInfo {
   kind: 'zstd'
   compressedSize: number
-  frames: ZstdFrameInfo[]
+  frames: ZstdInspectFrame[]
   zstdFrames: number
   skippableFrames: number
   /** Sum of the frames' content sizes, or null when a frame does not declare one. */
@@ -170,78 +174,35 @@ export interface ZstdInfo {
   error?: string
 }
 
-/** Walks the frames of `b` from `start`. */
-export function inspectZstd(b: Uint8Array, start = 0): ZstdInfo {
-  const frames: ZstdFrameInfo[] = []
-  let at = start
+/**
+ * Walks the frames of `b` from `start` (lib/codecs/zstd-frame-list.ts, with its frame
+ * cap); on corrupt or cut framing, the frames read before it and the error.
+ */
+export async function inspectZstd(b: Uint8Array, start = 0): Promise<ZstdInfo> {
+  const frames: ZstdInspectFrame[] = []
   let error: string | undefined
-  while (at < b.length && error === undefined) {
-    if (at + 4 > b.length) {
-      error = `truncated frame magic at byte ${at}`
-      break
+  try {
+    for await (const f of walkZstdFrames(b, {}, start)) {
+      const h = f.header
+      frames.push(
+        h === null
+          ? { offset: f.offset, type: 'skippable', compressedSize: f.length, variant: f.skippable & 15, dataLength: f.length - 8 }
+          : {
+              offset: f.offset,
+              type: 'zstd',
+              compressedSize: f.length,
+              windowSize: h.windowSize,
+              dictionaryId: h.dictionaryId,
+              contentSize: h.contentSize < 0 ? null : h.contentSize,
+              singleSegment: h.windowBytes === 0,
+              blocks: f.blocks,
+              checksum: f.checksum < 0 ? null : hex(f.checksum),
+            },
+      )
     }
-    const magic = readU32LE(b, at)
-    if ((magic & 0xfffffff0) >>> 0 === 0x184d2a50) {
-      if (at + 8 > b.length) {
-        error = `truncated skippable frame header at byte ${at}`
-        break
-      }
-      const n = readU32LE(b, at + 4)
-      if (at + 8 + n > b.length) error = `skippable frame at byte ${at} declares ${n} bytes, ${b.length - at - 8} remain`
-      frames.push({ offset: at, type: 'skippable', compressedSize: Math.min(8 + n, b.length - at), variant: magic & 15, dataLength: n })
-      at += 8 + n
-      continue
-    }
-    if (magic !== 0xfd2fb528) {
-      error = `bytes ${hexBytes(b.subarray(at, at + 4))} at byte ${at} are neither a zstd frame nor a skippable frame`
-      break
-    }
-    if (at + 5 > b.length || at + 4 + frameHeaderLength(b[at + 4]!) > b.length) {
-      error = `truncated frame header at byte ${at}`
-      break
-    }
-    const header = parseFrameHeader(b, at + 4)
-    let pos = at + 4 + header.length
-    let blocks = 0
-    for (;;) {
-      if (pos + 3 > b.length) {
-        error = `truncated block header at byte ${pos}`
-        break
-      }
-      const bh = b[pos]! | (b[pos + 1]! << 8) | (b[pos + 2]! << 16)
-      const last = bh & 1
-      const type = (bh >> 1) & 3
-      const size = bh >>> 3
-      if (type === 3) {
-        error = `reserved block type at byte ${pos}`
-        break
-      }
-      pos += 3 + (type === 1 ? 1 : size)
-      blocks++
-      if (pos > b.length) {
-        error = `block at byte ${pos - size - 3} runs past the end of the file`
-        break
-      }
-      if (last) break
-    }
-    let checksum: string | null = null
-    if (error === undefined && header.checksum) {
-      if (pos + 4 > b.length) error = `truncated content checksum at byte ${pos}`
-      else checksum = hex(readU32LE(b, pos))
-      pos += 4
-    }
-    frames.push({
-      offset: at,
-      type: 'zstd',
-      compressedSize: Math.min(pos, b.length) - at,
-      windowSize: header.windowSize,
-      dictionaryId: header.dictionaryId,
-      contentSize: header.contentSize < 0 ? null : header.contentSize,
-      singleSegment: header.windowBytes === 0,
-      blocks,
-      checksum,
-    })
-    at = pos
+  } catch (e) {
+    if (!(e instanceof CodecError)) throw e
+    error = e.message
   }
   const zstdFrames = frames.filter((f) => f.type === 'zstd')
   const sizes = zstdFrames.map((f) => f.contentSize)
@@ -262,8 +223,6 @@ export function inspectZstd(b: Uint8Array, start = 0): ZstdInfo {
 
 // ---------------------------------------------------------------------------------------
 // LZ4 frame
-
-const LZ4_BLOCK_MAX: Readonly<Record<number, number>> = { 4: 65536, 5: 262144, 6: 1048576, 7: 4194304 }
 
 export interface Lz4FrameInfo {
   offset: number
@@ -290,87 +249,38 @@ export interface Lz4Info {
   error?: string
 }
 
+/** Walks the frames of `b` (lib/codecs/lz4-frame-format.ts reads them, with the decoder's checks). */
 export function inspectLz4(b: Uint8Array): Lz4Info {
   const frames: Lz4FrameInfo[] = []
-  let at = 0
   let error: string | undefined
-  while (at < b.length && error === undefined) {
-    if (at + 4 > b.length) {
-      error = `truncated frame magic at byte ${at}`
-      break
+  for (let at = 0; at < b.length && error === undefined; ) {
+    const w = walkFrame(b, at)
+    const d = w.descriptor
+    if (w.skippable) frames.push({ offset: at, type: 'skippable', compressedSize: w.end - at, dataLength: w.skippable.dataLength })
+    else if (d) {
+      frames.push({
+        offset: at,
+        type: 'lz4',
+        compressedSize: w.end - at,
+        version: d.flags >> 6,
+        flags: {
+          blockIndependence: !!(d.flags & FLG_BLOCK_INDEPENDENCE),
+          blockChecksum: !!(d.flags & FLG_BLOCK_CHECKSUM),
+          contentSize: !!(d.flags & FLG_CONTENT_SIZE),
+          contentChecksum: !!(d.flags & FLG_CONTENT_CHECKSUM),
+          dictionaryId: !!(d.flags & FLG_DICT_ID),
+        },
+        blockMaxSize: d.blockMax,
+        contentSize: d.contentSize < 0 ? null : d.contentSize,
+        dictionaryId: d.dictionaryId < 0 ? null : d.dictionaryId,
+        headerChecksum: hex(d.headerChecksum, 2),
+        blocks: w.blocks,
+        uncompressedBlocks: w.storedBlocks,
+        contentChecksum: w.contentChecksum < 0 ? null : hex(w.contentChecksum),
+      })
     }
-    const magic = readU32LE(b, at)
-    if ((magic & 0xfffffff0) >>> 0 === 0x184d2a50) {
-      const n = at + 8 <= b.length ? readU32LE(b, at + 4) : 0
-      frames.push({ offset: at, type: 'skippable', compressedSize: Math.min(8 + n, b.length - at), dataLength: n })
-      if (at + 8 + n > b.length) error = `skippable frame at byte ${at} runs past the end`
-      at += 8 + n
-      continue
-    }
-    if (magic !== 0x184d2204) {
-      error = `bytes ${hexBytes(b.subarray(at, at + 4))} at byte ${at} are not an LZ4 frame (magic 04 22 4d 18)`
-      break
-    }
-    if (at + 7 > b.length) {
-      error = `truncated frame descriptor at byte ${at}`
-      break
-    }
-    const flg = b[at + 4]!
-    const bd = b[at + 5]!
-    const flags = { blockIndependence: !!(flg & 0x20), blockChecksum: !!(flg & 0x10), contentSize: !!(flg & 0x08), contentChecksum: !!(flg & 0x04), dictionaryId: !!(flg & 0x01) }
-    let pos = at + 6
-    let contentSize: number | null = null
-    if (flags.contentSize) {
-      contentSize = readU32LE(b, pos) + readU32LE(b, pos + 4) * 2 ** 32
-      pos += 8
-    }
-    let dictionaryId: number | null = null
-    if (flags.dictionaryId) {
-      dictionaryId = readU32LE(b, pos)
-      pos += 4
-    }
-    const headerChecksum = hex(b[pos]!, 2)
-    pos++
-    let blocks = 0
-    let uncompressedBlocks = 0
-    for (;;) {
-      if (pos + 4 > b.length) {
-        error = `truncated block size at byte ${pos}`
-        break
-      }
-      const word = readU32LE(b, pos)
-      pos += 4
-      if (word === 0) break // EndMark
-      const size = word & 0x7fffffff
-      if (word & 0x80000000) uncompressedBlocks++
-      blocks++
-      pos += size + (flags.blockChecksum ? 4 : 0)
-      if (pos > b.length) {
-        error = `block ${blocks} runs past the end of the file`
-        break
-      }
-    }
-    let contentChecksum: string | null = null
-    if (error === undefined && flags.contentChecksum) {
-      if (pos + 4 > b.length) error = `truncated content checksum at byte ${pos}`
-      else contentChecksum = hex(readU32LE(b, pos))
-      pos += 4
-    }
-    frames.push({
-      offset: at,
-      type: 'lz4',
-      compressedSize: Math.min(pos, b.length) - at,
-      version: flg >> 6,
-      flags,
-      blockMaxSize: LZ4_BLOCK_MAX[(bd >> 4) & 7] ?? 0,
-      contentSize,
-      dictionaryId,
-      headerChecksum,
-      blocks,
-      uncompressedBlocks,
-      contentChecksum,
-    })
-    at = pos
+    if (w.problem) error = `${w.problem.message} at byte ${w.problem.offset}`
+    at = w.end
   }
   const lz4 = frames.filter((f) => f.type === 'lz4')
   const decompressedSize = lz4.length > 0 && lz4.every((f) => typeof f.contentSize === 'number') ? lz4.reduce((s, f) => s + (f.contentSize as number), 0) : null
@@ -412,7 +322,7 @@ export interface TransportInfo {
   inner: ZstdInfo | BrotliInfo
 }
 
-export function inspectTransport(kind: 'dcz' | 'dcb', b: Uint8Array): TransportInfo {
+export async function inspectTransport(kind: 'dcz' | 'dcb', b: Uint8Array): Promise<TransportInfo> {
   const length = transportHeaderLength(kind)
   const magic = transportMagic(kind).length
   return {
@@ -420,7 +330,7 @@ export function inspectTransport(kind: 'dcz' | 'dcb', b: Uint8Array): TransportI
     compressedSize: b.length,
     dictionarySha256: hashHex(b.subarray(magic, length)),
     headerLength: length,
-    inner: kind === 'dcz' ? inspectZstd(b, length) : inspectBrotli(b, length),
+    inner: kind === 'dcz' ? await inspectZstd(b, length) : inspectBrotli(b, length),
   }
 }
 

@@ -11,7 +11,7 @@ import { httpRangeSource } from '../../fetch/http-range-source.js'
 import { fileRangeSource } from '../file-range-source.js'
 import { CodecError } from '../../../lib/errors.js'
 import { transportHeaderAt } from '../../../lib/dictionary-lookup.js'
-import { zlibHeaderAt } from '../../../streams/decompress.js'
+import { zlibHeaderAt } from '../../../lib/detect.js'
 import { inspectBrotli, inspectGzip, inspectLz4, inspectTransport, inspectZlib, inspectZstd, type ZstdInfo } from './inspect-codecs.js'
 import { inspectArrow, inspectParquet, type ArrowInfo, type ParquetInfo } from './inspect-columnar.js'
 import { formatBytes } from './progress-bar.js'
@@ -58,9 +58,9 @@ export async function inspect(target: string): Promise<Report> {
   if (b.length === 0) throw new CodecError('TRUNCATED', 'inspect', 'the file is empty')
   const report = (info: object): Report => ({ source: target, ...(info as { kind: string }) })
   if (starts(b, [0x1f, 0x8b])) return report(inspectGzip(b))
-  if (transportHeaderAt('dcz', b) === 'match') return report(inspectTransport('dcz', b))
-  if (transportHeaderAt('dcb', b) === 'match') return report(inspectTransport('dcb', b))
-  if (starts(b, [0x28, 0xb5, 0x2f, 0xfd]) || (((b[0] ?? 0) & 0xf0) === 0x50 && starts(b, [0x2a, 0x4d, 0x18], 1) && !/\.lz4$/.test(name))) return report(inspectZstd(b))
+  if (transportHeaderAt('dcz', b) === 'match') return report(await inspectTransport('dcz', b))
+  if (transportHeaderAt('dcb', b) === 'match') return report(await inspectTransport('dcb', b))
+  if (starts(b, [0x28, 0xb5, 0x2f, 0xfd]) || (((b[0] ?? 0) & 0xf0) === 0x50 && starts(b, [0x2a, 0x4d, 0x18], 1) && !/\.lz4$/.test(name))) return report(await inspectZstd(b))
   if (starts(b, [0x04, 0x22, 0x4d, 0x18]) || (/\.lz4$/.test(name) && starts(b, [0x2a, 0x4d, 0x18], 1))) return report(inspectLz4(b))
   if (starts(b, [0x41, 0x52, 0x52, 0x4f, 0x57, 0x31]) || starts(b, [0xff, 0xff, 0xff, 0xff]) || /\.(arrows?|feather|ipc|stream|arrow_file)$/.test(name)) return report(inspectArrow(b))
   if (/\.br$/.test(name)) return report(inspectBrotli(b))

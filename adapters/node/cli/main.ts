@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs'
 import { parseArgs, UsageError, type Args } from './args.js'
 import { EXIT, pendingTemporaries, runCodecCommand, type Exit, type Io } from './codec-files.js'
 import { inspect, toJson, toText } from './inspect.js'
+import { runIndex, runRange } from './gzip-ranges.js'
 import { suffixTable } from './suffixes.js'
 import { unlinkSync } from 'node:fs'
 
@@ -23,6 +24,8 @@ Commands:
                           RFC 9842 dcz/dcb headers; Arrow IPC schema, batches and body
                           compression; Parquet schema, row groups, codecs and statistics
                           (a URL's Parquet footer is read by HTTP range requests)
+  index      FILE...      write the random-access index of a gzip, zlib or raw deflate
+                          file (FILE.idx; a BGZF file's block list), docs/gzip-archives.md
 
 Options:
   -F, --format=FMT   format (default for compress: zstd; for decompress: from the
@@ -40,6 +43,15 @@ Options:
   -q, --quiet        no progress bar, no warnings
   -v, --verbose      report each file (ratio, sizes; test: OK)
   --json             inspect: print JSON (the stable form for scripts)
+  --offset=N, --length=N
+                     decompress: write only N bytes of content from offset N (K, M, G
+                     suffixes) of one gzip, zlib or raw deflate FILE or URL (read by
+                     HTTP range requests), to stdout or -o FILE
+  --index=IDX        decompress --offset: the file's index (sluice, indexed_gzip, gztool
+                     or bgzip's .gzi); without it the index is built first (one full decode)
+  --spacing=N        index: content bytes between access points (default 4M)
+  index --format=IDX sluice (default, FILE.idx), indexed_gzip (FILE.gzidx), gztool
+                     (FILE.gzi) or gzi (bgzip -i's, for BGZF: FILE.gzi)
   -h, --help         this text
 
 Without FILE, or with -, stdin is read and stdout written. Compressed data is not
@@ -101,7 +113,10 @@ export async function main(argv: readonly string[], io: Io = process): Promise<E
     return EXIT.OK
   }
   try {
-    return args.command === 'inspect' ? await runInspect(args, io) : await runCodecCommand(args, io)
+    if (args.command === 'inspect') return await runInspect(args, io)
+    if (args.command === 'index') return await runIndex(args, io)
+    if (args.command === 'decompress' && (args.offset !== undefined || args.length !== undefined || args.index !== undefined)) return await runRange(args, io)
+    return await runCodecCommand(args, io)
   } catch (error) {
     const usage = error instanceof UsageError ? "\nTry 'sluice --help'." : ''
     io.stderr.write(`sluice: ${(error as Error).message}${usage}\n`)

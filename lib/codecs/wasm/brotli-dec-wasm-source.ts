@@ -2,11 +2,13 @@
  * Where the brotli-dec engine's wasm comes from: lib/codecs/wasm/brotli-dec.wasm, brotli 1.1.0's decoder built
  * by the repository's scripts/build-engines.mjs (recorded in engines.json).
  *
- * Portable default: the bytes embedded as base64 by the repository's `node scripts/extract-wasm.mjs`
- * (lib/codecs/wasm/gen/brotli-dec.b64.ts). A runtime build replaces this module, e.g. for
- * workerd with `import module from './gen/brotli-dec.wasm'` (an imported
- * `WebAssembly.Module`: workerd refuses to compile bytes), for browsers with
- * `fetch(new URL('./gen/brotli-dec.wasm', import.meta.url))`.
+ * The `#wasm/brotli-dec` import's portable default (the repository's package.json maps
+ * `#wasm/*` here, for tsx and the tests): the bytes embedded as base64 by the
+ * repository's `node scripts/extract-wasm.mjs` (lib/codecs/wasm/gen/brotli-dec.b64.ts).
+ * The package's build maps `#wasm/brotli-dec` by condition to a loader of its one
+ * `brotli-dec.wasm` file instead (esbuild.config.mjs `runtimeImports`): workerd imports
+ * it as a module (it refuses to compile bytes), Node, Deno and Bun read it from disk,
+ * browsers fetch it from `new URL('./brotli-dec.wasm', import.meta.url)`.
  */
 import { bytesFromBase64, type WasmSource } from './instantiate.js'
 

@@ -11,8 +11,8 @@
  * the instance never overlap. Each call's input and output are bounded by the staging
  * size, so the engine's per-call memory is too.
  */
-import { brotliDecoderWasm } from './brotli-dec-wasm-source.js'
-import { brotliEncoderWasm } from './brotli-enc-wasm-source.js'
+import { brotliDecoderWasm } from '#wasm/brotli-dec'
+import { brotliEncoderWasm } from '#wasm/brotli-enc'
 import { instantiate } from './instantiate.js'
 
 /** Step results (`BrotliDecoderResult` values; the encoder shim reports the same). */

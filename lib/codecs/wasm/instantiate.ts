@@ -1,10 +1,11 @@
 /**
  * The one place where sluice turns WebAssembly into a running instance.
  *
- * Where the wasm comes from is each engine's `*-wasm-source.ts` module's job (bytes
- * here, a precompiled `WebAssembly.Module` in Cloudflare workerd, which refuses to
- * compile wasm from bytes at run time, or a fetched `Response` in browsers); a runtime
- * build swaps those modules without touching the codecs.
+ * Where the wasm comes from is each engine's `#wasm/<engine>` import's job (bytes from
+ * the portable `*-wasm-source.ts` default or from disk, a precompiled
+ * `WebAssembly.Module` in Cloudflare workerd, which refuses to compile wasm from bytes at
+ * run time, or a fetched `Response` in browsers); the package's build picks one per
+ * runtime by condition without touching the codecs.
  */
 
 /** What a wasm source module may hand over. */

@@ -3,10 +3,11 @@
  * (lib/codecs/wasm/lz4.wat, block decoder + xxHash32, ~2 kB), assembled by
  * the repository's `node scripts/build-wasm-kernels.mjs`.
  *
- * Portable default: the bytes embedded as base64 (lib/codecs/wasm/gen/lz4.b64.ts). A
- * runtime build replaces this module (esbuild.config.mjs `wasmSourcePlugin`), e.g. for
- * workerd with `import module from './gen/lz4.wasm'` (workerd refuses to compile bytes),
- * for browsers with `fetch(new URL('./gen/lz4.wasm', import.meta.url))`.
+ * The `#wasm/lz4` import's portable default (the repository's package.json maps
+ * `#wasm/*` here, for tsx and the tests): the bytes embedded as base64
+ * (lib/codecs/wasm/gen/lz4.b64.ts). The package's build keeps it for every runtime but
+ * workerd, which refuses to compile bytes and imports `lz4.wasm` as a module instead
+ * (esbuild.config.mjs `runtimeImports`).
  */
 import { bytesFromBase64, type WasmSource } from './instantiate.js'
 

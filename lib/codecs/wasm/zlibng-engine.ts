@@ -11,7 +11,7 @@
  */
 import { WasmHeap } from './wasm-heap.js'
 import { instantiate } from './instantiate.js'
-import { zlibngDeflateWasm } from './zlibng-deflate-wasm-source.js'
+import { zlibngDeflateWasm } from '#wasm/zlibng-deflate'
 
 /** The module's exports (native/zlibng-deflate.c); pointers and sizes are i32. */
 export interface ZlibngExports {

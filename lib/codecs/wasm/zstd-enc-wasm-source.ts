@@ -2,11 +2,13 @@
  * Where the zstd encoder engine's wasm comes from: lib/codecs/wasm/zstd-enc.wasm,
  * libzstd 1.5.7's encoder built by the repository's scripts/build-engines.mjs (recorded in engines.json).
  *
- * Portable default: the bytes embedded as base64 by the repository's `node scripts/extract-wasm.mjs`
- * (lib/codecs/wasm/gen/zstd-enc.b64.ts). A runtime build replaces this module, e.g. for
- * workerd with `import module from './gen/zstd-enc.wasm'` (an imported
- * `WebAssembly.Module`: workerd refuses to compile bytes), for browsers with
- * `fetch(new URL('./gen/zstd-enc.wasm', import.meta.url))`.
+ * The `#wasm/zstd-enc` import's portable default (the repository's package.json maps
+ * `#wasm/*` here, for tsx and the tests): the bytes embedded as base64 by the
+ * repository's `node scripts/extract-wasm.mjs` (lib/codecs/wasm/gen/zstd-enc.b64.ts).
+ * The package's build maps `#wasm/zstd-enc` by condition to a loader of its one
+ * `zstd-enc.wasm` file instead (esbuild.config.mjs `runtimeImports`): workerd imports it
+ * as a module (it refuses to compile bytes), Node, Deno and Bun read it from disk,
+ * browsers fetch it from `new URL('./zstd-enc.wasm', import.meta.url)`.
  */
 import { bytesFromBase64, type WasmSource } from './instantiate.js'
 

@@ -22,11 +22,11 @@
  */
 import { WasmHeap } from './wasm-heap.js'
 import { instantiate, type WasmSource } from './instantiate.js'
-import { zstdDecoderWasm } from './zstd-dec-wasm-source.js'
-import { zstdEncoderWasm } from './zstd-enc-wasm-source.js'
+import { zstdDecoderWasm } from '#wasm/zstd-dec'
+import { zstdEncoderWasm } from '#wasm/zstd-enc'
 
 /** What both modules export (wasm32: pointers and size_t are i32; size_t results can be negative as i32). */
-interface ZstdCommonExports {
+export interface ZstdCommonExports {
   memory: WebAssembly.Memory
   malloc(size: number): number
   free(pointer: number): void
@@ -88,10 +88,38 @@ export interface ZstdEncoderExports extends ZstdCommonExports {
   ZSTD_freeCDict(cdict: number): number
 }
 
+/**
+ * One instance as the codecs call it: its exports and memory, and its role's context and
+ * dictionary functions under role-free names (wasm functions, called without `this`),
+ * so that what both roles do with them (lib/codecs/zstd-heap.ts, zstd-dictionary.ts)
+ * is written once.
+ */
 export interface ZstdEngine<X extends ZstdCommonExports = ZstdCommonExports> {
   readonly exports: X
   readonly heap: WasmHeap
+  /** `ZSTD_createDStream` / `ZSTD_createCStream`: a context, 0 when the heap is exhausted. */
+  readonly createContext: () => number
+  readonly freeContext: (context: number) => number
+  /** `ZSTD_DCtx_loadDictionary` / `ZSTD_CCtx_loadDictionary`: a trained dictionary or raw content, copied. */
+  readonly loadDictionary: (context: number, pointer: number, size: number) => number
+  /** `ZSTD_DCtx_refPrefix` / `ZSTD_CCtx_refPrefix`: raw content used in place by the next frame only. */
+  readonly refPrefix: (context: number, pointer: number, size: number) => number
+  /**
+   * Parses the trained dictionary at `pointer` (its entropy tables) as this role does: 0,
+   * a `ZSTD_ErrorCode` (libzstd reports broken tables as memory_allocation, 64, as it does
+   * an exhausted heap), or -1 when no context could be allocated to try.
+   */
+  readonly checkTrained: (pointer: number, size: number) => number
+  /**
+   * Whether a context keeps a loaded trained dictionary from one frame to the next: a
+   * decoder's does (`ZSTD_DCtx_reset(session_only)` keeps it), an encoder's does not
+   * (`ZSTD_initCStream` clears it, zstd.h).
+   */
+  readonly keepsDictionary: boolean
 }
+
+/** What differs between the roles: `ZstdEngine` less the exports and memory. */
+type RoleCalls = Omit<ZstdEngine, 'exports' | 'heap'>
 
 /** `ZSTD_ResetDirective` values (zstd.h). */
 export const ZSTD_reset_session_only = 1
@@ -149,13 +177,31 @@ export function zstdErrorName(code: number): string {
   return `${errorNames[code] ?? 'unknown error'} (ZSTD_error ${code})`
 }
 
-async function load<X extends ZstdCommonExports>(source: Promise<WasmSource>): Promise<ZstdEngine<X>> {
+async function load<X extends ZstdCommonExports>(source: Promise<WasmSource>, calls: (x: X) => RoleCalls): Promise<ZstdEngine<X>> {
   const heap = new WasmHeap()
   const instance = await instantiate(source, {})
   const raw = instance.exports as unknown as X & { _initialize(): void }
   heap.attach(raw.memory)
   raw._initialize() // wasi-libc's reactor start-up (static constructors)
-  return { exports: raw, heap }
+  return { exports: raw, heap, ...calls(raw) }
+}
+
+/** The decoder's `checkTrained`: the dictionary loaded into a context of its own. */
+function loadsInto(x: ZstdDecoderExports, pointer: number, size: number): number {
+  const context = x.ZSTD_createDStream()
+  if (context === 0) return -1
+  const error = zstdErrorCode(x.ZSTD_DCtx_loadDictionary(context, pointer, size))
+  x.ZSTD_freeDStream(context)
+  return error
+}
+
+/** The encoder's `checkTrained`: a CDict digests the tables at once (ZSTD_CCtx_loadDictionary waits for the first frame). */
+function digests(x: ZstdEncoderExports, pointer: number, size: number): number {
+  // Level 1: the smallest match tables; the entropy tables do not depend on it.
+  const cdict = x.ZSTD_createCDict(pointer, size, 1)
+  if (cdict === 0) return 64 // memory_allocation: corrupt tables, or no memory
+  x.ZSTD_freeCDict(cdict)
+  return 0
 }
 
 let decoder: Promise<ZstdEngine<ZstdDecoderExports>> | null = null
@@ -163,14 +209,14 @@ let encoder: Promise<ZstdEngine<ZstdEncoderExports>> | null = null
 
 /** Loads and instantiates the decoder module (`zstd-dec.wasm`) once. */
 export function loadZstdDecoderEngine(): Promise<ZstdEngine<ZstdDecoderExports>> {
-  decoder ??= load<ZstdDecoderExports>(zstdDecoderWasm())
+  decoder ??= load(zstdDecoderWasm(), (x: ZstdDecoderExports) => ({ createContext: x.ZSTD_createDStream, freeContext: x.ZSTD_freeDStream, loadDictionary: x.ZSTD_DCtx_loadDictionary, refPrefix: x.ZSTD_DCtx_refPrefix, checkTrained: (pointer, size) => loadsInto(x, pointer, size), keepsDictionary: true }))
   decoder.catch(() => (decoder = null))
   return decoder
 }
 
 /** Loads and instantiates the encoder module (`zstd-enc.wasm`) once. */
 export function loadZstdEncoderEngine(): Promise<ZstdEngine<ZstdEncoderExports>> {
-  encoder ??= load<ZstdEncoderExports>(zstdEncoderWasm())
+  encoder ??= load(zstdEncoderWasm(), (x: ZstdEncoderExports) => ({ createContext: x.ZSTD_createCStream, freeContext: x.ZSTD_freeCStream, loadDictionary: x.ZSTD_CCtx_loadDictionary, refPrefix: x.ZSTD_CCtx_refPrefix, checkTrained: (pointer, size) => digests(x, pointer, size), keepsDictionary: false }))
   encoder.catch(() => (encoder = null))
   return encoder
 }

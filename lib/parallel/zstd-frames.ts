@@ -1,19 +1,23 @@
 /**
- * Parallel decoding of zstd streams of several frames (RFC 8878 section 3.1: a stream
- * is a sequence of frames, its content their contents in order), as written by block
- * mode, `zstd -T`, pzstd or the seekable format. Where each frame ends is known from
- * its headers alone (zstd-frame.ts `ZstdFrameScanner`), so the frames are cut apart
- * without decoding and groups of them decode as separate jobs, each into its exact
- * size, the results put back in order.
+ * One-shot parallel decoding of zstd streams of several frames (RFC 8878 section 3.1: a
+ * stream is a sequence of frames, its content their contents in order), as written by
+ * block mode, `zstd -T`, pzstd or the seekable format. Where each frame ends, and the
+ * content size its header states, is known from its headers alone (zstd-frame-format.ts
+ * `ZstdFrameWalker`), so the frames are cut apart without decoding and groups of them
+ * decode as separate jobs, each into its exact size, the results put back in order.
  *
  * Only inputs that state every frame's content size split: the sizes are summed and
  * checked against `maxOutputBytes` before any job starts, and each job's own limit is
  * its frames' declared size, so memory never exceeds what the limit allows. Anything
  * else (one frame, a frame without a content size, a header no decoder accepts, a
  * truncated frame) returns null and decodes serially, which judges it as always.
+ *
+ * The stream's cutter (zstd-cutter.ts) groups frames the same way as they arrive, with
+ * serial sections for what does not split. The whole input is here at once, so this
+ * needs none of that, and stays small: it is loaded with every entry point that decodes
+ * with `threads`, the cutter only with the first parallel stream.
  */
-import { readU32LE } from '../endian.js'
-import { parseFrameHeader, SKIPPABLE_MAGIC, SKIPPABLE_MASK, ZSTD_MAGIC, ZstdFrameScanner } from '../codecs/zstd-frame.js'
+import { ZstdFrameWalker } from '../codecs/zstd-frame-format.js'
 import { runOrdered } from './blocks.js'
 import type { JobRunner } from './jobs.js'
 
@@ -29,26 +33,20 @@ export interface FrameGroup {
  * when the input does not split (see above) or has fewer than two data frames.
  */
 export function zstdFrameGroups(bytes: Uint8Array, target: number): FrameGroup[] | null {
-  const scanner = new ZstdFrameScanner()
+  const walker = new ZstdFrameWalker()
   const groups: FrameGroup[] = []
   let frames = 0
   let groupStart = 0
   let groupSize = 0
   let pos = 0
   while (pos < bytes.length) {
-    if (bytes.length - pos < 8) return null
-    const magic = readU32LE(bytes, pos)
-    let size = 0
-    if (magic === ZSTD_MAGIC) {
-      size = parseFrameHeader(bytes, pos + 4).contentSize
-      if (size < 0) return null
-      frames++
-    } else if ((magic & SKIPPABLE_MASK) >>> 0 !== SKIPPABLE_MAGIC) {
-      return null
-    }
-    scanner.reset()
-    const end = scanner.scan(bytes, pos, bytes.length)
+    walker.reset()
+    const end = walker.scan(bytes, pos, bytes.length)
     if (end < 0) return null
+    // Skippable frames (header null) decode to nothing.
+    const size = walker.header?.contentSize ?? 0
+    if (size < 0) return null
+    if (walker.header !== null) frames++
     pos = end
     groupSize += size
     if (groupSize >= target) {

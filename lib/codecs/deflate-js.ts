@@ -5,12 +5,12 @@
 import type { CodecModule } from '../codec.js'
 import { Inflater } from './inflate.js'
 import { deflateModule, type DeflateEngineParts } from './deflate-module.js'
-import { DeflateFamilyEncoder } from './deflate-fflate.js'
+import { FflateEncoder } from './deflate-fflate.js'
 
 /** The `js` engine: inflate.ts decodes, fflate (deflate-fflate.ts) encodes. */
 const js: DeflateEngineParts<Inflater> = {
   body: () => new Inflater(),
-  encoder: (format, level, dictionary, fullFlush) => new DeflateFamilyEncoder(format, level, dictionary, fullFlush),
+  encoder: (format, level, dictionary, fullFlush) => new FflateEncoder(format, level, dictionary, fullFlush),
 }
 
 export const gzip: CodecModule = /* @__PURE__ */ deflateModule('gzip', js)
