@@ -119,4 +119,12 @@ export interface CodecModule {
   createDecoder(options: Record<string, unknown>): Decoder
   /** Checks format-specific encoder options; throws `CodecError('INVALID_OPTION')`. */
   createEncoder(options: Record<string, unknown>): Encoder
+  /**
+   * Loads what codecs made with `options` need beyond the module, where that depends on
+   * the options: LZ4's levels 3 to 12 compress with LZ4 HC, loaded on first use. Await
+   * it before `createEncoder`/`createDecoder` (`createEncoder()` of the package, the
+   * one-shot calls and the streams do); a codec it was not awaited for refuses to be
+   * created (`ENGINE_UNAVAILABLE`). Absent: the module needs nothing more.
+   */
+  prepare?(role: Role, options: Readonly<Record<string, unknown>>): Promise<void>
 }

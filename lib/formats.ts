@@ -249,6 +249,8 @@ const LZ4_BLOCK_DECODE = {
  *   may reach back into it). The gzip header has no such field.
  * - LZ4: wasm by default, decode 2.1-3x and encode 1.8-2.2x the TypeScript engine
  *   (the repository's bench/lz4-micro.ts). A raw block has no sync points: it does not flush.
+ *   Levels as the lz4 CLI's: 1 and 2 the fast search, 3 to 12 LZ4 HC (lib/codecs/lz4hc.ts,
+ *   loaded on first use), the same blocks as `lz4 -3` ... `lz4 -12`.
  * - zstd: a stream is a sequence of frames (RFC 8878 section 3.1). Dictionaries: a
  *   trained one (RFC 8878 section 5, magic 37 A4 30 EC, named by its ID in the frame
  *   header) or raw content (a prefix the first matches may reach back into).

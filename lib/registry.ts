@@ -48,7 +48,8 @@ const loaders: Record<Format, Partial<Record<Engine, Loader>>> = {
   'deflate-raw': { js: () => import('./codecs/deflate-js.js').then((m) => m.deflateRaw), wasm: (role) => deflateWasm(role).then((m) => m.deflateRaw), node: nodeEngine('deflate-raw') },
   // 'wasm': the same frame logic with blocks, checksums and frame compression in sluice's
   // hand-written wasm kernel (lib/codecs/wasm/lz4.wat; same bytes as the TypeScript
-  // encoder); the raw block encoder is TypeScript in both.
+  // encoder); the raw block encoder is TypeScript in both. Levels 3 to 12 (LZ4 HC) load
+  // their compressor in the module's prepare() (lib/codecs/lz4hc.ts).
   lz4: { js: () => import('./codecs/lz4.js').then((m) => m.lz4), wasm: () => lz4Wasm().then((m) => m.lz4) },
   'lz4-block': { js: () => import('./codecs/lz4.js').then((m) => m.lz4Block), wasm: () => lz4Wasm().then((m) => m.lz4Block) },
   // 'wasm': the same codecs with whole blocks decoded and CRC-32C computed by sluice's
@@ -69,7 +70,9 @@ const loaded = new Map<string, Promise<CodecModule>>()
 /**
  * Loads (once) and returns the codec module of `format` on `engine`. With a `role`, an
  * engine that has separate decoder and encoder builds (zstd, brotli) loads only that one, and
- * the module may refuse to create the other kind.
+ * the module may refuse to create the other kind. Await the module's `prepare?.(role,
+ * options)` before creating a codec from it: some options load more there (LZ4 levels
+ * 3 to 12 load LZ4 HC).
  */
 export function loadCodec(format: Format, engine: Engine, role?: Role): Promise<CodecModule> {
   const key = `${format}/${engine}/${role ?? 'both'}`
@@ -93,6 +96,7 @@ export async function openCodec(format: Format, role: Role, checked: CheckedOpti
   const pass = { ...checked.codec }
   if (isDictionaryTransport(format)) await addDictionaryDigest(format, pass)
   const mod = await loadCodec(format, checked.engine, role)
+  await mod.prepare?.(role, pass)
   use(role === 'decode' ? mod.createDecoder(pass) : mod.createEncoder(pass))
 }
 

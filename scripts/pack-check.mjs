@@ -1,7 +1,7 @@
 // The package as npm publishes it: packs the tarball (`npm pack --json`, after
 // `npm run build`), prints its packed and unpacked sizes per folder, and checks it:
 //
-//   size      packed <= 1.0 MB, unpacked <= 3.2 MB (1 MB = 1,000,000 bytes)
+//   size      packed <= 1.1 MB, unpacked <= 3.5 MB (1 MB = 1,000,000 bytes)
 //   contents  dist/ only (plus package.json, README.md, LICENSE): no sources, no source
 //             maps, each .wasm once
 //   attw      @arethetypeswrong/cli on the tarball: types resolve for node10, node16
@@ -36,9 +36,15 @@ const bin = (name) => join(root, 'node_modules', '.bin', name)
  * per entry instead of a twin of every declaration: 938,625 / 3,043,493. The limits keep
  * about 60 kB packed and 150 kB unpacked for what comes next, so that a second copy of
  * anything (most of the weight is the zstd and brotli engines' 1.6 MB of wasm) fails here.
+ * Unpacked 3.3 MB since LZ4 HC (issue 33 item 4): the package was at 3,197,565 and HC
+ * adds 41,465 (its TypeScript compressor 16.6 kB, the wasm kernel 4.0 kB and its base64
+ * module 5.4 kB, declarations 10 kB), packed 985,623 -> 999,306.
+ * Since then the limits are issue 29's targets for the one build, 1.1 MB packed and
+ * 3.5 MB unpacked: the guides travel with the package (issue 33 item 6) and new entries
+ * (sluice/inspect) land within them, and a second copy of the library still fails here.
  */
-const MAX_PACKED = 1_000_000
-const MAX_UNPACKED = 3_200_000
+const MAX_PACKED = 1_100_000
+const MAX_UNPACKED = 3_500_000
 
 const results = []
 const check = (name, ok, detail = '') => {

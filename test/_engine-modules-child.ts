@@ -12,8 +12,8 @@ import { root } from './_fixtures.js'
 
 const manifest = JSON.parse(readFileSync(join(root, 'lib', 'codecs', 'wasm', 'engines.json'), 'utf8')) as { outputs: Record<string, { sha256: string }> }
 const names = new Map(Object.entries(manifest.outputs).map(([file, entry]) => [entry.sha256, file]))
-// The deflate family's decoder: sluice's own kernel (scripts/build-wasm-kernels.mjs).
-names.set(createHash('sha256').update(readFileSync(join(root, 'lib', 'codecs', 'wasm', 'gen', 'inflate.wasm'))).digest('hex'), 'inflate.wasm')
+// sluice's own kernels (scripts/build-wasm-kernels.mjs): the deflate family's decoder, LZ4's and LZ4 HC's.
+for (const kernel of ['inflate', 'lz4', 'lz4hc']) names.set(createHash('sha256').update(readFileSync(join(root, 'lib', 'codecs', 'wasm', 'gen', `${kernel}.wasm`))).digest('hex'), `${kernel}.wasm`)
 const seen = new Set<string>()
 
 /** The engine file whose bytes `source` holds (engines.json), or what else it is. */
@@ -22,6 +22,8 @@ function identify(source: unknown): string {
     const exported = WebAssembly.Module.exports(source).map((e) => e.name)
     // The inflate kernel (inflate.wat) is compiled from its bytes, then instantiated as a Module.
     if (exported.includes('codes') && exported.includes('crc32')) return 'inflate.wasm'
+    // So is the LZ4 kernel (lz4.wat).
+    if (exported.includes('decode') && exported.includes('xxh32')) return 'lz4.wasm'
     return `module exporting ${exported.length} names`
   }
   if (ArrayBuffer.isView(source) || source instanceof ArrayBuffer) {
@@ -90,6 +92,18 @@ switch (scenario) {
     break
   case 'gzip-stream-decode':
     bytes = await drain(body().pipeThrough(sluice.gzipDecode()))
+    break
+  case 'lz4-stream-encode':
+    bytes = await drain(body().pipeThrough(sluice.lz4Encode()))
+    break
+  case 'lz4-hc-one-shot-encode':
+    bytes = (await sluice.encode('lz4', input, { level: 9 })).length
+    break
+  case 'lz4-hc-stream-encode':
+    bytes = await drain(body().pipeThrough(sluice.lz4Encode({ level: 12 })))
+    break
+  case 'lz4-js-hc-encode':
+    bytes = (await sluice.encode('lz4', input, { level: 9, engine: 'js' })).length
     break
   default:
     throw new Error(`unknown scenario ${scenario}`)

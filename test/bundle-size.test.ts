@@ -4,7 +4,7 @@
  * at most 20 kB min+gzip (1 kB = 1000 bytes) with its default engine (the embedded
  * inflate kernel), and never any zstd/brotli code or wasm. Then the package's one build
  * (esbuild.config.mjs): what each runtime's bundler makes of it (esmTarget) embeds only
- * the small kernels (inflate, LZ4, Snappy) as base64, but in workerd, and reads (Node,
+ * the small kernels (inflate, LZ4, LZ4 HC, Snappy) as base64, but in workerd, and reads (Node,
  * Deno, Bun), fetches (browsers) or imports (workerd) each large engine's one `.wasm`
  * file; no browser or workerd bundle sees a `node:` import; and every target of the
  * built `imports` map is a file of the build.
@@ -74,12 +74,12 @@ for (const runtime of ['node', 'browser', 'workerd'] as const) {
     const result = await build({ ...target, write: false, metafile: true, logLevel: 'error' })
     const inputs = Object.keys(result.metafile!.inputs)
     const embedded = inputs.filter((i) => /\.b64\.(ts|js)$/.test(i)).map((i) => /([\w-]+)\.b64\./.exec(i)![1]).sort()
-    assert.equal(embedded, runtime === 'workerd' ? [] : ['inflate', 'lz4', 'snappy'], `${runtime} embeds ${embedded.join(', ')}`)
+    assert.equal(embedded, runtime === 'workerd' ? [] : ['inflate', 'lz4', 'lz4hc', 'snappy'], `${runtime} embeds ${embedded.join(', ')}`)
     const js = result.outputFiles!.filter((f) => f.path.endsWith('.js')).map((f) => f.text).join('\n')
     // zstd and brotli each have a decoder and an encoder module; the deflate family's
     // encoder is zlib-ng's (its decoder is the small embedded kernel).
     for (const file of ['zstd-dec', 'zstd-enc', 'brotli-dec', 'brotli-enc', 'zlibng-deflate']) assert.match(js, LOADS[runtime](file))
-    if (runtime === 'workerd') for (const kernel of ['inflate', 'lz4', 'snappy']) assert.match(js, LOADS.workerd(kernel))
+    if (runtime === 'workerd') for (const kernel of ['inflate', 'lz4', 'lz4hc', 'snappy']) assert.match(js, LOADS.workerd(kernel))
     if (runtime !== 'node') {
       const node = /(?:from\s*|import\s*\(\s*|import\s+)"node:[\w/]+"/.exec(js)
       assert.is(node, null, `a ${runtime} bundle imports ${node?.[0]}`)

@@ -108,6 +108,21 @@ for (const ref of REFERENCE) {
   })
 }
 
+;(requireCli('lz4', 'LZ4 HC levels against lz4 -N') ? test : test.skip)('compress -F lz4 -3 ... -12: the frames of lz4 -N -B4 -BI --content-size (byte for byte with lz4 1.9.4, within 1% otherwise), which lz4 decodes', () => {
+  const version = /v(\d+\.\d+\.\d+)/.exec(sh('lz4 --version').stdout.toString())?.[1]
+  // Our defaults are lz4's -B4 -BI (64 KiB independent blocks); the CLI declares the
+  // content size of a file, as --content-size does.
+  for (const level of [3, 9, 10, 12]) {
+    const ours = sluice(['compress', '-F', 'lz4', `-${level}`, '-c', 'text.txt'])
+    assert.is(ours.status, 0, ours.stderr)
+    const theirs = sh(`lz4 -${level} -B4 -BI --content-size -q -c text.txt`).stdout
+    const diff = (ours.stdout.length / theirs.length - 1) * 100
+    assert.ok(Math.abs(diff) <= 1, `level ${level}: ${ours.stdout.length} bytes, lz4 -${level} ${theirs.length} (${diff.toFixed(2)}%)`)
+    if (version === '1.9.4') same(ours.stdout, theirs, `level ${level} against lz4 ${version}`)
+    same(sh('lz4 -q -dc', ours.stdout).stdout, text, `lz4 decoding our level ${level}`)
+  }
+})
+
 ;(hasCli('zstd') && hasCli('gzip') && hasCli('lz4') ? test : test.skip)('decompress finds the format by its magic when the name does not say', () => {
   for (const [tool, name] of [['zstd -q -c', 'a.bin'], ['gzip -c', 'b.bin'], ['lz4 -q -c', 'c.bin']] as const) {
     const input = sh(`${tool} text.txt`).stdout

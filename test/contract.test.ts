@@ -28,6 +28,8 @@ interface Case {
   goodPrefix: number[]
   /** Options every codec of the case is created with (the dictionary transports need one). */
   options?: Record<string, unknown>
+  /** Options its encoders are created with besides (another level), named in the label. */
+  encodeOptions?: Record<string, unknown>
   /**
    * Why the format has no end marker (Snappy's framing format ends with the input, at
    * any chunk boundary): `Done` comes only at the end of the input, so bytes after it are
@@ -46,6 +48,9 @@ const cases: Case[] = [
   // BFINAL=1, BTYPE=11 (reserved): RFC 1951 section 3.2.3.
   { format: 'deflate-raw', badHeader: [0x07], goodPrefix: [] },
   { format: 'lz4', badHeader: [0x04, 0x22, 0x4d, 0x17], goodPrefix: [0x04, 0x22, 0x4d] },
+  // LZ4 HC: the hash chain (levels 3 to 9) and the optimal parser (10 to 12).
+  { format: 'lz4', badHeader: [0x04, 0x22, 0x4d, 0x17], goodPrefix: [0x04, 0x22, 0x4d], encodeOptions: { level: 9 } },
+  { format: 'lz4', badHeader: [0x04, 0x22, 0x4d, 0x17], goodPrefix: [0x04, 0x22, 0x4d], encodeOptions: { level: 12 } },
   { format: 'zstd', badHeader: [0x28, 0xb5, 0x2f, 0xfe], goodPrefix: [0x28, 0xb5, 0x2f] },
   { format: 'brotli', goodPrefix: [] },
   // RFC 9842: a wrong byte of the magic, then of the dictionary's hash.
@@ -57,13 +62,13 @@ const cases: Case[] = [
   { format: 'dcb', badHeader: [0xff, 0x44, 0x43, 0x42, (transport.dictionaryDigest as Uint8Array)[0]! ^ 1], goodPrefix: [0xff, 0x44, 0x43, 0x42], options: transport },
 ]
 
-/** `mod` with `options` added to every codec it creates. */
-function withOptions(mod: CodecModule, options: Record<string, unknown> | undefined): CodecModule {
-  if (!options) return mod
+/** `mod` with `options` added to every codec it creates, and `encodeOptions` to every encoder. */
+function withOptions(mod: CodecModule, options: Record<string, unknown> | undefined, encodeOptions: Record<string, unknown> | undefined): CodecModule {
+  if (!options && !encodeOptions) return mod
   return {
     traits: mod.traits,
     createDecoder: (o) => mod.createDecoder({ ...options, ...o }),
-    createEncoder: (o) => mod.createEncoder({ ...options, ...o }),
+    createEncoder: (o) => mod.createEncoder({ ...options, ...encodeOptions, ...o }),
   }
 }
 
@@ -83,7 +88,9 @@ async function encodeAll(mod: CodecModule, data: Uint8Array): Promise<Uint8Array
 
 // Every engine of every format, as the format table lists them.
 const runs = cases
-  .flatMap((c) => enginesOf(c.format).map((engine) => ({ c, engine, label: `${c.format} (engine ${engine})` })))
+  .flatMap((c) =>
+    enginesOf(c.format).map((engine) => ({ c, engine, label: `${c.format} (engine ${engine}${c.encodeOptions ? `, encoder ${JSON.stringify(c.encodeOptions)}` : ''})` })),
+  )
   .filter((r) => only === undefined || only === `${r.c.format}:${r.engine}`)
 
 for (const { c, engine, label } of runs) {
@@ -112,7 +119,9 @@ for (const { c, engine, label } of runs) {
     }
     continue
   }
-  const m = withOptions(mod, c.options)
+  // What the encoder options load first (LZ4 HC for LZ4 levels 3 to 12).
+  await mod.prepare?.('encode', { ...c.options, ...c.encodeOptions })
+  const m = withOptions(mod, c.options, c.encodeOptions)
 
   test(`${label}: encode then decode with exact-fit destinations`, async () => {
     for (const [name, data] of samples()) {

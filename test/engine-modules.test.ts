@@ -2,7 +2,9 @@
  * Which WebAssembly modules each role loads: zstd and brotli ship a decoder module and an
  * encoder module (scripts/build-engines.mjs), and the deflate family decodes with sluice's
  * inflate kernel and encodes with zlib-ng, so that a user who only decodes downloads
- * and compiles no encoder, and the other way round. Each scenario runs in a fresh process
+ * and compiles no encoder, and the other way round; LZ4 compresses at levels 1 and 2 with
+ * its kernel alone and loads the HC kernel for levels 3 to 12 (the TypeScript engine
+ * loads no wasm). Each scenario runs in a fresh process
  * (test/_engine-modules-child.ts) that records every module compiled or instantiated.
  */
 import { spawnSync } from 'node:child_process'
@@ -42,10 +44,14 @@ const cases: Array<[string, Uint8Array, string[], number]> = [
   ['gzip-stream-encode', data, ['zlibng-deflate.wasm'], -1],
   ['gzip-one-shot-encode', data, ['zlibng-deflate.wasm'], -1],
   ['gzip-stream-decode', gzipMember, ['inflate.wasm'], data.length],
+  ['lz4-stream-encode', data, ['lz4.wasm'], -1],
+  ['lz4-hc-one-shot-encode', data, ['lz4.wasm', 'lz4hc.wasm'], -1],
+  ['lz4-hc-stream-encode', data, ['lz4.wasm', 'lz4hc.wasm'], -1],
+  ['lz4-js-hc-encode', data, [], -1],
 ]
 
 for (const [scenario, input, expected, bytes] of cases) {
-  test(`${scenario}: loads ${expected.join(', ')} and no other module`, () => {
+  test(`${scenario}: ${expected.length > 0 ? `loads ${expected.join(', ')} and no other module` : 'loads no wasm module'}`, () => {
     const r = modulesOf(scenario, input)
     assert.equal(r.modules, expected)
     if (bytes >= 0) assert.is(r.bytes, bytes)

@@ -9,6 +9,8 @@ import type { Decoder, Encoder } from '../lib/codec.js'
 import { lz4, lz4Block } from '../lib/codecs/lz4.js'
 import { loadLz4Wasm } from '../lib/codecs/lz4-wasm.js'
 const { lz4: lz4Wasm, lz4Block: lz4BlockWasm } = await loadLz4Wasm()
+// Levels 3 to 12 compress with LZ4 HC, which the modules load on first use.
+for (const m of [lz4, lz4Wasm]) await m.prepare!('encode', { level: 9 })
 import type { CodecModule } from '../lib/registry.js'
 import { createHashTable, decodeBlock, encodeBlock, maxCompressedSize } from '../lib/codecs/lz4-block.js'
 import { Xxh32, xxh32 } from '../lib/codecs/xxhash32.js'

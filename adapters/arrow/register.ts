@@ -134,7 +134,10 @@ export async function registerArrowCodecs(options: RegisterArrowCodecsOptions = 
   for (const c of codecs) {
     const level = checkLevel(c, c === 'lz4' ? options.lz4Level : options.zstdLevel)
     const mod = c === 'lz4' ? await loadCodec('lz4', 'wasm') : await loadCodec('zstd', 'wasm')
-    const codec = new ArrowCodec(mod.createDecoder({ maxOutputBytes: max }), mod.createEncoder(bodyEncoderOptions(c === 'lz4' ? 0 : 1, level)), max)
+    const encoderOptions = bodyEncoderOptions(c === 'lz4' ? 0 : 1, level)
+    // LZ4 levels 3 to 12 load LZ4 HC here.
+    await mod.prepare?.('encode', encoderOptions)
+    const codec = new ArrowCodec(mod.createDecoder({ maxOutputBytes: max }), mod.createEncoder(encoderOptions), max)
     const entry = { encode: (d: Uint8Array) => codec.encode(d), decode: (d: Uint8Array) => codec.decode(d) }
     const type = c === 'lz4' ? CompressionType.LZ4_FRAME : CompressionType.ZSTD
     for (const r of new Set(registries)) r.set(type, entry)

@@ -86,7 +86,10 @@ class IpcWriter {
     }
     if (this.compression < 0 || this.encoder) return
     const mod = this.compression === 0 ? await loadCodec('lz4', 'wasm', 'encode') : await loadCodec('zstd', 'wasm', 'encode')
-    this.encoder ??= mod.createEncoder(bodyEncoderOptions(this.compression, this.level))
+    const options = bodyEncoderOptions(this.compression, this.level)
+    // LZ4 levels 3 to 12 load LZ4 HC here.
+    await mod.prepare?.('encode', options)
+    this.encoder ??= mod.createEncoder(options)
   }
 
   private out(bytes: Uint8Array): void {

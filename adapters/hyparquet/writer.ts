@@ -159,7 +159,14 @@ export async function loadParquetWriterCompressors(options: ParquetWriterCompres
     const level = checkLevel(format, levels[codec])
     return [{ codec, format, level, engine: resolveEngine(format, engines[family]) }]
   })
-  const modules = await Promise.all(jobs.map((j) => loadCodec(j.format, j.engine, 'encode')))
+  // prepare(): LZ4 levels 3 to 12 load LZ4 HC.
+  const modules = await Promise.all(
+    jobs.map(async (j) => {
+      const mod = await loadCodec(j.format, j.engine, 'encode')
+      await mod.prepare?.('encode', { level: j.level })
+      return mod
+    }),
+  )
   const made: Partial<Record<ParquetWriterCodec, ParquetCompressor>> = {}
   jobs.forEach((j, i) => {
     const mod: CodecModule = modules[i]!

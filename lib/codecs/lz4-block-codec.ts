@@ -7,8 +7,9 @@ import type { Decoder } from '../codec.js'
 import { CodecError } from '../errors.js'
 import { checkLevel, checkMaxOutput, formatOption } from '../codec-options.js'
 import { Status } from '../status.js'
-import { blockErrorMessage, createHashTable, decodeBlock, encodeBlock, ERR_OUTPUT, hashLogForLevel, maxCompressedSize } from './lz4-block.js'
+import { blockErrorMessage, createHashTable, decodeBlock, encodeBlock, ERR_OUTPUT, maxCompressedSize } from './lz4-block.js'
 import { FrameCodec } from './frame-codec.js'
+import { HC_MIN_LEVEL, hcBlockCompressor, type HcBlockCompressor } from './lz4hc.js'
 import { ERR_MEMORY, type RawBlockKernel } from './lz4-kernel.js'
 import { WholeBlockEncoder } from './whole-block-encoder.js'
 import { wasmMemoryFull } from './wasm/memory-full.js'
@@ -72,22 +73,26 @@ export class Lz4BlockDecoder extends FrameCodec implements Decoder {
 
 /**
  * Raw LZ4 block encoder: the whole input as one block (lib/codecs/whole-block-encoder.ts),
- * up to 2^31 bytes.
+ * up to 2^31 bytes; levels 3 to 12 with LZ4 HC (lz4hc.ts), in TypeScript on every engine.
  */
 export class Lz4BlockEncoder extends WholeBlockEncoder {
   readonly format = BLOCK_FORMAT
 
-  private readonly hashLog: number
+  private readonly level: number
   private table: Int32Array | null = null
+  /** The HC compressor (levels >= 3); throws at construction when it was not loaded. */
+  private hc: HcBlockCompressor | null
 
   constructor(options: Record<string, unknown>) {
     super()
-    this.hashLog = hashLogForLevel(checkLevel(BLOCK_FORMAT, options.level))
+    this.level = checkLevel(BLOCK_FORMAT, options.level)
+    this.hc = this.level >= HC_MIN_LEVEL ? hcBlockCompressor(BLOCK_FORMAT, this.level) : null
   }
 
   override dispose(): void {
     super.dispose()
     this.table = null
+    this.hc = null
   }
 
   protected bound(n: number): number {
@@ -95,6 +100,7 @@ export class Lz4BlockEncoder extends WholeBlockEncoder {
   }
 
   protected compress(data: Uint8Array, n: number, out: Uint8Array): number {
-    return encodeBlock(data, 0, n, out, 0, out.length, (this.table ??= createHashTable(this.hashLog)))
+    if (this.hc !== null) return this.hc.compress(data, 0, n, out, 0, out.length, this.level)
+    return encodeBlock(data, 0, n, out, 0, out.length, (this.table ??= createHashTable()))
   }
 }

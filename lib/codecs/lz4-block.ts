@@ -232,14 +232,6 @@ export function createHashTable(hashLog = DEFAULT_HASH_LOG): Int32Array {
   return new Int32Array(1 << hashLog)
 }
 
-/**
- * Hash table size by level: every level uses the greedy fast search (no HC search);
- * levels >= 3 use 2^16 entries: 2-3% smaller output for ~5% less speed (measured).
- */
-export function hashLogForLevel(level: number): number {
-  return level >= 3 ? 16 : DEFAULT_HASH_LOG
-}
-
 /** Block format "End of block conditions": the last 5 bytes are always literals. */
 const LAST_LITERALS = 5
 /** ... and the last match starts at least 12 bytes before the end. */

@@ -9,7 +9,6 @@ import { checkLevel, formatOption } from '../codec-options.js'
 import { Status } from '../status.js'
 import { writeU32LE } from '../endian.js'
 import { FrameCodec } from './frame-codec.js'
-import { hashLogForLevel } from './lz4-block.js'
 import { FLG_BLOCK_CHECKSUM, FLG_BLOCK_INDEPENDENCE, FLG_CONTENT_CHECKSUM, MAX_HEADER_LENGTH, writeFrameHeader } from './lz4-frame-format.js'
 import { ERR_MEMORY, type EncodeKernel } from './lz4-kernel.js'
 import { wasmMemoryFull } from './wasm/memory-full.js'
@@ -33,7 +32,7 @@ const MAX_TRAILER = 8
 /**
  * Streaming LZ4 frame encoder. Memory: one block of input (`blockSize`, only for input
  * that arrives in pieces smaller than a block), the stage for output that does not fit
- * in `dst`, and the kernel's hash table.
+ * in `dst`, and the kernel's hash table (LZ4 HC's tables at levels 3 to 12).
  */
 export class Lz4FrameEncoder extends FrameCodec implements Encoder {
   readonly format = FORMAT
@@ -45,7 +44,8 @@ export class Lz4FrameEncoder extends FrameCodec implements Encoder {
   private readonly contentChecksum: boolean
   /** Declared content size, or -1. */
   private readonly contentSize: number
-  private readonly hashLog: number
+  /** 1-2: the fast search; 3-12: LZ4 HC (lz4hc.ts), whose compressor the module loaded. */
+  private readonly level: number
   /** Input collected until a block is full (allocated on need). */
   private inBuf: Uint8Array | null = null
   private inLength = 0
@@ -59,8 +59,7 @@ export class Lz4FrameEncoder extends FrameCodec implements Encoder {
     private readonly kernel: EncodeKernel,
   ) {
     super('encode')
-    const level = checkLevel(FORMAT, options.level)
-    this.hashLog = hashLogForLevel(level)
+    this.level = checkLevel(FORMAT, options.level)
     // The options' ranges are the format table's (lib/formats.ts).
     this.blockSize = (formatOption(FORMAT, 'encode', 'blockSize', options.blockSize) as number | undefined) ?? DEFAULT_BLOCK_SIZE
     this.blockChecksum = (formatOption(FORMAT, 'encode', 'blockChecksum', options.blockChecksum) as boolean | undefined) ?? false
@@ -98,7 +97,7 @@ export class Lz4FrameEncoder extends FrameCodec implements Encoder {
 
   /** Compresses one block of input into dst (room permitting) and the stage; returns op. */
   private writeBlock(data: Uint8Array, start: number, end: number, dst: Uint8Array, op: number): number {
-    const size = this.kernel.block(data, start, end, this.hashLog, this.blockChecksum, this.contentChecksum, dst, op, this.staged)
+    const size = this.kernel.block(data, start, end, this.level, this.blockChecksum, this.contentChecksum, dst, op, this.staged)
     if (size === ERR_MEMORY) {
       // Not the input's fault, nor the caller's: the runtime refused the engine memory.
       throw new CodecError('LIMIT_EXCEEDED', FORMAT, wasmMemoryFull(`a ${end - start}-byte block`, "engine: 'js'"))

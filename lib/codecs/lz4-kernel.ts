@@ -9,6 +9,7 @@ import { readU32LE, writeU32LE } from '../endian.js'
 import type { OutputStage } from './frame-codec.js'
 import { createHashTable, decodeBlock, encodeBlock, ERR_OUTPUT } from './lz4-block.js'
 import { BLOCK_UNCOMPRESSED, WINDOW } from './lz4-frame-format.js'
+import { HC_MIN_LEVEL, hcBlockCompressor, type HcBlockCompressor } from './lz4hc.js'
 import { Xxh32, xxh32 } from './xxhash32.js'
 
 /** `FrameKernel.decode()`: the block checksum did not match (`FrameKernel.checksum` has the computed one). */
@@ -59,14 +60,15 @@ export interface EncodeKernel {
   begin(): void
   /**
    * Makes the frame block for `data[start, end)` (1 byte to 4 MiB): the 4-byte size
-   * field, the block compressed with a `2^hashLog`-entry table (or stored when it would
+   * field, the block compressed at `level` (1-2 the fast search, 3-12 LZ4 HC, whose
+   * compressor the module loaded before creating the encoder; or stored when it would
    * not shrink, "Block Size": incompressible data "shall be passed in uncompressed
    * format") and, when `blockChecksum`, its checksum; adds the input to the content hash
    * when `contentChecksum`. Writes it to `dst[at]` as far as `dst` has room, the rest to
    * `stage` (empty before). Returns the frame block's length (at most
    * `end - start + 8`), or `ERR_MEMORY`.
    */
-  block(data: Uint8Array, start: number, end: number, hashLog: number, blockChecksum: boolean, contentChecksum: boolean, dst: Uint8Array, at: number, stage: OutputStage): number
+  block(data: Uint8Array, start: number, end: number, level: number, blockChecksum: boolean, contentChecksum: boolean, dst: Uint8Array, at: number, stage: OutputStage): number
   /** The content hash of the frame so far (unsigned). */
   digest(): number
   /** Frees what the kernel holds for this encoder. */
@@ -198,21 +200,24 @@ class JsEncodeKernel implements EncodeKernel {
   private readonly hash = new Xxh32()
   /** The hash table of `encodeBlock` (allocated on the first block). */
   private table: Int32Array | null = null
+  /** The HC compressor (levels 3 to 12; loaded by the module's prepare()), made on the first block. */
+  private hc: HcBlockCompressor | null = null
 
   begin(): void {
     this.hash.reset()
   }
 
-  block(data: Uint8Array, start: number, end: number, hashLog: number, blockChecksum: boolean, contentChecksum: boolean, dst: Uint8Array, at: number, stage: OutputStage): number {
+  block(data: Uint8Array, start: number, end: number, level: number, blockChecksum: boolean, contentChecksum: boolean, dst: Uint8Array, at: number, stage: OutputStage): number {
     const n = end - start
     if (contentChecksum) this.hash.update(data, start, end)
     const direct = dst.length - at >= n + 8
     const out = direct ? dst : stage.take(n + 8)
     const o = direct ? at : 0
-    let table = this.table
-    if (table === null || table.length !== 1 << hashLog) this.table = table = createHashTable(hashLog)
     // Output is capped at n - 1 bytes: a block that would not shrink is stored.
-    const c = encodeBlock(data, start, end, out, o + 4, o + 4 + n - 1, table)
+    const c =
+      level >= HC_MIN_LEVEL
+        ? (this.hc ??= hcBlockCompressor('lz4', level)).compress(data, start, end, out, o + 4, o + 4 + n - 1, level)
+        : encodeBlock(data, start, end, out, o + 4, o + 4 + n - 1, (this.table ??= createHashTable()))
     let size: number
     if (c > 0) {
       writeU32LE(out, o, c)
@@ -240,6 +245,7 @@ class JsEncodeKernel implements EncodeKernel {
 
   release(): void {
     this.table = null
+    this.hc = null
   }
 }
 

@@ -35,16 +35,22 @@
  *     SLACK
  *     [output, +B)       its compressed form
  *     SLACK
+ *     [work, +320 KiB)   LZ4 HC's tables (levels 3 to 12 only)
  *
- * about 450 kB for 64 KiB blocks, 8.7 MB for 4 MiB blocks. A block is compressed in one
- * call, so only the 48-byte hash state changes hands between encoders.
+ * about 450 kB for 64 KiB blocks (770 kB with HC), 8.7 MB for 4 MiB blocks. A block is
+ * compressed in one call, so only the 48-byte hash state changes hands between
+ * encoders. Levels 3 to 12 compress with the HC kernel (lz4hc-wasm.ts), loaded by the
+ * module's `prepare()` and instantiated on this memory.
  */
 import { readU32LE, writeU32LE } from '../endian.js'
 import type { CodecModule } from '../codec.js'
 import type { OutputStage } from './frame-codec.js'
-import { lz4BlockModule, lz4FrameModule } from './lz4.js'
+import { lz4BlockModule, lz4FrameModule, type HcSupport } from './lz4.js'
+import { DEFAULT_HASH_LOG } from './lz4-block.js'
 import { BLOCK_UNCOMPRESSED } from './lz4-frame-format.js'
 import { ERR_BLOCK_CHECKSUM, ERR_MEMORY, type EncodeKernel, type FrameKernel, type RawBlockKernel } from './lz4-kernel.js'
+import { HC_MIN_LEVEL } from './lz4hc.js'
+import type { Lz4HcExports } from './lz4hc-wasm.js'
 import { compile } from './wasm/instantiate.js'
 import { lz4Wasm } from '#wasm/lz4'
 
@@ -325,6 +331,9 @@ class EncodeMemory {
   blockSize = 0
   input = 0
   output = 0
+  /** LZ4 HC's tables, after the output, and the bytes reserved there (0 until an HC block). */
+  work = 0
+  workSize = 0
   /** The encoder whose content hash state is in memory, if any. */
   owner: WasmEncodeKernel | null = null
 
@@ -333,19 +342,27 @@ class EncodeMemory {
     this.bytes = new Uint8Array(this.exports.memory.buffer)
   }
 
-  /** Makes room for blocks of `size` bytes; false when the memory cannot grow. */
-  reserve(size: number): boolean {
-    if (size <= this.blockSize) return true
+  /**
+   * Makes room for blocks of `size` bytes and `workSize` bytes of HC tables; false when
+   * the memory cannot grow.
+   */
+  reserve(size: number, workSize: number): boolean {
+    if (size <= this.blockSize && workSize <= this.workSize) return true
+    size = Math.max(size, this.blockSize)
+    workSize = Math.max(workSize, this.workSize)
     // Each of input and output is preceded by the slack, where a frame block's 4-byte
     // size field goes, and followed by it, where its checksum goes.
     const input = TABLE + TABLE_SIZE + SLACK
     const output = input + size + SLACK
-    const bytes = growTo(this.exports.memory, output + size + SLACK)
+    const work = output + size + SLACK
+    const bytes = growTo(this.exports.memory, work + workSize)
     if (!bytes) return false
     this.bytes = bytes
     this.blockSize = size
     this.input = input
     this.output = output
+    this.work = work
+    this.workSize = workSize
     return true
   }
 }
@@ -386,10 +403,12 @@ class WasmEncodeKernel implements EncodeKernel {
     this.fresh = true
   }
 
-  block(data: Uint8Array, start: number, end: number, hashLog: number, blockChecksum: boolean, contentChecksum: boolean, dst: Uint8Array, at: number, stage: OutputStage): number {
+  block(data: Uint8Array, start: number, end: number, level: number, blockChecksum: boolean, contentChecksum: boolean, dst: Uint8Array, at: number, stage: OutputStage): number {
     const memory = this.memory
     const n = end - start
-    if (!memory.reserve(n)) return ERR_MEMORY
+    // The module checked at the encoder's creation that the HC kernel is loaded.
+    const hc = level >= HC_MIN_LEVEL ? hcKernel! : null
+    if (!memory.reserve(n, hc === null ? 0 : hc.workSize)) return ERR_MEMORY
     this.acquire()
     const x = memory.exports
     const bytes = memory.bytes
@@ -399,7 +418,7 @@ class WasmEncodeKernel implements EncodeKernel {
     // Output is capped at n - 1 bytes: a block that would not shrink is stored instead
     // (lz4_Frame_format.md "Block Size"), as in the TypeScript encoder.
     const output = memory.output
-    const c = x.compress(input, input + n, output, output + n - 1, TABLE, hashLog)
+    const c = hc === null ? x.compress(input, input + n, output, output + n - 1, TABLE, DEFAULT_HASH_LOG) : hc.exports.compress(input, input + n, output, output + n - 1, memory.work, level)
     if (c < -1) throw new Error(`lz4 wasm compress: bad layout (${c})`)
     const block = c > 0 ? output : input
     const size = c > 0 ? c : n
@@ -431,10 +450,29 @@ class WasmEncodeKernel implements EncodeKernel {
   }
 }
 
+/** The HC kernel on the encoders' instance, once loaded, with the size of its tables. */
+let hcKernel: { exports: Lz4HcExports; workSize: number } | null = null
+let hcLoading: Promise<void> | null = null
+
+/** Levels 3 to 12: the HC kernel (lz4hc-wasm.ts), loaded and instantiated on first use. */
+const wasmHc: HcSupport = {
+  loaded: () => hcKernel !== null,
+  load: () =>
+    (hcLoading ??= (async () => {
+      const m = await import('./lz4hc-wasm.js')
+      hcKernel = { exports: await m.instantiateLz4Hc(encoding.exports.memory), workSize: m.HC_WORK_SIZE }
+    })().catch((cause: unknown) => {
+      // Not kept: a later encoder tries again.
+      hcLoading = null
+      throw cause
+    })),
+}
+
 /** LZ4 frames, blocks decoded and compressed in wasm. */
 const lz4: CodecModule = lz4FrameModule(
   () => new WasmFrameKernel(shared),
   () => new WasmEncodeKernel(encoding),
+  wasmHc,
 )
 
 /** Raw LZ4 blocks, decoded in wasm. */
