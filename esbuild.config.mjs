@@ -94,14 +94,15 @@ export const common = {
 }
 
 /**
- * Our own kernels of a few kB (inflate 2 kB, LZ4 3.5 kB, LZ4 HC 4 kB, Snappy 2 kB),
- * embedded as base64 for every runtime but workerd: a few kB inline cost less than a
- * request, and no runtime or bundler has to know about a file for the default
- * deflate-family, LZ4 and Snappy engines (LZ4 HC is a chunk of its own, loaded by LZ4
- * levels 3 to 12 only). The large engines (zstd, brotli, zlib-ng: 56 to 841 kB) ship
- * once, as a `.wasm` file.
+ * Our own kernels of a few kB (inflate 2 kB, its marker kernel for parallel decoding 2
+ * kB, LZ4 3.5 kB, LZ4 HC 4 kB, Snappy 2 kB), embedded as base64 for every runtime but
+ * workerd: a few kB inline cost less than a request, and no runtime or bundler has to
+ * know about a file for the default deflate-family, LZ4 and Snappy engines (LZ4 HC is a
+ * chunk of its own, loaded by LZ4 levels 3 to 12 only; the marker kernel one of the
+ * parallel inflate's, loaded with `threads`). The large engines (zstd, brotli, zlib-ng:
+ * 56 to 841 kB) ship once, as a `.wasm` file.
  */
-export const EMBEDDED = new Set(['inflate', 'lz4', 'lz4hc', 'snappy'])
+export const EMBEDDED = new Set(['inflate', 'inflate-markers', 'lz4', 'lz4hc', 'snappy'])
 
 /** The engines, each with a `lib/codecs/wasm/<engine>-wasm-source.ts` (its `#wasm/<engine>` import's portable default). */
 export function wasmEngines() {

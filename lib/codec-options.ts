@@ -312,6 +312,18 @@ export function wantsBlocks(format: Format, options: Readonly<Record<string, unk
   return (threads !== undefined && threads !== 1) || (options.blockSize !== undefined && format !== 'lz4')
 }
 
+/**
+ * The keys a decoding stream on threads takes besides the codec's, checked where the
+ * stream is made (streams/parallel-stream.ts) and again where it opens: not
+ * `onProgress`, which reports one serial decoder's progress; `onIndex` for the deflate
+ * family. Here, beside the block-mode checks, for their reason: every lazy chunk that
+ * reaches the option checks reaches this too, without a chunk of its own.
+ */
+export function threadsDecodeKeys(format: Format): SurfaceKeys {
+  // A stream: no default limit on its output (its surface's maxOutputBytes).
+  return { machine: ['chunkSize', 'concatenated'], shell: ['signal', 'streams', 'threads', ...(rowOf(format).blocks?.family === 'deflate' ? ['onIndex'] : [])], maxOutputBytes: Infinity }
+}
+
 // ---------------------------------------------------------------------------------------
 // The checks of a surface's options.
 

@@ -3,6 +3,7 @@
 //   lib/codecs/wasm/lz4.wat      -> lz4.wasm, lz4.b64.ts          (LZ4 block decoder, xxHash32)
 //   lib/codecs/wasm/lz4hc.wat    -> lz4hc.wasm, lz4hc.b64.ts      (LZ4 HC block compressor, levels 3-12)
 //   lib/codecs/wasm/inflate.wat  -> inflate.wasm, inflate.b64.ts  (deflate codes, CRC-32)
+//   lib/codecs/wasm/inflate-markers.wat -> inflate-markers.wasm, inflate-markers.b64.ts (16-bit deflate codes for parallel decoding)
 //   lib/codecs/wasm/snappy.wat   -> snappy.wasm, snappy.b64.ts    (Snappy block decoder, CRC-32C)
 // For each: the .wasm is the raw module (runtime builds that import or fetch .wasm files;
 // see esbuild.config.mjs runtimeImports), the .b64.ts the same bytes as a base64
@@ -21,7 +22,7 @@ import wabtInit from 'wabt'
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const dir = join(root, 'lib', 'codecs', 'wasm')
 const out = join(dir, 'gen')
-const kernels = ['lz4', 'lz4hc', 'inflate', 'snappy']
+const kernels = ['lz4', 'lz4hc', 'inflate', 'inflate-markers', 'snappy']
 
 const wabt = await wabtInit()
 // Only the MVP and bulk memory (memory.copy/fill); SIMD and the rest stay off so that a

@@ -28,12 +28,12 @@ export type EncodeStreamOptions<F extends Format = Format> = StreamOptions & Mac
 
 /**
  * Builds a decoding stream for `format`; checks options synchronously. With `threads`
- * above 1, zstd and LZ4 decode in parallel (streams/parallel-stream.ts); other formats
- * have nothing to split.
+ * above 1, zstd, LZ4 and the deflate family decode in parallel
+ * (streams/parallel-stream.ts `decodesInParallel`); other formats have nothing to split.
  */
 export function decodeStream<F extends Format>(format: F, options: DecodeStreamOptions<F> = {} as DecodeStreamOptions<F>, surface?: Surface, allowShared = true): DecoderPair {
   // Kept small: this module is in every user's bundle; the rest loads on first use.
-  if (decodesInParallel(format, options)) return parallelDecodeStream(format as 'zstd' | 'lz4', options as Record<string, unknown>, { surface, allowShared })
+  if (decodesInParallel(format, options)) return parallelDecodeStream(format, options as Record<string, unknown>, { surface, allowShared })
   // `threads` is one of the shell's keys here: there is nothing to split.
   const open = prepareDecoder(format, options, DECODE_SURFACE)
   return new CodecStream({ format, allowShared, surface, signal: options.signal, streams: options.streams, open, bytes: true })

@@ -9,7 +9,7 @@ export { createDecoder, createEncoder, loadCodec, type CodecModule } from '../li
 export { FORMATS, type Engine } from '../lib/formats.js'
 export { DEFAULT_MAX_OUTPUT_BYTES, type CodecOptions, type MachineCodecOptions } from '../lib/codec-options.js'
 export { Machine, DEFAULT_BLOCK_SIZE, type MachineOptions } from '../lib/machine.js'
-export { decode, encode, closeWorkers, MAX_THREADS, MAX_AUTO_THREADS, MIN_PARALLEL_BYTES, type ThreadOptions, type Threads } from './one-shot.js'
+export { decode, encode, closeWorkers, MAX_THREADS, MAX_AUTO_THREADS, MIN_PARALLEL_BYTES, type DecodedWithIndex, type DecodeIndexOptions, type ThreadOptions, type Threads } from './one-shot.js'
 export type { DecodeOptions, EncodeOptions } from '../lib/whole-buffer.js'
 export type { Progress, ProgressCallback } from '../lib/progress.js'
 export type { BinaryInput } from '../lib/bytes.js'

@@ -11,11 +11,12 @@ import type { BinaryInput } from '../lib/bytes.js'
 import type { Format } from '../lib/codec.js'
 import { decodeWhole as decodeSerial, encodeWhole as encodeSerial, type DecodeOptions, type EncodeOptions } from '../lib/whole-buffer.js'
 import { createDecoder, createEncoder } from '../lib/registry.js'
-import type { ThreadOptions } from './thread-options.js'
+import type { GzipIndex } from '../lib/gzip-index/gzip-index.js'
+import type { DecodeIndexOptions, ThreadOptions } from './thread-options.js'
 import { decodesInParallel, encodesInBlocks, withoutThreads } from './threads-decision.js'
 
 export { MAX_AUTO_THREADS, MAX_THREADS, MIN_PARALLEL_BYTES } from '../lib/options.js'
-export type { ThreadOptions, Threads } from './thread-options.js'
+export type { DecodeIndexOptions, ThreadOptions, Threads } from './thread-options.js'
 
 /** What the threads implementation runs on: the one-shot helpers and the registry's span codecs, passed in (see ./parallel.ts). */
 const codecs = { encodeSerial, decodeSerial, createEncoder, createDecoder }
@@ -37,13 +38,23 @@ export async function encode<F extends Format>(format: F, data: BinaryInput | st
   return encodeSerial(format, data, withoutThreads(options) as EncodeOptions<F>)
 }
 
+/** What `decode()` with `index: true` resolves to: the data and the stream's index. */
+export interface DecodedWithIndex {
+  readonly data: Uint8Array
+  readonly index: GzipIndex
+}
+
 /**
  * Decodes a whole buffer. Options: `engine`, `maxOutputBytes`, `concatenated`,
  * `onProgress`, codec options, and `threads` (see `ThreadOptions`): zstd streams of
- * several frames and LZ4 frames with independent blocks decode in parallel
- * (docs/threads.md); every other input on the caller's thread.
+ * several frames, LZ4 frames with independent blocks, BGZF and single gzip, zlib and
+ * raw deflate streams decode in parallel (docs/threads.md). gzip, deflate and
+ * deflate-raw also take `index` (see `DecodeIndexOptions`): `true` resolves to
+ * `{ data, index }`, a `GzipIndex` is used to split the stream at its points.
  */
-export async function decode<F extends Format>(format: F, data: BinaryInput, options: DecodeOptions<F> & Pick<ThreadOptions, 'threads'> = {} as DecodeOptions<F>): Promise<Uint8Array> {
+export async function decode<F extends Format>(format: F, data: BinaryInput, options: DecodeOptions<F> & Pick<ThreadOptions, 'threads'> & { index: true }): Promise<DecodedWithIndex>
+export async function decode<F extends Format>(format: F, data: BinaryInput, options?: DecodeOptions<F> & Pick<ThreadOptions, 'threads'> & { index?: GzipIndex }): Promise<Uint8Array>
+export async function decode<F extends Format>(format: F, data: BinaryInput, options: DecodeOptions<F> & Pick<ThreadOptions, 'threads'> & DecodeIndexOptions = {} as DecodeOptions<F>): Promise<Uint8Array | DecodedWithIndex> {
   if (decodesInParallel(format, options)) return (await parallel()).decodeWithThreads(format, data, options, codecs)
   return decodeSerial(format, data, withoutThreads(options) as DecodeOptions<F>)
 }

@@ -3,7 +3,9 @@
  * jobs on the realm's worker pool (or inline with `threads: 1`), their outputs emitted in
  * the order the jobs were queued. Block-mode encoding (./block-encode-stream.ts) and
  * parallel decoding (./parallel-decode-stream.ts) are this shell plus what each does
- * with a written chunk, the close and a job's result.
+ * with a written chunk, the close and a job's result; the parallel inflate stream
+ * (./parallel-inflate-stream.ts) orders its chunk jobs itself (lib/parallel/inflate-run.ts)
+ * on the shell's `runner()` and emits through the shell.
  *
  * - At most `2 × threads` jobs are in flight: queuing one more waits until the oldest is
  *   taken. One consumer takes the queue in order while the jobs run, so an output goes
@@ -166,8 +168,7 @@ export class OrderedJobs {
   async job(job: Job, take: (result: JobResult) => void | Promise<void>, recover?: (error: unknown) => Promise<void>): Promise<void> {
     while (this.inFlight >= this.max && !this.failure) await new Promise<void>((r) => this.takenWaiters.push(r))
     this.check()
-    const { threads, codecs } = this.options
-    const run = (this.run ??= jobRunner(threads, Infinity, codecs, this.cancel.signal))
+    const run = this.runner()
     this.inFlight++
     const outcome = Promise.resolve()
       .then(() => run(job))
@@ -176,6 +177,16 @@ export class OrderedJobs {
         (error: unknown): Outcome => ({ error }),
       )
     this.enqueue({ outcome, take, recover })
+  }
+
+  /**
+   * The runner the stream's jobs run on (inline with `threads: 1`, else the realm's pool),
+   * for a sink that orders its own jobs (./parallel-inflate-stream.ts): the jobs still
+   * queued in the pool are dropped when the stream fails, as `job()`'s are.
+   */
+  runner(): JobRunner {
+    const { threads, codecs } = this.options
+    return (this.run ??= jobRunner(threads, Infinity, codecs, this.cancel.signal))
   }
 
   /** Queues `step`, made in order with the jobs' outputs (after those queued before it). */

@@ -32,12 +32,15 @@ import type { StreamClasses, SurfaceRules } from './codec-stream.js'
 import { OrderedJobs, type OrderedJobPair } from './ordered-job-stream.js'
 
 /**
- * What the stream runs on, passed in by its shell (streams/parallel-stream.ts): the
- * registry's span codecs for the jobs, and the serial machine (lib/prepare.ts) for what
- * does not cut, so that the threads implementation imports neither.
+ * What the decoding streams run on, passed in by their shell (streams/parallel-stream.ts):
+ * the registry's span codecs for the jobs, and the serial machine (lib/prepare.ts) for
+ * what does not cut, or the machine itself around a decoder that resumes where a
+ * parallel inflate stopped (./parallel-inflate-stream.ts), so that the threads
+ * implementation imports neither.
  */
 export interface DecodeFactories extends CodecFactories {
   readonly prepareDecoder: typeof prepareDecoder
+  readonly Machine: typeof Machine
 }
 
 /** What the decoding stream was opened with, its options checked (streams/threads-impl.ts). */

@@ -2,24 +2,26 @@
  * The threads forms of streams (issue 22), as the surfaces make them when
  * ./threads-decision.ts says so: encoding streams in block mode (`threads` / `blockSize`
  * on the encoder factories, `CompressionStream`, `encodeResponse`, the Node adapter) and
- * decoding streams with `threads` (zstd, LZ4). Options are checked here, where the
- * stream is made (issue 20), with the format table's checks (lib/codec-options.ts
- * `checkBlockSize`, lib/options.ts `checkThreadsForm`); the streams themselves (./block-encode-stream.ts:
- * the same `BlockEncoder` as the one-shot `encode()`, so the same bytes;
- * ./parallel-decode-stream.ts; both on the ordered-job shell, ./ordered-job-stream.ts)
- * are part of the threads implementation (./threads-impl.ts), loaded with the stream's
- * first use, so that a user who never asks for threads does not download it. A runtime
- * without workers (workerd) refuses `threads > 1` then: the stream errors with
- * `ENGINE_UNAVAILABLE`. Errors and chunks follow the caller's `SurfaceRules` (the web
- * classes' `TypeError`s and no shared memory) from the first load on.
+ * decoding streams with `threads` (zstd, LZ4, the deflate family). Options are checked
+ * here, where the stream is made (issue 20), with the format table's checks
+ * (lib/codec-options.ts `checkBlockSize`, lib/options.ts `checkThreadsForm`); the
+ * streams themselves (./block-encode-stream.ts: the same `BlockEncoder` as the one-shot
+ * `encode()`, so the same bytes; ./parallel-decode-stream.ts; ./parallel-inflate-stream.ts;
+ * all on the ordered-job shell, ./ordered-job-stream.ts) are part of the threads
+ * implementation (./threads-impl.ts), loaded with the stream's first use, so that a
+ * user who never asks for threads does not download it. A runtime without workers
+ * (workerd) refuses `threads > 1` then: the stream errors with `ENGINE_UNAVAILABLE`.
+ * Errors and chunks follow the caller's `SurfaceRules` (the web classes' `TypeError`s
+ * and no shared memory) from the first load on.
  */
 import type { BinaryInput } from '../lib/bytes.js'
 import type { Format } from '../lib/codec.js'
 import { CodecError } from '../lib/errors.js'
 import { rowOf } from '../lib/formats.js'
-import { checkBlockSize, checkOptions } from '../lib/codec-options.js'
+import { checkBlockSize, checkOptions, threadsDecodeKeys } from '../lib/codec-options.js'
 import { checkThreadsForm } from '../lib/options.js'
 import { prepareDecoder } from '../lib/prepare.js'
+import { Machine } from '../lib/machine.js'
 import { createDecoder, createEncoder } from '../lib/registry.js'
 import { classes, type StreamClasses, type SurfaceRules } from './codec-stream.js'
 
@@ -54,15 +56,16 @@ export function parallelEncodeStream(format: Format, options: Record<string, unk
 }
 
 /**
- * A decoding stream of zstd or LZ4 with `threads` (./parallel-decode-stream.ts: frames or
- * independent blocks decoded as jobs, in order); options are checked now, synchronously.
- * `rules`: how its errors and chunks meet the user (`DecompressionStream`'s).
+ * A decoding stream with `threads` (./threads-decision.ts `decodesInParallel`): zstd
+ * frames or LZ4 independent blocks decoded as jobs, in order (./parallel-decode-stream.ts),
+ * or one gzip, zlib or raw deflate stream in chunks (./parallel-inflate-stream.ts; also
+ * for `onIndex`); options are checked now, synchronously. `rules`: how its errors and
+ * chunks meet the user (`DecompressionStream`'s).
  */
-export function parallelDecodeStream(format: 'zstd' | 'lz4', options: Record<string, unknown>, rules?: SurfaceRules): ThreadsPair {
+export function parallelDecodeStream(format: Format, options: Record<string, unknown>, rules?: SurfaceRules): ThreadsPair {
   checkThreadsForm(format, options.threads)
-  // Not onProgress: it reports one serial decoder's progress.
-  checkOptions(format, 'decode', options, { machine: ['chunkSize', 'concatenated'], shell: ['signal', 'streams', 'threads'] })
-  return lazyPair(format, options, (m) => m.openDecodeStream(format, options, rules, { createEncoder, createDecoder, prepareDecoder }))
+  checkOptions(format, 'decode', options, threadsDecodeKeys(format))
+  return lazyPair(format, options, (m) => m.openDecodeStream(format, options, rules, { createEncoder, createDecoder, prepareDecoder, Machine }))
 }
 
 /**

@@ -11,8 +11,10 @@
  * - Formats without a block form (brotli, dcz, dcb, raw LZ4 blocks) encode on one
  *   worker with `threads > 1`: off the caller's thread, not faster.
  * - Decoding splits zstd streams of several frames that state their content sizes,
- *   and LZ4 frames with independent blocks (groups of blocks; lib/parallel/lz4-frames.ts);
- *   every other input decodes on the caller's thread as before.
+ *   LZ4 frames with independent blocks (groups of blocks; lib/parallel/lz4-frames.ts),
+ *   and one gzip, zlib or raw deflate stream into chunks (./parallel-inflate.ts, which
+ *   also builds or uses its index); every other input decodes on the caller's thread
+ *   as before.
  * - Inputs below `MIN_PARALLEL_BYTES` (or of one block) run their jobs inline: a
  *   worker's message round trip and first start cost more than they save.
  */
@@ -28,6 +30,8 @@ import type { CodecFactories } from '../lib/parallel/jobs.js'
 import { encodeBlocks } from '../lib/parallel/blocks.js'
 import { decodeFrameGroups, zstdFrameGroups } from '../lib/parallel/zstd-frames.js'
 import { decodeLz4Frames } from '../lib/parallel/lz4-frames.js'
+import { decodeDeflate, isDeflate } from './parallel-inflate.js'
+import type { GzipIndex } from '../lib/gzip-index/gzip-index.js'
 import type { JobRunner } from '../lib/parallel/jobs.js'
 import { jobRunner } from './job-runner.js'
 
@@ -79,12 +83,13 @@ export async function encodeWithThreads<F extends Format>(format: F, data: Binar
 }
 
 /**
- * Decodes a whole buffer of zstd or LZ4 with `threads`: zstd streams of several frames
- * and LZ4 frames with independent blocks decode in parallel; every other input on the
- * caller's thread. Options: `engine`, `maxOutputBytes`, `concatenated`, codec options,
- * `threads` (see `ThreadOptions`).
+ * Decodes a whole buffer with `threads`: zstd streams of several frames, LZ4 frames with
+ * independent blocks and one deflate-family stream decode in parallel; every other
+ * input on the caller's thread. Options: `engine`, `maxOutputBytes`, `concatenated`,
+ * codec options, `threads` (see `ThreadOptions`), and for the deflate family `index`
+ * (`true`: resolves to `{ data, index }`).
  */
-export async function decodeWithThreads<F extends Format>(format: F, data: BinaryInput, options: DecodeOptions<F> & Pick<ThreadOptions, 'threads'>, codecs: InlineCodecs): Promise<Uint8Array> {
+export async function decodeWithThreads<F extends Format>(format: F, data: BinaryInput, options: DecodeOptions<F> & Pick<ThreadOptions, 'threads'>, codecs: InlineCodecs): Promise<Uint8Array | { data: Uint8Array; index: GzipIndex }> {
   const given = options as Record<string, unknown>
   checkFormat(format)
   const threads = checkThreads(format, given.threads)
@@ -112,6 +117,8 @@ export async function decodeWithThreads<F extends Format>(format: F, data: Binar
     }
     return codecs.decodeSerial(format, bytes, others as DecodeOptions<F>)
   }
+  // The deflate family comes here with threads > 1 or to have its index built or used.
+  if (isDeflate(format)) return decodeDeflate(format, inputBytes(format, data, false), others, threads, codecs)
   if (splits && format === 'lz4') {
     const bytes = inputBytes(format, data, false)
     // Decoding to less than MIN_PARALLEL_BYTES: serial (decodeLz4Frames returns null).

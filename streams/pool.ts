@@ -103,7 +103,9 @@ class WorkerPool {
     // and transferring it would detach the caller's memory.
     const input = new Uint8Array(job.input)
     return new Promise<JobResult>((resolve, reject) => {
-      const pending: Pending = { message: { id: this.nextId++, job: { ...job, input } }, transfer: [input.buffer], format: formatOf(job), resolve, reject }
+      // A job's `scratch` (memory handed back for its output to reuse) moves with it.
+      const scratch = 'scratch' in job && job.scratch ? [job.scratch] : []
+      const pending: Pending = { message: { id: this.nextId++, job: { ...job, input } }, transfer: [input.buffer, ...scratch], format: formatOf(job), resolve, reject }
       if (signal) {
         if (signal.aborted) return reject(new CodecError('ABORTED', pending.format, 'the stream was cancelled'))
         const onAbort = () => {
@@ -224,7 +226,7 @@ class WorkerPool {
       error.message = e.message
       pending.reject(error)
     } else {
-      pending.resolve({ output: reply.output, check: reply.check })
+      pending.resolve({ output: reply.output, check: reply.check, ...(reply.chunk ? { chunk: reply.chunk } : {}) })
     }
     this.pump()
     if (slot.jobs.length === 0 && !slot.ended) this.rest(slot)

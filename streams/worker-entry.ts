@@ -7,7 +7,7 @@
  */
 import { host } from '#worker-host'
 import { CodecError } from '../lib/errors.js'
-import { runJob, type Job, type CodecFactories } from '../lib/parallel/jobs.js'
+import { runJob, type Job, type CodecFactories, type JobResult } from '../lib/parallel/jobs.js'
 import { createDecoder, createEncoder } from '../lib/registry.js'
 
 /** The codec factories this worker's jobs run on (their engines loaded once per worker). */
@@ -21,15 +21,15 @@ export interface JobMessage {
 
 /** What the worker answers. */
 export type ReplyMessage =
-  | { readonly id: number; readonly output: Uint8Array; readonly check: number }
+  | { readonly id: number; readonly output: Uint8Array; readonly check: number; readonly chunk?: JobResult['chunk'] }
   | { readonly id: number; readonly error: { code: string; format: string; message: string; offset: number } }
 
 host.serve(async (message) => {
   const { id, job } = message as JobMessage
   try {
-    const { output, check } = await runJob(job, codecs)
-    const own = output.byteOffset === 0 && output.byteLength === output.buffer.byteLength && output.buffer instanceof ArrayBuffer ? output : output.slice()
-    return { reply: { id, output: own, check }, transfer: [own.buffer as ArrayBuffer] }
+    const { output, check, chunk, owned } = await runJob(job, codecs)
+    const own = output.byteOffset === 0 && (owned || output.byteLength === output.buffer.byteLength) && output.buffer instanceof ArrayBuffer ? output : output.slice()
+    return { reply: { id, output: own, check, ...(chunk ? { chunk } : {}) }, transfer: [own.buffer as ArrayBuffer] }
   } catch (e) {
     const error =
       e instanceof CodecError

@@ -62,8 +62,10 @@ const nodeThrough = (duplex: NodeJS.ReadWriteStream, bytes: Uint8Array) =>
 
 await scenario('encode() threads: 1', () => sluice.encode('gzip', data, { threads: 1 }))
 await scenario('decode() threads: 1', () => sluice.decode('zstd', zstd, { threads: 1 }))
+await scenario('decode() gzip threads: 1', () => sluice.decode('gzip', gzip, { threads: 1 }))
 await scenario('gzipEncode threads: 1', () => drain(body(data).pipeThrough(sluice.gzipEncode({ threads: 1 }))))
 await scenario('zstdDecode threads: 1', () => drain(body(zstd).pipeThrough(sluice.zstdDecode({ threads: 1 }))))
+await scenario('gzipDecode threads: 1', () => drain(body(gzip).pipeThrough(sluice.gzipDecode({ threads: 1 }))))
 await scenario('CompressionStream threads: 1', () => drain(body(data).pipeThrough(new sluice.CompressionStream('gzip', { threads: 1 }) as unknown as ReadableWritablePair<Uint8Array, Uint8Array>)))
 await scenario('DecompressionStream threads: 1', () => drain(body(zstd).pipeThrough(new sluice.DecompressionStream('zstd', { threads: 1 }) as unknown as ReadableWritablePair<Uint8Array, Uint8Array>)))
 await scenario('nodeEncode threads: 1', () => nodeThrough(nodeEncode('gzip', { threads: 1 }), data))

@@ -16,6 +16,7 @@ import { closeWorkers, CodecError, decode, MIN_PARALLEL_BYTES, DecompressionStre
 import { decodeWhole as decodeSerial } from '../lib/whole-buffer.js'
 import { runJob, type JobRunner } from '../lib/parallel/jobs.js'
 import { prepareDecoder } from '../lib/prepare.js'
+import { Machine } from '../lib/machine.js'
 import { createDecoder, createEncoder } from '../lib/registry.js'
 import { decodeLz4Frames } from '../lib/parallel/lz4-frames.js'
 import { headerChecksum } from '../lib/codecs/lz4-frame-format.js'
@@ -35,7 +36,7 @@ import { warmWorkers } from './_workers.js'
 /** Jobs run inline, on this thread, with the registry's span codecs (as `threads: 1` runs them). */
 const inline: JobRunner = (job) => runJob(job, { createEncoder, createDecoder })
 /** A parallel decoding stream as the shell opens it (streams/parallel-stream.ts), its jobs inline with `threads: 1`. */
-const openInline = (format: 'zstd' | 'lz4', options: Record<string, unknown>) => openDecodeStream(format, options, undefined, { createEncoder, createDecoder, prepareDecoder })
+const openInline = (format: 'zstd' | 'lz4', options: Record<string, unknown>) => openDecodeStream(format, options, undefined, { createEncoder, createDecoder, prepareDecoder, Machine })
 
 const text = filesCorpus(join(root, 'node_modules/typescript/lib'), 2_500_000, /\.d\.ts$/)
 const input = new Uint8Array(text.length + 400_000)

@@ -203,7 +203,7 @@ const machineOf = (open: OpenMachine) => async (): Promise<Machine> => {
  */
 export function nodeDecode<F extends Format>(format: F, options: NodeDecodeOptions<F> = {} as NodeDecodeOptions<F>): NodeCodecDuplex {
   const { duplex, threads, ...codec } = options
-  // The rule of every surface (streams/threads-decision.ts): only zstd and LZ4 split.
+  // The rule of every surface (streams/threads-decision.ts).
   if (decodesInParallel(format, options)) return webDuplex(format, decodeStream(format, { ...codec, threads } as never), duplexOptions(format, duplex))
   if (threads !== undefined) options = { duplex, ...codec } as NodeDecodeOptions<F>
   return new CodecDuplex(machineOf(prepareDecoder(format, options, NODE_SURFACE)), duplexOptions(format, options.duplex))

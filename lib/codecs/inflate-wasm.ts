@@ -45,19 +45,21 @@ import { compile } from './wasm/instantiate.js'
 import { inflateWasm } from '#wasm/inflate'
 
 /** The kernel's exports (wasm/inflate.wat); addresses are i32 byte offsets in `memory`. */
-interface InflateExports {
+export interface InflateExports {
   readonly memory: WebAssembly.Memory
   codes(input: number, inEnd: number, bitOff: number, out: number, outLimit: number, hist: number, lit: number, litRoot: number, dist: number, distRoot: number): number
   crc32(crc: number, p: number, n: number): number
 }
 
-// Memory layout (see the module comment; inflate.wat reads the CRC tables at 1024).
+// Memory layout (see the module comment; inflate.wat reads the CRC tables at 1024). The
+// parallel chunk decoder (lib/parallel/chunk-kernel.ts) lays out its own instance the
+// same way up to IN, from its own address on.
 const CRC_TABLES = 1024
-const FIXED_LIT = CRC_TABLES + 16 * 1024
-const FIXED_DIST = FIXED_LIT + 512 * 4
-const DYN_LIT = FIXED_DIST + 1024
-const DYN_DIST = DYN_LIT + LIT_TABLE_SIZE * 4
-const IN = DYN_DIST + DIST_TABLE_SIZE * 4
+export const FIXED_LIT = CRC_TABLES + 16 * 1024
+export const FIXED_DIST = FIXED_LIT + 512 * 4
+export const DYN_LIT = FIXED_DIST + 1024
+export const DYN_DIST = DYN_LIT + LIT_TABLE_SIZE * 4
+export const IN = DYN_DIST + DIST_TABLE_SIZE * 4
 /**
  * Most bytes a unit can span: a dynamic block header is at most 3 + 14 + 19 * 3 +
  * 316 * (7 + 7) bits = 563 bytes (RFC 1951 section 3.2.7); a match at most 6.
@@ -75,13 +77,13 @@ const WIN_END = WIN + HISTORY + WIN_ROOM
 const SLIDE_AT = WIN + HISTORY + WIN_ROOM / 2
 const PAGES = Math.ceil((WIN_END + 1024) / 65536)
 
-// Statuses of `codes` (inflate.wat).
-const FULL = 0
-const END = 1
-const NEED = 2
-const BAD_LIT = 3
-const BAD_DIST = 4
-const FAR = 5
+// Statuses of `codes` (inflate.wat; inflate-markers.wat's `codes16` returns the same).
+export const FULL = 0
+export const END = 1
+export const NEED = 2
+export const BAD_LIT = 3
+export const BAD_DIST = 4
+export const FAR = 5
 
 const enum Mode {
   /** Next: a block header (for a dynamic block, with its code lengths). */
@@ -538,16 +540,31 @@ export const inflateWasmParts: Pick<DeflateEngineParts<WasmInflater>, 'body' | '
   crc32: (body) => body.crc32,
 }
 
+let compiled: Promise<WebAssembly.Module> | null = null
+
+/**
+ * A new instance of the kernel, its memory at least `pages` of 64 KiB, with the CRC-32
+ * tables and the fixed codes written: the codecs' one shared instance, and the parallel
+ * chunk decoder's own (lib/parallel/chunk-kernel.ts). The module is compiled once.
+ */
+export async function instantiateInflateKernel(pages: number): Promise<InflateExports> {
+  compiled ??= inflateWasm().then(compile)
+  compiled.catch(() => (compiled = null))
+  const instance = await WebAssembly.instantiate(await compiled, {})
+  const x = instance.exports as unknown as InflateExports
+  const have = x.memory.buffer.byteLength >>> 16
+  if (have < pages) x.memory.grow(pages - have)
+  const heap32 = new Int32Array(x.memory.buffer)
+  writeCrcTables(heap32)
+  writeFixedTables(heap32)
+  return x
+}
+
 /** Compiles and instantiates the kernel (once); bodies can only be created after it resolved. */
 export async function loadInflateKernel(): Promise<void> {
   loading ??= (async () => {
-    const instance = await WebAssembly.instantiate(await compile(await inflateWasm()), {})
-    const x = instance.exports as unknown as InflateExports
-    const have = x.memory.buffer.byteLength >>> 16
-    if (have < PAGES) x.memory.grow(PAGES - have)
+    const x = await instantiateInflateKernel(PAGES)
     const heap32 = new Int32Array(x.memory.buffer)
-    writeCrcTables(heap32)
-    writeFixedTables(heap32)
     kernel = {
       x,
       heap8: new Uint8Array(x.memory.buffer),

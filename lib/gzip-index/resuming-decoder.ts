@@ -85,10 +85,12 @@ export class ResumingDecoder implements Decoder {
   /**
    * Starts at `point` with its decompressed `window`; feed the file from
    * `point.compressedBitOffset >> 3`. The trailer of the member the point is in is
-   * checked when the point has no window (the member's first block).
+   * checked when the point has no window (the member's first block), or when `member`
+   * gives the checksum and size of the member's output before the point (a parallel
+   * decode that stopped there, lib/parallel/inflate-run.ts).
    */
-  start(point: GzipIndexPoint, window: Uint8Array): void {
-    this.checked = point.windowSize === 0 && this.format !== 'deflate-raw'
+  start(point: GzipIndexPoint, window: Uint8Array, member?: { check: number; size: number }): void {
+    this.checked = (point.windowSize === 0 || member !== undefined) && this.format !== 'deflate-raw'
     // A gzip body of the wasm engine computes the CRC-32 of what it hands out, in wasm.
     const body = this.parts.body(this.checked && this.format === 'gzip' ? 'gzip' : 'deflate-raw')
     body.observer = { block: (bit, out) => this.onBlock(this.startByte * 8 + bit, this.startOut + out) }
@@ -99,8 +101,8 @@ export class ResumingDecoder implements Decoder {
     this.startByte = this.at.startByte
     this.startOut = point.uncompressedOffset
     this.phase = Phase.Body
-    this.check = this.format === 'deflate' ? 1 : 0
-    this.size = 0
+    this.check = member ? member.check : this.format === 'deflate' ? 1 : 0
+    this.size = member ? member.size >>> 0 : 0
     this.trailerFill = 0
     this.totalIn = this.totalOut = this.memberIn = this.memberOut = 0
     this.memberEnd = -1

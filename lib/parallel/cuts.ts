@@ -5,7 +5,9 @@
  * on its own (whole zstd frames, a group of independent LZ4 blocks), bytes for a serial
  * decoder (whatever cannot be cut: a zstd frame without a content size, a dependent LZ4
  * frame, anything odd), or a check the driver makes once the outputs before it are in
- * (an LZ4 frame's content size and checksum). Pure: no I/O, no decoding here.
+ * (an LZ4 frame's content size and checksum); and the groups of whole frames or members
+ * that the one-shot decodes of a whole input cut (`SizedGroups`: zstd-frames.ts, bgzf.ts).
+ * Pure: no I/O, no decoding here.
  *
  * Offsets are in the whole input, so that an error reported from any cut names the byte
  * the serial decoder would name.
@@ -68,6 +70,42 @@ export type Cut = JobCut | SerialCut | SerialEndCut | FrameStartCut | FrameEndCu
 
 /** Decoded bytes one job aims at: enough work to pay for a message round trip, few enough to keep memory small. */
 export const GROUP_BYTES = 1024 * 1024
+
+/** A group of whole frames or members: `input[start..end)`, decoding to `size` bytes. */
+export interface SizedGroup {
+  readonly start: number
+  readonly end: number
+  readonly size: number
+}
+
+/**
+ * Consecutive frames or members of a whole input (zstd-frames.ts, bgzf.ts), each added
+ * with its end and decoded size, gathered into groups of at least `target` decoded bytes
+ * (the last one maybe smaller): one job per group.
+ */
+export class SizedGroups {
+  readonly groups: SizedGroup[] = []
+  private start = 0
+  private size = 0
+
+  constructor(private readonly target: number) {}
+
+  add(end: number, size: number): void {
+    this.size += size
+    if (this.size < this.target) return
+    this.groups.push({ start: this.start, end, size: this.size })
+    this.start = end
+    this.size = 0
+  }
+
+  /** The groups, the last one ending at `end` (the end of the last frame added). */
+  finish(end: number): SizedGroup[] {
+    if (this.start < end) this.groups.push({ start: this.start, end, size: this.size })
+    this.start = end
+    this.size = 0
+    return this.groups
+  }
+}
 
 /** Input bytes kept in order, handed out whole (a view when they lie in one chunk). */
 export class ByteParts {

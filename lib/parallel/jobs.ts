@@ -25,6 +25,8 @@ import { Status } from '../status.js'
 import { loadDeflateTools } from './deflate-tools.js'
 import type * as Registry from '../registry.js'
 import type { ArrowDecodeJob, ArrowEncodeJob } from '../arrow/body-jobs.js'
+import type { InflateChunkInfo, InflateChunkJob } from './inflate-chunk.js'
+import type { InflateResolveJob } from './markers.js'
 
 /** The factories of the span codecs jobs run on: lib/registry.ts's (options checked there, engines loaded once per realm). */
 export type CodecFactories = Pick<typeof Registry, 'createEncoder' | 'createDecoder'>
@@ -88,14 +90,23 @@ export interface Lz4BlocksJob {
   readonly input: Uint8Array
 }
 
-export type Job = DeflateBlockJob | EncodeJob | DecodeJob | Lz4BlocksJob | ArrowDecodeJob | ArrowEncodeJob
+export type Job = DeflateBlockJob | EncodeJob | DecodeJob | Lz4BlocksJob | InflateChunkJob | InflateResolveJob | ArrowDecodeJob | ArrowEncodeJob
 
 export type { ArrowDecodeJob, ArrowEncodeJob } from '../arrow/body-jobs.js'
+export type { InflateChunkInfo, InflateChunkJob } from './inflate-chunk.js'
+export type { InflateResolveJob } from './markers.js'
 
 export interface JobResult {
   readonly output: Uint8Array
   /** The block's checksum (deflate blocks), else 0. */
   readonly check: number
+  /** A deflate chunk's bounds, symbols and checksums (inflate-chunk jobs). */
+  readonly chunk?: InflateChunkInfo
+  /**
+   * Whether `output`'s whole buffer belongs to the result (a worker transfers it as it is,
+   * its unused tail included, instead of copying `output` out of a shared buffer).
+   */
+  readonly owned?: boolean
 }
 
 /** Runs jobs: `runJob` inline, or a pool's runner that posts them to workers. */
@@ -103,6 +114,9 @@ export type JobRunner = (job: Job) => Promise<JobResult>
 
 /** Arrow's job code, loaded with the first Arrow job (once: an `import()` per job would resolve the module each time). */
 let arrowJobs: Promise<typeof import('../arrow/body-jobs.js')> | null = null
+/** The deflate chunk decoder and marker resolution, loaded with the first such job (they bring two wasm kernels). */
+let chunkJobs: Promise<typeof import('./inflate-chunk.js')> | null = null
+let resolveJobs: Promise<typeof import('./markers.js')> | null = null
 
 /** Runs one job on this thread with `codecs`. Errors are `CodecError`s, as from the one-shot calls. */
 export async function runJob(job: Job, codecs: CodecFactories): Promise<JobResult> {
@@ -124,6 +138,12 @@ export async function runJob(job: Job, codecs: CodecFactories): Promise<JobResul
       return { output: await decodeFrames(job, codecs), check: 0 }
     case 'lz4-blocks':
       return { output: await decodeLz4Blocks(job, codecs.createDecoder), check: 0 }
+    case 'inflate-chunk': {
+      const { output, info } = await (await (chunkJobs ??= import('./inflate-chunk.js'))).inflateChunk(job)
+      return { output, check: 0, chunk: info, owned: true }
+    }
+    case 'inflate-resolve':
+      return (await (resolveJobs ??= import('./markers.js'))).resolveJob(job)
     case 'arrow-decode':
     case 'arrow-encode':
       // Loaded on the first Arrow job: this module is part of every threads user's code.

@@ -2,7 +2,7 @@
  * Parallel decoding of LZ4 frames with independent blocks (lz4-cutter.ts cuts them into
  * groups of blocks that decode as jobs): the checks a frame's content gets once its
  * jobs' outputs are put back in order (`Lz4FrameChecks`, used here and by the stream of
- * streams/parallel-decode-impl.ts), and the one-shot decode (`decodeLz4Frames`). Pure:
+ * streams/parallel-decode-stream.ts), and the one-shot decode (`decodeLz4Frames`). Pure:
  * the jobs run through a `JobRunner`.
  */
 import { CodecError } from '../errors.js'

@@ -19,14 +19,11 @@
  */
 import { ZstdFrameWalker } from '../codecs/zstd-frame-format.js'
 import { runOrdered } from './blocks.js'
+import { SizedGroups, type SizedGroup } from './cuts.js'
 import type { JobRunner } from './jobs.js'
 
 /** A group of whole frames: `input[start..end)`, decoding to `size` bytes. */
-export interface FrameGroup {
-  readonly start: number
-  readonly end: number
-  readonly size: number
-}
+export type FrameGroup = SizedGroup
 
 /**
  * Cuts `bytes` into groups of whole frames of about `target` decoded bytes each; null
@@ -34,10 +31,8 @@ export interface FrameGroup {
  */
 export function zstdFrameGroups(bytes: Uint8Array, target: number): FrameGroup[] | null {
   const walker = new ZstdFrameWalker()
-  const groups: FrameGroup[] = []
+  const groups = new SizedGroups(target)
   let frames = 0
-  let groupStart = 0
-  let groupSize = 0
   let pos = 0
   while (pos < bytes.length) {
     walker.reset()
@@ -48,15 +43,10 @@ export function zstdFrameGroups(bytes: Uint8Array, target: number): FrameGroup[]
     if (size < 0) return null
     if (walker.header !== null) frames++
     pos = end
-    groupSize += size
-    if (groupSize >= target) {
-      groups.push({ start: groupStart, end: pos, size: groupSize })
-      groupStart = pos
-      groupSize = 0
-    }
+    groups.add(pos, size)
   }
-  if (groupStart < pos) groups.push({ start: groupStart, end: pos, size: groupSize })
-  return frames >= 2 && groups.length >= 2 ? groups : null
+  const list = groups.finish(pos)
+  return frames >= 2 && list.length >= 2 ? list : null
 }
 
 /**

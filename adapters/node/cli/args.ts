@@ -1,8 +1,8 @@
 /**
  * The CLI's command line: a subcommand, then gzip- and zstd-style options in any order
  * among the file names. Short flags combine (`-cf`, `-19c`); a run of digits is a
- * level (`-1` … `-19`); `-F`, `-D` and `-o` take the next word (or the rest of their
- * word: `-Fgzip`); long options take `--name=value` or `--name value`; `--` ends the
+ * level (`-1` … `-19`); `-F`, `-D`, `-o` and `-T` take the next word (or the rest of
+ * their word: `-Fgzip`, `-T2`); long options take `--name=value` or `--name value`; `--` ends the
  * options. Mistakes throw `UsageError` (exit 1, like gzip's bad usage).
  */
 
@@ -47,6 +47,8 @@ export interface Args {
   index?: string
   /** `index --spacing` (and reads that build an index): content bytes between access points. */
   spacing?: number
+  /** `-T N` / `--threads=N`: decompress and test on N threads (0: every core, as zstd's -T0). */
+  threads?: number | 'auto'
   help: boolean
 }
 
@@ -61,7 +63,7 @@ const LONG_FLAGS: Readonly<Record<string, keyof Args>> = {
   help: 'help',
 }
 
-const LONG_VALUES = new Set(['format', 'level', 'dictionary', 'output', 'offset', 'length', 'index', 'spacing'])
+const LONG_VALUES = new Set(['format', 'level', 'dictionary', 'output', 'offset', 'length', 'index', 'spacing', 'threads'])
 
 /** A byte count: digits, with an optional K, M or G (powers of 1024), as gztool takes them. */
 function parseBytes(name: string, text: string): number {
@@ -102,6 +104,10 @@ export function parseArgs(argv: readonly string[]): Args {
     else if (name === 'output') args.output = value
     else if (name === 'index') args.index = value
     else if (name === 'offset' || name === 'length' || name === 'spacing') args[name] = parseBytes(name, value)
+    else if (name === 'threads') {
+      if (!/^\d{1,3}$/.test(value)) throw new UsageError(`threads must be a whole number (-T 4; -T 0 for every core), got '${value}'`)
+      args.threads = Number(value) === 0 ? 'auto' : Number(value)
+    }
   }
   let options = true
   while (i < argv.length) {
@@ -136,7 +142,7 @@ export function parseArgs(argv: readonly string[]): Args {
         j = k - 1
         continue
       }
-      const takes = c === 'F' ? 'format' : c === 'D' ? 'dictionary' : c === 'o' ? 'output' : null
+      const takes = c === 'F' ? 'format' : c === 'D' ? 'dictionary' : c === 'o' ? 'output' : c === 'T' ? 'threads' : null
       if (takes) {
         const rest = word.slice(j + 1)
         setValue(takes, rest !== '' ? rest : argv[i++])

@@ -14,6 +14,8 @@ import { Readable, Writable, type Duplex } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { Format } from '../../../lib/codec.js'
 import { decompress } from '../../../streams/decompress.js'
+import { decodeStream } from '../../../streams/factories.js'
+import { decodesInParallel } from '../../../streams/threads-decision.js'
 import { nodeEncode } from '../streams.js'
 import type { Args } from './args.js'
 import { UsageError } from './args.js'
@@ -115,18 +117,27 @@ async function runOne(args: Args, io: Io, file: string, forced: Format | undefin
   const source: Readable = fromStdin ? io.stdin : createReadStream(file)
   let transform: Duplex
   if (args.command === 'compress') {
+    if (args.threads !== undefined) throw new UsageError('-T is for decompress and test')
     // zstd and LZ4 frames carry the content size when it is known, as their CLIs write it.
     const declared = size !== undefined && (plan.format === 'zstd' || plan.format === 'lz4') ? { contentSize: size } : {}
     transform = nodeEncode(plan.format!, { level: args.level, dictionary, onProgress, ...declared })
   } else {
     if (args.level !== undefined) throw new UsageError('a level is for compress')
-    const pair = decompress({ format: plan.format, dictionary, onProgress })
+    // -T: the format's parallel decoding stream (docs/threads.md) when the format is known
+    // and has one; its progress is counted here, from the input fed.
+    const threads = args.threads !== undefined && args.threads !== 1 && plan.format !== undefined && decodesInParallel(plan.format, { threads: args.threads, dictionary }) ? args.threads : undefined
+    const pair = threads !== undefined ? decodeStream(plan.format!, { threads, dictionary }) : decompress({ format: plan.format, dictionary, onProgress })
+    let fed = 0
     transform = Readable.fromWeb(pair.readable as import('node:stream/web').ReadableStream) as unknown as Duplex
     const writer = pair.writable.getWriter()
     // Feed the web pair from the Node source with backpressure; errors reach both sides.
     const feed = (async () => {
       try {
-        for await (const chunk of source as AsyncIterable<Buffer>) await writer.write(chunk as Uint8Array<ArrayBuffer>)
+        for await (const chunk of source as AsyncIterable<Buffer>) {
+          await writer.write(chunk as Uint8Array<ArrayBuffer>)
+          fed += chunk.length
+          if (threads !== undefined) onProgress?.({ bytesIn: fed, bytesOut: 0, ...(size !== undefined ? { totalIn: size } : {}) })
+        }
         await writer.close()
       } catch (error) {
         await writer.abort(error).catch(() => undefined)

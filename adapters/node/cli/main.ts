@@ -40,6 +40,9 @@ Options:
   -f, --force        overwrite existing files; write compressed data to a terminal
   --rm               remove the input after success (it is kept by default, as zstd does)
   -k                 keep the input (the default; accepted for gzip users)
+  -T N, --threads=N  decompress, test: decode on N threads (0: every core) where the
+                     format splits: one gzip, zlib or raw deflate stream, BGZF, zstd
+                     frames, LZ4 independent blocks (docs/threads.md)
   -q, --quiet        no progress bar, no warnings
   -v, --verbose      report each file (ratio, sizes; test: OK)
   --json             inspect: print JSON (the stable form for scripts)
