@@ -88,9 +88,7 @@ async function encodeAll(mod: CodecModule, data: Uint8Array): Promise<Uint8Array
 
 // Every engine of every format, as the format table lists them.
 const runs = cases
-  .flatMap((c) =>
-    enginesOf(c.format).map((engine) => ({ c, engine, label: `${c.format} (engine ${engine}${c.encodeOptions ? `, encoder ${JSON.stringify(c.encodeOptions)}` : ''})` })),
-  )
+  .flatMap((c) => enginesOf(c.format).map((engine) => ({ c, engine, label: `${c.format} (engine ${engine}${c.encodeOptions ? `, encoder ${JSON.stringify(c.encodeOptions)}` : ''})` })))
   .filter((r) => only === undefined || only === `${r.c.format}:${r.engine}`)
 
 for (const { c, engine, label } of runs) {

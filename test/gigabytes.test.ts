@@ -11,7 +11,8 @@
 // - 5 GiB streams of gzip, zstd and LZ4 decoded in bounded memory through
 //   decodeStream(): past 2^32, gzip's ISIZE is the length modulo 2^32, zstd's and LZ4's
 //   content sizes are 64-bit, the output is counted and checked, and onProgress's
-//   counts are exact; an error 4 GiB into a zstd stream has its exact offset;
+//   counts are exact; DecompressionStream('gzip') too (the web class has no option: it
+//   decodes any length by default); an error 4 GiB into a zstd stream has its exact offset;
 // - 1 GiB of zstd zeros read into one reused 64 KiB BYOB buffer grows RSS by < 24 MiB.
 // Memory bounds are the design's (input + output + a constant), with room for a loaded
 // 2-core machine; the measured numbers are printed.
@@ -150,6 +151,13 @@ for (const format of ['gzip', 'zstd', 'lz4'] as const) {
     assert.ok(r.growth! < 96 * MiB, `RSS grew ${mb(r.growth!)} MiB`)
   })
 }
+
+test("a 5 GiB gzip stream through DecompressionStream('gzip'), which has no option to raise a cap: every byte, bounded memory", async () => {
+  const r = await run(['long', 'gzip', 'web'], 512 * MiB)
+  console.log(`# 5 GiB gzip, DecompressionStream: ${r.detail}; RSS grew ${mb(r.growth!)} MiB; ${r.cpu.toFixed(1)} s CPU`)
+  assert.ok(r.ok, r.detail)
+  assert.ok(r.growth! < 96 * MiB, `RSS grew ${mb(r.growth!)} MiB`)
+})
 
 test('an error 4 GiB into a zstd stream: INVALID_DATA at its exact offset, past 2^32', async () => {
   const r = await run(['skip-error'], 512 * MiB)
