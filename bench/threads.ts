@@ -6,11 +6,12 @@
 //   npm run build && node --import tsx bench/threads.ts   64 MiB inputs, 3 pairs per row
 //   BENCH_MB=16 THREADS_PAIRS=5 node --import tsx bench/threads.ts
 //   THREADS_ONLY=arrow THREADS_PAIRS=7 node --import tsx bench/threads.ts   the Arrow rows only
+//   THREADS_ONLY='lz4|gzip L6 encode, threads: 2 vs threads' node --import tsx bench/threads.ts   rows whose names match
 //
 // The first-call row runs the built package (dist/esm, `npm run build`) in fresh
 // processes; it is skipped with a note when dist/ is missing.
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -33,11 +34,13 @@ const napi = require('zstd-napi') as typeof import('zstd-napi')
 
 const MB = Number(process.env.BENCH_MB ?? 64)
 const PAIRS = Number(process.env.THREADS_PAIRS ?? 3)
-/** `arrow`: only the Arrow rows. */
+/** `arrow`: only the Arrow rows; else a pattern (case-insensitive) of the rows to run. */
 const ONLY = process.env.THREADS_ONLY
+const only = ONLY && ONLY !== 'arrow' ? new RegExp(ONLY, 'i') : null
+/** Whether the row named `name` runs. */
+const runs = (name: string): boolean => !only || only.test(name)
 const text = nodeModulesText((ONLY === 'arrow' ? 1 : MB) * 2 ** 20)
 
-console.log(`# threads bench: node ${process.version}, ${availableParallelism()} cores (os.availableParallelism), load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}; ${(text.length / 2 ** 20).toFixed(0)} MiB of node_modules text; ${PAIRS} interleaved pairs per row, median of pair ratios`)
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 
@@ -46,55 +49,106 @@ const cpuNow = (): number => {
   const u = process.cpuUsage()
   return (u.user + u.system) / 1000
 }
-let lastCpu = 0
 
-async function time(fn: () => unknown): Promise<number> {
-  const t = performance.now()
-  const c = cpuNow()
-  await fn()
-  lastCpu = cpuNow() - c
-  return performance.now() - t
+/** What one timed call cost: wall, CPU of every thread, the caller thread's CPU (ms). */
+interface Cost {
+  wall: number
+  cpu: number
+  caller: number
 }
 
+/**
+ * The caller thread's CPU time, ms: on Linux its scheduler statistics (the first field of
+ * /proc/<pid>/task/<pid>/schedstat, nanoseconds on a CPU), elsewhere `performance
+ * .eventLoopUtilization()`'s active time (the event loop outside its wait for events,
+ * where everything the caller's thread does runs; wall time, so on a loaded machine it
+ * also counts the time the thread waited for a core).
+ */
+const callerCpu: () => number = (() => {
+  const file = `/proc/${process.pid}/task/${process.pid}/schedstat`
+  try {
+    readFileSync(file, 'utf8')
+    return () => Number(readFileSync(file, 'utf8').split(' ')[0]) / 1e6
+  } catch {
+    return () => performance.eventLoopUtilization().active
+  }
+})()
+const callerClock = existsSync(`/proc/${process.pid}/task/${process.pid}/schedstat`) ? 'thread CPU (schedstat)' : 'event-loop active time'
+
+/** Times `fn`: wall time, the process's CPU time (`process.cpuUsage()`: every thread, the workers' included) and the caller thread's. */
+async function time(fn: () => unknown): Promise<Cost> {
+  const t = performance.now()
+  const c = cpuNow()
+  const k = callerCpu()
+  await fn()
+  const caller = callerCpu() - k
+  const cpu = cpuNow() - c
+  return { wall: performance.now() - t, cpu, caller }
+}
+
+/**
+ * The bound on the speedup over `threads: 1` on `n` cores that a call with serial
+ * fraction `s` (the caller's busy time over the call's CPU) and CPU overhead `o` (its
+ * CPU over `threads: 1`'s) implies, by Amdahl's law: the caller's share runs alone, the
+ * rest spreads over `n` cores, and all of it costs `o` times the one-thread work.
+ */
+const amdahl = (s: number, o: number, n: number): number => 1 / (o * (s + (1 - s) / n))
+
 /** Median over interleaved pairs of time(b) / time(a): above 1 means `a` is faster. `bytes`: the work's size, for MiB/s. */
-async function pair(name: string, target: string, a: () => unknown, b: () => unknown, bytes = text.length): Promise<void> {
+async function pair(name: string, target: string, a: () => unknown, b: () => unknown, bytes = text.length): Promise<{ a: Cost; b: Cost } | null> {
+  if (!runs(name)) return null
   await a()
   await b()
   const ratios: number[] = []
-  const ta: number[] = []
-  const tb: number[] = []
-  const ca: number[] = []
-  const cb: number[] = []
+  const ca: Cost[] = []
+  const cb: Cost[] = []
   for (let i = 0; i < PAIRS; i++) {
     const x = await time(a)
-    ca.push(lastCpu)
     const y = await time(b)
-    cb.push(lastCpu)
-    ta.push(x)
-    tb.push(y)
-    ratios.push(y / x)
+    ca.push(x)
+    cb.push(y)
+    ratios.push(y.wall / x.wall)
   }
+  const mid = (cs: Cost[], k: keyof Cost): number => median(cs.map((c) => c[k]))
   const mbps = (ms: number) => (bytes / 2 ** 20 / (ms / 1000)).toFixed(0)
   // CPU ms over all threads: what the work costs; wall / CPU shows how much of the
   // machine the row got (under load, far less than its threads could use).
-  console.log(`${name.padEnd(62)} ${median(ratios).toFixed(2)}x  (target ${target}; ${mbps(median(ta))} vs ${mbps(median(tb))} MiB/s wall; CPU ${median(ca).toFixed(0)} vs ${median(cb).toFixed(0)} ms)`)
+  console.log(`${name.padEnd(62)} ${median(ratios).toFixed(2)}x  (target ${target}; ${mbps(mid(ca, 'wall'))} vs ${mbps(mid(cb, 'wall'))} MiB/s wall; CPU ${mid(ca, 'cpu').toFixed(0)} vs ${mid(cb, 'cpu').toFixed(0)} ms)`)
+  return { a: { wall: mid(ca, 'wall'), cpu: mid(ca, 'cpu'), caller: mid(ca, 'caller') }, b: { wall: mid(cb, 'wall'), cpu: mid(cb, 'cpu'), caller: mid(cb, 'caller') } }
 }
+
+/**
+ * A `threads: 2` vs `threads: 1` row, and under it the parallel call's serial fraction
+ * (the median over the pairs of the caller's busy time over the call's CPU), its CPU
+ * against `threads: 1`'s, and the Amdahl bounds they imply for 4, 8 and 16 cores.
+ */
+async function scaling(name: string, target: string, t2: () => unknown, t1: () => unknown, bytes = text.length, targets = { serial: 0.05, overhead: 1.1 }): Promise<void> {
+  const costs = await pair(name, target, t2, t1, bytes)
+  if (!costs) return
+  const { a, b } = costs
+  const s = a.caller / a.cpu
+  const o = a.cpu / b.cpu
+  const bound = [4, 8, 16].map((n) => `${n}: ${amdahl(s, o, n).toFixed(1)}x`).join(', ')
+  console.log(`${'  serial fraction, CPU threads 2 / threads 1'.padEnd(62)} ${(s * 100).toFixed(1)}%, ${o.toFixed(2)}x  (targets <= ${targets.serial * 100}%, <= ${targets.overhead}x; caller ${a.caller.toFixed(0)} of ${a.cpu.toFixed(0)} ms CPU; Amdahl ${bound})`)
+}
+
+console.log(`# threads bench: node ${process.version}, ${availableParallelism()} cores (os.availableParallelism), load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}; ${(text.length / 2 ** 20).toFixed(0)} MiB of node_modules text; ${PAIRS} interleaved pairs per row, median of pair ratios; the caller's time is its ${callerClock}`)
 
 if (ONLY === 'arrow') {
   await arrowRows()
   process.exit()
 }
 
-const gz1 = await encode('gzip', text, { level: 6 })
-await pair('gzip L6 encode, threads: 2 vs threads: 1', '>= 1.8x', () => encode('gzip', text, { level: 6, threads: 2 }), () => encode('gzip', text, { level: 6 }))
+await scaling('gzip L6 encode, threads: 2 vs threads: 1', '>= 1.8x', () => encode('gzip', text, { level: 6, threads: 2 }), () => encode('gzip', text, { level: 6 }))
 await pair('gzip L6 encode, threads: 2 vs node:zlib gzipSync', '>= 1.3x', () => encode('gzip', text, { level: 6, threads: 2 }), () => gzipSync(text, { level: 6 }))
 await pair('zstd L3 encode, threads: 2 vs zstd-napi', '>= 1.3x', () => encode('zstd', text, { level: 3, threads: 2 }), () => napi.compress(text, { compressionLevel: 3 }))
+await scaling('zstd L3 encode, threads: 2 vs threads: 1', '(info)', () => encode('zstd', text, { level: 3, threads: 2 }), () => encode('zstd', text, { level: 3 }))
 const frames = await encode('zstd', text, { level: 3, threads: 2 })
 await pair('zstd decode of 1 MiB frames, threads: 2 vs zstd-napi', '>= 1.0x', () => decode('zstd', frames, { threads: 2 }), () => napi.decompress(frames))
-await pair('zstd decode of 1 MiB frames, threads: 2 vs threads: 1', '(info)', () => decode('zstd', frames, { threads: 2 }), () => decode('zstd', frames))
-await pair('lz4 encode, threads: 2 vs threads: 1', '>= 1.7x', () => encode('lz4', text, { threads: 2 }), () => encode('lz4', text))
+await scaling('zstd decode of 1 MiB frames, threads: 2 vs threads: 1', '>= 1.8x', () => decode('zstd', frames, { threads: 2 }), () => decode('zstd', frames))
+await scaling('lz4 encode, threads: 2 vs threads: 1', '>= 1.7x', () => encode('lz4', text, { threads: 2 }), () => encode('lz4', text))
 const lz4Frame = await encode('lz4', text, { blockSize: 262144 })
-await pair('lz4 decode, independent blocks, threads: 2 vs threads: 1', '(info)', () => decode('lz4', lz4Frame, { threads: 2 }), () => decode('lz4', lz4Frame))
+await scaling('lz4 decode, independent blocks, threads: 2 vs threads: 1', '>= 1.7x', () => decode('lz4', lz4Frame, { threads: 2 }), () => decode('lz4', lz4Frame))
 /** All of `data` through a decoding stream in 1 MiB writes; the output's length. */
 const viaStream = async (data: Uint8Array): Promise<number> => {
   const pair = zstdDecode({ threads: 2 })
@@ -111,6 +165,8 @@ const viaStream = async (data: Uint8Array): Promise<number> => {
 }
 await pair('zstd decode, zstdDecode({ threads: 2 }) stream vs one-shot', '(info)', () => viaStream(frames), () => decode('zstd', frames, { threads: 2 }))
 
+if (runs('size')) {
+const gz1 = await encode('gzip', text, { level: 6 })
 const gzBlocks = await encode('gzip', text, { level: 6, blockSize: 128 * 1024 })
 const zstdOne = await encode('zstd', text, { level: 3 })
 console.log(`${'size: gzip L6 128 KiB blocks vs one stream'.padEnd(62)} +${((gzBlocks.length / gz1.length - 1) * 100).toFixed(2)}%  (target <= 1%; ${gzBlocks.length} vs ${gz1.length} bytes)`)
@@ -123,8 +179,10 @@ console.log(`${'size: zstd L3 1 MiB frames vs one frame (text)'.padEnd(62)} +${(
   const framed = await encode('zstd', binary, { level: 3, blockSize: 1 << 20 })
   console.log(`${'size: zstd L3 1 MiB frames vs one frame (node binary)'.padEnd(62)} +${((framed.length / one.length - 1) * 100).toFixed(2)}%  (target <= 3%; ${framed.length} vs ${one.length} bytes)`)
 }
+}
 
 // Small inputs stay on the caller's thread: threads: 2 against threads: 1 on 64 KiB.
+if (runs('gzip 64 KiB')) {
 const small = text.subarray(0, 64 * 1024)
 const smallRatios: number[] = []
 // Each sample times 20 calls: one call of 64 KiB is about a millisecond, below the timer's noise.
@@ -135,14 +193,17 @@ await twenty({ threads: 2 })()
 for (let i = 0; i < 9; i++) {
   const t2 = await time(twenty({ threads: 2 }))
   const t1 = await time(twenty({}))
-  smallRatios.push(t2 / t1)
+  smallRatios.push(t2.wall / t1.wall)
 }
 console.log(`${'gzip 64 KiB, time threads: 2 / threads: 1 (stays inline)'.padEnd(62)} ${median(smallRatios).toFixed(2)}   (target <= 1.05)`)
+}
 await closeWorkers()
 
 // First parallel call in a fresh process, against an empty worker's start and the same call on one thread.
 const dist = join(root, 'dist', 'esm', 'index.js')
-if (!existsSync(dist)) {
+if (!runs('first call')) {
+  // Not asked for.
+} else if (!existsSync(dist)) {
   console.log('first parallel call: skipped, dist/esm is missing (npm run build)')
 } else {
   const dir = mkdtempSync(join(tmpdir(), 'sluice-threads-'))
@@ -204,9 +265,9 @@ async function arrowRows(): Promise<void> {
   for (const b of check.batches) for (const c of b.data.children) raw += c.byteLength
   console.log(`# Arrow: ${(bytes.length / 2 ** 20).toFixed(1)} MiB of ZSTD IPC stream, ${(raw / 2 ** 20).toFixed(0)} MiB of columns, ${table.batches.length} batches (MiB/s of columns)`)
   await pair('Arrow IPC ZSTD read, 1M rows x 8 columns written by apache-arrow, threads: 2 vs apache-arrow + zstd-codec', '>= 2.7x', () => readArrow(bytes, { threads: 2 }), () => tableFromIPC(bytes), raw)
-  await pair('Arrow IPC ZSTD read, same file, threads: 2 vs threads: 1', '(info)', () => readArrow(bytes, { threads: 2 }), () => readArrow(bytes), raw)
+  await scaling('Arrow IPC ZSTD read, same file, threads: 2 vs threads: 1', '(info)', () => readArrow(bytes, { threads: 2 }), () => readArrow(bytes), raw, { serial: 0.05, overhead: 1.2 })
   await pair('Arrow IPC ZSTD read, same file, threads: 1 vs apache-arrow + zstd-codec', '(info)', () => readArrow(bytes), () => tableFromIPC(bytes), raw)
   await pair('Arrow IPC ZSTD write (arrowEncodeFile), same table, threads: 2 vs threads: 1', '(info)', () => arrowEncodeFile(table, { compression: 'zstd', threads: 2 }), () => arrowEncodeFile(table, { compression: 'zstd' }), raw)
   await closeWorkers()
 }
-await arrowRows()
+if (runs('Arrow')) await arrowRows()

@@ -6,7 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include "zlib-ng.h"
+/* zlib-ng's internal state (deflate_state), for zd_reset below: the pinned 2.2.4's layout. */
+#include "zbuild.h"
+#include "deflate.h"
 
 #define EXPORT(name) __attribute__((export_name(#name)))
 
@@ -63,11 +67,24 @@ EXPORT(zd_free) void zd_free(zng_stream *s) {
 
 /*
  * Starts a new stream with the same parameters (keeps the allocated window), level 6's
- * search values included.
+ * search values included, that encodes exactly as a new stream would. deflateReset alone
+ * does not: the match finder may compare up to 258 bytes past the input it has (its
+ * choice between two candidates can depend on them, though no match extends there), and
+ * zlib-ng zeroes those bytes only up to the window's high-water mark, which deflateReset
+ * keeps, so a reset stream would read the previous stream's bytes there where a new one
+ * reads zeros (deflate.c fill_window, WIN_INIT). The mark goes back to 0, and the chain
+ * table (prev) to the zeros deflateInit2 gives it, so that no chain can lead into the
+ * previous stream's positions either: a block's bytes never depend on what the stream
+ * encoded before (block mode reuses one stream per level for every block; measured: 4 of
+ * 14 blocks of text differed after deflateReset alone).
  */
 EXPORT(zd_reset) int zd_reset(zng_stream *s) {
   int ret = zng_deflateReset(s);
-  if (ret == Z_OK) tune(s, ((encoder *)s)->level);
+  if (ret != Z_OK) return ret;
+  deflate_state *state = (deflate_state *)s->state;
+  state->high_water = 0;
+  memset(state->prev, 0, state->w_size * sizeof(Pos));
+  tune(s, ((encoder *)s)->level);
   return ret;
 }
 
@@ -98,3 +115,63 @@ EXPORT(zd_step) int zd_step(zng_stream *s, int flush, const uint8_t *in, uint32_
 
 /* The most output zng_deflate can produce for `size` input bytes in one Z_FINISH call. */
 EXPORT(zd_bound) uint32_t zd_bound(zng_stream *s, uint32_t size) { return zng_deflateBound(s, size); }
+
+/*
+ * One block of block mode (lib/parallel/blocks.ts, as pigz writes them), in one call on a
+ * stream created with window_bits -15 (raw deflate) and kept for the next block: the
+ * stream is reset (zd_reset: as new, its allocations kept), primed with data[0, history)
+ * as the window's history (deflateSetDictionary: the previous 32 KiB of the input, or the
+ * first block's preset dictionary), and data[history, history + size) is encoded into
+ * out, ended by a sync flush (an empty stored block, RFC 1951 section 3.2.4) or, with
+ * `last`, by the final block. io[0] and io[1] get the bytes consumed and produced, io[2]
+ * the block's checksum: `check` 1 its CRC-32 (RFC 1952), 2 its Adler-32 (RFC 1950), 0
+ * none. Returns Z_OK after a sync flush, Z_STREAM_END after the final block, or the
+ * first other code deflate() or deflateSetDictionary returned.
+ *
+ * deflate() sees what the span encoder (lib/codecs/deflate-zlibng.ts) gives it, so that
+ * the bytes are the ones block mode always wrote (stored blocks, level 0, are sized by
+ * the room deflate() is given): the input in pieces of BLOCK_PIECE, each call BLOCK_PIECE
+ * bytes of room, the sync flush a call of its own. The caller gives out_len >=
+ * zd_bound(size) + BLOCK_PIECE.
+ */
+#define BLOCK_PIECE (256 * 1024)
+
+EXPORT(zd_block) int zd_block(zng_stream *s, const uint8_t *data, uint32_t history, uint32_t size, int last, uint8_t *out, uint32_t out_len, uint32_t *io, int check) {
+  int ret = zd_reset(s);
+  if (ret == Z_OK && history > 0) ret = zng_deflateSetDictionary(s, data, history);
+  if (ret != Z_OK) return ret;
+  const uint8_t *in = data + history;
+  uint32_t taken = 0, written = 0;
+  /* The input, piece by piece; the final block with the last piece when `last`. */
+  for (;;) {
+    uint32_t piece = size - taken < BLOCK_PIECE ? size - taken : BLOCK_PIECE;
+    int flush = taken + piece == size && last ? Z_FINISH : Z_NO_FLUSH;
+    s->next_in = in + taken;
+    s->avail_in = piece;
+    do {
+      if (out_len - written < BLOCK_PIECE) return Z_BUF_ERROR;
+      s->next_out = out + written;
+      s->avail_out = BLOCK_PIECE;
+      ret = zng_deflate(s, flush);
+      written += BLOCK_PIECE - s->avail_out;
+      if (ret != Z_OK && ret != Z_STREAM_END) return ret;
+    } while (flush == Z_FINISH ? ret != Z_STREAM_END : s->avail_in > 0);
+    taken += piece;
+    if (taken == size) break;
+  }
+  /* The sync flush: complete once deflate() leaves room over. */
+  if (!last) {
+    do {
+      if (out_len - written < BLOCK_PIECE) return Z_BUF_ERROR;
+      s->next_out = out + written;
+      s->avail_out = BLOCK_PIECE;
+      ret = zng_deflate(s, Z_SYNC_FLUSH);
+      written += BLOCK_PIECE - s->avail_out;
+      if (ret != Z_OK) return ret;
+    } while (s->avail_out == 0);
+  }
+  io[0] = taken;
+  io[1] = written;
+  io[2] = check == 1 ? zng_crc32(0, in, size) : check == 2 ? zng_adler32(1, in, size) : 0;
+  return ret;
+}

@@ -22,6 +22,9 @@
 //   node scripts/build-engines.mjs            download, verify, build, write .wasm + manifest
 //   node scripts/build-engines.mjs --check    verify the committed .wasm files against the
 //                                             manifest (no compiler needed; CI runs this)
+//   node scripts/build-engines.mjs --only zlibng-deflate.wasm
+//                                             the same for one output (its source only);
+//                                             the manifest's other entries stay as they are
 //   node scripts/build-engines.mjs --check --rebuild
 //                                             also rebuild in a temporary directory and
 //                                             compare byte for byte (skipped, with a
@@ -356,10 +359,13 @@ function hasClang() {
   }
 }
 
-/** Downloads, verifies, builds every engine into `work`; returns {file: bytes} and the sources' dirs. */
-function buildAll(work) {
+/** Downloads, verifies, builds every engine (or the one named `only`) into `work`; returns {file: bytes} and the sources' dirs. */
+function buildAll(work, only) {
+  const engines = ENGINES.filter((e) => !only || e.file === only)
+  if (engines.length === 0) throw new Error(`--only ${only}: no such output (${ENGINES.map((e) => e.file).join(', ')})`)
   const dirs = {}
   for (const [key, source] of Object.entries(SOURCES)) {
+    if (!engines.some((e) => e.source === key)) continue
     const archive = download(source, work)
     const dir = join(work, key)
     mkdirSync(dir, { recursive: true })
@@ -367,7 +373,7 @@ function buildAll(work) {
     dirs[key] = dir
   }
   const outputs = {}
-  for (const engine of ENGINES) outputs[engine.file] = build(engine, join(dirs[engine.source], SOURCES[engine.source].dir), work)
+  for (const engine of engines) outputs[engine.file] = build(engine, join(dirs[engine.source], SOURCES[engine.source].dir), work)
   return { outputs, dirs }
 }
 
@@ -416,11 +422,20 @@ function check(rebuild) {
 function main() {
   const args = process.argv.slice(2)
   if (args.includes('--check')) return check(args.includes('--rebuild'))
+  const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined
   const work = mkdtempSync(join(tmpdir(), 'sluice-engines-'))
   try {
-    const { outputs, dirs } = buildAll(work)
+    const { outputs, dirs } = buildAll(work, only)
     const manifest = { compiler: clangVersion(), libc: libcVersion(), cflags: CFLAGS, ldflags: LDFLAGS, sources: {}, outputs: {} }
+    if (only) {
+      // One output rebuilt: the others stay as recorded, built by the same compiler.
+      const recorded = JSON.parse(readFileSync(manifestPath, 'utf8'))
+      if (recorded.compiler !== manifest.compiler || recorded.libc !== manifest.libc) throw new Error(`--only: the other outputs were built with ${recorded.compiler}, ${recorded.libc}; rebuild them all`)
+      Object.assign(manifest.sources, recorded.sources)
+      Object.assign(manifest.outputs, recorded.outputs)
+    }
     for (const [key, source] of Object.entries(SOURCES)) {
+      if (!dirs[key]) continue
       const { dir: _dir, license: _license, ...pin } = source
       manifest.sources[key] = pin
       mkdirSync(join(outDir, 'licenses'), { recursive: true })

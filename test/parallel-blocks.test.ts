@@ -14,7 +14,9 @@ import { createDecoder, createEncoder } from '../lib/registry.js'
 /** Jobs inline on this thread, with the registry's engines (as streams/job-runner.ts runs them). */
 const runJob = (job: Job): Promise<JobResult> => runJobWith(job, { createEncoder, createDecoder })
 import { decodeWhole as decode, encodeWhole as encode } from '../lib/whole-buffer.js'
-import type { Format } from '../lib/codec.js'
+import type { Encoder, Format } from '../lib/codec.js'
+import { Status } from '../lib/status.js'
+import { loadZlibngEngine } from '../lib/codecs/wasm/zlibng-engine.js'
 import { CodecError } from '../lib/errors.js'
 import { cliMissing, requireCli, runCli } from './_cli.js'
 import { filesCorpus, randomBytes } from './_corpus.js'
@@ -68,6 +70,101 @@ test('deflate: a zlib preset dictionary reaches the first block, FDICT in the he
   const out = await inline(blockPlan('deflate', 64 * 1024, { level: 6, dictionary }), bytes)
   assert.equal(new Uint8Array(inflateSync(out, { dictionary })), bytes)
   assert.equal(await decode('deflate', out, { dictionary }), bytes)
+})
+
+/** All of `src` through a span encoder, then a sync flush unless `final`: what block mode's jobs wrote on a new encoder per block. */
+function throughEncoder(encoder: Encoder, src: Uint8Array, final: boolean): Uint8Array {
+  const dst = new Uint8Array(src.length + 65536)
+  let written = 0
+  let rest = src
+  for (;;) {
+    const status = encoder.transform(rest, dst.subarray(written), final)
+    written += encoder.written
+    rest = rest.subarray(encoder.consumed)
+    if (status === Status.Done) break
+    assert.is(status, Status.DestinationTooSmall)
+  }
+  if (!final) {
+    assert.is(encoder.flush(dst.subarray(written)), Status.Done)
+    written += encoder.written
+  }
+  return dst.slice(0, written)
+}
+
+test('deflate blocks on zlib-ng (one stream per level, reused): each block the bytes of a new encoder, whatever ran before it', async () => {
+  // Jobs of other levels, dictionaries, lengths and check kinds in between: a block's
+  // bytes depend only on its own job (lib/codecs/zlibng-block.ts, native zd_reset).
+  const jobs: Job[] = []
+  const dictionary = text.subarray(900_000, 960_000)
+  for (let i = 0; i < 12; i++) {
+    const start = 40_000 + i * 97_000
+    const level = [6, 1, 9, 6, 0, 4][i % 6]!
+    const prefix = i % 4 === 3 ? 0 : 32 * 1024
+    jobs.push({
+      kind: 'deflate-block',
+      engine: 'wasm',
+      level,
+      input: (i % 5 === 4 ? mixed : text).subarray(start - prefix, start + 60_000 + i * 7_000),
+      prefix,
+      dictionary: prefix === 0 && i % 8 === 3 ? dictionary : null,
+      last: i % 3 === 2,
+      check: (['crc32', 'adler32', 'none'] as const)[i % 3]!,
+    })
+  }
+  const expected = await Promise.all(
+    jobs.map(async (job) => {
+      if (job.kind !== 'deflate-block') throw new Error('deflate-block jobs only')
+      const history = job.prefix > 0 ? job.input.subarray(0, job.prefix) : job.dictionary
+      const encoder = await createEncoder('deflate-raw', { engine: 'wasm', level: job.level, ...(history ? { dictionary: history } : {}) })
+      const block = job.input.subarray(job.prefix)
+      const output = throughEncoder(encoder, block, job.last)
+      encoder.dispose()
+      return { output, check: job.check === 'crc32' ? crc32(block) : job.check === 'adler32' ? adler32(block) : 0 }
+    }),
+  )
+  // Twice over, in two orders: the reused streams have encoded other blocks before each.
+  for (const order of [jobs.map((_, i) => i), jobs.map((_, i) => jobs.length - 1 - i)]) {
+    for (const i of order) {
+      const r = await runJob(jobs[i]!)
+      assert.equal(r.output, expected[i]!.output, `job ${i}`)
+      assert.is(r.check, expected[i]!.check, `job ${i} check`)
+      assert.is(r.output.byteLength, r.output.buffer.byteLength, 'the output owns its buffer (a worker transfers it as it is)')
+    }
+  }
+})
+
+test('zlib-ng: a reset stream encodes as a new one (no bytes of the previous stream reach the match finder)', async () => {
+  // With a bare deflateReset, some of these blocks (32 KiB of history, then 64 KiB, so
+  // the window slides) differed from a new stream's: the window's high-water mark and
+  // the chain table carried over (native/zlibng-deflate.c zd_reset).
+  const { exports: native, heap } = await loadZlibngEngine()
+  const stage = native.malloc(1 << 20)
+  /** One Z_FINISH stream of `data` after `history` on `stream`. */
+  const encodeOn = (stream: number, history: Uint8Array, data: Uint8Array): Uint8Array => {
+    heap.refresh()
+    const at = stage + 16
+    heap.bytes.set(history, at)
+    heap.bytes.set(data, at + history.length)
+    const out = at + history.length + data.length
+    assert.is(native.zd_dictionary(stream, at, history.length), 0)
+    assert.is(native.zd_step(stream, 4, at + history.length, data.length, out, 512 * 1024, stage), 1)
+    heap.refresh()
+    return heap.bytes.slice(out, out + heap.words[(stage >>> 2) + 1]!)
+  }
+  for (const level of [1, 6]) {
+    const reused = native.zd_create(level, -15)
+    for (let i = 1; i < 16; i++) {
+      const history = text.subarray((i << 16) - 32768, i << 16)
+      const data = text.subarray(i << 16, (i + 1) << 16)
+      const fresh = native.zd_create(level, -15)
+      const expected = encodeOn(fresh, history, data)
+      native.zd_free(fresh)
+      assert.is(native.zd_reset(reused), 0)
+      assert.equal(encodeOn(reused, history, data), expected, `level ${level}, block ${i}`)
+    }
+    native.zd_free(reused)
+  }
+  native.free(stage)
 })
 
 test('gzip blocks: the gzip and pigz CLIs read them, and the size cost is small', async () => {

@@ -12,14 +12,16 @@ import { inflateWasmParts, loadInflateKernel, type WasmInflater } from './inflat
 import { loadZlibngEncoder, zlibngLoaded, ZlibngEncoder } from './deflate-zlibng.js'
 import { adler32, crc32 } from './checksum.js'
 import { wrapperHeader, wrapperOf } from './deflate.js'
+import { loadZlibngEngine } from './wasm/zlibng-engine.js'
 
 /**
  * What block mode (lib/parallel, issue 22) takes from the deflate family: the wrappers'
- * headers and the checksums of the trailers. Handed out by this module, which the
+ * headers, the checksums of the trailers, and zlib-ng's engine (for the default
+ * engine's blocks: zlibng-block.ts). Handed out by this module, which the
  * default engine's users load anyway, so that a bundler keeps them in one file with the
  * codecs rather than in one more file shared with the threads implementation.
  */
-export const blockTools = { crc32, adler32, wrapperHeader, wrapperOf } as const
+export const blockTools = { crc32, adler32, wrapperHeader, wrapperOf, zlibngEngine: loadZlibngEngine } as const
 
 let decoding = false
 

@@ -23,6 +23,7 @@ import type { Engine } from '../formats.js'
 import { decodeLz4Blocks } from './lz4-blocks-job.js'
 import { Status } from '../status.js'
 import { loadDeflateTools } from './deflate-tools.js'
+import { encodeDeflateBlock, type DeflateBlockInput } from '../codecs/zlibng-block.js'
 import type * as Registry from '../registry.js'
 import type { ArrowDecodeJob, ArrowEncodeJob } from '../arrow/body-jobs.js'
 import type { InflateChunkInfo, InflateChunkJob } from './inflate-chunk.js'
@@ -38,15 +39,9 @@ export type CodecFactories = Pick<typeof Registry, 'createEncoder' | 'createDeco
  * RFC 1951 section 3.2.4) unless `last`, which ends with the final block instead. The
  * result's `check` is the block's CRC-32 or Adler-32, for the trailer.
  */
-export interface DeflateBlockJob {
+export interface DeflateBlockJob extends DeflateBlockInput {
   readonly kind: 'deflate-block'
   readonly engine?: Engine
-  readonly level: number
-  readonly input: Uint8Array
-  readonly prefix: number
-  readonly dictionary: Uint8Array | null
-  readonly last: boolean
-  readonly check: 'crc32' | 'adler32' | 'none'
 }
 
 /**
@@ -154,6 +149,9 @@ export async function runJob(job: Job, codecs: CodecFactories): Promise<JobResul
 }
 
 async function deflateBlock(job: DeflateBlockJob, codecs: CodecFactories): Promise<JobResult> {
+  // zlib-ng (the default engine): the block kernel, a stream per level reused across
+  // blocks and the checksum computed in the engine (lib/codecs/zlibng-block.ts).
+  if (job.engine === 'wasm') return encodeDeflateBlock(await (await loadDeflateTools()).zlibngEngine(), job)
   const history = job.prefix > 0 ? job.input.subarray(0, job.prefix) : job.dictionary
   const encoder = await codecs.createEncoder('deflate-raw', { engine: job.engine, level: job.level, ...(history ? { dictionary: history } : {}) })
   const block = job.input.subarray(job.prefix)

@@ -27,6 +27,15 @@ export interface ZlibngExports {
   zd_dictionary(stream: number, data: number, size: number): number
   /** deflate() over in[0, inLength) into out[0, outLength); consumed to io[0], produced to io[1]. */
   zd_step(stream: number, flush: number, input: number, inLength: number, output: number, outLength: number, io: number): number
+  /** deflateBound: the most output `size` input bytes make in one Z_FINISH call. */
+  zd_bound(stream: number, size: number): number
+  /**
+   * One block of block mode on a raw stream: reset, primed with data[0, history),
+   * data[history, history + size) encoded into out with a sync flush (or, `last`, the
+   * final block); consumed, produced and the checksum (`check` 1 CRC-32, 2 Adler-32, 0
+   * none) to io[0..2]. deflate()'s code, or deflateSetDictionary's when it refused.
+   */
+  zd_block(stream: number, data: number, history: number, size: number, last: number, output: number, outLength: number, io: number, check: number): number
 }
 
 /** zlib's flush values (zlib-ng.h). */
