@@ -320,7 +320,7 @@ export function wantsBlocks(format: Format, options: Readonly<Record<string, unk
  * reaches the option checks reaches this too, without a chunk of its own.
  */
 export function threadsDecodeKeys(format: Format): SurfaceKeys {
-  // A stream: no default limit on its output (its surface's maxOutputBytes).
+  // A stream read with backpressure decodes any length unless maxOutputBytes is given.
   return { machine: ['chunkSize', 'concatenated'], shell: ['signal', 'streams', 'threads', ...(rowOf(format).blocks?.family === 'deflate' ? ['onIndex'] : [])], maxOutputBytes: Infinity }
 }
 
