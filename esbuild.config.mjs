@@ -56,6 +56,7 @@ export const entries = {
   fetch: 'adapters/fetch/index.ts',
   arrow: 'adapters/arrow/index.ts',
   parquet: 'lib/parquet/index.ts',
+  inspect: 'lib/inspect/index.ts',
   hyparquet: 'adapters/hyparquet/index.ts',
   node: 'adapters/node/index.ts',
   hono: 'adapters/hono/index.ts',

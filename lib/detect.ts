@@ -4,7 +4,7 @@
  * transports' headers; zstd and LZ4 also after leading skippable frames. Pure: it looks
  * at bytes and says `match`, `partial` (more bytes could still match) or `no`. Used by
  * `decompress()` and its sniffing stream (streams/), the HTTP layers of `decodeResponse`
- * (adapters/fetch) and the CLI's `inspect`.
+ * (adapters/fetch) and the inspector (lib/inspect/).
  */
 import type { Format } from './codec.js'
 import { TRANSPORT_HASH_BYTES, transportHeaderAt, transportHeaderLength } from './dictionary-lookup.js'

@@ -425,6 +425,7 @@ export const FORMAT_TABLE = /* @__PURE__ */ Object.freeze({
     dictionary: 'none',
     dictionaryWhy: 'Snappy has no dictionaries',
     flushes: true,
+    suffix: '.sz', // snzip, python-snappy (python -m snappy -c): the framing format
     web: { name: 'snappy', concatenated: false },
     // The stream identifier chunk (framing_format.txt section 4.1): ff 06 00 00 "sNaPpY".
     detect: { magic: [0xff, 0x06, 0x00, 0x00, 0x73, 0x4e, 0x61, 0x50, 0x70, 0x59], label: 'Snappy framing format' },

@@ -4,6 +4,10 @@
 //   2. imports point down only: lib/ never imports streams/ or adapters/, streams/ never
 //      imports adapters/. (lib/registry.ts reaches node:zlib's engine through the
 //      package's `#node-engine` import, which package.json maps by condition.)
+//   3. the playground page (playground/src/) is an app on top of the package: it imports
+//      the package's entry points (`sluice`, `sluice/<entry>`) and the measuring core it
+//      shares with `sluice bench` (adapters/bench/), never lib/, streams/ or another
+//      adapter's internals.
 // Prints what it found and exits 1 on any problem.
 //
 //   node scripts/check-imports.mjs
@@ -53,6 +57,20 @@ for (const [layer, above] of Object.entries(layers)) {
         console.log(`${relative(root, file)} imports ${spec}: ${layer}/ may not import ${top}/ (imports point down: adapters -> streams -> lib)`)
         problems += 1
       }
+    }
+  }
+}
+// 3. The playground page.
+const entryNames = new Set(Object.keys(entries).map((name) => (name === 'index' ? 'sluice' : `sluice/${name}`)))
+for (const file of files(join(root, 'playground', 'src'))) {
+  const text = readFileSync(file, 'utf8')
+  for (const m of text.matchAll(specifier)) {
+    const spec = m[1] ?? m[2]
+    const where = relative(root, resolve(dirname(file), spec)).split(/[\\/]/)
+    const allowed = spec.startsWith('.') ? where[0] === 'playground' || (where[0] === 'adapters' && where[1] === 'bench') : entryNames.has(spec)
+    if (!allowed) {
+      console.log(`${relative(root, file)} imports ${spec}: the playground imports the package's entry points (${[...entryNames].join(', ')}) and adapters/bench/ only`)
+      problems += 1
     }
   }
 }

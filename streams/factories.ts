@@ -73,7 +73,7 @@ export type EncoderPair = Pair & {
  * (`threads` > 1 or a `blockSize`: streams/parallel-stream.ts, issue 22), else the serial
  * stream.
  */
-function encodePair<F extends Format>(format: F, options: EncodeStreamOptions<F> = {} as EncodeStreamOptions<F>): EncoderPair {
+export function encodePair<F extends Format>(format: F, options: EncodeStreamOptions<F> = {} as EncodeStreamOptions<F>): EncoderPair {
   if (encodesInBlocks(format, options)) return parallelEncodeStream(format, options as Record<string, unknown>)
   return encodeStream(format, withoutThreads(options) as EncodeStreamOptions<F>)
 }

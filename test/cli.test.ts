@@ -6,13 +6,12 @@
  * Parquet fixtures, and a real terminal (`script`) for the progress bar and the
  * terminal refusal. Missing tools and fixtures skip their cases with the reason.
  */
-import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { filesCorpus } from './_corpus.js'
@@ -21,29 +20,16 @@ import { hasCli, requireCli } from './_cli.js'
 import { listen, rangeServer } from './_http.js'
 import { decodeGzipIndex, encodeGzipIndex, gzipIndex, gzipIndexFileFormat } from '../index.js'
 import { gzipSync } from 'node:zlib'
+import { MAIN, shIn, SLUICE_SH, sluiceIn, TSX, type Run } from './_sluice.js'
 
-const MAIN = join(root, 'adapters/node/cli/main.ts')
-/** tsx's loader by its path: the children run in a scratch directory, where `tsx` does not resolve. */
-const TSX = pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href
 const dir = mkdtempSync(join(tmpdir(), 'sluice-cli-test-'))
 /** Real text: TypeScript's declarations, 2 MB. */
 const text = filesCorpus(join(root, 'node_modules/typescript/lib'), 2_000_000, /\.d\.ts$/)
 const textFile = join(dir, 'text.txt')
 writeFileSync(textFile, text)
 
-interface Run {
-  status: number | null
-  stdout: Buffer
-  stderr: string
-}
-
 /** Runs `sluice ARGS` in `dir`, with `input` on stdin. */
-function sluice(args: readonly string[], input?: Uint8Array, env: Record<string, string> = {}): Run {
-  const r: SpawnSyncReturns<Buffer> = spawnSync(process.execPath, ['--import', TSX, MAIN, ...args], { cwd: dir, input, maxBuffer: 1 << 28, env: { ...process.env, ...env } })
-  // EPIPE: the command ended before reading its input (a usage error); its status tells.
-  if (r.error && (r.error as NodeJS.ErrnoException).code !== 'EPIPE') throw r.error
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr.toString() }
-}
+const sluice = (args: readonly string[], input?: Uint8Array, env: Record<string, string> = {}): Run => sluiceIn(dir, args, input, env)
 
 /** Runs `sluice ARGS` in `dir` asynchronously: for a server that runs in this process. */
 function sluiceAsync(args: readonly string[]): Promise<Run> {
@@ -58,10 +44,7 @@ function sluiceAsync(args: readonly string[]): Promise<Run> {
 }
 
 /** Runs a shell command line in `dir`. */
-function sh(command: string, input?: Uint8Array): Run {
-  const r = spawnSync('sh', ['-c', command], { cwd: dir, input, maxBuffer: 1 << 28 })
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr.toString() }
-}
+const sh = (command: string, input?: Uint8Array): Run => shIn(dir, command, input)
 
 const fresh = (name: string): string => {
   const path = join(dir, name)
@@ -220,7 +203,7 @@ function inTerminal(command: string): { status: number | null; screen: string } 
   const r = spawnSync('script', ['-qec', command, '/dev/null'], { cwd: dir, encoding: 'utf8', env: { ...process.env, COLUMNS: '100' } })
   return { status: r.status, screen: r.stdout }
 }
-const cli = `'${process.execPath}' --import '${TSX}' '${MAIN}'`
+const cli = SLUICE_SH
 
 ;(SCRIPT ? test : test.skip)('refuses to write compressed data to a terminal without -f, as gzip does', () => {
   const r = inTerminal(`${cli} compress < text.txt`)

@@ -14,7 +14,7 @@ for (const m of [lz4, lz4Wasm]) await m.prepare!('encode', { level: 9 })
 import type { CodecModule } from '../lib/registry.js'
 import { createHashTable, decodeBlock, encodeBlock, maxCompressedSize } from '../lib/codecs/lz4-block.js'
 import { Xxh32, xxh32 } from '../lib/codecs/xxhash32.js'
-import { inspectLz4 } from '../adapters/node/cli/inspect-codecs.js'
+import { inspectLz4 } from '../lib/inspect/codecs.js'
 import { Status, statusName, type Status as S } from '../lib/status.js'
 import { binarySlice, randomBytes, samples } from './_corpus.js'
 import { requireCli, runCli } from './_cli.js'

@@ -1,8 +1,8 @@
 /**
  * The frames of a zstd stream, listed without decoding (like `zstd -lv`): `zstdFrames()`,
- * and `walkZstdFrames()` under it, which the CLI's `inspect` also reads. Each frame is
- * walked by zstd-frame-format.ts `ZstdFrameWalker` from its headers alone: a zstd
- * frame's extent follows from its header and its blocks' 3-byte headers (RFC 8878
+ * and `walkZstdFrames()` under it, which `inspect()` (lib/inspect/codecs.ts) also reads.
+ * Each frame is walked by zstd-frame-format.ts `ZstdFrameWalker` from its headers
+ * alone: a zstd frame's extent follows from its header and its blocks' 3-byte headers (RFC 8878
  * §3.1.1.2), a skippable frame's from its Frame_Size (§3.1.2); block contents and a
  * skippable frame's data are jumped over without reading them.
  *

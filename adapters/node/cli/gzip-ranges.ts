@@ -20,8 +20,9 @@ import { httpRangeSource } from '../../fetch/http-range-source.js'
 import { fileRangeSource } from '../file-range-source.js'
 import { UsageError, type Args } from './args.js'
 import { EXIT, exists, writeAtomically, type Exit, type Io } from './codec-files.js'
-import { formatOfName, formatOfOption } from './suffixes.js'
-import { formatBytes } from './progress-bar.js'
+import { formatOfName } from '../../../lib/suffixes.js'
+import { formatOfOption } from './suffixes.js'
+import { formatBytes } from '../../../lib/format-bytes.js'
 
 const INDEX_FORMATS: readonly GzipIndexFileFormat[] = ['sluice', 'indexed_gzip', 'gztool', 'gzi']
 
@@ -143,6 +144,6 @@ function toStdout(out: NodeJS.WriteStream): Writable {
 
 /** Writes `content` to `target` atomically (codec-files.ts), with the mode of the input file `from` (a URL's: as created). */
 async function writeFile(target: string, from: string, content: Readable): Promise<void> {
-  await writeAtomically(target, [content], () => undefined)
+  await writeAtomically(target, content, () => undefined)
   if (!isUrl(from)) await chmod(target, Number((await stat(from)).mode) & 0o7777)
 }

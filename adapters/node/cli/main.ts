@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs'
 import { parseArgs, UsageError, type Args } from './args.js'
 import { EXIT, pendingTemporaries, runCodecCommand, type Exit, type Io } from './codec-files.js'
+import { runBench } from './bench.js'
 import { inspect, toJson, toText } from './inspect.js'
 import { runIndex, runRange } from './gzip-ranges.js'
 import { suffixTable } from './suffixes.js'
@@ -20,10 +21,13 @@ Commands:
   decompress FILE...      decompress each FILE.SUFFIX to FILE
   test       FILE...      decode and discard, as gzip -t: exit 0 if all are intact
   inspect    FILE|URL...  what the headers say: gzip header fields; zstd frames (sizes,
-                          window, dictionary ID, checksum, as zstd -lv); LZ4 frame flags;
-                          RFC 9842 dcz/dcb headers; Arrow IPC schema, batches and body
-                          compression; Parquet schema, row groups, codecs and statistics
-                          (a URL's Parquet footer is read by HTTP range requests)
+                          window, dictionary ID, checksum, as zstd -lv) and seek tables;
+                          LZ4 frame flags; RFC 9842 dcz/dcb headers; Arrow IPC schema,
+                          batches and body compression; Parquet schema, row groups,
+                          codecs and statistics (a URL's Parquet footer is read by HTTP
+                          range requests)
+  bench      FILE...      formats x levels on your files: ratio, encode and decode MB/s,
+                          peak memory, the Pareto-optimal rows marked
   index      FILE...      write the random-access index of a gzip, zlib or raw deflate
                           file (FILE.idx; a BGZF file's block list), docs/gzip-archives.md
 
@@ -35,17 +39,26 @@ Options:
   -D FILE, --dictionary=FILE
                      dictionary (zstd trained or raw content, zlib, brotli raw; required
                      by dcz and dcb)
+  -T N, --threads=N  compress in independent blocks on N workers (gzip, zlib, raw
+                     deflate, zstd, lz4; 0 or auto: the machine's cores); the bytes
+                     depend on --block-size only. decompress, test: decode on N
+                     workers where the format splits: one gzip, zlib or raw deflate
+                     stream, BGZF, zstd frames, LZ4 independent blocks (docs/threads.md)
+  --block-size=SIZE  block mode's block size (e.g. 256K, 1M; LZ4: its frame's 64K,
+                     256K, 1M or 4M)
+  --seekable         zstd: a seekable archive (independent frames and a seek table)
+  --frame-size=SIZE  a seekable archive's bytes per frame (default 1M)
+  --long[=N]         zstd: long-distance matching, window log N (default 27); to
+                     decompress a window above 27, give the same --long=N
   -c, --stdout       write to stdout and keep the input (several files are concatenated)
   -o FILE            write to FILE (one input)
   -f, --force        overwrite existing files; write compressed data to a terminal
   --rm               remove the input after success (it is kept by default, as zstd does)
   -k                 keep the input (the default; accepted for gzip users)
-  -T N, --threads=N  decompress, test: decode on N threads (0: every core) where the
-                     format splits: one gzip, zlib or raw deflate stream, BGZF, zstd
-                     frames, LZ4 independent blocks (docs/threads.md)
   -q, --quiet        no progress bar, no warnings
-  -v, --verbose      report each file (ratio, sizes; test: OK)
-  --json             inspect: print JSON (the stable form for scripts)
+  -v, --verbose      report each file (sizes, ratio; test: OK)
+  --json             print JSON (compress, decompress, test, inspect, bench): the
+                     stable form for scripts; on stderr when stdout carries the data
   --offset=N, --length=N
                      decompress: write only N bytes of content from offset N (K, M, G
                      suffixes) of one gzip, zlib or raw deflate FILE or URL (read by
@@ -57,10 +70,22 @@ Options:
                      (FILE.gzi) or gzi (bgzip -i's, for BGZF: FILE.gzi)
   -h, --help         this text
 
+Bench options:
+  --formats=LIST     formats to run (default: gzip,zstd,brotli,lz4,snappy)
+  --levels=LIST      levels for each format, e.g. 1,3,9 or 1-19 (default: a few per
+                     format; levels outside a format's range are left out)
+  -T LIST, --threads=LIST
+                     thread counts, e.g. 1,2 (default 1)
+  --rounds=N         timed rounds per row (default 3)
+  --csv              print CSV instead of the table
+
+A ratio is original size / compressed size (×2.85: 2.85 times smaller), with the
+compressed size as a percent of the original beside it.
+
 Without FILE, or with -, stdin is read and stdout written. Compressed data is not
 written to (nor read from) a terminal without -f. Output is written to a temporary
-file and renamed when complete: an error or Ctrl-C never leaves a truncated file.
-A progress bar (bytes, %, MB/s, ETA) is drawn on stderr when it is a terminal.
+file and renamed when complete: an error, Ctrl-C or a hangup never leaves a truncated
+file. A progress bar (bytes, %, MB/s, ETA) is drawn on stderr when it is a terminal.
 
 Formats and suffixes:
 ${suffixTable()}
@@ -89,7 +114,7 @@ async function runInspect(args: Args, io: Io): Promise<Exit> {
   for (const target of args.files) {
     try {
       const report = await inspect(target)
-      if (typeof report.error === 'string') exit = EXIT.ERROR
+      if ('error' in report && typeof report.error === 'string') exit = EXIT.ERROR
       if (args.json) reports.push(report)
       else io.stdout.write(`${toText(report)}\n`)
     } catch (error) {
@@ -101,8 +126,12 @@ async function runInspect(args: Args, io: Io): Promise<Exit> {
   return exit
 }
 
-/** Runs the CLI with `argv` (without node and the script); resolves with the exit status. */
-export async function main(argv: readonly string[], io: Io = process): Promise<Exit> {
+/**
+ * Runs the CLI with `argv` (without node and the script); resolves with the exit status.
+ * `script`: the command's own file, when it runs as the command (bench runs each row in
+ * a child process of it).
+ */
+export async function main(argv: readonly string[], io: Io = process, script?: string): Promise<Exit> {
   let args: Args
   try {
     args = parseArgs(argv)
@@ -119,6 +148,7 @@ export async function main(argv: readonly string[], io: Io = process): Promise<E
     if (args.command === 'inspect') return await runInspect(args, io)
     if (args.command === 'index') return await runIndex(args, io)
     if (args.command === 'decompress' && (args.offset !== undefined || args.length !== undefined || args.index !== undefined)) return await runRange(args, io)
+    if (args.command === 'bench') return await runBench(args, io, script)
     return await runCodecCommand(args, io)
   } catch (error) {
     const usage = error instanceof UsageError ? "\nTry 'sluice --help'." : ''
@@ -127,7 +157,7 @@ export async function main(argv: readonly string[], io: Io = process): Promise<E
   }
 }
 
-/** Removes temporary outputs when interrupted, then exits as the signal would. */
+/** Removes temporary outputs when interrupted or hung up, then exits as the signal would (128 + its number). */
 function onSignal(signal: NodeJS.Signals, code: number): void {
   process.on(signal, () => {
     for (const file of pendingTemporaries) {
@@ -143,6 +173,7 @@ function onSignal(signal: NodeJS.Signals, code: number): void {
 
 const invoked = process.argv[1] ?? ''
 if (/(?:^|[\\/])(?:sluice(?:\.js)?|main\.ts)$/.test(invoked)) {
+  onSignal('SIGHUP', 1)
   onSignal('SIGINT', 2)
   onSignal('SIGTERM', 15)
   // EPIPE on stdout (sluice decompress x.zst | head): stop quietly, as gzip does.
@@ -150,5 +181,5 @@ if (/(?:^|[\\/])(?:sluice(?:\.js)?|main\.ts)$/.test(invoked)) {
     if (error.code === 'EPIPE') process.exit(EXIT.OK)
     throw error
   })
-  process.exitCode = await main(process.argv.slice(2))
+  process.exitCode = await main(process.argv.slice(2), process, invoked)
 }

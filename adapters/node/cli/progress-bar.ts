@@ -5,18 +5,7 @@
  * nothing is left behind in a terminal and nothing at all goes to a pipe or file.
  */
 import type { Progress } from '../../../lib/progress.js'
-
-/** Human size: 1.5 MiB. */
-export function formatBytes(n: number): string {
-  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB']
-  let i = 0
-  let v = n
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024
-    i++
-  }
-  return i === 0 ? `${n} B` : `${v.toFixed(v < 10 ? 2 : 1)} ${units[i]}`
-}
+import { formatBytes } from '../../../lib/format-bytes.js'
 
 function formatDuration(seconds: number): string {
   const s = Math.max(0, Math.round(seconds))
@@ -34,14 +23,19 @@ export class ProgressBar {
   readonly #out: BarTarget
   readonly #label: string
   readonly #totalIn: number | undefined
+  readonly #showOutput: boolean
   readonly #start = Date.now()
   #drawn = false
 
-  /** `totalIn`: the input's size when known (a file), used when the report has none. */
-  constructor(out: BarTarget, label: string, totalIn?: number) {
+  /**
+   * `totalIn`: the input's size when known (a file), used when the report has none;
+   * `showOutput`: whether the line ends with the output so far (`-> 4.2 MiB`).
+   */
+  constructor(out: BarTarget, label: string, totalIn?: number, showOutput = true) {
     this.#out = out
     this.#label = label
     this.#totalIn = totalIn
+    this.#showOutput = showOutput
   }
 
   /** The `onProgress` callback. */
@@ -58,7 +52,7 @@ export class ProgressBar {
     } else {
       parts.push(formatBytes(p.bytesIn), `${(rate / 1e6).toFixed(1)} MB/s`)
     }
-    parts.push(`-> ${formatBytes(p.bytesOut)}`)
+    if (this.#showOutput) parts.push(`-> ${formatBytes(p.bytesOut)}`)
     let line = parts.join('  ')
     const width = (this.#out.columns ?? 80) - 1
     if (line.length > width) line = line.slice(0, width)

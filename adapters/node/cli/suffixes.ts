@@ -1,27 +1,14 @@
 /**
- * File name suffixes of the formats, from the format table (lib/formats.ts, each row's
- * `suffix`): a format added there with a suffix is compressed, decompressed and
- * recognised by the CLI with no change here.
+ * The CLI's names for formats: `--format`'s values (a format, a suffix, an alias) and
+ * the `--help` table. The suffixes themselves are the format table's (lib/suffixes.ts):
+ * a format added there with a suffix is compressed, decompressed and recognised by the
+ * CLI with no change here.
  */
-import { FORMATS, rowOf, type Format } from '../../../lib/formats.js'
+import { FORMATS, type Format } from '../../../lib/formats.js'
+import { suffixOf } from '../../../lib/suffixes.js'
 
 /** Other names accepted by `--format`: common aliases of the formats. */
 const ALIASES: Readonly<Record<string, Format>> = Object.freeze({ zlib: 'deflate', raw: 'deflate-raw' })
-
-/** The suffix `format`'s files carry, or null when it has none. */
-export function suffixOf(format: Format): string | null {
-  return rowOf(format).suffix ?? null
-}
-
-/** The format whose suffix ends `name` (case-insensitive), and the name without it. */
-export function formatOfName(name: string): { format: Format; stem: string } | null {
-  const lower = name.toLowerCase()
-  for (const format of FORMATS) {
-    const suffix = suffixOf(format)
-    if (suffix && lower.endsWith(suffix) && lower.length > suffix.length && !/[\\/]$/.test(lower.slice(0, -suffix.length))) return { format, stem: name.slice(0, -suffix.length) }
-  }
-  return null
-}
 
 /** The format `--format` names: a format name, a suffix with or without its dot, or an alias. */
 export function formatOfOption(value: string): Format | null {

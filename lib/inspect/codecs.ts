@@ -6,20 +6,22 @@
  *
  * - gzip: RFC 1952 section 2.3 (the first member's header, the last member's trailer).
  * - zlib: RFC 1950 section 2.2.
- * - zstd: RFC 8878 section 3.1 (frames, skippable frames, blocks, checksums).
+ * - zstd: RFC 8878 section 3.1 (frames, skippable frames, blocks, checksums), and the seek
+ *   table of a seekable archive (read by lib/codecs/zstd-seek-table.ts).
  * - LZ4 frame: lz4_Frame_format.md (FLG/BD flags, blocks, checksums), walked by
  *   lib/codecs/lz4-frame-format.ts with the decoder's checks (header checksum, block sizes).
  * - RFC 9842 dcz (section 5) and dcb (section 4): the dictionary hash, then the stream.
  * - brotli: RFC 7932 section 9.1 (window size; brotli has no other header).
  */
-import { readU32LE } from '../../../lib/endian.js'
-import { FLG_BLOCK_CHECKSUM, FLG_BLOCK_INDEPENDENCE, FLG_CONTENT_CHECKSUM, FLG_CONTENT_SIZE, FLG_DICT_ID, walkFrame } from '../../../lib/codecs/lz4-frame-format.js'
-import { CodecError } from '../../../lib/errors.js'
-import { walkZstdFrames } from '../../../lib/codecs/zstd-frame-list.js'
-import { hashHex, transportMagic, transportHeaderLength } from '../../../lib/dictionary-lookup.js'
+import { readU32LE } from '../endian.js'
+import { CodecError } from '../errors.js'
+import { FLG_BLOCK_CHECKSUM, FLG_BLOCK_INDEPENDENCE, FLG_CONTENT_CHECKSUM, FLG_CONTENT_SIZE, FLG_DICT_ID, walkFrame } from '../codecs/lz4-frame-format.js'
+import { walkZstdFrames } from '../codecs/zstd-frame-list.js'
+import { parseSeekFooter, parseSeekTable, SEEKABLE_MAGIC, SEEKABLE_MAX_FRAME_SIZE, SEEKABLE_MAX_FRAMES, SEEK_FOOTER_SIZE } from '../codecs/zstd-seek-table.js'
+import { hashHex, transportMagic, transportHeaderLength } from '../dictionary-lookup.js'
+import { ratioOf } from '../ratio.js'
 
 const hex = (n: number, width = 8): string => n.toString(16).padStart(width, '0')
-const hexBytes = (b: Uint8Array): string => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join(' ')
 
 // ---------------------------------------------------------------------------------------
 // gzip
@@ -30,27 +32,54 @@ const GZIP_OS: Readonly<Record<number, string>> = {
   9: 'CP/M', 10: 'TOPS-20', 11: 'NTFS', 12: 'QDOS', 13: 'Acorn RISCOS', 255: 'unknown',
 }
 
+/** A gzip file (RFC 1952): its first member's header and its last member's trailer. */
 export interface GzipInfo {
+  /** The kind of file. */
   kind: 'gzip'
+  /** The file's size in bytes. */
   compressedSize: number
+  /** CM: 8 is deflate, the only method defined. */
   method: number
-  flags: { text: boolean; headerCrc: boolean; extra: boolean; name: boolean; comment: boolean }
-  /** MTIME as seconds since 1970 (0: not set), and as ISO text. */
+  /** FLG's bits: FTEXT, FHCRC, FEXTRA, FNAME, FCOMMENT. */
+  flags: {
+    /** FTEXT: the content is probably text. */
+    text: boolean
+    /** FHCRC: a CRC-16 of the header follows it. */
+    headerCrc: boolean
+    /** FEXTRA: an extra field is present. */
+    extra: boolean
+    /** FNAME: an original file name is present. */
+    name: boolean
+    /** FCOMMENT: a comment is present. */
+    comment: boolean
+  }
+  /** MTIME, seconds since 1970 (0: not set). */
   mtime: number
+  /** MTIME as ISO 8601 text; null when not set. */
   mtimeIso: string | null
   /** XFL: 2 maximum compression, 4 fastest. */
   extraFlags: number
+  /** XFL in words. */
   extraFlagsText: string
+  /** OS, the file system the file was compressed on. */
   os: number
+  /** OS in words (RFC 1952 section 2.3.1). */
   osName: string
+  /** FNAME, the original file name (Latin-1); null without one. */
   name: string | null
+  /** FCOMMENT (Latin-1); null without one. */
   comment: string | null
+  /** XLEN, the length of the extra field; null without one. */
   extraLength: number | null
+  /** The header's length in bytes, up to the compressed data. */
   headerLength: number
-  /** The last member's trailer: CRC-32 and ISIZE (its size mod 2^32). */
+  /** The last member's CRC-32 of its content, as 8 hex digits. */
   crc32: string
+  /** The last member's ISIZE: its content size mod 2^32. */
   uncompressedSizeMod32: number
+  /** ISIZE / compressed size (lib/ratio.ts); null when ISIZE is 0. */
   ratio: number | null
+  /** What is wrong with the header or the file's length, when something is. */
   error?: string
 }
 
@@ -61,6 +90,7 @@ function latin1Until0(b: Uint8Array, at: number): { text: string; end: number } 
   return { text: String.fromCharCode(...b.subarray(at, end)), end: end + 1 }
 }
 
+/** The gzip report on the whole file `b`. */
 export function inspectGzip(b: Uint8Array): GzipInfo {
   const flg = b[3]!
   const mtime = readU32LE(b, 4)
@@ -104,26 +134,32 @@ export function inspectGzip(b: Uint8Array): GzipInfo {
   if (info.flags.headerCrc) at += 2
   info.headerLength = at
   if (b.length < 18) info.error = `${b.length} bytes are too few for a gzip member (18 at least)`
-  info.ratio = info.uncompressedSizeMod32 > 0 ? round(b.length / info.uncompressedSizeMod32) : null
+  info.ratio = ratioOf(info.uncompressedSizeMod32, b.length)
   return info
 }
 
 // ---------------------------------------------------------------------------------------
 // zlib
 
+/** A zlib stream (RFC 1950): its two header bytes and trailer. */
 export interface ZlibInfo {
+  /** The kind of file. */
   kind: 'zlib'
+  /** The file's size in bytes. */
   compressedSize: number
-  /** CINFO: window 2^(CINFO + 8). */
+  /** The window CINFO names: 2^(CINFO + 8) bytes. */
   windowSize: number
   /** FLEVEL: 0 fastest … 3 maximum. */
   level: number
+  /** FLEVEL in words. */
   levelText: string
-  /** DICTID (Adler-32 of the preset dictionary) when FDICT is set. */
+  /** DICTID (Adler-32 of the preset dictionary, 8 hex digits) when FDICT is set; else null. */
   dictionaryId: string | null
+  /** The trailer's Adler-32 of the content, as 8 hex digits. */
   adler32: string
 }
 
+/** The zlib report on the whole file `b`. */
 export function inspectZlib(b: Uint8Array): ZlibInfo {
   const flg = b[1]!
   const fdict = (flg & 0x20) !== 0
@@ -142,35 +178,74 @@ export function inspectZlib(b: Uint8Array): ZlibInfo {
 // ---------------------------------------------------------------------------------------
 // zstd
 
-/** One frame as `inspect` reports it. */
-export interface ZstdInspectFrame {
+/** One frame of a zstd file, as `inspect` lists it. */
+export interface ZstdFrameSummary {
+  /** Where the frame starts in the file. */
   offset: number
+  /** A zstd frame or a skippable frame (RFC 8878 section 3.1.2). */
   type: 'zstd' | 'skippable'
   /** Bytes of the whole frame. */
   compressedSize: number
-  /** zstd frames. */
+  /** zstd frames: Window_Size in bytes. */
   windowSize?: number
+  /** zstd frames: Dictionary_ID (0: none). */
   dictionaryId?: number
+  /** zstd frames: Frame_Content_Size; null when the header does not give it. */
   contentSize?: number | null
+  /** zstd frames: Single_Segment_Flag (the window is the content). */
   singleSegment?: boolean
+  /** zstd frames: how many blocks the frame holds. */
   blocks?: number
-  /** The Content_Checksum (low 32 bits of XXH64), when the frame has one. */
+  /** zstd frames: the Content_Checksum (low 32 bits of XXH64, 8 hex digits); null without one. */
   checksum?: string | null
-  /** Skippable frames: the magic's low nibble and the user data length. */
+  /** Skippable frames: the magic number's low nibble. */
   variant?: number
+  /** Skippable frames: the length of their user data. */
   dataLength?: number
 }
 
+/** A zstd file (RFC 8878): every frame, and the seek table of a seekable archive. */
 export interface ZstdInfo {
+  /** The kind of file. */
   kind: 'zstd'
+  /** The file's size in bytes (after the header, in a dcz file). */
   compressedSize: number
-  frames: ZstdInspectFrame[]
+  /** Every frame, in order. */
+  frames: ZstdFrameSummary[]
+  /** How many of them are zstd frames. */
   zstdFrames: number
+  /** How many are skippable frames. */
   skippableFrames: number
   /** Sum of the frames' content sizes, or null when a frame does not declare one. */
   decompressedSize: number | null
+  /** decompressedSize / compressedSize (lib/ratio.ts); null when unknown. */
   ratio: number | null
+  /** Whether every zstd frame ends with a content checksum. */
   checksums: boolean
+  /** Where the frames stop making sense, and why (the frames before it are listed). */
+  error?: string
+  /**
+   * A zstd file's seek table when it ends with one (a seekable archive,
+   * docs/zstd-archives.md); null when it does not. Absent in a dcz file's inner stream.
+   */
+  seekable?: SeekableInfo | null
+}
+
+/** What a zstd seekable archive's seek table says (docs/zstd-archives.md). */
+export interface SeekableInfo {
+  /** Frames the seek table lists. */
+  frames: number
+  /** Whether the table holds each frame's checksum. */
+  checksums: boolean
+  /** Where the seek table frame starts. */
+  tableOffset: number
+  /** The seek table frame's size. */
+  tableBytes: number
+  /** The content size the table adds up to. */
+  decompressedSize: number
+  /** The content size of its largest frame. */
+  largestFrame: number
+  /** What is wrong with a table that ends the file but does not hold (then the other fields are 0). */
   error?: string
 }
 
@@ -179,7 +254,7 @@ export interface ZstdInfo {
  * cap); on corrupt or cut framing, the frames read before it and the error.
  */
 export async function inspectZstd(b: Uint8Array, start = 0): Promise<ZstdInfo> {
-  const frames: ZstdInspectFrame[] = []
+  const frames: ZstdFrameSummary[] = []
   let error: string | undefined
   try {
     for await (const f of walkZstdFrames(b, {}, start)) {
@@ -214,44 +289,95 @@ export async function inspectZstd(b: Uint8Array, start = 0): Promise<ZstdInfo> {
     zstdFrames: zstdFrames.length,
     skippableFrames: frames.length - zstdFrames.length,
     decompressedSize,
-    ratio: decompressedSize ? round((b.length - start) / decompressedSize) : null,
+    ratio: ratioOf(decompressedSize, b.length - start),
     checksums: zstdFrames.length > 0 && zstdFrames.every((f) => f.checksum !== null),
   }
   if (error !== undefined) info.error = error
   return info
 }
 
+/**
+ * The seek table, read with the library's reader (lib/codecs/zstd-seek-table.ts), when
+ * the file ends with the seekable magic; null when it does not (a plain zstd stream).
+ */
+export function seekableOf(b: Uint8Array): SeekableInfo | null {
+  if (b.length < SEEK_FOOTER_SIZE || readU32LE(b, b.length - 4) !== SEEKABLE_MAGIC) return null
+  const limits = { maxFrames: SEEKABLE_MAX_FRAMES, maxFrameSize: SEEKABLE_MAX_FRAME_SIZE }
+  try {
+    const footer = parseSeekFooter(b.subarray(b.length - SEEK_FOOTER_SIZE), b.length, limits)
+    const table = parseSeekTable(b.subarray(footer.tableOffset), footer, limits)
+    let largestFrame = 0
+    for (let i = 0; i < table.count; i++) largestFrame = Math.max(largestFrame, table.offsets[i + 1]! - table.offsets[i]!)
+    return { frames: table.count, checksums: table.checksums, tableOffset: footer.tableOffset, tableBytes: footer.tableSize, decompressedSize: table.offsets[table.count]!, largestFrame }
+  } catch (error) {
+    return { frames: 0, checksums: false, tableOffset: 0, tableBytes: 0, decompressedSize: 0, largestFrame: 0, error: error instanceof Error ? error.message : String(error) }
+  }
+}
+
+
 // ---------------------------------------------------------------------------------------
 // LZ4 frame
 
-export interface Lz4FrameInfo {
+/** One frame of an LZ4 file, as `inspect` lists it. */
+export interface Lz4FrameSummary {
+  /** Where the frame starts in the file. */
   offset: number
+  /** An LZ4 frame or a skippable frame. */
   type: 'lz4' | 'skippable'
+  /** Bytes of the whole frame. */
   compressedSize: number
+  /** LZ4 frames: the version (FLG bits 7-6; 1 is the only one defined). */
   version?: number
-  flags?: { blockIndependence: boolean; blockChecksum: boolean; contentSize: boolean; contentChecksum: boolean; dictionaryId: boolean }
+  /** LZ4 frames: FLG's bits. */
+  flags?: {
+    /** Blocks are compressed independently of each other. */
+    blockIndependence: boolean
+    /** Each block is followed by its XXH32 checksum. */
+    blockChecksum: boolean
+    /** The descriptor gives the content size. */
+    contentSize: boolean
+    /** The frame ends with an XXH32 checksum of the content. */
+    contentChecksum: boolean
+    /** The descriptor names a dictionary. */
+    dictionaryId: boolean
+  }
+  /** LZ4 frames: the largest block, from BD (64 KiB, 256 KiB, 1 MiB or 4 MiB). */
   blockMaxSize?: number
+  /** LZ4 frames: the content size the descriptor gives; null without one. */
   contentSize?: number | null
+  /** LZ4 frames: the dictionary ID; null without one. */
   dictionaryId?: number | null
+  /** LZ4 frames: the descriptor's checksum byte, as 2 hex digits. */
   headerChecksum?: string
+  /** LZ4 frames: how many blocks the frame holds. */
   blocks?: number
+  /** LZ4 frames: how many of them are stored uncompressed. */
   uncompressedBlocks?: number
+  /** LZ4 frames: the content checksum (XXH32, 8 hex digits); null without one. */
   contentChecksum?: string | null
+  /** Skippable frames: the length of their user data. */
   dataLength?: number
 }
 
+/** An LZ4 frame file: every frame. */
 export interface Lz4Info {
+  /** The kind of file. */
   kind: 'lz4'
+  /** The file's size in bytes. */
   compressedSize: number
-  frames: Lz4FrameInfo[]
+  /** Every frame, in order. */
+  frames: Lz4FrameSummary[]
+  /** Sum of the frames' content sizes, or null when a frame does not declare one. */
   decompressedSize: number | null
+  /** decompressedSize / compressedSize (lib/ratio.ts); null when unknown. */
   ratio: number | null
+  /** Where the frames stop making sense, and why (the frames before it are listed). */
   error?: string
 }
 
 /** Walks the frames of `b` (lib/codecs/lz4-frame-format.ts reads them, with the decoder's checks). */
 export function inspectLz4(b: Uint8Array): Lz4Info {
-  const frames: Lz4FrameInfo[] = []
+  const frames: Lz4FrameSummary[] = []
   let error: string | undefined
   for (let at = 0; at < b.length && error === undefined; ) {
     const w = walkFrame(b, at)
@@ -284,7 +410,7 @@ export function inspectLz4(b: Uint8Array): Lz4Info {
   }
   const lz4 = frames.filter((f) => f.type === 'lz4')
   const decompressedSize = lz4.length > 0 && lz4.every((f) => typeof f.contentSize === 'number') ? lz4.reduce((s, f) => s + (f.contentSize as number), 0) : null
-  const info: Lz4Info = { kind: 'lz4', compressedSize: b.length, frames, decompressedSize, ratio: decompressedSize ? round(b.length / decompressedSize) : null }
+  const info: Lz4Info = { kind: 'lz4', compressedSize: b.length, frames, decompressedSize, ratio: ratioOf(decompressedSize, b.length) }
   if (error !== undefined) info.error = error
   return info
 }
@@ -292,14 +418,19 @@ export function inspectLz4(b: Uint8Array): Lz4Info {
 // ---------------------------------------------------------------------------------------
 // brotli, RFC 9842
 
+/** A brotli file (RFC 7932): its window, the one thing its header says. */
 export interface BrotliInfo {
+  /** The kind of file. */
   kind: 'brotli'
+  /** The file's size in bytes (after the header, in a dcb file). */
   compressedSize: number
   /** WBITS (RFC 7932 section 9.1); null for large-window brotli's marker. */
   windowBits: number | null
+  /** The window in bytes, 2^WBITS - 16; null for large-window brotli. */
   windowSize: number | null
 }
 
+/** The brotli report on `b` from `start` (past a dcb header). */
 export function inspectBrotli(b: Uint8Array, start = 0): BrotliInfo {
   const x = (b[start] ?? 0) | ((b[start + 1] ?? 0) << 8)
   let wbits: number | null
@@ -312,16 +443,21 @@ export function inspectBrotli(b: Uint8Array, start = 0): BrotliInfo {
   return { kind: 'brotli', compressedSize: b.length - start, windowBits: wbits, windowSize: wbits === null ? null : 2 ** wbits - 16 }
 }
 
+/** An RFC 9842 dictionary-compressed file: dcz (zstd, section 5) or dcb (brotli, section 4). */
 export interface TransportInfo {
+  /** The kind of file. */
   kind: 'dcz' | 'dcb'
+  /** The file's size in bytes. */
   compressedSize: number
-  /** RFC 9842: the SHA-256 of the dictionary the body was compressed with. */
+  /** The SHA-256 of the dictionary the body was compressed with, as hex. */
   dictionarySha256: string
+  /** The header's length: the magic and the hash. */
   headerLength: number
   /** The stream after the header. */
   inner: ZstdInfo | BrotliInfo
 }
 
+/** The dcz or dcb report on the whole file `b`. */
 export async function inspectTransport(kind: 'dcz' | 'dcb', b: Uint8Array): Promise<TransportInfo> {
   const length = transportHeaderLength(kind)
   const magic = transportMagic(kind).length
@@ -332,8 +468,4 @@ export async function inspectTransport(kind: 'dcz' | 'dcb', b: Uint8Array): Prom
     headerLength: length,
     inner: kind === 'dcz' ? await inspectZstd(b, length) : inspectBrotli(b, length),
   }
-}
-
-function round(x: number): number {
-  return Math.round(x * 10000) / 10000
 }

@@ -5,13 +5,13 @@
  * footer reader (`sluice/parquet`), over any range source, so a URL costs a HEAD and
  * range requests for the footer only.
  */
-import { CodecError } from '../../../lib/errors.js'
-import { IpcFramer } from '../../../lib/arrow/framing.js'
-import { HeaderTag, readFooter, TypeTag, type FieldDesc, type TypeDesc } from '../../../lib/arrow/metadata.js'
-import { Status } from '../../../lib/status.js'
-import { parquetMetadata } from '../../../lib/parquet/source.js'
-import { statisticsValue } from '../../../lib/parquet/values.js'
-import type { FileMetaData, RangeSource, SchemaElement } from '../../../lib/parquet/types.js'
+import { CodecError } from '../errors.js'
+import { IpcFramer } from '../arrow/framing.js'
+import { HeaderTag, readFooter, TypeTag, type FieldDesc, type TypeDesc } from '../arrow/metadata.js'
+import { Status } from '../status.js'
+import { parquetMetadata } from '../parquet/source.js'
+import { statisticsValue } from '../parquet/values.js'
+import type { FileMetaData, RangeSource, SchemaElement } from '../parquet/types.js'
 
 // ---------------------------------------------------------------------------------------
 // Arrow IPC
@@ -42,43 +42,74 @@ function fieldText(f: FieldDesc): string {
   return `${f.name}: ${typeText(f.type, f.children)}`
 }
 
+/** A field of an Arrow schema. */
 export interface ArrowFieldInfo {
+  /** Its name. */
   name: string
+  /** Its type as text: `int32`, `utf8`, `timestamp[ms, UTC]`, `list<item: int32>`. */
   type: string
+  /** Whether it may hold nulls. */
   nullable: boolean
   /** Dictionary-encoded: the dictionary's id and index type. */
-  dictionary: { id: number; indexType: string } | null
+  dictionary: {
+    /** The dictionary's id, which dictionary batches name. */
+    id: number
+    /** The type of the indices into it (`int32`). */
+    indexType: string
+  } | null
 }
 
+/** A record batch or dictionary batch of an Arrow IPC file. */
 export interface ArrowBatchInfo {
   /** `record` or `dictionary` (with its id and delta flag). */
   type: 'record' | 'dictionary'
+  /** Its length in rows. */
   rows: number
+  /** Its body's length in the file. */
   bodyLength: number
   /** Body compression (Message.fbs BodyCompression): LZ4_FRAME, ZSTD, or null. */
   compression: string | null
   /** The buffers' uncompressed size, from each compressed buffer's 8-byte length prefix. */
   uncompressedBodyLength: number
+  /** Dictionary batches: the dictionary's id. */
   dictionaryId?: number
+  /** Dictionary batches: whether it adds to the dictionary rather than replacing it. */
   isDelta?: boolean
 }
 
+/** An Arrow IPC stream or file: schema, batches and body compression, from the metadata. */
 export interface ArrowInfo {
+  /** The kind of file: the IPC stream format or the file format (`ARROW1`). */
   kind: 'arrow-stream' | 'arrow-file'
+  /** The file's size in bytes. */
   size: number
+  /** The metadata version of its messages (`V5`). */
   metadataVersion: string
+  /** The schema's fields. */
   schema: ArrowFieldInfo[]
+  /** The schema's key/value metadata; null without any. */
   schemaMetadata: Record<string, string> | null
+  /** Every batch, in order. */
   batches: ArrowBatchInfo[]
+  /** How many record batches. */
   recordBatches: number
+  /** How many dictionary batches. */
   dictionaryBatches: number
+  /** Rows over all record batches. */
   rows: number
   /** Codecs used by the batches' bodies. */
   compression: string[]
+  /** The bodies' bytes in the file. */
   bodyBytes: number
+  /** The bodies' bytes once their buffers are decompressed. */
   uncompressedBodyBytes: number
   /** The file footer's block counts (files only). */
-  footer?: { recordBatches: number; dictionaries: number }
+  footer?: {
+    /** The record batch blocks the footer lists. */
+    recordBatches: number
+    /** The dictionary blocks it lists. */
+    dictionaries: number
+  }
 }
 
 /** Sum of the uncompressed sizes of a body's buffers (prefix -1: stored as is). */
@@ -98,6 +129,7 @@ function uncompressedLength(body: Uint8Array, offsets: number[], lengths: number
   return total
 }
 
+/** The Arrow report on the whole IPC stream or file `bytes`; corrupt framing throws the framer's CodecError. */
 export function inspectArrow(bytes: Uint8Array): ArrowInfo {
   const framer = new IpcFramer(2 ** 31)
   let pos = 0
@@ -175,31 +207,60 @@ export function inspectArrow(bytes: Uint8Array): ArrowInfo {
 // ---------------------------------------------------------------------------------------
 // Parquet
 
+/** A leaf column of a Parquet file, over all its row groups. */
 export interface ParquetColumnInfo {
+  /** Its dotted path in the schema. */
   path: string
+  /** Its physical type (`INT64`, `BYTE_ARRAY`). */
   type: string
   /** Codecs of the column's chunks, and its sizes over all row groups. */
   codecs: string[]
+  /** The encodings its chunks use. */
   encodings: string[]
+  /** Its chunks' compressed bytes. */
   compressedSize: number
+  /** Its chunks' uncompressed bytes. */
   uncompressedSize: number
-  /** Statistics over the row groups that have them: null count, min and max. */
+  /** The null count over the row groups, null when a row group does not give it. */
   nullCount: number | null
+  /** The least value the statistics give (bigints and bytes as text); null without statistics. */
   min: unknown
+  /** The greatest value the statistics give; null without statistics. */
   max: unknown
 }
 
+/** A Parquet file: what its footer (FileMetaData) says. */
 export interface ParquetInfo {
+  /** The kind of file. */
   kind: 'parquet'
+  /** The file's size in bytes. */
   size: number
+  /** The format version the footer gives. */
   version: number
+  /** The writer (`parquet-cpp-arrow version 14.0.1`); null when not given. */
   createdBy: string | null
+  /** Rows in the file. */
   rows: number
+  /** The footer's length in bytes. */
   footerLength: number
+  /** The schema as indented lines (`optional INT64 id`). */
   schema: string[]
-  rowGroups: Array<{ rows: number; totalByteSize: number; compressedSize: number; columns: number }>
+  /** Each row group's rows, sizes and column count. */
+  rowGroups: Array<{
+    /** Rows in the row group. */
+    rows: number
+    /** total_byte_size: its uncompressed bytes. */
+    totalByteSize: number
+    /** Its column chunks' compressed bytes. */
+    compressedSize: number
+    /** How many column chunks it has. */
+    columns: number
+  }>
+  /** Each leaf column over all row groups. */
   columns: ParquetColumnInfo[]
+  /** The codecs the column chunks use. */
   codecs: string[]
+  /** The keys of the footer's key/value metadata. */
   keyValueMetadata: string[]
   /** How the footer was read: the range reads made. */
   reads: number
@@ -243,6 +304,7 @@ function less(a: unknown, b: unknown): boolean | null {
   return null
 }
 
+/** The Parquet report on a decoded footer, of a file of `size` bytes read in `reads` range reads. */
 export function summarizeParquet(meta: FileMetaData, size: number, reads: number): ParquetInfo {
   const { lines, leaves } = walkSchema(meta.schema)
   const columns = new Map<string, ParquetColumnInfo & { nullsKnown: boolean }>()
@@ -304,6 +366,7 @@ export function countingSource(source: RangeSource): RangeSource & { reads: numb
   return counted
 }
 
+/** The Parquet report on `source`, whose footer is read by range reads. */
 export async function inspectParquet(source: RangeSource): Promise<ParquetInfo> {
   const counted = countingSource(source)
   const meta = await parquetMetadata(counted)
