@@ -53,6 +53,14 @@ export interface Decoder extends SpanCodec {
    */
   readonly contentSize?: number
   /**
+   * For a whole input in memory, when its headers declare no size: the most it is
+   * likely to decode to, read from its framing without decoding (LZ4 frames: their
+   * blocks times the block maximum; Snappy framing: its chunks' lengths), or -1. Untrusted, like any declared size: the
+   * one-shot `decode()` allocates it once and grows or returns a view as the output
+   * turns out (lib/decode-buffer.ts `declaredSize`).
+   */
+  sizeHint?(input: Uint8Array): number
+  /**
    * Formats whose members or frames may follow each other (gzip): whether `src`, the
    * bytes after a member ended (at least one), starts another member: `'match'`,
    * `'partial'` (too few bytes to tell) or `'no'`. The machine ends the stream at a

@@ -1,13 +1,18 @@
 /**
  * The output of a whole-buffer call (`encode()`, `decode()`, a whole buffer decoded to a
- * size nobody declared): one array that grows in place, so that peak memory is the
- * output plus a constant, never the output joined from parts (twice the output).
+ * size nobody declared), so that peak memory is the output plus a constant, never twice
+ * a large output.
  *
  * - **A declared size** (a zstd or LZ4 frame's content size, a gzip member's ISIZE) is
  *   allocated once, exactly, and returned as it is. Output past it (more frames or
  *   members; ISIZE is only the last member's, modulo 2^32) moves what was written into a
  *   growing buffer, once.
- * - **An unknown size** grows a resizable `ArrayBuffer` (ES2024; V8 since Node 20,
+ * - **An unknown size** starts in fixed-length parts that double, joined by `finish()`
+ *   (one copy of the output, peak memory output + at most `FIXED_BYTES`): V8 commits a
+ *   resizable buffer's pages one by one as they are first written, which costs more than
+ *   the copy (measured, Node 20, 8 MiB written: 5.7-6.5 ms into a resizable buffer,
+ *   0.9-2.2 ms into a fixed-length one). Past `FIXED_BYTES` the rest grows a resizable
+ *   `ArrayBuffer` (ES2024; V8 since Node 20,
  *   Chrome 111, Firefox 128, Safari 16.4): `resize()` commits pages in place, without
  *   copying. Web APIs refuse views of resizable buffers (`new Response(view)` throws in
  *   Node 20; WebIDL's `BufferSource` excludes them unless `[AllowResizable]`), and
@@ -16,7 +21,7 @@
  *   the resizable buffer behind each step (`resize()` down returns the pages, after V8
  *   zeroes them): the copy costs time, not memory (peak: output + 16 MiB). The buffer
  *   grows a step at a time, so that no more is committed than is written.
- * - **Without resizable buffers** (older runtimes): parts that double, joined at the end.
+ * - **Without resizable buffers** (older runtimes): parts that double all the way.
  *
  * The most one buffer may hold is the runtime's: V8 allows 2^32 bytes per typed array
  * in Node 20 and reserves up to 2^46 for a resizable buffer from Node 22 (measured, see
@@ -36,6 +41,14 @@ const FINISH_STEP = 16 * 1024 * 1024
 
 /** The first capacity of a growing buffer; it doubles from there. */
 const FIRST_CAPACITY = 64 * 1024
+
+/**
+ * Output grown in fixed-length parts up to this much; the rest, if any, in a resizable
+ * buffer. The parts are kept until `finish()` joins them, so this is the most memory
+ * over the output they cost: issue 30's bound for a one-shot call is input + output +
+ * 64 MiB.
+ */
+const FIXED_BYTES = 32 * 1024 * 1024
 
 /**
  * Reservations tried in turn for a resizable buffer whose limit is larger (or none): the
@@ -98,14 +111,23 @@ export class OutputBytes {
   private max = 0
   /** The most the caller asked for; above `max` when the runtime's ceiling is lower. */
   private wanted = 0
+  /** Whether output short of a declared size may be a view of it (see `declared()`). */
+  private views = true
+  /** The runtime refused every resizable buffer: parts only from then on. */
+  private noResize = false
 
   private constructor(private readonly target: OutputTarget) {}
 
-  /** An output of a declared `size` (allocated now), growing past it up to `max` if need be. */
-  static declared(size: number, max: number, target: OutputTarget): OutputBytes {
+  /**
+   * An output of a declared `size` (allocated now), growing past it up to `max` if need
+   * be. Output short of `size` is a view of it when it fills most of it, or with `views`
+   * false (one-shot results: their `.buffer` is theirs alone) always a copy.
+   */
+  static declared(size: number, max: number, target: OutputTarget, views = true): OutputBytes {
     const out = new OutputBytes(target)
     out.bytes = allocateBytes(size, target, 'output')
     out.exact = true
+    out.views = views
     out.wanted = max
     return out
   }
@@ -117,35 +139,39 @@ export class OutputBytes {
     return out
   }
 
-  /** Starts growing, keeping `bytes[0, keep)`. */
+  /**
+   * Starts growing, keeping `bytes[0, keep)`: it becomes the first part (no copy), and
+   * parts that double follow it (see the module comment).
+   */
   private grow(wanted: number, keep: number): void {
     this.wanted = wanted
-    const old = this.bytes
-    if (canResize) {
-      const first = Math.max(keep, FIRST_CAPACITY)
-      for (const limit of [wanted, ...RESERVATIONS.filter((r) => r < wanted)]) {
-        if (!Number.isFinite(limit)) continue
-        try {
-          this.rab = new (ArrayBuffer as unknown as ResizableConstructor)(Math.min(first, limit), { maxByteLength: limit })
-          this.max = limit
-          break
-        } catch (error) {
-          if (!(error instanceof RangeError)) throw error
-        }
+    this.max = wanted
+    this.parts = keep > 0 ? [this.bytes.subarray(0, keep)] : []
+    this.partsLength = keep
+    this.bytes = EMPTY
+    this.exact = false
+  }
+
+  /**
+   * Moves on from the fixed-length parts to a resizable buffer for the rest of the
+   * output, when the runtime has one; false when it has none or refuses every size.
+   */
+  private startResizable(): boolean {
+    if (!canResize || this.noResize) return false
+    const wanted = this.wanted - this.partsLength
+    for (const limit of [wanted, ...RESERVATIONS.filter((r) => r < wanted)]) {
+      if (!Number.isFinite(limit)) continue
+      try {
+        this.rab = new (ArrayBuffer as unknown as ResizableConstructor)(0, { maxByteLength: limit })
+        this.max = this.partsLength + limit
+        this.bytes = new Uint8Array(this.rab)
+        return true
+      } catch (error) {
+        if (!(error instanceof RangeError)) throw error
       }
     }
-    if (this.rab !== null) {
-      this.bytes = new Uint8Array(this.rab)
-      if (keep > 0) this.bytes.set(old.subarray(0, keep))
-    } else {
-      // Parts: the first holds what is kept (and room), later ones double the total.
-      this.max = wanted
-      this.parts = []
-      this.partsLength = 0
-      this.bytes = allocateBytes(Math.min(wanted, Math.max(FIRST_CAPACITY, keep * 2)), this.target, 'output')
-      this.bytes.set(old.subarray(0, keep))
-    }
-    this.exact = false
+    this.noResize = true
+    return false
   }
 
   /**
@@ -159,10 +185,17 @@ export class OutputBytes {
     if (this.exact) return EMPTY
     const capacity = this.partsLength + this.bytes.length
     if (capacity >= this.max) return EMPTY
+    if (this.rab === null && !this.noResize && capacity >= FIXED_BYTES) {
+      // The rest in a resizable buffer (else parts all the way: `bytes` ends up empty).
+      if (this.bytes.length > 0) this.parts!.push(this.bytes)
+      this.partsLength = capacity
+      this.bytes = EMPTY
+      this.startResizable()
+    }
     if (this.rab !== null) {
       // Committed a step at a time, not doubled: V8 zeroes what a shrink cuts off
       // (`finish()` shrinks), which would make resident a doubled capacity never written.
-      const next = Math.min(this.max, capacity + Math.max(FIRST_CAPACITY, step))
+      const next = Math.min(this.max - this.partsLength, this.bytes.length + Math.max(FIRST_CAPACITY, step))
       try {
         this.rab.resize(next)
       } catch (error) {
@@ -170,11 +203,12 @@ export class OutputBytes {
         throw error
       }
       // A view of a resizable buffer made without a length tracks its length.
-      return this.bytes.subarray(at, Math.min(next, at + step))
+      const local = this.length - this.partsLength
+      return this.bytes.subarray(local, Math.min(next, local + step))
     }
     const next = Math.min(this.max, Math.max(FIRST_CAPACITY, capacity * 2))
-    this.parts!.push(this.bytes)
-    this.partsLength += this.bytes.length
+    if (this.bytes.length > 0) this.parts!.push(this.bytes)
+    this.partsLength = capacity
     this.bytes = allocateBytes(next - capacity, this.target, `output of more than ${sized(capacity)}`)
     return this.bytes.subarray(0, Math.min(this.bytes.length, step))
   }
@@ -212,35 +246,33 @@ export class OutputBytes {
     const n = this.length
     const bytes = this.bytes
     this.bytes = EMPTY
-    if (this.exact || (this.rab === null && this.parts === null)) {
+    if (this.exact || this.parts === null) {
       // Short of a declared size (a caller's hint): a view when it fills most of it,
       // else a copy, so that a small result does not pin a large buffer.
-      return n === bytes.length || n * 2 >= bytes.length ? bytes.subarray(0, n) : bytes.slice(0, n)
+      return n === bytes.length || (this.views && n * 2 >= bytes.length) ? bytes.subarray(0, n) : bytes.slice(0, n)
     }
-    if (this.rab !== null && n <= FINISH_STEP) {
-      // Small: one copy, within the constant.
-      this.rab = null
-      return bytes.slice(0, n)
-    }
+    const parts = this.parts
+    this.parts = null
+    if (parts.length === 0 && this.rab === null) return n === bytes.length ? bytes : bytes.slice(0, n)
     const out = allocateBytes(n, this.target, 'output')
+    let at = 0
+    for (const part of parts) {
+      out.set(part, at)
+      at += part.length
+    }
     if (this.rab !== null) {
       const rab = this.rab
       this.rab = null
-      for (let end = n; end > 0; ) {
+      const base = at
+      for (let end = n - base; end > 0; ) {
         const start = Math.max(0, end - FINISH_STEP)
-        out.set(bytes.subarray(start, end), start)
+        out.set(bytes.subarray(start, end), base + start)
         rab.resize(start)
         end = start
       }
       return out
     }
-    let at = 0
-    for (const part of [...this.parts!, bytes]) {
-      const take = Math.min(part.length, n - at)
-      out.set(part.subarray(0, take), at)
-      at += take
-    }
-    this.parts = null
+    out.set(bytes.subarray(0, n - at), at)
     return out
   }
 }

@@ -9,7 +9,8 @@
  *   machine's `borrowInput`), whatever its size;
  * - the output is written straight into its final memory by the codec (the machine's
  *   `nextInto`): allocated once at the size the input declares (lib/decode-buffer.ts
- *   `declaredSize`), else grown in place (lib/output-bytes.ts). Peak memory is the
+ *   `declaredSize`), else grown (lib/output-bytes.ts); the result's buffer is its own,
+ *   never a view of a larger one. Peak memory is the
  *   input, the output and a constant; output larger than one `ArrayBuffer` of the
  *   runtime fails with `LIMIT_EXCEEDED` naming the stream API.
  */
@@ -96,7 +97,7 @@ export async function decodeWhole<F extends Format>(format: F, data: BinaryInput
   try {
     const target: OutputTarget = { format, streamApi: `decodeStream('${format}')` }
     const size = declaredSize(machine.codec as Decoder, format, bytes, limit)
-    const out = size >= 0 ? OutputBytes.declared(size, limit, target) : OutputBytes.growing(limit, target)
+    const out = size >= 0 ? OutputBytes.declared(size, limit, target, false) : OutputBytes.growing(limit, target)
     machine.push(bytes)
     machine.end()
     return drain(machine, out)

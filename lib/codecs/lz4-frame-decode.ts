@@ -27,6 +27,7 @@ import {
   isSkippable,
   pastContentSize,
   readDescriptor,
+  walkFrame,
 } from './lz4-frame-format.js'
 import { ERR_BLOCK_CHECKSUM, ERR_MEMORY, type FrameKernel } from './lz4-kernel.js'
 import { Xxh32 } from './xxhash32.js'
@@ -45,6 +46,25 @@ const S_RAW = 6
 const S_RAW_CHECKSUM = 7
 const S_DRAIN = 8
 const S_CONTENT_CHECKSUM = 9
+
+/**
+ * The most the frames of a whole buffer decode to, read from their framing without
+ * decoding (`walkFrame`): each frame's content size when declared, else its blocks
+ * times the block maximum (exact when every block is full, as the lz4 CLI writes all
+ * but the last; an upper bound otherwise). -1 at anything but well-formed frames; the
+ * decoder then judges them.
+ */
+export function framesSizeHint(bytes: Uint8Array): number {
+  let total = 0
+  for (let at = 0; at < bytes.length; ) {
+    const frame = walkFrame(bytes, at)
+    if (frame.problem !== null) return -1
+    const d = frame.descriptor
+    if (d !== null) total += d.contentSize >= 0 ? d.contentSize : frame.blocks * d.blockMax
+    at = frame.end
+  }
+  return total
+}
 
 /**
  * Streaming LZ4 frame decoder. Decodes one frame (or skips one skippable frame) and
@@ -87,6 +107,10 @@ export class Lz4FrameDecoder extends FrameDecoder {
     private readonly kernel: FrameKernel,
   ) {
     super(FORMAT, options)
+  }
+
+  sizeHint(input: Uint8Array): number {
+    return framesSizeHint(input)
   }
 
   override reset(): void {

@@ -36,6 +36,36 @@ const S_DRAIN = 3
 const hex = (v: number): string => '0x' + v.toString(16).padStart(2, '0')
 
 /**
+ * What a whole framing stream decodes to, read from its chunks without decoding
+ * (framing_format.txt section 4): each compressed chunk's preamble (its block's
+ * uncompressed length) and each uncompressed chunk's length, summed; skippable chunks
+ * and stream identifiers add nothing. Exact for a well-formed stream; -1 at anything
+ * else (a reserved unskippable chunk, a chunk that runs past the end), which the
+ * decoder then judges.
+ */
+export function chunksSizeHint(bytes: Uint8Array): number {
+  const n = bytes.length
+  const p: Preamble = { length: 0, size: 0 }
+  let total = 0
+  for (let at = 0; at < n; ) {
+    if (at + 4 > n) return -1
+    const type = bytes[at]!
+    const length = bytes[at + 1]! | (bytes[at + 2]! << 8) | (bytes[at + 3]! << 16)
+    const end = at + 4 + length
+    if (end > n) return -1
+    if (type === CHUNK_COMPRESSED) {
+      if (length < 5 || readPreamble(bytes, at + 8, end, p) !== PRE_OK) return -1
+      total += p.length
+    } else if (type === CHUNK_UNCOMPRESSED) {
+      if (length < 4) return -1
+      total += length - 4
+    } else if (type <= RESERVED_UNSKIPPABLE_END) return -1
+    at = end
+  }
+  return total
+}
+
+/**
  * Streaming Snappy framing decoder. The format has no end marker: the stream ends where
  * the input does, so `Done` comes only with `final`, all input consumed at a chunk
  * boundary after the stream identifier (or with no input at all: the empty stream npm
@@ -70,6 +100,10 @@ export class SnappyFrameDecoder extends FrameDecoder {
     private readonly kernel: SnappyKernel,
   ) {
     super(FORMAT, options)
+  }
+
+  sizeHint(input: Uint8Array): number {
+    return chunksSizeHint(input)
   }
 
   override reset(): void {
