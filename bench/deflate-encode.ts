@@ -62,7 +62,7 @@ for (const [name, data] of corpora) {
   hono.get('/', () => body())
   const request = () => new Request('http://bench/', { headers: { 'accept-encoding': 'gzip' } })
   const jobs: Array<[string, Job]> = [
-    ['encodeResponse gzip (wasm: zlib-ng)', () => bodyBytes(encodeResponse(request(), body()))],
+    ['encodeResponse gzip (wasm: zlib-ng)', async () => bodyBytes(await encodeResponse(request(), body()))],
     ['hono compress() gzip (CompressionStream)', async () => bodyBytes(await hono.request(request()))],
     ['sluice gzipEncode() stream, defaults (wasm: zlib-ng)', () => streamBytes(parts, () => sluice.gzipEncode())],
     ['CompressionStream(gzip)', () => streamBytes(parts, () => new CompressionStream('gzip') as unknown as TransformStream<Uint8Array, Uint8Array>)],

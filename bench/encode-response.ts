@@ -73,10 +73,10 @@ for (const name of ['text', 'json']) {
       const theirs = app(honoCompress({ encoding: coding }))
       rows.push([`hono compress() ${coding}`, async () => drain((await theirs.request(req())).body!)])
     }
-    rows.push([`encodeResponse ${coding}`, async () => drain(encodeResponse(req(), body()).body!)])
+    rows.push([`encodeResponse ${coding}`, async () => drain((await encodeResponse(req(), body())).body!)])
     if (coding !== 'zstd' || Number(process.versions.node.split('.')[0]) >= 23) {
       const engines = { [coding]: 'node' as const }
-      rows.push([`encodeResponse ${coding} node`, async () => drain(encodeResponse(req(), body(), { engines }).body!)])
+      rows.push([`encodeResponse ${coding} node`, async () => drain((await encodeResponse(req(), body(), { engines })).body!)])
     }
     if (platformHas(PLATFORM_FORMAT[coding])) {
       rows.push([`CompressionStream ${coding}`, async () => drain(body().body!.pipeThrough(new CompressionStream(PLATFORM_FORMAT[coding] as CompressionFormat)))])

@@ -28,7 +28,7 @@ console.log(`ok: 100 documents, zstd alone ${plain} bytes, with a dictionary ${w
 const v1 = enc.encode('export const a = 1\n'.repeat(200) + 'export const version = 1\n')
 const v2 = enc.encode('export const a = 1\n'.repeat(200) + 'export const version = 2\n')
 const prepared = await prepareDictionary({ bytes: v1, id: 'v1' })
-const server = createServer(toNodeListener((request) => encodeResponse(request, new Response(v2, { headers: { 'content-type': 'text/javascript' } }), { dictionaries: [prepared] })))
+const server = createServer(toNodeListener(async (request) => await encodeResponse(request, new Response(v2, { headers: { 'content-type': 'text/javascript' } }), { dictionaries: [prepared] })))
 await new Promise((ok) => server.listen(0, '127.0.0.1', ok))
 try {
   const hash = new Uint8Array(await crypto.subtle.digest('SHA-256', v1))

@@ -1,8 +1,7 @@
 /**
  * The codecs' options: those every codec of a role takes (`COMMON_OPTIONS`), those of
- * the machine that drives it (`MACHINE_OPTIONS`), their TypeScript types (`CodecOptions`,
- * `MachineCodecOptions`, each format's own read from its row of the format table), and
- * the one check every surface runs (`checkOptions`; `checkDeferredOptions` where the
+ * the machine that drives it (`MACHINE_OPTIONS`; the TypeScript types named after them
+ * and the format table's rows are option-types.ts's), and the one check every surface runs (`checkOptions`; `checkDeferredOptions` where the
  * format is chosen later). Beside them, the checks of single options by the table's
  * facts: `resolveEngine`, `checkLevel`, `checkDictionary`, `checkMaxOutput` (with
  * `mostDecodedBytes`, the bound on a declared size), `checkChunkSize`, `checkFlush`,
@@ -15,11 +14,10 @@
 import { toBytes } from './bytes.js'
 import type { Role } from './codec.js'
 import { CodecError } from './errors.js'
-import { canFlush, rowOf, type Engine, type Format, type FORMAT_TABLE } from './formats.js'
-import { checkBoolean, checkInteger, checkLimit, checkOneOf, checkSpec, describe, nearestKey, type OptionSpec, type OptionsOf } from './options.js'
+import { canFlush, rowOf, type Engine, type Format } from './formats.js'
+import { checkBoolean, checkInteger, checkLimit, checkOneOf, checkSpec, describe, nearestKey, type OptionSpec } from './options.js'
 import type { ProgressCallback } from './progress.js'
 
-type Table = typeof FORMAT_TABLE
 const hasOwn = (o: object, key: string): boolean => Object.prototype.hasOwnProperty.call(o, key)
 
 /**
@@ -180,7 +178,7 @@ export const MACHINE_OPTIONS = /* @__PURE__ */ Object.freeze({
     concatenated: { type: 'boolean' },
     /**
      * Called with `{ bytesIn, bytesOut, totalIn? }` as the codec runs: at most once per
-     * output chunk and per 50 ms, and once at the end (lib/progress.ts).
+     * output chunk and per 50 ms, and once at the end (docs/progress.md).
      */
     onProgress: { type: 'progress' },
   },
@@ -197,29 +195,11 @@ export const MACHINE_OPTIONS = /* @__PURE__ */ Object.freeze({
     flush: { type: 'choice', values: ['none', 'write'] },
     /**
      * Called with `{ bytesIn, bytesOut, totalIn? }` as the codec runs: at most once per
-     * output chunk and per 50 ms, and once at the end (lib/progress.ts).
+     * output chunk and per 50 ms, and once at the end (docs/progress.md).
      */
     onProgress: { type: 'progress' },
   },
 } as const)
-
-/**
- * The format's own options of a role (its row's schema), as TypeScript sees them; for
- * several formats at once (`Format`), every one's keys, none of them required.
- */
-type OwnOptions<F extends Format, R extends Role> = true extends IsUnion<F> ? Partial<OptionsOf<UnionToIntersection<Table[F]['options'][R]>>> : OptionsOf<Table[F]['options'][R]>
-type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never
-type IsUnion<T, U = T> = T extends unknown ? ([U] extends [T] ? false : true) : never
-
-/**
- * The options a span codec of `format` takes for role `R` (`createDecoder`,
- * `createEncoder`): the common ones and the format's own. For the union `Format`, every
- * format's keys.
- */
-export type CodecOptions<F extends Format, R extends Role> = OptionsOf<(typeof COMMON_OPTIONS)[R]> & OwnOptions<F, R>
-
-/** The options of a machine-driven codec (streams, Node duplex): the codec's and the machine's. */
-export type MachineCodecOptions<F extends Format, R extends Role> = CodecOptions<F, R> & OptionsOf<(typeof MACHINE_OPTIONS)[R]>
 
 /** What `checkOptions` found. */
 export interface CheckedOptions {
@@ -301,7 +281,8 @@ export function checkBlockSize(format: Format, value: unknown): number | undefin
  * 1, or `blockSize` (except LZ4's, which is its frame option). `threads: 'auto'` always
  * does, so that its bytes do not depend on the machine.
  */
-export function wantsBlocks(format: Format, options: Readonly<Record<string, unknown>>): boolean {
+export function wantsBlocks(format: Format, given: object): boolean {
+  const options = given as Readonly<Record<string, unknown>>
   if (options.bgzf === true) {
     // BGZF's blocks are its own (0xff00 bytes each, lib/codecs/bgzf-encode.ts): block
     // mode would write pigz's instead. It is encoded on the caller's thread.

@@ -165,7 +165,7 @@ const ZSTD_ENCODE = {
   /**
    * The zstd seekable format (contrib/seekable_format): independent frames of `frameSize`
    * input bytes, then a seek table; `{ checksums: true }` puts each frame's checksum in
-   * the table (lib/codecs/zstd-seekable-encode.ts). Default false.
+   * the table (docs/zstd-archives.md). Default false.
    */
   seekable: { type: 'flags', keys: ['checksums'] },
   /**
@@ -173,6 +173,7 @@ const ZSTD_ENCODE = {
    * ZSTD_SEEKABLE_MAX_FRAME_DECOMPRESSED_SIZE); default 1 MiB. Only with `seekable`.
    */
   frameSize: { type: 'integer', min: 1, max: 2 ** 30 },
+  /** 'auto' (default): a trained dictionary when it starts with the magic 37 A4 30 EC; 'raw': always raw content. wasm only. */
   dictionaryType: ZSTD_DECODE.dictionaryType,
 } as const
 
@@ -213,7 +214,7 @@ const DEFLATE_ENCODE = {
 const GZIP_ENCODE = {
   ...DEFLATE_ENCODE,
   /**
-   * BGZF (SAMv1 section 4.1, lib/codecs/bgzf-encode.ts): independent members of at most
+   * BGZF (SAMv1 section 4.1; docs/gzip-archives.md): independent members of at most
    * 64 KiB with their sizes in a BC extra subfield, then the EOF marker, as `bgzip`
    * writes; any gzip reader decodes it. Default false.
    */
@@ -401,7 +402,20 @@ export const FORMAT_TABLE = /* @__PURE__ */ Object.freeze({
     transport: { inner: 'zstd', magic: [0x5e, 0x2a, 0x4d, 0x18, 0x20, 0x00, 0x00, 0x00], section: '5' },
     decodedPerByte: [32_768, 131_072],
     // The window limits and the dictionary type are the transport's (RFC 9842 section 2.2).
-    options: { decode: { maxWindowLog: ZSTD_WINDOW_LOG }, encode: { checksum: ZSTD_ENCODE.checksum, contentSize: ZSTD_ENCODE.contentSize, windowLog: ZSTD_ENCODE.windowLog } },
+    options: {
+      decode: {
+        /** Largest accepted Window_Log (RFC 8878 section 3.1.1.1.2): 10 to 31; RFC 9842 section 2.2's window limit, max(8 MiB, 1.25 x the dictionary), applies too. */
+        maxWindowLog: ZSTD_WINDOW_LOG,
+      },
+      encode: {
+        /** Writes the frame's XXH64 content checksum (RFC 8878 section 3.1.1). Default true. */
+        checksum: ZSTD_ENCODE.checksum,
+        /** The exact number of bytes that will be written, put into the frame header. wasm only. */
+        contentSize: ZSTD_ENCODE.contentSize,
+        /** Window_Log of the frames written, 10 to 30 (default: libzstd's for the level). */
+        windowLog: ZSTD_ENCODE.windowLog,
+      },
+    },
   },
   dcb: {
     engines: ['wasm'],

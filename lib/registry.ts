@@ -9,7 +9,8 @@
 import type { CodecModule, Decoder, Encoder, Format, Role } from './codec.js'
 import { CodecError } from './errors.js'
 import { checkFormat, isDictionaryTransport, type Engine } from './formats.js'
-import { checkOptions, type CheckedOptions, type CodecOptions } from './codec-options.js'
+import { checkOptions, type CheckedOptions } from './codec-options.js'
+import type { CodecOptions } from './option-types.js'
 import { addDictionaryDigest } from './dictionary-digest.js'
 
 export type { CodecModule, Role } from './codec.js'

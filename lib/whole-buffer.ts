@@ -17,28 +17,36 @@
 import { inputBytes, type BinaryInput } from './bytes.js'
 import type { Decoder, Format } from './codec.js'
 import { declaredSize } from './decode-buffer.js'
-import { checkMaxOutput, type CodecOptions } from './codec-options.js'
+import { checkMaxOutput } from './codec-options.js'
+import type { CodecOptions } from './option-types.js'
 import type { Machine } from './machine.js'
 import { OutputBytes, type OutputTarget } from './output-bytes.js'
 import { prepareDecoder, prepareEncoder } from './prepare.js'
 import type { ProgressCallback } from './progress.js'
 
-/**
- * Options of `decode()`: the span decoder's (`engine`, `maxOutputBytes`, `dictionary`,
- * the format's own) and `concatenated`.
- */
-export type DecodeOptions<F extends Format = Format> = CodecOptions<F, 'decode'> & {
+/** What `decode()` takes besides the decoder's options. */
+export interface OneShotDecodeOptions {
   /** Whether further frames/members are decoded (default: the format's rule). */
   concatenated?: boolean
-  /** Called with `{ bytesIn, bytesOut, totalIn }` as the call runs, and once at the end (lib/progress.ts). */
+  /** Called with `{ bytesIn, bytesOut, totalIn }` as the call runs, and once at the end (docs/progress.md). */
   onProgress?: ProgressCallback
 }
 
-/** Options of `encode()`: the span encoder's (`engine`, `level`, `dictionary`, the format's own). */
-export type EncodeOptions<F extends Format = Format> = CodecOptions<F, 'encode'> & {
-  /** Called with `{ bytesIn, bytesOut, totalIn }` as the call runs, and once at the end (lib/progress.ts). */
+/** What `encode()` takes besides the encoder's options. */
+export interface OneShotEncodeOptions {
+  /** Called with `{ bytesIn, bytesOut, totalIn }` as the call runs, and once at the end (docs/progress.md). */
   onProgress?: ProgressCallback
 }
+
+/**
+ * Options of the serial `decode()` here: the span decoder's (`engine`, `maxOutputBytes`,
+ * `dictionary`, the format's own) and `OneShotDecodeOptions`. The root entry's `decode()`
+ * adds `threads` (streams/one-shot.ts).
+ */
+export type DecodeOptions<F extends Format = Format> = CodecOptions<F, 'decode'> & OneShotDecodeOptions
+
+/** Options of the serial `encode()` here: the span encoder's (`engine`, `level`, `dictionary`, the format's own) and `OneShotEncodeOptions`. */
+export type EncodeOptions<F extends Format = Format> = CodecOptions<F, 'encode'> & OneShotEncodeOptions
 
 /**
  * The most output one step of the machine writes (and so between two progress

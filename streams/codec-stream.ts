@@ -9,6 +9,7 @@
  */
 import { CodecError } from '../lib/errors.js'
 import { toBytes, type BinaryInput } from '../lib/bytes.js'
+import type { DecodeThreadOptions, ThreadOptions } from './thread-options.js'
 
 /** Stream classes to use instead of the global ones (e.g. web-streams-polyfill's). */
 export interface StreamClasses {
@@ -28,6 +29,26 @@ export interface StreamOptions {
   /** Stream classes to build on; default: the runtime's globals. */
   streams?: StreamClasses
 }
+
+/**
+ * The keys the stream factories take besides the codec's and its machine's, by role: the
+ * stream's (`StreamOptions`) and the threads' (`DecodeThreadOptions`, `ThreadOptions`).
+ * The one list that `decodeStream`/`encodeStream` (which the named factories call), their
+ * threads forms and the web classes check against; the compile-time check below keeps it
+ * equal to the types' keys.
+ */
+export const STREAM_KEYS = /* @__PURE__ */ Object.freeze({
+  decode: Object.freeze(['signal', 'streams', 'threads'] as const),
+  encode: Object.freeze(['signal', 'streams', 'threads', 'blockSize'] as const),
+})
+
+type SameKeys<A extends string, B extends string> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
+type Ok<T extends true> = T
+// Not exported: the compiler checks the constraints all the same.
+type StreamKeysChecked = [
+  Ok<SameKeys<(typeof STREAM_KEYS.decode)[number], keyof StreamOptions | keyof DecodeThreadOptions>>,
+  Ok<SameKeys<(typeof STREAM_KEYS.encode)[number], keyof StreamOptions | keyof ThreadOptions>>,
+]
 
 /** Maps an error before it reaches the stream's users (the web-compatible classes wrap it in a `TypeError`). */
 export type Surface = (error: unknown) => unknown

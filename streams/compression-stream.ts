@@ -13,15 +13,20 @@
  * A gzip stream is one member: bytes after it are an error, as in browsers and in Node
  * since it adopted the same rule (nodejs/node#58247). zstd and LZ4 streams are
  * sequences of frames by their own specifications, so further frames are decoded.
+ *
+ * Beyond the standard, the second argument takes the library's options for the format
+ * (`level`, `maxOutputBytes`, `threads`, ...), read as a WebIDL dictionary and checked
+ * by the same checks as `encodeStream`/`decodeStream`, which build the streams.
  */
 import type { BinaryInput } from '../lib/bytes.js'
-import type { Format } from '../lib/codec.js'
+import type { Format, Role } from '../lib/codec.js'
+import { COMMON_OPTIONS } from '../lib/codec-options.js'
 import { CodecError } from '../lib/errors.js'
-import { WEB_FORMATS, webFormat } from '../lib/formats.js'
-import { decodeStream, encodeStream } from './factories.js'
-import { parallelEncodeStream, type ThreadsPair } from './parallel-stream.js'
-import type { CodecStream, StreamClasses, SurfaceRules } from './codec-stream.js'
-import { encodesInBlocks } from './threads-decision.js'
+import { FORMATS, rowOf, WEB_FORMATS, webFormat } from '../lib/formats.js'
+import type { AnyFormatDecodeOptions, AnyFormatEncodeOptions } from '../lib/option-types.js'
+import { decodeStream, encodeStream, type EncoderPair } from './factories.js'
+import { STREAM_KEYS, type StreamOptions, type SurfaceRules } from './codec-stream.js'
+import type { DecodeThreadOptions, Threads } from './thread-options.js'
 
 function checkFormat(format: unknown, what: string): { format: Format; concatenated: boolean } {
   const name = String(format)
@@ -49,11 +54,13 @@ function asTypeError(error: unknown): unknown {
 const WEB: SurfaceRules = Object.freeze({ surface: asTypeError, allowShared: false })
 
 /**
- * Beyond the standard: an optional second argument with the stream classes to build on
- * (`{ streams: { ReadableStream, WritableStream } }`), for runtimes without global ones,
- * and a preset `dictionary` ('deflate': RFC 1950 FDICT; 'deflate-raw': a preset window;
- * 'zstd', 'brotli'; required for RFC 9842's 'dcz' and 'dcb'; refused for 'gzip' with a
- * `TypeError` whose `code` is `INVALID_OPTION`).
+ * The options of `CompressionStream`: beyond the standard, which defines none, every
+ * encoder option the library documents ({@link AnyFormatEncodeOptions}: `level`,
+ * `engine`, `dictionary` and each format's own, e.g. {@link ZstdEncodeOptions}'s
+ * `windowLog`, `long`, `seekable`), `flush`, `threads` / `blockSize` (block mode,
+ * docs/threads.md), `signal`, and `streams` (the stream classes to build on, for
+ * runtimes without global ones). The same options, with the same checks and the same
+ * bytes, as `encodeStream(format, options)`.
  *
  * The classes are drop-ins, so this argument follows WebIDL's rules for a dictionary
  * (WebIDL section 3.2.17), unlike the library's other options: members it does not
@@ -62,46 +69,67 @@ const WEB: SurfaceRules = Object.freeze({ surface: asTypeError, allowShared: fal
  * check), a value that is not an object throws a `TypeError`, `flush` is converted to a
  * string as an enum is, and a bad value of a member throws a `TypeError` from the
  * constructor (with `code` `INVALID_OPTION` and the `CodecError` as `cause`), as the
- * platform's argument conversion would.
+ * platform's argument conversion would. A member of another format (`seekable` for
+ * 'gzip') is a bad value for this one.
  */
-export interface CompressionStreamOptions {
-  /** Stream classes to build on, for runtimes without global ones. */
-  streams?: StreamClasses
-  /** A preset dictionary; required for 'dcz' and 'dcb'. */
-  dictionary?: BinaryInput
+export interface CompressionStreamOptions extends AnyFormatEncodeOptions, StreamOptions {
   /**
-   * `CompressionStream` only: `'write'` ends every written chunk's output with a sync
-   * point (see `EncodeStreamOptions.flush`). Default `'none'`.
+   * `'write'` ends every written chunk's output with a sync point (see
+   * `EncodeMachineOptions.flush`). Default `'none'`.
    */
   flush?: 'none' | 'write'
   /**
-   * `CompressionStream`: block mode on workers (docs/threads.md). gzip, deflate and
-   * deflate-raw blocks as pigz writes them, the same bytes for any thread count at the
-   * same `blockSize`. Default 1: the standard's single stream.
-   * `DecompressionStream`: 'zstd' and 'lz4' decode in parallel where the input splits
-   * (zstd frames that state their content sizes, LZ4 independent blocks), the output
-   * the same; other formats decode as before. Default 1.
+   * Block mode on workers (docs/threads.md): gzip, deflate, deflate-raw and zstd blocks
+   * as pigz writes them, the same bytes for any thread count at the same `blockSize`.
+   * Default 1: the standard's single stream.
    */
-  threads?: number | 'auto'
-  /** `CompressionStream` only: block mode's block size (default 128 KiB). */
+  threads?: Threads
+  /** Block mode's block size (gzip, deflate, deflate-raw, zstd; default 128 KiB, zstd 1 MiB); for LZ4, the frame's block size. */
   blockSize?: number
 }
 
-/** The options argument as a WebIDL dictionary: undefined and null are empty; other non-objects throw. */
-function dictionaryArgument(options: unknown, what: string): CompressionStreamOptions {
+/**
+ * The options of `DecompressionStream`: beyond the standard, every decoder option the
+ * library documents ({@link AnyFormatDecodeOptions}: `maxOutputBytes`, `engine`,
+ * `dictionary` and each format's own, e.g. {@link ZstdDecodeOptions}'s `maxWindowLog`),
+ * `threads` (parallel zstd and LZ4 decoding, docs/threads.md), `signal` and `streams`.
+ * The same options and checks as `decodeStream(format, options)`; a dictionary by
+ * WebIDL's rules, as `CompressionStreamOptions` says.
+ */
+export interface DecompressionStreamOptions extends AnyFormatDecodeOptions, StreamOptions, DecodeThreadOptions {}
+
+/**
+ * The dictionaries' members by role: the codec options of every format (the format
+ * table's schema), the encoders' `flush`, and the stream factories' keys
+ * (`STREAM_KEYS`), in lexicographic order, the order WebIDL reads them in.
+ */
+const MEMBERS = /* @__PURE__ */ (() => {
+  const of = (role: Role, more: readonly string[]): readonly string[] =>
+    Object.freeze([...new Set([...Object.keys(COMMON_OPTIONS[role]), ...FORMATS.flatMap((f) => Object.keys(rowOf(f).options[role])), ...more, ...STREAM_KEYS[role]])].sort())
+  return { decode: of('decode', []), encode: of('encode', ['flush']) }
+})()
+
+/**
+ * The options argument as a WebIDL dictionary: undefined and null are empty; other
+ * non-objects throw; the members of `role` are read (inherited ones too, as WebIDL's
+ * [[Get]] does), the others never.
+ */
+function dictionaryArgument(options: unknown, what: string, role: Role): Record<string, unknown> {
   if (options === undefined || options === null) return {}
   if (typeof options !== 'object' && typeof options !== 'function') throw new TypeError(`Failed to construct '${what}': parameter 2 is not of type '${what}Options'`)
-  const o = options as CompressionStreamOptions
+  const o = options as Record<string, unknown>
+  const members: Record<string, unknown> = {}
+  for (const key of MEMBERS[role]) {
+    const value = o[key]
+    if (value !== undefined) members[key] = key === 'flush' ? String(value) : value // an enum is converted to a string first (then checked)
+  }
   // `dictionary` is a BufferSource, which excludes shared memory (WebIDL section 3.2.26).
-  const d: unknown = o.dictionary
+  const d = members.dictionary
   if (typeof SharedArrayBuffer !== 'undefined' && (d instanceof SharedArrayBuffer || (ArrayBuffer.isView(d) && d.buffer instanceof SharedArrayBuffer))) {
     throw new TypeError(`Failed to construct '${what}': dictionary is backed by a SharedArrayBuffer, which is not a BufferSource`)
   }
-  return o
+  return members
 }
-
-/** A WebIDL enum member: converted to a string, as the platform converts it (then checked). */
-const enumMember = (value: unknown): string | undefined => (value === undefined ? undefined : String(value))
 
 /** A bad option throws from the constructor as WebIDL arguments do: a `TypeError`. */
 function construct<P>(build: () => P): P {
@@ -113,20 +141,19 @@ function construct<P>(build: () => P): P {
 }
 
 /**
- * The web platform's `CompressionStream`, on this library's engines. Its options follow
- * WebIDL's dictionary rules (see `CompressionStreamOptions`): unknown members are
- * ignored, a bad value of a known member throws a `TypeError` here.
+ * The web platform's `CompressionStream`, on this library's engines, with the encoder
+ * options of `encodeStream` ({@link CompressionStreamOptions}: `level`, ...). Its options
+ * follow WebIDL's dictionary rules: unknown members are ignored, a bad value of a known
+ * member throws a `TypeError` here.
  */
 export class CompressionStream {
-  readonly #pair: CodecStream | ThreadsPair
+  readonly #pair: EncoderPair
   // `= undefined`, not `?`: WebIDL gives the constructor a length of 1 (the required arguments).
   constructor(format: string, options: CompressionStreamOptions | undefined = undefined) {
     const { format: f } = checkFormat(format, 'CompressionStream')
-    const o = dictionaryArgument(options, 'CompressionStream')
-    const given = { streams: o.streams, dictionary: o.dictionary, flush: enumMember(o.flush) as CompressionStreamOptions['flush'] }
-    // Beyond the standard: block mode on workers (docs/threads.md).
-    const blocks = { ...given, threads: o.threads, blockSize: o.blockSize }
-    this.#pair = construct(() => (encodesInBlocks(f, blocks) ? parallelEncodeStream(f, blocks, WEB) : encodeStream(f, given, WEB.surface, WEB.allowShared)))
+    const o = dictionaryArgument(options, 'CompressionStream', 'encode')
+    // Block mode on workers when `threads`/`blockSize` ask for it (docs/threads.md).
+    this.#pair = construct(() => encodeStream(f, o, WEB.surface, WEB.allowShared))
   }
   /** Beyond the standard: a sync point after everything written so far (see `CodecStream.flush`). */
   flush(): Promise<void> {
@@ -143,17 +170,18 @@ export class CompressionStream {
 }
 
 /**
- * The web platform's `DecompressionStream`, on this library's engines. Its options follow
- * WebIDL's dictionary rules (see `CompressionStreamOptions`): unknown members (and
- * `flush`) are ignored, a bad value of a known member throws a `TypeError` here.
+ * The web platform's `DecompressionStream`, on this library's engines, with the decoder
+ * options of `decodeStream` ({@link DecompressionStreamOptions}: `maxOutputBytes`, ...).
+ * Its options follow WebIDL's dictionary rules: unknown members (and `flush`) are
+ * ignored, a bad value of a known member throws a `TypeError` here.
  */
 export class DecompressionStream {
   readonly #pair: ReadableWritablePair<Uint8Array, BinaryInput>
-  constructor(format: string, options: CompressionStreamOptions | undefined = undefined) {
+  constructor(format: string, options: DecompressionStreamOptions | undefined = undefined) {
     const { format: f, concatenated } = checkFormat(format, 'DecompressionStream')
-    const o = dictionaryArgument(options, 'DecompressionStream')
-    // Beyond the standard: parallel zstd and LZ4 decoding on workers (docs/threads.md).
-    this.#pair = construct(() => decodeStream(f, { concatenated, streams: o.streams, dictionary: o.dictionary, threads: o.threads }, WEB.surface, WEB.allowShared))
+    const o = dictionaryArgument(options, 'DecompressionStream', 'decode')
+    // Parallel zstd and LZ4 decoding on workers with `threads` (docs/threads.md).
+    this.#pair = construct(() => decodeStream(f, { ...o, concatenated }, WEB.surface, WEB.allowShared))
   }
   /** The compressed (or decompressed) output. */
   get readable(): ReadableStream<Uint8Array> {

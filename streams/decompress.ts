@@ -12,11 +12,20 @@ import { CodecError } from '../lib/errors.js'
 import { DETECTED_FORMATS, isDictionaryTransport, isFormat, takesDictionary, TRANSPORT_FORMATS, transportOf, type TransportFormat } from '../lib/formats.js'
 import { describe } from '../lib/options.js'
 import { STREAM_SURFACE } from '../lib/prepare.js'
-import { decodeStream, type DecodeStreamOptions } from './factories.js'
+import type { AnyFormatDecodeOptions, DecodeMachineOptions } from '../lib/option-types.js'
+import type { BinaryInput } from '../lib/bytes.js'
+import { decodeStream } from './factories.js'
+import type { StreamOptions } from './codec-stream.js'
+import type { DecodeThreadOptions } from './thread-options.js'
 import { sniffingStream, type Decide, type Decision, type Pair } from './sniffing-stream.js'
 
-/** The options of `decompress()`: those of `decodeStream`, and these. */
-export interface DecompressOptions extends DecodeStreamOptions {
+/**
+ * The options of `decompress()`: those of `decodeStream` for any format it may detect
+ * ({@link AnyFormatDecodeOptions}: each detected format gets its own), the machine's
+ * ({@link DecodeMachineOptions}), the stream's ({@link StreamOptions}), `threads`
+ * ({@link DecodeThreadOptions}), and these.
+ */
+export interface DecompressOptions extends AnyFormatDecodeOptions, DecodeMachineOptions, StreamOptions, DecodeThreadOptions {
   /**
    * Skips detection and decodes this format. Needed for brotli, which has no magic
    * number (RFC 7932 defines none), and for raw deflate (RFC 1951), which has none either.
@@ -33,7 +42,7 @@ export interface DecompressOptions extends DecodeStreamOptions {
    * DICTID), zstd (trained or raw content), and RFC 9842's dcz and dcb (checked by the
    * SHA-256 in their header). gzip and LZ4 input, which have none, decode without it.
    */
-  dictionary?: DecodeStreamOptions['dictionary']
+  dictionary?: BinaryInput
   /**
    * Dictionaries for dcz and dcb input, chosen by the SHA-256 its header names: an array
    * (hashed once) or a lookup `(sha256) => dictionary | undefined` (may be async), as

@@ -1,35 +1,47 @@
+/**
+ * The stream factories: `decodeStream(format)` and `encodeStream(format)`, and the named
+ * pairs (`gzipDecode()`, `zstdEncode()`, ...), which call them, so that a named factory
+ * and the generic one take the same options and make the same stream. What they take:
+ * the codec's options (lib/option-types.ts, from the format table's schema), the
+ * machine's, and `STREAM_KEYS` (./codec-stream.ts: the stream's and the threads').
+ */
 import type { BinaryInput } from '../lib/bytes.js'
 import type { Format } from '../lib/codec.js'
 import { prepareDecoder, prepareEncoder } from '../lib/prepare.js'
 import { canFlush } from '../lib/formats.js'
-import { unflushable, type MachineCodecOptions } from '../lib/codec-options.js'
-import { CodecStream, type StreamOptions, type Surface } from './codec-stream.js'
+import { unflushable } from '../lib/codec-options.js'
+import type { CodecOptions, DecodeMachineOptions, EncodeMachineOptions } from '../lib/option-types.js'
+import { CodecStream, STREAM_KEYS, type StreamOptions, type Surface } from './codec-stream.js'
 import type { DecodeThreadOptions, ThreadOptions } from './thread-options.js'
 import { parallelDecodeStream, parallelEncodeStream } from './parallel-stream.js'
-import { decodesInParallel, encodesInBlocks, withoutThreads } from './threads-decision.js'
+import { decodesInParallel, encodesInBlocks } from './threads-decision.js'
 
 /**
- * Options of a decoding stream of `F`: the stream's (`signal`, `streams`, `chunkSize`),
- * every decoder's (`engine`, `maxOutputBytes`, `concatenated`, `dictionary`) and the
- * format's own (e.g. zstd `maxWindowLog`), as the format table's schema lists them
- * (lib/formats.ts), and `threads` (parallel zstd and LZ4 decoding, docs/threads.md);
- * any other key throws `INVALID_OPTION`.
+ * Options of a decoding stream of `F` (`decodeStream(format)`, `gzipDecode()`, ...): the
+ * decoder's ({@link DecodeOptionsByFormat}`[F]`: `engine`, `maxOutputBytes`,
+ * `dictionary` and the format's own, e.g. {@link ZstdDecodeOptions}), the machine's
+ * ({@link DecodeMachineOptions}: `chunkSize`, `concatenated`, `onProgress`), the
+ * stream's ({@link StreamOptions}: `signal`, `streams`) and `threads`
+ * ({@link DecodeThreadOptions}: parallel zstd and LZ4 decoding); any other key throws
+ * `INVALID_OPTION`.
  */
-export type DecodeStreamOptions<F extends Format = Format> = StreamOptions & MachineCodecOptions<F, 'decode'> & DecodeThreadOptions
+export type DecodeStreamOptions<F extends Format = Format> = CodecOptions<F, 'decode'> & DecodeMachineOptions & StreamOptions & DecodeThreadOptions
 
 /**
- * Options of an encoding stream of `F`: the stream's (`signal`, `streams`, `chunkSize`),
- * every encoder's (`engine`, `level`, `flush`, `dictionary`) and the format's own (e.g.
- * LZ4 `blockSize`, zstd `checksum`, brotli `lgwin`), as the format table's schema lists
- * them (lib/formats.ts), and `threads` / `blockSize` (block mode, docs/threads.md); any
- * other key throws `INVALID_OPTION`.
+ * Options of an encoding stream of `F` (`encodeStream(format)`, `gzipEncode()`, ...): the
+ * encoder's ({@link EncodeOptionsByFormat}`[F]`: `engine`, `level`, `dictionary` and the
+ * format's own, e.g. {@link ZstdEncodeOptions}, {@link GzipEncodeOptions}), the
+ * machine's ({@link EncodeMachineOptions}: `chunkSize`, `flush`, `onProgress`), the
+ * stream's ({@link StreamOptions}: `signal`, `streams`) and `threads` / `blockSize`
+ * ({@link ThreadOptions}: block mode); any other key throws `INVALID_OPTION`.
  */
-export type EncodeStreamOptions<F extends Format = Format> = StreamOptions & MachineCodecOptions<F, 'encode'> & ThreadOptions
+export type EncodeStreamOptions<F extends Format = Format> = CodecOptions<F, 'encode'> & EncodeMachineOptions & StreamOptions & ThreadOptions
 
 /**
  * Builds a decoding stream for `format`; checks options synchronously. With `threads`
- * above 1, zstd, LZ4 and the deflate family decode in parallel
- * (streams/parallel-stream.ts `decodesInParallel`); other formats have nothing to split.
+ * above 1, zstd, LZ4 and the deflate family decode in parallel (docs/threads.md); other
+ * formats have nothing to split and decode on this thread. The named decoders
+ * (`gzipDecode()`, ...) call this.
  */
 export function decodeStream<F extends Format>(format: F, options: DecodeStreamOptions<F> = {} as DecodeStreamOptions<F>, surface?: Surface, allowShared = true): DecoderPair {
   // Kept small: this module is in every user's bundle; the rest loads on first use.
@@ -39,13 +51,28 @@ export function decodeStream<F extends Format>(format: F, options: DecodeStreamO
   return new CodecStream({ format, allowShared, surface, signal: options.signal, streams: options.streams, open, bytes: true })
 }
 
-/** The decoding streams' keys besides the codec's (the machine's, `signal`, `streams` and `threads`), and their default limit. */
+/**
+ * The decoding streams' keys besides the codec's: the machine's and `STREAM_KEYS.decode`;
+ * and their default limit.
+ */
 // Streams read with backpressure decode any length unless `maxOutputBytes` is given.
-const DECODE_SURFACE = { machine: true, shell: ['signal', 'streams', 'threads'], maxOutputBytes: Infinity } as const
+const DECODE_SURFACE = { machine: true, shell: STREAM_KEYS.decode, maxOutputBytes: Infinity } as const
+/**
+ * The serial encoding streams' keys besides the codec's: the machine's and
+ * `STREAM_KEYS.encode` (`threads: 1` is taken here; `threads` above 1 and a `blockSize`
+ * other than LZ4's, its frame option, go to block mode first).
+ */
+const ENCODE_SURFACE = { machine: true, shell: STREAM_KEYS.encode } as const
 
-/** Builds an encoding stream for `format`; checks options synchronously. */
-export function encodeStream<F extends Format>(format: F, options: EncodeStreamOptions<F> = {} as EncodeStreamOptions<F>, surface?: Surface, allowShared = true): CodecStream {
-  const open = prepareEncoder(format, options)
+/**
+ * Builds an encoding stream for `format`; checks options synchronously. With `threads`
+ * above 1 or a `blockSize`, block mode on workers (docs/threads.md): gzip, deflate,
+ * deflate-raw and zstd blocks that encode apart, the same bytes for any thread count at
+ * the same `blockSize`. The named encoders (`gzipEncode()`, ...) call this.
+ */
+export function encodeStream<F extends Format>(format: F, options: EncodeStreamOptions<F> = {} as EncodeStreamOptions<F>, surface?: Surface, allowShared = true): EncoderPair {
+  if (encodesInBlocks(format, options)) return parallelEncodeStream(format, options as Record<string, unknown>, { surface, allowShared })
+  const open = prepareEncoder(format, options, ENCODE_SURFACE)
   const why = canFlush(format) ? null : unflushable(format)
   return new CodecStream({ format, allowShared, surface, signal: options.signal, streams: options.streams, open, unflushable: why, bytes: true })
 }
@@ -69,52 +96,94 @@ export type EncoderPair = Pair & {
 }
 
 /**
- * The encoder factories' pair: block mode on workers when ./threads-decision.ts says so
- * (`threads` > 1 or a `blockSize`: streams/parallel-stream.ts, issue 22), else the serial
- * stream.
+ * gzip (RFC 1952) decoder; concatenated members are decoded in sequence.
+ * Options: {@link GzipDecodeOptions}, and the stream's ({@link DecodeStreamOptions}).
  */
-export function encodePair<F extends Format>(format: F, options: EncodeStreamOptions<F> = {} as EncodeStreamOptions<F>): EncoderPair {
-  if (encodesInBlocks(format, options)) return parallelEncodeStream(format, options as Record<string, unknown>)
-  return encodeStream(format, withoutThreads(options) as EncodeStreamOptions<F>)
-}
-
-/** gzip (RFC 1952) decoder; concatenated members are decoded in sequence. */
 export const gzipDecode = (options?: DecodeStreamOptions<'gzip'>): Pair => decodeStream('gzip', options)
-/** gzip (RFC 1952) encoder; `level` 0–9, default 6. */
-export const gzipEncode = (options?: EncodeStreamOptions<'gzip'>): EncoderPair => encodePair('gzip', options)
-/** zlib-wrapped deflate (RFC 1950), the web platform's `'deflate'`. */
+/**
+ * gzip (RFC 1952) encoder; `level` 0–9, default 6.
+ * Options: {@link GzipEncodeOptions}, and the stream's ({@link EncodeStreamOptions}).
+ */
+export const gzipEncode = (options?: EncodeStreamOptions<'gzip'>): EncoderPair => encodeStream('gzip', options)
+/**
+ * zlib-wrapped deflate (RFC 1950), the web platform's `'deflate'`.
+ * Options: {@link DeflateDecodeOptions}, and the stream's ({@link DecodeStreamOptions}).
+ */
 export const deflateDecode = (options?: DecodeStreamOptions<'deflate'>): Pair => decodeStream('deflate', options)
-/** zlib-wrapped deflate (RFC 1950) encoder; `level` 0–9, default 6; `dictionary` writes FDICT. */
-export const deflateEncode = (options?: EncodeStreamOptions<'deflate'>): EncoderPair => encodePair('deflate', options)
-/** Raw deflate (RFC 1951), the web platform's `'deflate-raw'`. */
+/**
+ * zlib-wrapped deflate (RFC 1950) encoder; `level` 0–9, default 6; `dictionary` writes FDICT.
+ * Options: {@link DeflateEncodeOptions}, and the stream's ({@link EncodeStreamOptions}).
+ */
+export const deflateEncode = (options?: EncodeStreamOptions<'deflate'>): EncoderPair => encodeStream('deflate', options)
+/**
+ * Raw deflate (RFC 1951), the web platform's `'deflate-raw'`.
+ * Options: {@link DeflateRawDecodeOptions}, and the stream's ({@link DecodeStreamOptions}).
+ */
 export const deflateRawDecode = (options?: DecodeStreamOptions<'deflate-raw'>): Pair => decodeStream('deflate-raw', options)
-/** Raw deflate (RFC 1951) encoder; `level` 0–9, default 6. */
-export const deflateRawEncode = (options?: EncodeStreamOptions<'deflate-raw'>): EncoderPair => encodePair('deflate-raw', options)
-/** LZ4 frame format; concatenated and skippable frames are handled. */
+/**
+ * Raw deflate (RFC 1951) encoder; `level` 0–9, default 6.
+ * Options: {@link DeflateRawEncodeOptions}, and the stream's ({@link EncodeStreamOptions}).
+ */
+export const deflateRawEncode = (options?: EncodeStreamOptions<'deflate-raw'>): EncoderPair => encodeStream('deflate-raw', options)
+/**
+ * LZ4 frame format; concatenated and skippable frames are handled.
+ * Options: {@link Lz4DecodeOptions}, and the stream's ({@link DecodeStreamOptions}).
+ */
 export const lz4Decode = (options?: DecodeStreamOptions<'lz4'>): Pair => decodeStream('lz4', options)
-/** LZ4 frame encoder; `level` 1–12, default 1. */
-export const lz4Encode = (options?: EncodeStreamOptions<'lz4'>): EncoderPair => encodePair('lz4', options)
-/** zstd (RFC 8878); concatenated and skippable frames are handled. */
+/**
+ * LZ4 frame encoder; `level` 1–12, default 1.
+ * Options: {@link Lz4EncodeOptions}, and the stream's ({@link EncodeStreamOptions}).
+ */
+export const lz4Encode = (options?: EncodeStreamOptions<'lz4'>): EncoderPair => encodeStream('lz4', options)
+/**
+ * zstd (RFC 8878); concatenated and skippable frames are handled.
+ * Options: {@link ZstdDecodeOptions}, and the stream's ({@link DecodeStreamOptions}).
+ */
 export const zstdDecode = (options?: DecodeStreamOptions<'zstd'>): Pair => decodeStream('zstd', options)
-/** zstd (RFC 8878) encoder; `level` 1–19, default 3; the content checksum is written by default. */
-export const zstdEncode = (options?: EncodeStreamOptions<'zstd'>): EncoderPair => encodePair('zstd', options)
-/** brotli (RFC 7932). */
+/**
+ * zstd (RFC 8878) encoder; `level` 1–19, default 3; the content checksum is written by default.
+ * Options: {@link ZstdEncodeOptions}, and the stream's ({@link EncodeStreamOptions}).
+ */
+export const zstdEncode = (options?: EncodeStreamOptions<'zstd'>): EncoderPair => encodeStream('zstd', options)
+/**
+ * brotli (RFC 7932).
+ * Options: {@link BrotliDecodeOptions}, and the stream's ({@link DecodeStreamOptions}).
+ */
 export const brotliDecode = (options?: DecodeStreamOptions<'brotli'>): Pair => decodeStream('brotli', options)
-/** brotli (RFC 7932) encoder; `level` (quality) 0–11, default 5; `lgwin` 10–24. */
-export const brotliEncode = (options?: EncodeStreamOptions<'brotli'>): EncoderPair => encodePair('brotli', options)
+/**
+ * brotli (RFC 7932) encoder; `level` (quality) 0–11, default 5; `lgwin` 10–24.
+ * Options: {@link BrotliEncodeOptions}, and the stream's ({@link EncodeStreamOptions}).
+ */
+export const brotliEncode = (options?: EncodeStreamOptions<'brotli'>): EncoderPair => encodeStream('brotli', options)
 /**
  * Snappy's framing format (google/snappy framing_format.txt): every chunk's masked
  * CRC-32C is checked; skippable and padding chunks are skipped. For one raw block
  * ('snappy-raw', as Parquet stores it) use `decode`/`encode` or the span codecs.
+ * Options: {@link SnappyDecodeOptions}, and the stream's ({@link DecodeStreamOptions}).
  */
 export const snappyDecode = (options?: DecodeStreamOptions<'snappy'>): Pair => decodeStream('snappy', options)
-/** Snappy framing format encoder: the stream identifier, then one chunk per 64 KiB. */
-export const snappyEncode = (options?: EncodeStreamOptions<'snappy'>): EncoderPair => encodePair('snappy', options)
-/** RFC 9842 dictionary-compressed zstd ('dcz'): `dictionary` is required. */
+/**
+ * Snappy framing format encoder: the stream identifier, then one chunk per 64 KiB.
+ * Options: {@link SnappyEncodeOptions}, and the stream's ({@link EncodeStreamOptions}).
+ */
+export const snappyEncode = (options?: EncodeStreamOptions<'snappy'>): EncoderPair => encodeStream('snappy', options)
+/**
+ * RFC 9842 dictionary-compressed zstd ('dcz'): `dictionary` is required.
+ * Options: {@link DczDecodeOptions}, and the stream's ({@link DecodeStreamOptions}).
+ */
 export const dczDecode = (options: DecodeStreamOptions<'dcz'>): Pair => decodeStream('dcz', options)
-/** RFC 9842 'dcz' encoder (zstd with the dictionary as raw content): `dictionary` is required. */
-export const dczEncode = (options: EncodeStreamOptions<'dcz'>): EncoderPair => encodePair('dcz', options)
-/** RFC 9842 dictionary-compressed brotli ('dcb'): `dictionary` is required. */
+/**
+ * RFC 9842 'dcz' encoder (zstd with the dictionary as raw content): `dictionary` is required.
+ * Options: {@link DczEncodeOptions}, and the stream's ({@link EncodeStreamOptions}).
+ */
+export const dczEncode = (options: EncodeStreamOptions<'dcz'>): EncoderPair => encodeStream('dcz', options)
+/**
+ * RFC 9842 dictionary-compressed brotli ('dcb'): `dictionary` is required.
+ * Options: {@link DcbDecodeOptions}, and the stream's ({@link DecodeStreamOptions}).
+ */
 export const dcbDecode = (options: DecodeStreamOptions<'dcb'>): Pair => decodeStream('dcb', options)
-/** RFC 9842 'dcb' encoder (brotli with the dictionary): `dictionary` is required. */
-export const dcbEncode = (options: EncodeStreamOptions<'dcb'>): EncoderPair => encodePair('dcb', options)
+/**
+ * RFC 9842 'dcb' encoder (brotli with the dictionary): `dictionary` is required.
+ * Options: {@link DcbEncodeOptions}, and the stream's ({@link EncodeStreamOptions}).
+ */
+export const dcbEncode = (options: EncodeStreamOptions<'dcb'>): EncoderPair => encodeStream('dcb', options)

@@ -7,10 +7,42 @@ export { CodecError, type ErrorCode, type Failure } from '../lib/errors.js'
 export type { SpanCodec, Decoder, Encoder, Format, FormatTraits, Role } from '../lib/codec.js'
 export { createDecoder, createEncoder, loadCodec, type CodecModule } from '../lib/registry.js'
 export { FORMATS, type Engine } from '../lib/formats.js'
-export { DEFAULT_MAX_OUTPUT_BYTES, type CodecOptions, type MachineCodecOptions } from '../lib/codec-options.js'
+export { DEFAULT_MAX_OUTPUT_BYTES } from '../lib/codec-options.js'
+export type {
+  CodecOptions,
+  MachineCodecOptions,
+  AnyFormatDecodeOptions,
+  AnyFormatEncodeOptions,
+  DecodeMachineOptions,
+  EncodeMachineOptions,
+  DecodeOptionsByFormat,
+  EncodeOptionsByFormat,
+  GzipDecodeOptions,
+  GzipEncodeOptions,
+  DeflateDecodeOptions,
+  DeflateEncodeOptions,
+  DeflateRawDecodeOptions,
+  DeflateRawEncodeOptions,
+  Lz4DecodeOptions,
+  Lz4EncodeOptions,
+  Lz4BlockDecodeOptions,
+  Lz4BlockEncodeOptions,
+  ZstdDecodeOptions,
+  ZstdEncodeOptions,
+  BrotliDecodeOptions,
+  BrotliEncodeOptions,
+  DczDecodeOptions,
+  DczEncodeOptions,
+  DcbDecodeOptions,
+  DcbEncodeOptions,
+  SnappyDecodeOptions,
+  SnappyEncodeOptions,
+  SnappyRawDecodeOptions,
+  SnappyRawEncodeOptions,
+} from '../lib/option-types.js'
 export { Machine, DEFAULT_BLOCK_SIZE, type MachineOptions } from '../lib/machine.js'
-export { decode, encode, closeWorkers, MAX_THREADS, MAX_AUTO_THREADS, MIN_PARALLEL_BYTES, type DecodedWithIndex, type DecodeIndexOptions, type ThreadOptions, type Threads } from './one-shot.js'
-export type { DecodeOptions, EncodeOptions } from '../lib/whole-buffer.js'
+export { decode, encode, closeWorkers, MAX_THREADS, MAX_AUTO_THREADS, MIN_PARALLEL_BYTES, type DecodedWithIndex, type DecodeIndexOptions, type ThreadOptions, type Threads, type DecodeOptions, type EncodeOptions } from './one-shot.js'
+export type { OneShotDecodeOptions, OneShotEncodeOptions } from '../lib/whole-buffer.js'
 export type { Progress, ProgressCallback } from '../lib/progress.js'
 export type { BinaryInput } from '../lib/bytes.js'
 export { CodecStream, type StreamClasses, type StreamOptions, type Surface } from './codec-stream.js'
@@ -41,7 +73,7 @@ export {
   type EncoderPair,
 } from './factories.js'
 export type { DecodeThreadOptions } from './thread-options.js'
-export { CompressionStream, DecompressionStream, type CompressionStreamOptions } from './compression-stream.js'
+export { CompressionStream, DecompressionStream, type CompressionStreamOptions, type DecompressionStreamOptions } from './compression-stream.js'
 export { decompress, type DecompressOptions } from './decompress.js'
 export type { DictionariesOption, DictionaryLookup } from '../lib/dictionary-lookup.js'
 export { openZstdSeekable, DEFAULT_MAX_FRAMES, DEFAULT_MAX_SEEKABLE_FRAME, DEFAULT_SEEKABLE_TAIL, DEFAULT_GROUP_BYTES, type ZstdSeekable, type ZstdSeekableFrame, type ZstdSeekableOptions } from './zstd-seekable.js'

@@ -115,7 +115,7 @@ export async function decodeWithThreads<F extends Format>(format: F, data: Binar
         if (!(error instanceof CodecError) || error.code === 'ENGINE_UNAVAILABLE' || error.code === 'ABORTED') throw error
       }
     }
-    return codecs.decodeSerial(format, bytes, others as DecodeOptions<F>)
+    return codecs.decodeSerial(format, bytes, others as unknown as DecodeOptions<F>)
   }
   // The deflate family comes here with threads > 1 or to have its index built or used.
   if (isDeflate(format)) return decodeDeflate(format, inputBytes(format, data, false), others, threads, codecs)
@@ -124,7 +124,7 @@ export async function decodeWithThreads<F extends Format>(format: F, data: Binar
     // Decoding to less than MIN_PARALLEL_BYTES: serial (decodeLz4Frames returns null).
     return decodeLz4(bytes, others, jobRunner(threads, Infinity, codecs), 2 * threads, codecs, MIN_PARALLEL_BYTES)
   }
-  return codecs.decodeSerial(format, data, others as DecodeOptions<F>)
+  return codecs.decodeSerial(format, data, others as unknown as DecodeOptions<F>)
 }
 
 /**

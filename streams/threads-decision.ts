@@ -18,8 +18,8 @@ import { checkThreadsForm } from '../lib/options.js'
  * `blockSize` (except LZ4's, its frame option); lib/formats.ts `wantsBlocks`. `'auto'`
  * always does, so that its bytes do not depend on the machine.
  */
-export function encodesInBlocks(format: Format, options: Readonly<Record<string, unknown>>): boolean {
-  checkThreadsForm(format, options.threads)
+export function encodesInBlocks(format: Format, options: object): boolean {
+  checkThreadsForm(format, (options as { threads?: unknown }).threads)
   return wantsBlocks(format, options)
 }
 
@@ -33,12 +33,13 @@ export function encodesInBlocks(format: Format, options: Readonly<Record<string,
  * `decode()`, `onIndex` of a stream) runs there whatever `threads`: the chunks' block
  * starts build it; with another engine or a dictionary that is `INVALID_OPTION`.
  */
-export function decodesInParallel(format: Format, options: Readonly<Record<string, unknown>>): boolean {
-  const threads = options.threads
+export function decodesInParallel(format: Format, given: object): boolean {
+  const options = given as Readonly<Record<string, unknown>>
+  const { threads, concatenated } = options
   checkThreadsForm(format, threads)
   const many = threads !== undefined && threads !== 1
   const family = rowOf(format).blocks?.family
-  if (family !== 'deflate') return many && family !== undefined && options.concatenated !== false
+  if (family !== 'deflate') return many && family !== undefined && concatenated !== false
   if (options.onIndex !== undefined && typeof options.onIndex !== 'function') throw new CodecError('INVALID_OPTION', format, 'onIndex must be a function (index) => void')
   const kernels = (options.engine === undefined || options.engine === 'wasm') && options.dictionary === undefined
   const asks = options.index !== undefined ? 'index' : options.onIndex !== undefined ? 'onIndex' : null

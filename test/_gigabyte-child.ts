@@ -209,7 +209,7 @@ if (mode === 'pack') {
     })
   } else if (surface === 'encodeResponse') {
     const request = new Request('http://localhost/', { headers: { 'accept-encoding': 'zstd' } })
-    const response = encodeResponse(request, new Response(one(input), { headers: { 'content-type': 'text/plain' } }))
+    const response = await encodeResponse(request, new Response(one(input), { headers: { 'content-type': 'text/plain' } }))
     if (response.headers.get('content-encoding') !== 'zstd') throw new Error('not encoded')
     check = await throughCli('zstd', ['-d', '-c', '-q'], (stdin) => pipeWeb(response.body!, stdin))
   } else if (surface === 'decodeResponse') {

@@ -63,7 +63,7 @@ test('Chromium sends Available-Dictionary and decodes our dcz, dcb and encodeRes
     zstd: { encodings: ['zstd'] },
     br: { encodings: ['br'] },
   }
-  const fetchListener = toNodeListener((request) => {
+  const fetchListener = toNodeListener(async (request) => {
     const url = new URL(request.url)
     if (url.pathname === '/page') return new Response(PAGE, { headers: { 'content-type': 'text/html' } })
     if (url.pathname === '/dictionary.d.ts') {
@@ -87,7 +87,7 @@ test('Chromium sends Available-Dictionary and decodes our dcz, dcb and encodeRes
       sentBytes: 0,
     }
     seen.set(mode, s)
-    const encoded = encodeResponse(request, new Response(pair.body.slice(), { headers: { 'content-type': 'application/typescript', 'cache-control': 'no-store' } }), modes[mode])
+    const encoded = await encodeResponse(request, new Response(pair.body.slice(), { headers: { 'content-type': 'application/typescript', 'cache-control': 'no-store' } }), modes[mode])
     s.contentEncoding = encoded.headers.get('content-encoding')
     return counted(encoded, s)
   })

@@ -31,8 +31,14 @@ const bytesOf = async (r: Response) => new Uint8Array(await r.arrayBuffer())
 const req = (headers: Record<string, string> = {}, method = 'GET') => new Request('http://127.0.0.1/data/x', { method, headers })
 const res = (body: BodyInit | null, headers: Record<string, string> = { 'content-type': 'application/javascript' }) => new Response(body, { headers })
 
-function invalid(fn: () => unknown, pattern: RegExp): void {
-  const e = thrown(fn)
+async function invalid(fn: () => unknown, pattern: RegExp): Promise<void> {
+  let e: unknown
+  try {
+    await fn()
+    e = new Error('expected a failure')
+  } catch (error) {
+    e = error
+  }
   assert.instance(e, CodecError)
   assert.is((e as CodecError).code, 'INVALID_OPTION')
   assert.match((e as CodecError).message, pattern)
@@ -65,11 +71,11 @@ test('prepareDictionary hashes and copies once; its hash is the Available-Dictio
 test('options: dictionaries are prepared ones or bytes; dcz/dcb need them; dictionaries need dcz or dcb', async () => {
   const d = await prepareDictionary(new Uint8Array(100))
   const r = () => req({ 'accept-encoding': CHROME_ACCEPT })
-  invalid(() => encodeResponse(r(), res('x'), { dictionaries: ['text'] as never }), /dictionaries\[0\] is neither a BufferSource nor a dictionary made by prepareDictionary/)
-  invalid(() => encodeResponse(r(), res('x'), { dictionaries: d as never }), /array of dictionaries \(prepareDictionary results or BufferSources\), or a lookup/)
-  invalid(() => encodeResponse(r(), res('x'), { encodings: ['dcz', 'zstd'] }), /encodings lists dcz, which need the dictionaries option/)
-  invalid(() => encodeResponse(r(), res('x'), { encodings: ['zstd', 'br'], dictionaries: [d] }), /neither dcz nor dcb/)
-  invalid(() => encodeResponse(r(), res('x'), { dictionaries: [d], levels: { dcb: 12 } }), /level/)
+  await invalid(() => encodeResponse(r(), res('x'), { dictionaries: ['text'] as never }), /dictionaries\[0\] is neither a BufferSource nor a dictionary made by prepareDictionary/)
+  await invalid(() => encodeResponse(r(), res('x'), { dictionaries: d as never }), /array of dictionaries \(prepareDictionary results or BufferSources\), or a lookup/)
+  await invalid(() => encodeResponse(r(), res('x'), { encodings: ['dcz', 'zstd'] }), /encodings lists dcz, which need the dictionaries option/)
+  await invalid(() => encodeResponse(r(), res('x'), { encodings: ['zstd', 'br'], dictionaries: [d] }), /neither dcz nor dcb/)
+  await invalid(() => encodeResponse(r(), res('x'), { dictionaries: [d], levels: { dcb: 12 } }), /level/)
   invalid(() => compression({ dictionaries: ['x'] as never }), /is neither a BufferSource nor a dictionary made by prepareDictionary/)
 })
 
@@ -79,7 +85,7 @@ test('one way to pass dictionaries: raw bytes (hashed once), prepared ones and l
   const raw = pair.dictionary.slice()
   const ask = req({ 'available-dictionary': prepared.hash, 'accept-encoding': CHROME_ACCEPT })
   for (const dictionaries of [[raw], [raw.buffer], () => raw, () => prepared] as const) {
-    const encoded = encodeResponse(ask.clone(), res(pair.body.slice()), { dictionaries: dictionaries as never })
+    const encoded = await encodeResponse(ask.clone(), res(pair.body.slice()), { dictionaries: dictionaries as never })
     assert.is(encoded.headers.get('content-encoding'), 'dcz', 'raw bytes are found by the hash the request names')
     const body = await bytesOf(encoded)
     // The decoder takes the same forms: raw bytes, a prepared dictionary, a lookup.
@@ -97,7 +103,7 @@ test('negotiation: dcz/dcb only for a known Available-Dictionary, by q-value the
   const d = await prepareDictionary(pair.dictionary)
   const other = await prepareDictionary(small!.dictionary)
   const options = { dictionaries: [other, d], minBytes: 0 }
-  const coding = (headers: Record<string, string>, extra: Record<string, unknown> = {}) => encodeResponse(req(headers), res('body'), { ...options, ...extra }).headers.get('content-encoding')
+  const coding = async (headers: Record<string, string>, extra: Record<string, unknown> = {}) => (await encodeResponse(req(headers), res('body'), { ...options, ...extra })).headers.get('content-encoding')
   const ad = { 'available-dictionary': d.hash }
   const table: Array<[Record<string, string>, string | null, string]> = [
     [{ ...ad, 'accept-encoding': CHROME_ACCEPT }, 'dcz', 'the default order puts dcz first'],
@@ -115,29 +121,29 @@ test('negotiation: dcz/dcb only for a known Available-Dictionary, by q-value the
     [{ 'available-dictionary': `${d.hash}, ${other.hash}`, 'accept-encoding': CHROME_ACCEPT }, 'zstd', 'malformed: two hashes'],
     [{ ...ad }, null, 'no Accept-Encoding'],
   ]
-  for (const [headers, expected, why] of table) assert.is(coding(headers), expected, why)
-  assert.is(coding({ ...ad, 'accept-encoding': CHROME_ACCEPT }, { encodings: ['dcb', 'dcz', 'zstd'] }), 'dcb', 'the server order, configured')
-  assert.is(coding({ ...ad, 'accept-encoding': 'dcz' }, { encodings: ['dcb', 'br'] }), null, 'dcz not offered')
+  for (const [headers, expected, why] of table) assert.is(await coding(headers), expected, why)
+  assert.is(await coding({ ...ad, 'accept-encoding': CHROME_ACCEPT }, { encodings: ['dcb', 'dcz', 'zstd'] }), 'dcb', 'the server order, configured')
+  assert.is(await coding({ ...ad, 'accept-encoding': 'dcz' }, { encodings: ['dcb', 'br'] }), null, 'dcz not offered')
 })
 
 test('Vary: accept-encoding and available-dictionary on every eligible response, merged', async () => {
   const d = await prepareDictionary(new TextEncoder().encode('dictionary '.repeat(20)))
   const options = { dictionaries: [d], minBytes: 0 }
-  const vary = (headers: Record<string, string>, responseHeaders: Record<string, string> = { 'content-type': 'text/plain' }, method = 'GET') =>
-    encodeResponse(req(headers, method), res('some body', responseHeaders), options).headers.get('vary')
+  const vary = async (headers: Record<string, string>, responseHeaders: Record<string, string> = { 'content-type': 'text/plain' }, method = 'GET') =>
+    (await encodeResponse(req(headers, method), res('some body', responseHeaders), options)).headers.get('vary')
   const ad = { 'available-dictionary': d.hash }
-  assert.is(vary({ ...ad, 'accept-encoding': CHROME_ACCEPT }), 'Accept-Encoding, Available-Dictionary', 'dcz')
-  assert.is(vary({ 'accept-encoding': 'gzip' }), 'Accept-Encoding, Available-Dictionary', 'gzip: another request would get dcz')
-  assert.is(vary({}), 'Accept-Encoding, Available-Dictionary', 'not encoded')
-  assert.is(vary(ad, { 'content-type': 'text/plain', vary: 'Origin' }), 'Origin, Accept-Encoding, Available-Dictionary')
-  assert.is(vary(ad, { 'content-type': 'text/plain', vary: 'accept-encoding' }), 'accept-encoding, Available-Dictionary')
-  assert.is(vary(ad, { 'content-type': 'text/plain', vary: 'Available-Dictionary, Accept-Encoding' }), 'Available-Dictionary, Accept-Encoding')
-  assert.is(vary(ad, { 'content-type': 'text/plain', vary: '*' }), '*')
+  assert.is(await vary({ ...ad, 'accept-encoding': CHROME_ACCEPT }), 'Accept-Encoding, Available-Dictionary', 'dcz')
+  assert.is(await vary({ 'accept-encoding': 'gzip' }), 'Accept-Encoding, Available-Dictionary', 'gzip: another request would get dcz')
+  assert.is(await vary({}), 'Accept-Encoding, Available-Dictionary', 'not encoded')
+  assert.is(await vary(ad, { 'content-type': 'text/plain', vary: 'Origin' }), 'Origin, Accept-Encoding, Available-Dictionary')
+  assert.is(await vary(ad, { 'content-type': 'text/plain', vary: 'accept-encoding' }), 'accept-encoding, Available-Dictionary')
+  assert.is(await vary(ad, { 'content-type': 'text/plain', vary: 'Available-Dictionary, Accept-Encoding' }), 'Available-Dictionary, Accept-Encoding')
+  assert.is(await vary(ad, { 'content-type': 'text/plain', vary: '*' }), '*')
   // Left alone: not eligible, so no Vary added.
-  assert.is(vary(ad, { 'content-type': 'image/png' }), null)
-  assert.is(vary({ ...ad, 'accept-encoding': CHROME_ACCEPT }, { 'content-type': 'text/plain' }, 'HEAD'), null)
+  assert.is(await vary(ad, { 'content-type': 'image/png' }), null)
+  assert.is(await vary({ ...ad, 'accept-encoding': CHROME_ACCEPT }, { 'content-type': 'text/plain' }, 'HEAD'), null)
   // Without dictionaries, as before.
-  assert.is(encodeResponse(req({ 'accept-encoding': 'gzip' }), res('body'), { minBytes: 0 }).headers.get('vary'), 'Accept-Encoding')
+  assert.is((await encodeResponse(req({ 'accept-encoding': 'gzip' }), res('body'), { minBytes: 0 })).headers.get('vary'), 'Accept-Encoding')
 })
 
 test('dcz and dcb bodies: the RFC 9842 header, decoded to the same bytes, much smaller than without the dictionary', async () => {
@@ -146,7 +152,7 @@ test('dcz and dcb bodies: the RFC 9842 header, decoded to the same bytes, much s
     const d = await prepareDictionary(p.dictionary)
     const sizes: Record<string, number> = {}
     for (const coding of ['dcz', 'dcb', 'zstd', 'br'] as const) {
-      const r = encodeResponse(req({ 'available-dictionary': d.hash, 'accept-encoding': coding, etag: '"x"' }), res(p.body.slice(), { 'content-type': 'application/javascript', etag: '"v2"' }), { dictionaries: [d], encodings: [coding, 'dcz'] })
+      const r = await encodeResponse(req({ 'available-dictionary': d.hash, 'accept-encoding': coding, etag: '"x"' }), res(p.body.slice(), { 'content-type': 'application/javascript', etag: '"v2"' }), { dictionaries: [d], encodings: [coding, 'dcz'] })
       assert.is(r.headers.get('content-encoding'), coding)
       assert.is(r.headers.get('etag'), 'W/"v2"')
       const encoded = await bytesOf(r)
@@ -179,24 +185,24 @@ test('a lookup: gets the hash and Dictionary-ID; only a dictionary with that has
     return answer
   }
   const r = (headers: Record<string, string>) => encodeResponse(req({ 'accept-encoding': CHROME_ACCEPT, ...headers }), res(pair.body.slice()), { dictionaries: lookup })
-  const first = r({ 'available-dictionary': d.hash, 'dictionary-id': '"es5-old"' })
+  const first = await r({ 'available-dictionary': d.hash, 'dictionary-id': '"es5-old"' })
   assert.is(first.headers.get('content-encoding'), 'dcz')
   assert.ok(same(await bytesOf(decodeResponse(first, { dictionaries: [pair.dictionary] })), pair.body))
   assert.equal(asked, [[Buffer.from(d.sha256).toString('hex'), 'es5-old']])
   // A malformed Dictionary-ID reaches the lookup as null; a malformed hash never does.
   asked.length = 0
-  await r({ 'available-dictionary': d.hash, 'dictionary-id': 'es5-old' }).body?.cancel()
-  await r({ 'available-dictionary': 'es5-old' }).body?.cancel()
+  await (await r({ 'available-dictionary': d.hash, 'dictionary-id': 'es5-old' })).body?.cancel()
+  await (await r({ 'available-dictionary': 'es5-old' })).body?.cancel()
   assert.equal(asked, [[Buffer.from(d.sha256).toString('hex'), null]])
   // A lookup answering with another dictionary: not used (RFC 9842 section 2.1.3).
   answer = wrong
-  const second = r({ 'available-dictionary': d.hash })
+  const second = await r({ 'available-dictionary': d.hash })
   assert.is(second.headers.get('content-encoding'), 'zstd')
   await second.body?.cancel()
   answer = undefined
-  assert.is(r({ 'available-dictionary': d.hash }).headers.get('content-encoding'), 'zstd')
+  assert.is((await r({ 'available-dictionary': d.hash })).headers.get('content-encoding'), 'zstd')
   answer = { bytes: 'x' } as never
-  invalid(() => r({ 'available-dictionary': d.hash }), /returned neither a dictionary \(prepareDictionary's or a BufferSource\) nor undefined for SHA-256 [0-9a-f]{64}/)
+  await invalid(() => r({ 'available-dictionary': d.hash }), /returned neither a dictionary \(prepareDictionary's or a BufferSource\) nor undefined for SHA-256 [0-9a-f]{64}/)
 })
 
 test('flush: a text/event-stream body in dcz and dcb reaches the client event by event', async () => {
@@ -211,7 +217,7 @@ test('flush: a text/event-stream body in dcz and dcb reaches the client event by
         // Then nothing more until the client has read the third event.
       },
     })
-    const r = encodeResponse(req({ 'available-dictionary': d.hash, 'accept-encoding': coding }), res(upstream, { 'content-type': 'text/event-stream' }), { dictionaries: [d], encodings: [coding] })
+    const r = await encodeResponse(req({ 'available-dictionary': d.hash, 'accept-encoding': coding }), res(upstream, { 'content-type': 'text/event-stream' }), { dictionaries: [d], encodings: [coding] })
     assert.is(r.headers.get('content-encoding'), coding)
     const reader = decodeResponse(r, { dictionaries: [dictionary] }).body!.pipeThrough(new TextDecoderStream()).getReader()
     let text = ''

@@ -8,6 +8,7 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { encodeResponse, isCompressible, negotiate, parseAcceptEncoding, type ContentCoding } from '../adapters/fetch/index.js'
 import { CodecError } from '../lib/errors.js'
+import { rejection } from './_caught.js'
 import { concatBytes } from './_bytes.js'
 import { cliOutput, hasCli, runCli } from './_cli.js'
 import { filesCorpus } from './_corpus.js'
@@ -72,7 +73,7 @@ test('negotiate: q-values, *, identity, q=0, server order on ties (RFC 9110 §12
 
 for (const coding of ORDER) {
   ;(coding === 'zstd' && !HAS_ZSTD ? test.skip : test)(`encodeResponse: ${coding} when asked for; body byte-identical; headers`, async () => {
-    const out = encodeResponse(req({ 'accept-encoding': coding }), res(text, { 'content-type': 'text/plain', 'content-length': String(text.length), etag: '"abc"', vary: 'Origin' }))
+    const out = await encodeResponse(req({ 'accept-encoding': coding }), res(text, { 'content-type': 'text/plain', 'content-length': String(text.length), etag: '"abc"', vary: 'Origin' }))
     assert.is(out.headers.get('content-encoding'), coding)
     assert.is(out.headers.get('content-length'), null)
     assert.is(out.headers.get('etag'), 'W/"abc"')
@@ -84,7 +85,7 @@ for (const coding of ORDER) {
   })
 }
 
-test('encodeResponse leaves alone what it must not or need not encode', () => {
+test('encodeResponse leaves alone what it must not or need not encode', async () => {
   const ae = { 'accept-encoding': 'gzip' }
   const cases: Array<[string, Request, Response]> = [
     ['encoded already', req(ae), res(text, { 'content-encoding': 'br' })],
@@ -100,44 +101,114 @@ test('encodeResponse leaves alone what it must not or need not encode', () => {
     ['font', req(ae), res(text, { 'content-type': 'font/woff2' })],
     ['archive', req(ae), res(text, { 'content-type': 'application/zip' })],
   ]
-  for (const [name, request, response] of cases) assert.is(encodeResponse(request, response), response, name)
+  for (const [name, request, response] of cases) assert.is(await encodeResponse(request, response), response, name)
   // The predicates.
   assert.ok(isCompressible('image/svg+xml; charset=utf-8'))
   assert.ok(isCompressible('application/json'))
   assert.ok(isCompressible(null))
   assert.not.ok(isCompressible('audio/ogg'))
   assert.not.ok(isCompressible('application/x-7z-compressed'))
-  const mine = encodeResponse(req(ae), res(text, { 'content-type': 'image/png' }), { compressible: (t) => t === 'image/png' })
+  const mine = await encodeResponse(req(ae), res(text, { 'content-type': 'image/png' }), { compressible: (t) => t === 'image/png' })
   assert.is(mine.headers.get('content-encoding'), 'gzip')
-  // minBytes counts only a known length: a stream of unknown length is encoded.
-  const small = encodeResponse(req(ae), res(new Blob(['hi']).stream(), { 'content-type': 'text/plain' }))
-  assert.is(small.headers.get('content-encoding'), 'gzip')
-  assert.is(encodeResponse(req(ae), res('hello', { 'content-length': '5' }), { minBytes: 0 }).headers.get('content-encoding'), 'gzip')
+  assert.is((await encodeResponse(req(ae), res('hello', { 'content-length': '5' }), { minBytes: 0 })).headers.get('content-encoding'), 'gzip')
+})
+
+/** A body of `parts` (each a chunk), of unknown length; `reads()` counts the chunks taken. */
+function parts(chunks: Uint8Array[]) {
+  let i = 0
+  const stream = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (i < chunks.length) controller.enqueue(chunks[i++]!)
+      else controller.close()
+    },
+  }, { highWaterMark: 0 })
+  return { stream, reads: () => i }
+}
+
+test('small bodies: one that ends within minBytes is sent as it is, with or without Content-Length', async () => {
+  const ae = { 'accept-encoding': 'gzip, br, zstd' }
+  const twenty = Buffer.from('twenty bytes of text')
+  // The issue's case: a Response made from a string has no Content-Length header.
+  const cases: Array<[string, () => Response, Uint8Array]> = [
+    ['a string, no Content-Length', () => new Response(twenty.toString(), { headers: { 'content-type': 'text/plain' } }), twenty],
+    ['a string with Content-Length', () => res(twenty.toString(), { 'content-type': 'text/plain', 'content-length': '20' }), twenty],
+    ['a stream of 3 chunks, no Content-Length', () => res(parts([text.subarray(0, 300), text.subarray(300, 600), text.subarray(600, 1000)]).stream), text.subarray(0, 1000)],
+    ['a stream of minBytes - 1', () => res(parts([text.subarray(0, 1023)]).stream), text.subarray(0, 1023)],
+    ['an empty stream', () => res(parts([]).stream), new Uint8Array(0)],
+  ]
+  for (const [name, make, bytes] of cases) {
+    const out = await encodeResponse(req(ae), make())
+    assert.is(out.headers.get('content-encoding'), null, name)
+    assert.is(out.headers.get('content-length'), String(bytes.length), name)
+    assert.is(out.headers.get('vary'), null, `${name}: not eligible, as a known short length never was`)
+    assert.is(Buffer.compare(await bytesOf(out), bytes), 0, name)
+  }
+  // At minBytes and above, or with minBytes 0, it is encoded, its bytes all there.
+  for (const [name, chunks, options] of [
+    ['exactly minBytes', [text.subarray(0, 1024)], {}],
+    ['past minBytes in the second chunk', [text.subarray(0, 1000), text.subarray(1000, 5000)], {}],
+    ['minBytes 0', [text.subarray(0, 20)], { minBytes: 0 }],
+    ['minBytes 10', [text.subarray(0, 5), text.subarray(5, 20)], { minBytes: 10 }],
+  ] as const) {
+    const body = parts(chunks.map((c) => c.slice()))
+    const out = await encodeResponse(req(ae), res(body.stream), options)
+    assert.is(out.headers.get('content-encoding'), HAS_ZSTD ? 'zstd' : 'br', name)
+    assert.is(out.headers.get('content-length'), null, name)
+    const decoded = HAS_ZSTD ? cliOutput('zstd', ['-d', '-c', '-q'], await bytesOf(out)) : zlib.brotliDecompressSync(await bytesOf(out))
+    assert.is(Buffer.compare(Buffer.from(decoded), concatBytes([...chunks])), 0, name)
+  }
+  // The read-ahead stops at minBytes: a long body is not read to its end before the
+  // response is returned.
+  const long = parts(Array.from({ length: 100 }, (_, k) => text.subarray(k * 600, k * 600 + 600)))
+  const out = await encodeResponse(req(ae), res(long.stream))
+  assert.is(long.reads(), 2, 'two 600-byte chunks pass minBytes (1024)')
+  await out.body!.cancel()
+  // Event streams and flush: 'write' are never read ahead: the response comes at once,
+  // before the source has written anything.
+  for (const [type, options] of [['text/event-stream', {}], ['text/plain', { flush: 'write' }]] as const) {
+    const silent = new ReadableStream<Uint8Array>({ pull: () => new Promise<void>(() => {}) })
+    const live = await encodeResponse(req(ae), res(silent, { 'content-type': type }), options)
+    assert.ok(live.headers.get('content-encoding') !== null, type)
+    await live.body!.cancel()
+  }
+})
+
+test('small bodies: an upstream that fails during the read-ahead fails the encoded body', async () => {
+  let sent = 0
+  const upstream = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (sent++ === 0) controller.enqueue(text.subarray(0, 100))
+      else controller.error(new Error('upstream broke early'))
+    },
+  }, { highWaterMark: 0 })
+  const out = await encodeResponse(req({ 'accept-encoding': 'gzip' }), res(upstream))
+  assert.is(out.headers.get('content-encoding'), 'gzip')
+  assert.match(String(((await rejection(out.arrayBuffer())) as Error).message), /upstream broke early/)
 })
 
 test('eligible but not encoded (no acceptable coding): Vary is still added; Vary * and an existing Accept-Encoding kept', async () => {
-  const plain = encodeResponse(req({ 'accept-encoding': 'identity' }), res(text, { vary: 'Cookie' }))
+  const plain = await encodeResponse(req({ 'accept-encoding': 'identity' }), res(text, { vary: 'Cookie' }))
   assert.is(plain.headers.get('content-encoding'), null)
   assert.is(plain.headers.get('vary'), 'Cookie, Accept-Encoding')
   assert.is(Buffer.compare(await bytesOf(plain), text), 0)
-  assert.is(encodeResponse(req({ 'accept-encoding': 'gzip' }), res(text, { vary: '*' })).headers.get('vary'), '*')
-  assert.is(encodeResponse(req({ 'accept-encoding': 'gzip' }), res(text, { vary: 'accept-encoding, Origin' })).headers.get('vary'), 'accept-encoding, Origin')
-  assert.is(encodeResponse(req(), res()).headers.get('vary'), 'Accept-Encoding')
-  const weak = encodeResponse(req({ 'accept-encoding': 'gzip' }), res(text, { etag: 'W/"v1"' }))
+  assert.is((await encodeResponse(req({ 'accept-encoding': 'gzip' }), res(text, { vary: '*' }))).headers.get('vary'), '*')
+  assert.is((await encodeResponse(req({ 'accept-encoding': 'gzip' }), res(text, { vary: 'accept-encoding, Origin' }))).headers.get('vary'), 'accept-encoding, Origin')
+  assert.is((await encodeResponse(req(), res())).headers.get('vary'), 'Accept-Encoding')
+  const weak = await encodeResponse(req({ 'accept-encoding': 'gzip' }), res(text, { etag: 'W/"v1"' }))
   assert.is(weak.headers.get('etag'), 'W/"v1"')
 })
 
 test('options: encodings and their order, levels, checks', async () => {
   const both = 'gzip, br'
-  assert.is(encodeResponse(req({ 'accept-encoding': both }), res(), { encodings: ['gzip', 'br'] }).headers.get('content-encoding'), 'gzip')
-  assert.is(encodeResponse(req({ 'accept-encoding': 'zstd' }), res(), { encodings: ['gzip'] }).headers.get('content-encoding'), null)
-  const fast = await bytesOf(encodeResponse(req({ 'accept-encoding': 'gzip' }), res(), { levels: { gzip: 1 } }))
-  const best = await bytesOf(encodeResponse(req({ 'accept-encoding': 'gzip' }), res(), { levels: { gzip: 9 } }))
+  assert.is((await encodeResponse(req({ 'accept-encoding': both }), res(), { encodings: ['gzip', 'br'] })).headers.get('content-encoding'), 'gzip')
+  assert.is((await encodeResponse(req({ 'accept-encoding': 'zstd' }), res(), { encodings: ['gzip'] })).headers.get('content-encoding'), null)
+  const fast = await bytesOf(await encodeResponse(req({ 'accept-encoding': 'gzip' }), res(), { levels: { gzip: 1 } }))
+  const best = await bytesOf(await encodeResponse(req({ 'accept-encoding': 'gzip' }), res(), { levels: { gzip: 9 } }))
   assert.ok(best.length < fast.length, `level 9 (${best.length}) smaller than level 1 (${fast.length})`)
   assert.is(Buffer.compare(zlib.gunzipSync(best), text), 0)
   const bad: Array<Record<string, unknown>> = [{ encodings: ['lzma'] }, { levels: { gzip: 42 } }, { minBytes: -1 }, { compressible: 'yes' }, { flush: 'often' }, { engines: { zstd: 'js' } }]
   for (const options of bad) {
-    assert.throws(() => encodeResponse(req(), res(), options as never), (e: CodecError) => e.code === 'INVALID_OPTION', JSON.stringify(options))
+    assert.is(((await rejection(encodeResponse(req(), res(), options as never))) as CodecError).code, 'INVALID_OPTION', JSON.stringify(options))
   }
 })
 
@@ -160,7 +231,7 @@ test('text/event-stream is flushed per event: each decodes from the bytes out so
   for (const [accept, want] of [['gzip, deflate, br, zstd', HAS_ZSTD ? 'zstd' : null], ['br, gzip', 'br'], ['br', 'br'], ['gzip', 'gzip'], ['deflate', 'deflate']] as const) {
     if (want === null) continue
     const { stream } = eventSource(events)
-    const out = encodeResponse(req({ 'accept-encoding': accept }), res(stream, { 'content-type': 'text/event-stream' }))
+    const out = await encodeResponse(req({ 'accept-encoding': accept }), res(stream, { 'content-type': 'text/event-stream' }))
     assert.is(out.headers.get('content-encoding'), want, accept)
     if (want === null) continue
     const reader = out.body!.getReader()
@@ -188,7 +259,7 @@ test('text/event-stream is flushed per event: each decodes from the bytes out so
   }
   // brotli with engine 'node' flushes too.
   const { stream } = eventSource(events)
-  const withNode = encodeResponse(req({ 'accept-encoding': 'br' }), res(stream, { 'content-type': 'text/event-stream' }), { engines: { br: 'node' } })
+  const withNode = await encodeResponse(req({ 'accept-encoding': 'br' }), res(stream, { 'content-type': 'text/event-stream' }), { engines: { br: 'node' } })
   assert.is(withNode.headers.get('content-encoding'), 'br')
   assert.is(zlib.brotliDecompressSync(await bytesOf(withNode)).toString(), events.join(''))
 })
@@ -202,7 +273,7 @@ test('streamed bodies stay streamed: the upstream is read only as the client rea
       else controller.close()
     },
   }, { highWaterMark: 0 })
-  const out = encodeResponse(req({ 'accept-encoding': 'gzip' }), res(upstream))
+  const out = await encodeResponse(req({ 'accept-encoding': 'gzip' }), res(upstream))
   const reader = out.body!.getReader()
   const first = await reader.read()
   assert.not.ok(first.done)
@@ -226,7 +297,7 @@ test('an upstream that errors midway errors the encoded body (never a clean end)
         else controller.error(new Error('upstream broke'))
       },
     })
-    const out = encodeResponse(req({ 'accept-encoding': coding }), res(upstream))
+    const out = await encodeResponse(req({ 'accept-encoding': coding }), res(upstream))
     assert.is(out.headers.get('content-encoding'), coding)
     try {
       await out.arrayBuffer()
@@ -262,7 +333,7 @@ test('a client that goes away cancels the upstream and frees the encoder: 10,000
         cancelled++
       },
     })
-    const out = encodeResponse(req({ 'accept-encoding': ORDER[k % ORDER.length]! }), res(upstream))
+    const out = await encodeResponse(req({ 'accept-encoding': ORDER[k % ORDER.length]! }), res(upstream))
     const reader = out.body!.getReader()
     // The client asks for data, the encoder takes input (brotli may hold all of it back
     // for a while), and the client goes away.
@@ -286,11 +357,11 @@ test('a client that goes away cancels the upstream and frees the encoder: 10,000
 })
 
 test('bad input: not a Request/Response, a used body', async () => {
-  assert.throws(() => encodeResponse({} as Request, res()), (e: CodecError) => e.code === 'INVALID_OPTION')
-  assert.throws(() => encodeResponse(req(), {} as Response), (e: CodecError) => e.code === 'INVALID_OPTION')
+  assert.is(((await rejection(encodeResponse({} as Request, res()))) as CodecError).code, 'INVALID_OPTION')
+  assert.is(((await rejection(encodeResponse(req(), {} as Response))) as CodecError).code, 'INVALID_OPTION')
   const used = res()
   await used.arrayBuffer()
-  assert.throws(() => encodeResponse(req({ 'accept-encoding': 'gzip' }), used), (e: CodecError) => e.code === 'INVALID_OPTION')
+  assert.is(((await rejection(encodeResponse(req({ 'accept-encoding': 'gzip' }), used))) as CodecError).code, 'INVALID_OPTION')
 })
 
 test.run()

@@ -14,6 +14,7 @@ import { blockFamily } from '../lib/parallel/block-options.js'
 import { filesCorpus, randomBytes } from './_corpus.js'
 import { root } from './_fixtures.js'
 import { randomChunks } from './_streams.js'
+import { rejection } from './_caught.js'
 import { warmWorkers } from './_workers.js'
 
 const text = filesCorpus(join(root, 'node_modules/typescript/lib'), 2_500_000, /\.d\.ts$/)
@@ -204,14 +205,14 @@ test('CompressionStream with threads: a failure is the standard\'s TypeError car
 
 test('encodeResponse with threads: large bodies of known length in block mode, small ones as always', async () => {
   const request = new Request('http://x/', { headers: { 'accept-encoding': 'zstd, gzip' } })
-  const large = encodeResponse(request, new Response(input, { headers: { 'content-type': 'text/plain', 'content-length': String(input.length) } }), { threads: 2, encodings: ['gzip'] })
+  const large = await encodeResponse(request, new Response(input, { headers: { 'content-type': 'text/plain', 'content-length': String(input.length) } }), { threads: 2, encodings: ['gzip'] })
   assert.is(large.headers.get('content-encoding'), 'gzip')
   const body = new Uint8Array(await large.arrayBuffer())
   assert.equal(body, await encode('gzip', input, { threads: 2, level: 6 }), 'block mode, the one-shot bytes')
   const small = input.subarray(0, 5000)
-  const plain = encodeResponse(request, new Response(small, { headers: { 'content-type': 'text/plain', 'content-length': String(small.length) } }), { threads: 2, encodings: ['gzip'] })
+  const plain = await encodeResponse(request, new Response(small, { headers: { 'content-type': 'text/plain', 'content-length': String(small.length) } }), { threads: 2, encodings: ['gzip'] })
   assert.equal(new Uint8Array(await plain.arrayBuffer()), await encode('gzip', small, { level: 6 }), 'a small body: the serial stream')
-  assert.throws(() => encodeResponse(request, new Response('x'), { threads: -1 }), (e: CodecError) => e.code === 'INVALID_OPTION')
+  assert.is(((await rejection(encodeResponse(request, new Response('x'), { threads: -1 }))) as CodecError).code, 'INVALID_OPTION')
 })
 
 test.run()

@@ -114,7 +114,7 @@ test('encodeResponse: reports the body read and the encoded bytes, totalIn from 
   const reports: Progress[] = []
   const request = new Request('http://127.0.0.1/', { headers: { 'accept-encoding': 'zstd' } })
   const response = new Response(text as Uint8Array<ArrayBuffer>, { headers: { 'content-type': 'text/plain', 'content-length': String(text.length) } })
-  const encoded = encodeResponse(request, response, { onProgress: (p) => reports.push(p) })
+  const encoded = await encodeResponse(request, response, { onProgress: (p) => reports.push(p) })
   assert.is(encoded.headers.get('content-encoding'), 'zstd')
   const out = await readAll(encoded.body!)
   checkReports(reports, text.length, out.bytes, text.length)

@@ -19,7 +19,7 @@ import type { Format } from '../../lib/codec.js'
 import { rowOf } from '../../lib/formats.js'
 import { wantsBlocks } from '../../lib/codec-options.js'
 import { decompress, type DecompressOptions } from '../../streams/decompress.js'
-import { encodePair, type EncoderPair } from '../../streams/factories.js'
+import { encodeStream, type EncoderPair } from '../../streams/factories.js'
 import type { Threads } from '../../streams/thread-options.js'
 import type { ProgressCallback } from '../../lib/progress.js'
 
@@ -120,7 +120,7 @@ export function decoderOptions(format: Format | undefined, settings: CompressSet
 
 /** The encoder stream for `plan` (block mode on workers when it asks for it), reporting to `onProgress`. */
 export function compressPair(format: Format, plan: EncoderPlan, onProgress?: ProgressCallback): EncoderPair {
-  return encodePair(format, (onProgress ? { ...plan.options, onProgress } : plan.options) as never)
+  return encodeStream(format, (onProgress ? { ...plan.options, onProgress } : plan.options) as never)
 }
 
 /** The decoder stream `sluice decompress` uses: the format from the options, else detected. */

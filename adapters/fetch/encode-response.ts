@@ -3,7 +3,7 @@
  * fetch bridge, hono): `Content-Encoding` chosen from the request's
  * `Accept-Encoding`, the body encoded as a stream.
  *
- *     return encodeResponse(request, await handler(request))
+ *     return await encodeResponse(request, await handler(request))
  *
  * What is left alone (returned as it is, apart from `Vary`):
  * - responses already encoded (`Content-Encoding`) or marked `Cache-Control:
@@ -11,8 +11,9 @@
  * - responses without content: HEAD requests, 204 and 304 (RFC 9110 §15.3.5, §15.4.5);
  * - partial content: 206 responses and requests with `Range`, whose byte ranges refer
  *   to the unencoded representation (RFC 9110 §14);
- * - bodies shorter than `minBytes` when their length is known (`Content-Length`):
- *   framing and headers cost more than compression saves;
+ * - bodies shorter than `minBytes`, by their `Content-Length` or, without one, read
+ *   ahead up to `minBytes` bytes (`withKnownLength`): framing and headers cost more
+ *   than compression saves;
  * - types that are compressed already (see `isCompressible`).
  *
  * The encoded response has `Content-Encoding`, `Vary: Accept-Encoding` (merged with
@@ -63,7 +64,11 @@ export interface EncodeResponseOptions {
    * 6 (zlib's default).
    */
   levels?: Partial<Record<Coding, number>>
-  /** Bodies with a known length below this many bytes are sent as they are. Default 1024. */
+  /**
+   * Bodies shorter than this many bytes are sent as they are: by their `Content-Length`,
+   * or, without one, read ahead up to this many bytes to find out (see
+   * `withKnownLength`). Default 1024; 0 encodes every body and never reads ahead.
+   */
   minBytes?: number
   /**
    * Whether a response of this type is worth compressing. Default `isCompressible`
@@ -317,17 +322,39 @@ function withHeaders(response: Response, body: ReadableStream<Uint8Array> | null
  * coding offered) gets `Vary: Accept-Encoding`, since another client would have had an
  * encoded one.
  *
- * The body stays a stream: nothing is buffered beyond the encoder's window, and the
- * upstream is read only as fast as the client takes the output. An upstream that errors
- * midway errors the encoded body (the client sees an aborted transfer, never a short
- * body that looks complete); a client that goes away cancels the upstream and frees
- * the encoder.
+ * A body without `Content-Length` that `request` would have encoded is read ahead up to
+ * `minBytes` bytes first (`withKnownLength`): if it ends there, it is sent as it is, with
+ * its `Content-Length`, as a body of known length below `minBytes` is; otherwise the
+ * bytes read go first into the encoder. So the promise settles once the body has ended
+ * or passed `minBytes`; `text/event-stream` and `flush: 'write'` responses, whose first
+ * chunk must not wait, are not read ahead (they are encoded whatever their length).
+ *
+ * The body stays a stream: nothing is buffered beyond the encoder's window (and the
+ * read-ahead), and the upstream is read only as fast as the client takes the output. An
+ * upstream that errors midway errors the encoded body (the client sees an aborted
+ * transfer, never a short body that looks complete); a client that goes away cancels
+ * the upstream and frees the encoder. A bad option or argument rejects with
+ * `INVALID_OPTION`.
  */
-export function encodeResponse(request: Request, response: Response, options: EncodeResponseOptions = {}): Response {
+export async function encodeResponse(request: Request, response: Response, options: EncodeResponseOptions = {}): Promise<Response> {
+  if (typeof request?.headers?.get !== 'function') throw new CodecError('INVALID_OPTION', HTTP, 'expected a Request')
+  if (typeof response?.headers?.get !== 'function') throw new CodecError('INVALID_OPTION', HTTP, 'expected a Response')
+  const ahead = await readAhead(request, response, options)
+  // A body that ended within minBytes: sent as it is (the decision is made, and the
+  // dictionaries' lookup, user code, ran once).
+  if (ahead.small) return ahead.response
+  return encodeKnownLength(request, ahead.response, options, ahead.plan)
+}
+
+/**
+ * `encodeResponse` once a small body's length is known (`readAhead`): the decision (the
+ * one `readAhead` made, when it made one) and the encoding, synchronously.
+ */
+function encodeKnownLength(request: Request, response: Response, options: EncodeResponseOptions, planned?: EncodingPlan | null): Response {
   if (typeof request?.headers?.get !== 'function') throw new CodecError('INVALID_OPTION', HTTP, 'expected a Request')
   if (typeof response?.headers?.get !== 'function') throw new CodecError('INVALID_OPTION', HTTP, 'expected a Response')
   const rh = response.headers
-  const plan = planEncoding(request.method, (n) => request.headers.get(n), response.status, (n) => rh.get(n), response.body !== null, options)
+  const plan = planned !== undefined ? planned : planEncoding(request.method, (n) => request.headers.get(n), response.status, (n) => rh.get(n), response.body !== null, options)
   if (plan === null) return response
   if (response.bodyUsed || response.body!.locked) throw new CodecError('INVALID_OPTION', HTTP, 'the response body has already been read or is locked to a reader')
 
@@ -360,27 +387,50 @@ export function encodeResponse(request: Request, response: Response, options: En
  * bytes and their `Content-Length`, so that `encodeResponse` leaves it alone, as
  * compression middleware users expect of small bodies; otherwise the bytes read are
  * replayed in front of the rest, unchanged. Only responses `encodeResponse` would encode
- * are read, and never `text/event-stream` (whose first event must not wait for more).
- * Asynchronous, so for the middlewares that can wait (hono's `compress()`); a fetch
- * handler can `await` it before `encodeResponse`.
+ * are read, and never `text/event-stream` or `flush: 'write'` responses (whose first
+ * chunk must not wait for more). `encodeResponse` calls it first; it is exported for
+ * servers that want the small-body rule (and the `Content-Length`) without encoding
+ * through `encodeResponse`, such as a cache that stores small bodies as they are.
  */
 export async function withKnownLength(request: Request, response: Response, options: EncodeResponseOptions = {}): Promise<Response> {
+  return (await readAhead(request, response, options)).response
+}
+
+/**
+ * What `withKnownLength` does, for `encodeResponse` too: the response (rebuilt when
+ * read), whether its body ended within `minBytes` (`small`), and the plan made for it,
+ * if one was (undefined: not decided yet), so that the decision, and a `dictionaries`
+ * lookup in it, is made once per response.
+ */
+async function readAhead(request: Request, response: Response, options: EncodeResponseOptions): Promise<{ response: Response; small: boolean; plan?: EncodingPlan | null }> {
   const o = (checked.has(options) ? options : check(options)) as Checked
   const rh = response.headers
-  if (o.minBytes === 0 || response.body === null || rh.has('content-length') || response.bodyUsed || response.body.locked) return response
+  if (o.minBytes === 0 || response.body === null || rh.has('content-length') || response.bodyUsed || response.body.locked) return { response, small: false }
   const plan = planEncoding(request.method, (n) => request.headers.get(n), response.status, (n) => rh.get(n), true, options)
-  if (plan === null || plan.coding === null || plan.flush === 'write') return response
+  if (plan === null || plan.coding === null || plan.flush === 'write') return { response, small: false, plan }
   const reader = response.body.getReader()
   const head: Uint8Array[] = []
   let length = 0
   let done = false
+  // An upstream that fails during the read-ahead fails the body after the bytes read, as
+  // it would have failed it without the read-ahead (an aborted transfer, never a short
+  // body that looks complete); a chunk that is not bytes goes on as it is, for the
+  // encoder to refuse.
+  let failure: { error: unknown } | null = null
   while (length < o.minBytes) {
-    const r = await reader.read()
+    let r: ReadableStreamReadResult<Uint8Array>
+    try {
+      r = await reader.read()
+    } catch (error) {
+      failure = { error }
+      break
+    }
     if (r.done) {
       done = true
       break
     }
     head.push(r.value)
+    if (!(r.value instanceof Uint8Array)) break
     length += r.value.byteLength
   }
   const init = { status: response.status, statusText: response.statusText, headers: new Headers(rh) }
@@ -392,7 +442,7 @@ export async function withKnownLength(request: Request, response: Response, opti
       at += part.byteLength
     }
     init.headers.set('content-length', String(length))
-    return new Response(bytes, init)
+    return { response: new Response(bytes, init), small: true }
   }
   let i = 0
   const body = new ReadableStream<Uint8Array>({
@@ -401,11 +451,12 @@ export async function withKnownLength(request: Request, response: Response, opti
         controller.enqueue(head[i++]!)
         return
       }
+      if (failure !== null) throw failure.error
       const r = await reader.read()
       if (r.done) controller.close()
       else controller.enqueue(r.value)
     },
     cancel: (reason) => reader.cancel(reason),
   })
-  return new Response(body, init)
+  return { response: new Response(body, init), small: false, plan }
 }

@@ -4,7 +4,7 @@
  * request's `Available-Dictionary` (and `Dictionary-ID`) picks one of them.
  *
  *     const v1 = await prepareDictionary({ bytes: await readFile('app.v1.js'), id: 'app-v1' })
- *     encodeResponse(request, response, { dictionaries: [v1] })
+ *     await encodeResponse(request, response, { dictionaries: [v1] })
  *
  * The choice is made while the response's headers are, synchronously, and WebCrypto's
  * SHA-256 is asynchronous: so dictionaries are hashed once, ahead, by

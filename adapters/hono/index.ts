@@ -7,14 +7,14 @@
  *     app.use(compress())                       // zstd, br, gzip, deflate
  *     app.use(compress({ encoding: 'gzip' }))   // hono/compress's options work as there
  *
- * The rules and headers are `encodeResponse`'s (adapters/fetch/encode-response.ts).
+ * The rules and headers are `encodeResponse`'s (docs/servers.md).
  *
  * @module sluice/hono
  */
 import type { MiddlewareHandler } from 'hono'
 import { CodecError } from '../../lib/errors.js'
 import { checkKeys, describe } from '../../lib/options.js'
-import { checkEncodeOptions, ENCODE_OPTION_KEYS, encodeResponse, isCompressible, withKnownLength, type EncodeResponseOptions } from '../fetch/encode-response.js'
+import { checkEncodeOptions, ENCODE_OPTION_KEYS, encodeResponse, isCompressible, type EncodeResponseOptions } from '../fetch/encode-response.js'
 import type { ContentCoding } from '../fetch/negotiate.js'
 
 /** Options of `compress()`: `hono/compress`'s three, and every `encodeResponse` option. */
@@ -59,11 +59,10 @@ export function compress(options: CompressOptions = {}): MiddlewareHandler {
   })
   return async function compress(c, next) {
     await next()
-    // A body that ends within minBytes is left alone, even without Content-Length.
-    const sized = await withKnownLength(c.req.raw, c.res, checked)
-    if (sized !== c.res) c.res = sized
+    // A body that ends within minBytes is left alone, even without Content-Length: it
+    // comes back with one (encodeResponse reads ahead).
     const before = c.res
-    const after = encodeResponse(c.req.raw, before, checked)
+    const after = await encodeResponse(c.req.raw, before, checked)
     if (after === before) return
     c.res = after
     // hono's `c.res` setter copies the previous response's headers onto the new one:

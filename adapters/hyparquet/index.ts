@@ -18,8 +18,8 @@
  * that breaks the API contract) until that first load has finished.
  *
  * SNAPPY is decoded by this library's raw Snappy decoder ('snappy-raw': engine 'wasm',
- * sluice's hand-written lib/codecs/wasm/snappy.wat kernel, by default; 'js':
- * lib/codecs/snappy-block.ts), not hyparquet's own: the block's varint preamble must
+ * sluice's hand-written WebAssembly kernel, by default; 'js': TypeScript; docs/snappy.md),
+ * not hyparquet's own: the block's varint preamble must
  * state exactly `outputLength` bytes.
  *
  * `loadParquetWriterCompressors()` gives the other direction, compressors for

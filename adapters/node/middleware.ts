@@ -8,7 +8,7 @@
  *
  * And the bridge between fetch-style handlers and `node:http`:
  *
- *     createServer(toNodeListener((request) => encodeResponse(request, render(request))))
+ *     createServer(toNodeListener(async (request) => await encodeResponse(request, render(request))))
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { Readable } from 'node:stream'

@@ -16,7 +16,7 @@ import type { Format } from '../../lib/codec.js'
 import type { Machine } from '../../lib/machine.js'
 import { prepareDecoder, prepareEncoder, type OpenMachine } from '../../lib/prepare.js'
 import { CodecError } from '../../lib/errors.js'
-import type { MachineCodecOptions } from '../../lib/codec-options.js'
+import type { MachineCodecOptions } from '../../lib/option-types.js'
 import { describe } from '../../lib/options.js'
 import { decodeStream } from '../../streams/factories.js'
 import { parallelEncodeStream } from '../../streams/parallel-stream.js'
@@ -32,7 +32,7 @@ export interface NodeCodecOptions {
 /**
  * Options of `nodeDecode(format)`: `duplex`, every decoder's (`engine`, `maxOutputBytes`,
  * `concatenated`, `chunkSize`, `dictionary`) and the format's own (e.g. zstd
- * `maxWindowLog`), as the format table lists them (lib/formats.ts), and `threads`
+ * `maxWindowLog`: `DecodeOptionsByFormat`), and `threads`
  * (parallel zstd and LZ4 decoding, docs/threads.md).
  */
 export type NodeDecodeOptions<F extends Format = Format> = NodeCodecOptions & MachineCodecOptions<F, 'decode'> & DecodeThreadOptions

@@ -46,7 +46,7 @@ const types: Record<string, string> = {
 export default {
   /** Every answer is compressed for the client as its Accept-Encoding allows. */
   async fetch(request: Request, env: Env): Promise<Response> {
-    return encodeResponse(request, await proxy(request, env))
+    return await encodeResponse(request, await proxy(request, env))
   },
 }
 

@@ -436,7 +436,7 @@ export interface MetadataOptions {
   statistics?: boolean
 }
 
-/** What `parquetMetadata()` reads from (the shared `ByteSource` of lib/range-source.ts). */
+/** What `parquetMetadata()` reads from: a `ByteSource`, the range reads the library shares between its readers (docs/parquet.md). */
 export type MetadataSource = ByteSource
 
 export interface SourceOptions extends MetadataOptions {
