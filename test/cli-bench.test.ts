@@ -81,7 +81,7 @@ test('--csv has the JSON\'s fields; the table names its columns and marks the Pa
   const table = sluice(['bench', '--rounds=1', '--formats=lz4', '--levels=1', 'text.txt'])
   assert.is(table.status, 0, table.stderr)
   const out = table.stdout.toString()
-  assert.match(out, /^text\.txt: 976\.6 KiB \(1000000 B\); 1 rounds; \d+ cores, load [\d.]+\n/)
+  assert.match(out, /^text\.txt: 976\.6 KiB \(1000000 B\); 1 round; \d+ cores, load [\d.]+\n/)
   assert.match(out, /format\s+level\s+threads\s+ratio\s+compressed\s+encode MB\/s\s+decode MB\/s\s+memory\s+pareto/)
   // One row is on both fronts of itself.
   assert.match(out, /\nlz4\s+1\s+1\s+×\d+\.\d{3} \(\d+\.\d\d%\)\s+.+\s+[\d.]+ ±\d+%\s+[\d.]+ ±\d+%\s+.+\s+enc dec\n/)

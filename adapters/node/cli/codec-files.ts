@@ -15,6 +15,7 @@ import { basename, dirname, join } from 'node:path'
 import { Readable, Writable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { Format } from '../../../lib/codec.js'
+import { rowOf } from '../../../lib/formats.js'
 import { compressPair, decoderOptions, decompressPair, encoderOptions, READ_BYTES, SettingsError, type CompressSettings } from '../../bench/compress-plan.js'
 import { formatRatio, ratioOf } from '../../bench/ratio.js'
 import type { Args } from './args.js'
@@ -71,7 +72,8 @@ export interface FileReport {
   /** The file written; null for stdout (and for `test`, which writes nothing). */
   output?: string | null
   format?: Format | null
-  level?: number | null
+  /** compress: the level used (the format's default when none was given). */
+  level?: number
   /** What was read and what was written (`test`: decoded), in bytes. */
   inputBytes?: number
   outputBytes?: number
@@ -166,6 +168,7 @@ async function runOne(args: Args, io: Io, file: string, forced: Format | undefin
   const onProgress = bar?.update
   const source: Readable = fromStdin ? io.stdin : createReadStream(file, { highWaterMark: READ_BYTES })
   let pair: ReadableWritablePair<Uint8Array, BufferSource>
+  const parallelDecode = args.command !== 'compress' && settings.threads !== undefined && settings.threads !== 1
   try {
     if (args.command === 'compress') {
       const encoder = encoderOptions(plan.format!, settings, size)
@@ -173,7 +176,9 @@ async function runOne(args: Args, io: Io, file: string, forced: Format | undefin
       pair = compressPair(plan.format!, encoder, onProgress)
     } else {
       if (args.level !== undefined) throw new UsageError('a level is for compress')
-      pair = decompressPair(decoderOptions(plan.format, settings), onProgress)
+      // Decoding on workers reports no progress (streams/parallel-stream.ts): the feed
+      // below draws the bar then.
+      pair = decompressPair(decoderOptions(plan.format, settings), parallelDecode ? undefined : onProgress)
     }
   } catch (error) {
     if (!fromStdin) (source as ReadStream).destroy()
@@ -182,12 +187,14 @@ async function runOne(args: Args, io: Io, file: string, forced: Format | undefin
   const transform = Readable.fromWeb(pair.readable as import('node:stream/web').ReadableStream)
   const writer = pair.writable.getWriter()
   let inBytes = 0
+  let outBytes = 0
   // Feed the web pair from the Node source with backpressure; errors reach both sides.
   const feed = (async () => {
     try {
       for await (const chunk of source as AsyncIterable<Buffer>) {
         inBytes += chunk.length
         await writer.write(chunk as Uint8Array<ArrayBuffer>)
+        if (parallelDecode) bar?.update({ bytesIn: inBytes, bytesOut: outBytes, totalIn: size })
       }
       await writer.close()
     } catch (error) {
@@ -196,7 +203,6 @@ async function runOne(args: Args, io: Io, file: string, forced: Format | undefin
     }
   })()
   feed.catch((error: unknown) => transform.destroy(error as Error))
-  let outBytes = 0
   const counter = new Writable({
     write(chunk: Buffer, _e, cb) {
       outBytes += chunk.length
@@ -231,7 +237,7 @@ async function runOne(args: Args, io: Io, file: string, forced: Format | undefin
     file: name,
     ...(args.command === 'test' ? {} : { output: plan.output }),
     format: plan.format ?? null,
-    ...(args.command === 'compress' ? { level: settings.level ?? null } : {}),
+    ...(args.command === 'compress' ? { level: settings.level ?? rowOf(plan.format!).levels[2] } : {}),
     inputBytes: inBytes,
     outputBytes: outBytes,
     ratio: ratioOf(original, compressed),
