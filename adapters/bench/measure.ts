@@ -14,6 +14,7 @@
  * bytes per second, MB = 10^6 bytes, wall time, as lzbench and `zstd -b` count them; the
  * row reports the median round and the slowest and fastest.
  */
+import { joinBytes } from '../../lib/bytes.js'
 import type { Format } from '../../lib/codec.js'
 import type { Threads } from '../../streams/thread-options.js'
 import { compressPair, decoderOptions, decompressPair, encoderOptions, READ_BYTES, type CompressSettings } from './compress-plan.js'
@@ -111,7 +112,7 @@ export async function measureRow(input: Uint8Array, spec: BenchSpec, options: Me
   const kept: Uint8Array[] = []
   const outputBytes = await encodeOnce(spec.format, plan, input, meter, kept)
   const encodeEstimate = (now() - t0) / 1000
-  const encoded = joined(kept, outputBytes)
+  const encoded = joinBytes(kept, outputBytes)
   probe?.start()
   const decodedBytes = await decodeOnce(decoding, encoded, meter, input, probe?.sample)
   if (decodedBytes !== input.length) throw new Error(`${spec.format} -${spec.level}: decoded ${decodedBytes} bytes, the input has ${input.length}`)
@@ -169,16 +170,6 @@ function median(xs: readonly number[]): number {
   const s = [...xs].sort((a, b) => a - b)
   const m = s.length >> 1
   return s.length % 2 ? s[m]! : round2((s[m - 1]! + s[m]!) / 2)
-}
-
-function joined(parts: readonly Uint8Array[], total: number): Uint8Array {
-  const out = new Uint8Array(total)
-  let at = 0
-  for (const p of parts) {
-    out.set(p, at)
-    at += p.length
-  }
-  return out
 }
 
 /** The highest memory reading above a baseline, each reading after a garbage collection when one can be asked for. */
