@@ -25,6 +25,13 @@ import { cpus, loadavg } from 'node:os'
  * its hashes are dropped so that a region adds no heading to the doc).
  */
 export const BENCHES = {
+  // `npm run bench -- gzip`'s rows (bench/run.ts, each row in its own process); the peers
+  // pako and fflate come from `npm run bench:install` and the root install.
+  gzip: {
+    doc: 'docs/performance.md',
+    argv: ['--import', 'tsx', 'bench/run.ts', 'gzip'],
+    env: { BENCH_MB: '8' },
+  },
   byob: {
     doc: 'docs/performance.md',
     argv: ['--import', 'tsx', '--expose-gc', 'bench/byob.ts'],
