@@ -74,8 +74,16 @@ class ArrowPump implements Pump<RecordBatch> {
     return !this.ended && this.ready === null && this.ahead === null && this.pending === null && this.blocks === null && this.pos >= this.input.length
   }
 
+  /**
+   * A chunk from the stream shell: batches may alias it only when `fromBuffer()` made it
+   * (the shell's own `lent` flag, the Pump contract's second argument, says nothing here).
+   */
+  push(chunk: Uint8Array): void {
+    this.pushBytes(chunk, wholeBuffers.has(chunk))
+  }
+
   /** `whole`: the chunk is the whole stream or file, and batches may alias it. */
-  push(chunk: Uint8Array, whole = wholeBuffers.has(chunk)): void {
+  pushBytes(chunk: Uint8Array, whole: boolean): void {
     if (this.fileRead) throw new CodecError('TRAILING_DATA', 'arrow', 'input after a whole IPC file', this.framer.offset)
     this.input = chunk
     this.pos = 0
@@ -297,7 +305,7 @@ export async function readArrow(source: ArrowSource, options?: ArrowReadOptions)
   const pump = new ArrowPump(limits)
   const batches: RecordBatch[] = []
   try {
-    pump.push(bytes, true)
+    pump.pushBytes(bytes, true)
     pump.end()
     while (!pump.finished) {
       const batch = pump.next()
