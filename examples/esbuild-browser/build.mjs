@@ -4,7 +4,7 @@
 // server (Content-Security-Policy: script-src 'self' 'wasm-unsafe-eval') and open it.
 //
 //   node examples/esbuild-browser/build.mjs [outdir]     (default: examples/esbuild-browser/out)
-import { copyFileSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -29,5 +29,8 @@ writeFileSync(join(outdir, 'hello.txt.zst'), await encode('zstd', new TextEncode
 
 const js = readdirSync(outdir).filter((f) => f.endsWith('.js'))
 const bytes = js.reduce((n, f) => n + statSync(join(outdir, f)).size, 0)
-if (wasm.length !== 8) throw new Error(`expected eight .wasm files in ${browserDist}, found ${wasm.join(', ')}`)
+// Every .wasm file the bundle names must be beside it.
+const named = new Set(js.flatMap((f) => readFileSync(join(outdir, f), 'utf8').match(/[\w-]+\.wasm/g) ?? []))
+const missing = [...named].filter((f) => !wasm.includes(f))
+if (named.size === 0 || missing.length > 0) throw new Error(`the bundle names ${[...named].join(', ') || 'no .wasm file'}; not in ${browserDist}: ${missing.join(', ')}`)
 console.log(`ok: ${outdir}: app.js ${statSync(join(outdir, 'app.js')).size} bytes, ${js.length} chunks ${bytes} bytes in all (loaded on demand), ${wasm.length} .wasm files copied`)
