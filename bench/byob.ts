@@ -1,5 +1,6 @@
 // BYOB vs default reads of a decoder's output, in one run: MB/s of decoded output over
-// CPU time (median of the timed runs), for gzip, zstd and LZ4 of the text corpus.
+// CPU time (median of the timed runs), for gzip, zstd and LZ4 of the text corpus. Prints
+// a markdown table (`npm run bench:docs -- byob` writes it into docs/performance.md).
 //
 //   node --import tsx --expose-gc bench/byob.ts      (corpus of BENCH_MB MB, default 16)
 //
@@ -42,8 +43,9 @@ async function run(format: Format, packed: Uint8Array[], byob: boolean): Promise
 }
 
 const raw = corpus('text')
-console.log(`text: ${(raw.length / 1e6).toFixed(1)} MB decoded`)
-console.log('row'.padEnd(22) + 'MB/s'.padStart(8) + '  byob vs default')
+console.log(`# text corpus, ${(raw.length / 1e6).toFixed(1)} MB decoded; output MB/s per CPU second, median of at least 3 timed runs`)
+console.log('| decoder | default reads, MB/s | BYOB reads (64 KiB buffer), MB/s | BYOB / default |')
+console.log('|---|---:|---:|---:|')
 for (const format of ['gzip', 'zstd', 'lz4'] as Format[]) {
   const packed = chunks(await encode(format, raw))
   let base = 0
@@ -60,6 +62,6 @@ for (const format of ['gzip', 'zstd', 'lz4'] as Format[]) {
     }
     const mbps = raw.length / 1e6 / (median(cpu) / 1000)
     if (!byob) base = mbps
-    console.log(`${format} ${byob ? 'byob' : 'default'}`.padEnd(22) + mbps.toFixed(1).padStart(8) + (byob ? `  ${(mbps / base).toFixed(2)}x` : ''))
+    else console.log(`| ${format} | ${base.toFixed(0)} | ${mbps.toFixed(0)} | ${(mbps / base).toFixed(2)}× |`)
   }
 }

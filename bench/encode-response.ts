@@ -13,6 +13,8 @@
 //                                  CompressionStream (gzip, deflate; brotli/zstd where the
 //                                  platform has them)
 // Each body is streamed to the encoder in 64 KiB chunks, as a server would receive it.
+// Prints markdown tables (`npm run bench:docs -- encode-response` writes them into
+// docs/performance.md); "sluice / row" is the first row of the coding over this row.
 import { Hono } from 'hono'
 import { compress as honoCompress } from 'hono/compress'
 import { compress } from '../adapters/hono/index.js'
@@ -62,8 +64,9 @@ for (const name of ['text', 'json']) {
     a.get('/', () => body())
     return a
   }
-  console.log(`\n${name}: ${(raw.length / 1e6).toFixed(1)} MB in ${parts.length} chunks of 64 KiB`)
-  console.log('row'.padEnd(30) + 'MB/s'.padStart(8) + 'ratio'.padStart(8) + '  vs hono / platform')
+  console.log(`\n# ${name} corpus, ${(raw.length / 1e6).toFixed(1)} MB in ${parts.length} chunks of 64 KiB; MB/s of input per CPU second (median), compression ratio (input / output)`)
+  console.log('| row | MB/s | ratio | sluice compress() / row |')
+  console.log('|---|---:|---:|---:|')
   for (const coding of CODINGS) {
     const rows: Array<[string, Op]> = []
     const ours = app(compress({ encoding: coding }))
@@ -85,8 +88,8 @@ for (const name of ['text', 'json']) {
     for (const [label, op] of rows) {
       const { mbps, out } = await measure(op, raw.length)
       if (first === 0) first = mbps
-      const vs = first === mbps ? '' : `  sluice ${(first / mbps).toFixed(2)}x`
-      console.log(label.padEnd(30) + mbps.toFixed(1).padStart(8) + (raw.length / out).toFixed(2).padStart(8) + vs)
+      const vs = first === mbps ? '' : `${(first / mbps).toFixed(2)}×`
+      console.log(`| ${label} | ${mbps.toFixed(1)} | ${(raw.length / out).toFixed(2)} | ${vs} |`)
     }
   }
 }
