@@ -10,8 +10,8 @@ import { DETECTED_DESCRIPTION, detectFormat, hexHead } from '../lib/detect.js'
 import { DictionaryFinder, hashHex, transportHash, transportHeaderAt, transportHeaderLength, type DictionariesOption } from '../lib/dictionary-lookup.js'
 import { CodecError } from '../lib/errors.js'
 import { DETECTED_FORMATS, isDictionaryTransport, isFormat, takesDictionary, TRANSPORT_FORMATS, transportOf, type TransportFormat } from '../lib/formats.js'
-import { describe } from '../lib/options.js'
-import { STREAM_SURFACE } from '../lib/prepare.js'
+import { checkThreadsForm, describe } from '../lib/options.js'
+import { STREAM_SURFACE, type Surface } from '../lib/prepare.js'
 import type { AnyFormatDecodeOptions, DecodeMachineOptions } from '../lib/option-types.js'
 import type { BinaryInput } from '../lib/bytes.js'
 import { decodeStream } from './factories.js'
@@ -96,8 +96,8 @@ async function transportDecision(format: TransportFormat, head: Uint8Array, find
  * `dictionary`); without it they error with `UNSUPPORTED`, naming the format and hash.
  *
  * The other options are those of `decodeStream` (`maxOutputBytes`, `signal`, `streams`,
- * `chunkSize`, `engine`, format-specific ones) and apply to the detected format's
- * stream; `maxOutputBytes` also bounds passed-through output.
+ * `chunkSize`, `engine`, `threads`, format-specific ones) and apply to the detected
+ * format's stream; `maxOutputBytes` also bounds passed-through output.
  */
 export function decompress(options: DecompressOptions = {}): Pair {
   const { format, passthrough, dictionary: given, dictionaries, ...rest } = options
@@ -125,8 +125,10 @@ export function decompress(options: DecompressOptions = {}): Pair {
   if (passthrough !== undefined && typeof passthrough !== 'boolean') {
     throw new CodecError('INVALID_OPTION', 'decompress', `passthrough must be a boolean, got ${describe(passthrough)}`)
   }
-  // Checked now; each detected format gets the options it takes.
-  const { shared, ownFor } = checkDeferredOptions('decompress', [...DETECTED_FORMATS, ...TRANSPORT_FORMATS], 'decode', rest, STREAM_SURFACE)
+  // Checked now; each detected format gets the options it takes (`threads` too: the
+  // formats that split decode in parallel with it, the others on one thread).
+  checkThreadsForm('decompress', rest.threads)
+  const { shared, ownFor } = checkDeferredOptions('decompress', [...DETECTED_FORMATS, ...TRANSPORT_FORMATS], 'decode', rest, DETECT_SURFACE)
   const decide: Decide = (head, ended) => {
     const found = detectFormat(head, ended)
     if (found === null) return null
@@ -142,6 +144,9 @@ export function decompress(options: DecompressOptions = {}): Pair {
   }
   return sniffingStream(decide, shared, 'decompress')
 }
+
+/** The keys `decompress()` takes besides the codecs' when it detects the format: the streams' and `threads`. */
+const DETECT_SURFACE: Surface = Object.freeze({ ...STREAM_SURFACE, shell: Object.freeze(['signal', 'streams', 'threads']) })
 
 /** A decision with the detected format's own options added. */
 function withOptions(decision: Decision, own: Record<string, unknown>): Decision {

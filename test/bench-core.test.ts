@@ -75,6 +75,8 @@ test('encoderOptions: the content size where one frame holds the input; block mo
   assert.throws(() => encoderOptions('lz4', { long: true }), /--long is for zstd/)
   assert.equal(decoderOptions('zstd', { long: 28, threads: 2 }), { format: 'zstd', threads: 2, maxWindowLog: 28 })
   assert.equal(decoderOptions(undefined, { long: true }), {}, '--long (27) is the decoder default already')
+  assert.equal(decoderOptions(undefined, { long: 30 }), { maxWindowLog: 30 }, 'a detected format: zstd takes it')
+  assert.equal(decoderOptions('gzip', { long: 30 }), { format: 'gzip' }, 'gzip has no window to accept')
 })
 
 test('measureRow: sizes, ratio and speeds of one row; the bytes are encode()\'s where the stream and encode() agree (gzip, LZ4 with its content size)', async () => {

@@ -2,9 +2,10 @@
  * `sluice bench` (adapters/node/cli/bench.ts) run as users run it: every row of the
  * default grid, and rows on two threads, have the size `sluice compress` writes at that
  * format, level and thread count; `--json` and `--csv` parse and agree; the Pareto marks
- * follow their definition; the table names its columns. No timing is asserted: the
- * speeds are only checked to be there.
+ * follow their definition; the table names its columns; a progress bar is drawn on a
+ * terminal (`script`). No timing is asserted: the speeds are only checked to be there.
  */
+import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -15,7 +16,8 @@ import { paretoFront } from '../adapters/bench/pareto.js'
 import { CSV_COLUMNS, type BenchRow } from '../adapters/bench/report.js'
 import { filesCorpus } from './_corpus.js'
 import { root } from './_fixtures.js'
-import { sluiceIn, type Run } from './_sluice.js'
+import { requireCli } from './_cli.js'
+import { SLUICE_SH, sluiceIn, type Run } from './_sluice.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'sluice-cli-bench-'))
 /** Real text, 1 MB: TypeScript's declarations. */
@@ -81,10 +83,23 @@ test('--csv has the JSON\'s fields; the table names its columns and marks the Pa
   const table = sluice(['bench', '--rounds=1', '--formats=lz4', '--levels=1', 'text.txt'])
   assert.is(table.status, 0, table.stderr)
   const out = table.stdout.toString()
-  assert.match(out, /^text\.txt: 976\.6 KiB \(1000000 B\); 1 rounds; \d+ cores, load [\d.]+\n/)
+  assert.match(out, /^text\.txt: 976\.6 KiB \(1000000 B\); 1 round; \d+ cores, load [\d.]+\n/)
   assert.match(out, /format\s+level\s+threads\s+ratio\s+compressed\s+encode MB\/s\s+decode MB\/s\s+memory\s+pareto/)
   // One row is on both fronts of itself.
   assert.match(out, /\nlz4\s+1\s+1\s+×\d+\.\d{3} \(\d+\.\d\d%\)\s+.+\s+[\d.]+ ±\d+%\s+[\d.]+ ±\d+%\s+.+\s+enc dec\n/)
+})
+
+const SCRIPT = requireCli('script', 'the progress bar on a terminal (script from util-linux)')
+;(SCRIPT ? test : test.skip)('a progress bar per row on a terminal stderr, cleared when the row is done; none with -q', () => {
+  const run = (flags: string) => spawnSync('script', ['-qec', `${SLUICE_SH} bench ${flags} --rounds=2 --formats=lz4,snappy --levels=1 text.txt`, '/dev/null'], { cwd: dir, encoding: 'utf8', env: { ...process.env, COLUMNS: '100' } })
+  const shown = run('')
+  assert.is(shown.status, 0, shown.stdout)
+  assert.match(shown.stdout, /\rtext\.txt lz4 -1 \(1\/2\)\s+\d+%/)
+  assert.match(shown.stdout, /\rtext\.txt snappy -1 \(2\/2\)\s+\d+%/)
+  assert.match(shown.stdout, /\r\x1b\[K/, 'the line is cleared')
+  const quiet = run('-q')
+  assert.is(quiet.status, 0)
+  assert.not.match(quiet.stdout, /\(1\/2\)/)
 })
 
 test.after(() => rmSync(dir, { recursive: true, force: true }))

@@ -45,6 +45,9 @@ test('-T 2 writes the bytes of the library\'s threads: 2 (gzip, zstd, LZ4); -T0 
     const back = sluice(['decompress', '-F', format, '-T2', '-c'], r.stdout)
     ok(back, `decompress -T2 ${format}`)
     same(back.stdout, text, `${format} round trip on two threads`)
+    const detected = sluice(['decompress', '-T2', '-c'], r.stdout)
+    ok(detected, `decompress -T2, ${format} detected`)
+    same(detected.stdout, text, `${format} detected, on two threads`)
   }
   // A format without independent blocks runs on one thread, with a warning.
   const br = sluice(['compress', '-F', 'br', '-T2', '-c', 'text.txt'])
@@ -99,6 +102,9 @@ const ZSTD = requireCli('zstd', 'zstd CLI cases (--seekable, --long)')
   // The library decodes it with the same limit.
   same(await decode('zstd', piped.stdout, { maxWindowLog: 28 }), text, 'decode with maxWindowLog 28')
   assert.is(sluice(['compress', '-F', 'lz4', '--long', '-c', 'text.txt']).status, 1, '--long is for zstd')
+  // Decoding, --long=N is a limit: formats without a window ignore it, as zstd -d does.
+  const gz = sluice(['compress', '-F', 'gz', '-c', 'text.txt']).stdout
+  same(sluice(['decompress', '--long=28', '-c'], gz).stdout, text, 'decompress --long=28 of gzip')
 })
 
 test('--json: one object per file (an array for several), on stdout, or on stderr when stdout carries the data', () => {
@@ -106,7 +112,7 @@ test('--json: one object per file (an array for several), on stdout, or on stder
   const made = sluice(['compress', '--json', '-F', 'gz', 'text.txt'])
   ok(made, 'compress --json')
   const one = JSON.parse(made.stdout.toString())
-  assert.equal(one, { file: 'text.txt', output: 'text.txt.gz', format: 'gzip', level: null, inputBytes: text.length, outputBytes: readFileSync(join(dir, 'text.txt.gz')).length, ratio: one.ratio, ok: true })
+  assert.equal(one, { file: 'text.txt', output: 'text.txt.gz', format: 'gzip', level: 6, inputBytes: text.length, outputBytes: readFileSync(join(dir, 'text.txt.gz')).length, ratio: one.ratio, ok: true })
   assert.is(one.ratio, Math.round((text.length / one.outputBytes) * 10000) / 10000)
   const piped = sluice(['compress', '--json', '-9', '-c'], text)
   ok(piped, 'compress --json -c')

@@ -367,6 +367,18 @@ test('bad options throw at construction', () => {
   assert.is(codeOf(() => decompress({ chunkSize: 3 })), 'INVALID_OPTION')
   assert.is(codeOf(() => decompress({ passthrough: 'yes' as unknown as boolean })), 'INVALID_OPTION')
   assert.is(codeOf(() => decompress({ format: 'rar' as 'gzip' })), 'UNKNOWN_FORMAT')
+  assert.is(codeOf(() => decompress({ threads: 0 })), 'INVALID_OPTION')
+})
+
+test('threads: a detected zstd stream of frames and an LZ4 frame decode on workers, gzip as before; the output is the input', async () => {
+  const { encode, closeWorkers } = await import('../index.js')
+  const source = binarySlice(6_000_000, 3_000_000)
+  for (const format of ['zstd', 'lz4', 'gzip'] as const) {
+    const encoded = await encode(format, source, { threads: 2 })
+    const out = await new Response(new Blob([encoded as Uint8Array<ArrayBuffer>]).stream().pipeThrough(decompress({ threads: 2 }))).arrayBuffer()
+    equal(new Uint8Array(out), source, `${format} detected, threads: 2`)
+  }
+  await closeWorkers()
 })
 
 test.run()

@@ -103,16 +103,17 @@ export function encoderOptions(format: Format, settings: CompressSettings, input
 
 /**
  * The decoder options `sluice decompress` (and bench's decoding) uses: `threads` where
- * given, the dictionary, and for zstd `--long=N` as the largest window accepted (as
- * `zstd -d --long=N`; without it the decoder's default, 2^27, which also covers `--long`).
+ * given, the dictionary, and for zstd (given or detected) `--long=N` as the largest
+ * window accepted, as `zstd -d --long=N` (without it the decoder's default, 2^27, which
+ * also covers `--long`); other formats have no window to accept, and ignore it, as
+ * `zstd -d --long=N` does on a gzip file.
  */
 export function decoderOptions(format: Format | undefined, settings: CompressSettings): DecompressOptions {
   const options: DecompressOptions = {}
   if (format !== undefined) options.format = format
   if (settings.threads !== undefined && settings.threads !== 1) options.threads = settings.threads
   if (settings.dictionary !== undefined) options.dictionary = settings.dictionary
-  if (typeof settings.long === 'number' && settings.long > LONG_WINDOW_LOG) {
-    if (format !== undefined && format !== 'zstd') throw new SettingsError(`--long is for zstd, not ${format}`)
+  if (typeof settings.long === 'number' && settings.long > LONG_WINDOW_LOG && (format === undefined || format === 'zstd')) {
     ;(options as Record<string, unknown>).maxWindowLog = settings.long
   }
   return options

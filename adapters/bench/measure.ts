@@ -5,16 +5,16 @@
  *
  * The input is encoded and decoded through the streams `sluice compress` and `sluice
  * decompress` use (compress-plan.ts), fed in reads of `READ_BYTES`, so the row's output
- * size is the size `compress` writes, byte for byte. The clock starts after a warm-up
- * on a prefix of the input (which loads the engines, starts the workers and lets the JIT
- * see the driver), so neither engine loading nor warm-up is timed. Each of `rounds`
- * rounds times a few passes of encoding, then of decoding, over the whole input (as many
- * passes as take about `minRoundSeconds`, so small inputs are not timed below the
- * clock's resolution); speeds are input (uncompressed) bytes per second, MB = 10^6
- * bytes, wall time, as lzbench and `zstd -b` count them; the row reports the median
- * round and the slowest and fastest. After the timed rounds, one more decode is compared
- * with the input, byte for byte.
+ * size is the size `compress` writes, byte for byte. Untimed passes come first (they
+ * load the engines, start the workers, let the JIT see the driver, read the memory and
+ * compare the decoded bytes with the input), so neither engine loading nor warm-up is
+ * timed. Each of `rounds` rounds then times a few passes of encoding, then of decoding,
+ * over the whole input (as many passes as take about `minRoundSeconds`, so that small
+ * inputs are not timed below the clock's resolution); speeds are input (uncompressed)
+ * bytes per second, MB = 10^6 bytes, wall time, as lzbench and `zstd -b` count them; the
+ * row reports the median round and the slowest and fastest.
  */
+import { joinBytes } from '../../lib/bytes.js'
 import type { Format } from '../../lib/codec.js'
 import type { Threads } from '../../streams/thread-options.js'
 import { compressPair, decoderOptions, decompressPair, encoderOptions, READ_BYTES, type CompressSettings } from './compress-plan.js'
@@ -47,9 +47,10 @@ export interface BenchMeasure extends BenchSpec {
   encodePasses: number
   decodePasses: number
   /**
-   * The most the `memory` probe's reading rose above its reading before the row's first
-   * encode (engines, workers, buffers, the encoded output held for decoding); null
-   * without a probe.
+   * The most the `memory` probe's reading rose during the row's first encode (above its
+   * reading before the engines loaded) or its first decode (above its reading after the
+   * encode, the encoded bytes held): engines, workers, buffers in flight. Null without a
+   * probe.
    */
   peakMemoryBytes: number | null
 }
@@ -63,77 +64,86 @@ export interface MeasureOptions {
   /** Encoder settings besides level and threads (blockSize, long, seekable, dictionary...), as `sluice compress` takes them. */
   settings?: Omit<CompressSettings, 'level' | 'threads'>
   /**
-   * Bytes in use now (Node: `process.memoryUsage.rss`), read before the row and about
-   * every 10 ms while it runs. Engines keep their WebAssembly memory once grown, so run
-   * each row in a fresh process or Worker for the reading to be the row's own.
+   * Bytes in use now (Node: `process.memoryUsage.rss`), read after every chunk of the
+   * row's first encode (from before the engines load) and of its first decode (from
+   * after the encode). Engines keep their WebAssembly memory once grown, so run each
+   * row in a fresh process or Worker for the reading to be the row's own.
    */
   memory?: () => number
-  /** Progress: bytes processed so far, and in all (known once the warm-up has run); about every 100 ms. */
+  /** A full garbage collection (Node with `--expose-gc`: `globalThis.gc`), run before each memory reading so that garbage does not count. */
+  gc?: () => void
+  /** Progress: bytes processed so far, and in all; about every 100 ms. */
   onProgress?: (done: number, total: number) => void
   /** The clock in milliseconds (default `performance.now`). */
   now?: () => number
 }
 
-/** The largest prefix the warm-up encodes: 1 MiB per thread, at most 16 MiB. */
-const WARM_BYTES_PER_THREAD = 1 << 20
-const WARM_BYTES_MAX = 16 << 20
-/** How often the memory probe and the progress callback are called at most, in ms. */
-const SAMPLE_MS = 10
+/** How often the progress callback is called at most, in ms. */
 const PROGRESS_MS = 100
 
-/** Measures one row on `input`. Throws when the codec fails or the decoded bytes differ from the input. */
+/**
+ * Measures one row on `input`. Throws when the codec fails or the decoded bytes differ
+ * from the input. The passes, in order: with a memory probe, a first encode whose
+ * output is dropped (memory read after every chunk); an encode that keeps its output
+ * (untimed: it says how long a pass takes); a decode compared with the input byte for
+ * byte (memory read after every chunk); a decode that says how long a pass takes; then
+ * the timed rounds.
+ */
 export async function measureRow(input: Uint8Array, spec: BenchSpec, options: MeasureOptions = {}): Promise<BenchMeasure> {
   const rounds = options.rounds ?? 3
   if (!Number.isInteger(rounds) || rounds < 1) throw new RangeError(`rounds must be a whole number from 1, got ${rounds}`)
   const now = options.now ?? (() => performance.now())
   const settings: CompressSettings = { ...options.settings, level: spec.level, threads: spec.threads }
+  const plan = encoderOptions(spec.format, settings, input.length).options
   const decoding = decoderOptions(spec.format, settings)
-  const meter = new Meter(now, options.memory, options.onProgress)
+  const probe = options.memory ? new MemoryProbe(options.memory, options.gc) : null
+  const meter = new Meter(now, options.onProgress)
+  const untimed = (probe ? 1 : 0) + 3
+  meter.plan(input.length * (untimed + 2 * rounds))
 
-  // Warm-up, untimed: engines load, workers start, the JIT sees the driver.
-  const threadCount = typeof spec.threads === 'number' ? spec.threads : 4
-  const warm = input.subarray(0, Math.min(input.length, WARM_BYTES_MAX, WARM_BYTES_PER_THREAD * Math.max(1, threadCount)))
-  const warmEncoded = await encodeOnce(spec.format, encoderOptions(spec.format, settings, warm.length).options, warm, meter, true)
-  await decodeOnce(decoding, warmEncoded, meter, null)
-  // A second, warm pass over the prefix says how long a pass over the input takes.
+  // Untimed: engines load, workers start, the JIT sees the driver; memory; the check.
+  let peak: number | null = null
+  if (probe) {
+    probe.start()
+    await encodeOnce(spec.format, plan, input, meter, null, probe.sample)
+    peak = probe.rise()
+  }
   let t0 = now()
-  const warmEncoded2 = await encodeOnce(spec.format, encoderOptions(spec.format, settings, warm.length).options, warm, meter, true)
-  const encodeEstimate = ((now() - t0) / 1000) * (input.length / Math.max(1, warm.length))
+  const kept: Uint8Array[] = []
+  const outputBytes = await encodeOnce(spec.format, plan, input, meter, kept)
+  const encodeEstimate = (now() - t0) / 1000
+  const encoded = joinBytes(kept, outputBytes)
+  probe?.start()
+  const decodedBytes = await decodeOnce(decoding, encoded, meter, input, probe?.sample)
+  if (decodedBytes !== input.length) throw new Error(`${spec.format} -${spec.level}: decoded ${decodedBytes} bytes, the input has ${input.length}`)
+  if (probe) peak = Math.max(peak!, probe.rise())
   t0 = now()
-  await decodeOnce(decoding, warmEncoded2, meter, null)
-  const decodeEstimate = ((now() - t0) / 1000) * (input.length / Math.max(1, warm.length))
+  await decodeOnce(decoding, encoded, meter, null)
+  const decodeEstimate = (now() - t0) / 1000
   const minSeconds = options.minRoundSeconds ?? 0.2
   const encodePasses = passesFor(encodeEstimate, minSeconds)
   const decodePasses = passesFor(decodeEstimate, minSeconds)
-  meter.plan(input.length * (rounds * (encodePasses + decodePasses) + 1))
+  meter.plan(meter.done + input.length * rounds * (encodePasses + decodePasses))
 
-  const plan = encoderOptions(spec.format, settings, input.length).options
   const encodeSpeeds: number[] = []
   const decodeSpeeds: number[] = []
-  let encoded: Uint8Array | null = null
   for (let round = 0; round < rounds; round++) {
     t0 = now()
     for (let pass = 0; pass < encodePasses; pass++) {
-      const out = await encodeOnce(spec.format, plan, input, meter, true)
-      if (encoded !== null && out.length !== encoded.length) throw new Error(`${spec.format} -${spec.level}: the encoded size changed between passes (${encoded.length}, then ${out.length} bytes)`)
-      encoded = out
+      const size = await encodeOnce(spec.format, plan, input, meter, null)
+      if (size !== outputBytes) throw new Error(`${spec.format} -${spec.level}: the encoded size changed between passes (${outputBytes}, then ${size} bytes)`)
     }
     encodeSpeeds.push(mbps(input.length * encodePasses, now() - t0))
-    meter.sample()
     t0 = now()
-    for (let pass = 0; pass < decodePasses; pass++) await decodeOnce(decoding, encoded!, meter, null)
+    for (let pass = 0; pass < decodePasses; pass++) await decodeOnce(decoding, encoded, meter, null)
     decodeSpeeds.push(mbps(input.length * decodePasses, now() - t0))
-    meter.sample()
   }
-  // Untimed: the decoded bytes are the input's.
-  const decodedBytes = await decodeOnce(decoding, encoded!, meter, input)
-  if (decodedBytes !== input.length) throw new Error(`${spec.format} -${spec.level}: decoded ${decodedBytes} bytes, the input has ${input.length}`)
-  meter.done()
+  meter.finish()
   return {
     ...spec,
     inputBytes: input.length,
-    outputBytes: encoded!.length,
-    ratio: ratioOf(input.length, encoded!.length) ?? 0,
+    outputBytes,
+    ratio: ratioOf(input.length, outputBytes) ?? 0,
     encodeMBps: median(encodeSpeeds),
     encodeMBpsMin: Math.min(...encodeSpeeds),
     encodeMBpsMax: Math.max(...encodeSpeeds),
@@ -143,7 +153,7 @@ export async function measureRow(input: Uint8Array, spec: BenchSpec, options: Me
     rounds,
     encodePasses,
     decodePasses,
-    peakMemoryBytes: meter.peak(),
+    peakMemoryBytes: peak,
   }
 }
 
@@ -162,66 +172,76 @@ function median(xs: readonly number[]): number {
   return s.length % 2 ? s[m]! : round2((s[m - 1]! + s[m]!) / 2)
 }
 
-/** Memory readings and progress reports, at most every SAMPLE_MS and PROGRESS_MS, from the hot loops. */
-class Meter {
-  readonly #now: () => number
-  readonly #memory: (() => number) | undefined
-  readonly #onProgress: ((done: number, total: number) => void) | undefined
-  readonly #baseline: number
-  #highest: number
-  #lastSample = -Infinity
-  #lastReport = -Infinity
-  #done = 0
-  #total = 0
+/** The highest memory reading above a baseline, each reading after a garbage collection when one can be asked for. */
+class MemoryProbe {
+  readonly #read: () => number
+  readonly #gc: (() => void) | undefined
+  #base = 0
+  #highest = 0
 
-  constructor(now: () => number, memory: (() => number) | undefined, onProgress: ((done: number, total: number) => void) | undefined) {
-    this.#now = now
-    this.#memory = memory
-    this.#onProgress = onProgress
-    this.#baseline = this.#highest = memory ? memory() : 0
+  constructor(read: () => number, gc: (() => void) | undefined) {
+    this.#read = read
+    this.#gc = gc
   }
 
-  /** The bytes the timed passes and the check will process; counting starts here. */
-  plan(total: number): void {
-    this.#total = total
-    this.#done = 0
+  /** A new baseline: the reading now. */
+  start(): void {
+    this.#gc?.()
+    this.#base = this.#highest = this.#read()
   }
 
-  /** `bytes` of input processed (counted once the plan is made). */
-  tick(bytes: number): void {
-    if (this.#total > 0) this.#done += bytes
-    if (!this.#memory && !this.#onProgress) return
-    const t = this.#now()
-    if (this.#memory && t - this.#lastSample >= SAMPLE_MS) this.sample(t)
-    if (this.#onProgress && this.#total > 0 && t - this.#lastReport >= PROGRESS_MS) {
-      this.#lastReport = t
-      this.#onProgress(Math.min(this.#done, this.#total), this.#total)
-    }
-  }
-
-  sample(t = this.#now()): void {
-    if (!this.#memory) return
-    this.#lastSample = t
-    const m = this.#memory()
+  readonly sample = (): void => {
+    this.#gc?.()
+    const m = this.#read()
     if (m > this.#highest) this.#highest = m
   }
 
-  done(): void {
-    this.sample()
-    this.#onProgress?.(this.#total, this.#total)
+  /** The most the readings rose above the baseline. */
+  rise(): number {
+    return Math.max(0, this.#highest - this.#base)
+  }
+}
+
+/** Progress reports from the hot loops, at most every PROGRESS_MS. */
+class Meter {
+  readonly #now: () => number
+  readonly #onProgress: ((done: number, total: number) => void) | undefined
+  #lastReport = -Infinity
+  done = 0
+  #total = 0
+
+  constructor(now: () => number, onProgress: ((done: number, total: number) => void) | undefined) {
+    this.#now = now
+    this.#onProgress = onProgress
   }
 
-  peak(): number | null {
-    return this.#memory ? Math.max(0, this.#highest - this.#baseline) : null
+  /** The bytes all the passes will process (input bytes: encoding's input, decoding's output). */
+  plan(total: number): void {
+    this.#total = total
+  }
+
+  tick(bytes: number): void {
+    this.done += bytes
+    if (!this.#onProgress) return
+    const t = this.#now()
+    if (t - this.#lastReport >= PROGRESS_MS) {
+      this.#lastReport = t
+      this.#onProgress(Math.min(this.done, this.#total), this.#total)
+    }
+  }
+
+  finish(): void {
+    this.#onProgress?.(this.#total, this.#total)
   }
 }
 
 /**
  * Writes `input` to `pair` in reads of READ_BYTES while reading its output; rejects with
  * the pair's error. The meter counts the uncompressed side: what is written when
- * `counted` is 'input' (encoding), what is read when 'output' (decoding).
+ * `counted` is 'input' (encoding), what is read when 'output' (decoding). `sample` runs
+ * after every chunk either way.
  */
-async function pump(pair: ReadableWritablePair<Uint8Array, BufferSource>, input: Uint8Array, meter: Meter, counted: 'input' | 'output', sink: (chunk: Uint8Array) => void): Promise<void> {
+async function pump(pair: ReadableWritablePair<Uint8Array, BufferSource>, input: Uint8Array, meter: Meter, counted: 'input' | 'output', sink: (chunk: Uint8Array) => void, sample?: () => void): Promise<void> {
   const writer = pair.writable.getWriter()
   const reader = pair.readable.getReader()
   const feed = async () => {
@@ -229,6 +249,7 @@ async function pump(pair: ReadableWritablePair<Uint8Array, BufferSource>, input:
       const chunk = input.subarray(at, Math.min(input.length, at + READ_BYTES))
       await writer.write(chunk as Uint8Array<ArrayBuffer>)
       if (counted === 'input') meter.tick(chunk.length)
+      sample?.()
     }
     await writer.close()
   }
@@ -236,6 +257,7 @@ async function pump(pair: ReadableWritablePair<Uint8Array, BufferSource>, input:
     for (let r = await reader.read(); !r.done; r = await reader.read()) {
       sink(r.value)
       if (counted === 'output') meter.tick(r.value.length)
+      sample?.()
     }
   }
   try {
@@ -247,26 +269,18 @@ async function pump(pair: ReadableWritablePair<Uint8Array, BufferSource>, input:
   }
 }
 
-/** Encodes `input` as `sluice compress` does; returns the encoded bytes (or an empty array unless `keep`). */
-async function encodeOnce(format: Format, options: Record<string, unknown>, input: Uint8Array, meter: Meter, keep: boolean): Promise<Uint8Array> {
-  const parts: Uint8Array[] = []
+/** Encodes `input` as `sluice compress` does; returns the encoded size, the chunks pushed to `keep` when given. */
+async function encodeOnce(format: Format, options: Record<string, unknown>, input: Uint8Array, meter: Meter, keep: Uint8Array[] | null, sample?: () => void): Promise<number> {
   let total = 0
   await pump(compressPair(format, { options, notes: [] }), input, meter, 'input', (chunk) => {
     total += chunk.length
-    if (keep) parts.push(chunk)
-  })
-  if (!keep) return new Uint8Array(0)
-  const out = new Uint8Array(total)
-  let at = 0
-  for (const p of parts) {
-    out.set(p, at)
-    at += p.length
-  }
-  return out
+    keep?.push(chunk)
+  }, sample)
+  return total
 }
 
 /** Decodes `encoded` as `sluice decompress` does; returns the decoded length. With `expected`, compares every byte. */
-async function decodeOnce(options: ReturnType<typeof decoderOptions>, encoded: Uint8Array, meter: Meter, expected: Uint8Array | null): Promise<number> {
+async function decodeOnce(options: ReturnType<typeof decoderOptions>, encoded: Uint8Array, meter: Meter, expected: Uint8Array | null, sample?: () => void): Promise<number> {
   let total = 0
   await pump(decompressPair(options), encoded, meter, 'output', (chunk) => {
     if (expected !== null) {
@@ -274,6 +288,6 @@ async function decodeOnce(options: ReturnType<typeof decoderOptions>, encoded: U
       for (let i = 0; i < chunk.length; i++) if (chunk[i] !== expected[total + i]) throw new Error(`decoded bytes differ from the input at byte ${total + i}`)
     }
     total += chunk.length
-  })
+  }, sample)
   return total
 }

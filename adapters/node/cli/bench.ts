@@ -107,7 +107,8 @@ function badFormat(name: string): never {
 /** Runs one row in a child process: the same command with `--row`. */
 function inChild(script: string, job: RowJob, onProgress: (done: number, total: number) => void): Promise<BenchMeasure> {
   return new Promise((resolve, reject) => {
-    const child = fork(script, ['bench', `--row=${JSON.stringify(job)}`], { execArgv: process.execArgv, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
+    // --expose-gc: the row collects garbage before each memory reading (measure.ts).
+    const child = fork(script, ['bench', `--row=${JSON.stringify(job)}`], { execArgv: [...process.execArgv, '--expose-gc'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
     let result: BenchMeasure | null = null
     let failure: string | null = null
     child.on('message', (message: RowMessage) => {
@@ -132,7 +133,7 @@ async function inProcess(job: RowJob, onProgress: (done: number, total: number) 
     rounds: job.rounds,
     settings: { ...job.settings, ...(dictionary ? { dictionary } : {}) },
     onProgress,
-    ...(memory ? { memory: () => process.memoryUsage.rss() } : {}),
+    ...(memory ? { memory: () => process.memoryUsage.rss(), gc: (globalThis as { gc?: () => void }).gc } : {}),
   })
 }
 
@@ -163,7 +164,7 @@ function toTable(rows: readonly BenchRow[], files: readonly string[]): string {
     const mine = rows.filter((r) => r.file === file)
     if (mine.length === 0) continue
     const first = mine[0]!
-    out.push(`${file}: ${formatBytes(first.inputBytes)} (${first.inputBytes} B); ${first.rounds} rounds; ${availableParallelism()} cores, load ${loadavg()[0]!.toFixed(2)}`)
+    out.push(`${file}: ${formatBytes(first.inputBytes)} (${first.inputBytes} B); ${first.rounds} round${first.rounds === 1 ? '' : 's'}; ${availableParallelism()} cores, load ${loadavg()[0]!.toFixed(2)}`)
     const header = ['format', 'level', 'threads', 'ratio', 'compressed', 'encode MB/s', 'decode MB/s', 'memory', 'pareto']
     const lines = mine.map((r) => [
       r.format,
@@ -182,7 +183,8 @@ function toTable(rows: readonly BenchRow[], files: readonly string[]): string {
     out.push('')
   }
   out.push('ratio: original / compressed (compressed as % of original). MB/s: input MB (10^6 bytes) per second,')
-  out.push('median of the rounds ± half their range. memory: peak resident memory above the row process\'s start.')
+  out.push('median of the rounds ± half their range. memory: the most resident memory rose while the row first')
+  out.push('encoded (from before its engines loaded) or decoded (from after encoding), in a process of its own.')
   out.push('pareto: no other row has a ratio and an encode (enc) or decode (dec) speed at least as high, one higher.')
   return `${out.join('\n')}\n`
 }

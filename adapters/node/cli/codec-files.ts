@@ -15,6 +15,7 @@ import { basename, dirname, join } from 'node:path'
 import { Readable, Writable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { Format } from '../../../lib/codec.js'
+import { rowOf } from '../../../lib/formats.js'
 import { compressPair, decoderOptions, decompressPair, encoderOptions, READ_BYTES, SettingsError, type CompressSettings } from '../../bench/compress-plan.js'
 import { formatRatio, ratioOf } from '../../../lib/ratio.js'
 import type { Args } from './args.js'
@@ -73,7 +74,8 @@ export interface FileReport {
   /** The file written; null for stdout (and for `test`, which writes nothing). */
   output?: string | null
   format?: Format | null
-  level?: number | null
+  /** compress: the level used (the format's default when none was given). */
+  level?: number
   /** What was read and what was written (`test`: decoded), in bytes. */
   inputBytes?: number
   outputBytes?: number
@@ -237,7 +239,7 @@ async function runOne(args: Args, io: Io, file: string, forced: Format | undefin
     file: name,
     ...(args.command === 'test' ? {} : { output: plan.output }),
     format: plan.format ?? null,
-    ...(args.command === 'compress' ? { level: settings.level ?? null } : {}),
+    ...(args.command === 'compress' ? { level: settings.level ?? rowOf(plan.format!).levels[2] } : {}),
     inputBytes: inBytes,
     outputBytes: outBytes,
     ratio: ratioOf(original, compressed),
