@@ -93,6 +93,19 @@ export const BENCHES = {
     argv: ['--import', 'tsx', 'bench/dictionary-sizes.ts'],
     env: {},
   },
+  // Parquet footers: fresh process and warm against hyparquet on one 300-column file
+  // (the built package's sluice/parquet: `npm run build` first), and warm decodes of the
+  // three smallest parquet-rs footers against hyparquet, parquet-wasm and parquetjs.
+  'parquet-cold': {
+    doc: 'docs/performance.md',
+    argv: ['--import', 'tsx', 'bench/parquet-cold.ts', '--runs=10', '--rounds=10'],
+    env: {},
+  },
+  parquet: {
+    doc: 'docs/performance.md',
+    argv: ['--import', 'tsx', 'bench/parquet.ts', '--quick'],
+    env: {},
+  },
   'lz4-levels': {
     doc: 'docs/performance.md',
     argv: ['--import', 'tsx', 'bench/lz4-levels.ts', '--levels=1,3,6,9,12', '--js', '--rounds=3'],
