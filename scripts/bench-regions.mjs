@@ -106,6 +106,14 @@ export const BENCHES = {
     argv: ['--import', 'tsx', 'bench/parquet.ts', '--quick'],
     env: {},
   },
+  // gzip indexes (docs/gzip-archives.md): building one against a plain decode, its size
+  // per spacing beside indexed_gzip's (/usr/bin/python3), random reads over loopback
+  // HTTP against the same work by hand; 32 MiB and 256 MiB of log lines, 15 reads.
+  'gzip-index': {
+    doc: 'docs/gzip-archives.md',
+    argv: ['--import', 'tsx', 'bench/gzip-index.ts', '32', '256', '15'],
+    env: {},
+  },
   'lz4-levels': {
     doc: 'docs/performance.md',
     argv: ['--import', 'tsx', 'bench/lz4-levels.ts', '--levels=1,3,6,9,12', '--js', '--rounds=3'],
