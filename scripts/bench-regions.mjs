@@ -114,6 +114,12 @@ export const BENCHES = {
     argv: ['--import', 'tsx', 'bench/gzip-index.ts', '32', '256', '15'],
     env: {},
   },
+  // Many small zstd frames with a trained and a raw-content dictionary, one decoder.
+  'zstd-frames': {
+    doc: 'docs/performance.md',
+    argv: ['--import', 'tsx', 'bench/zstd-frames.ts'],
+    env: {},
+  },
   'lz4-levels': {
     doc: 'docs/performance.md',
     argv: ['--import', 'tsx', 'bench/lz4-levels.ts', '--levels=1,3,6,9,12', '--js', '--rounds=3'],
