@@ -110,7 +110,8 @@ export function generate(spec: Spec): string {
   const t0 = performance.now()
   const bytes = spec.writer === 'parquet-wasm' ? writeWithParquetWasm(spec) : writeWithHyparquetWriter(spec)
   writeFileSync(path, bytes)
-  console.log(`# wrote ${path}: ${bytes.length} bytes in ${((performance.now() - t0) / 1000).toFixed(1)} s (${spec.writer})`)
+  // On stderr: stdout is the bench's markdown, which bench:docs writes into the guide.
+  console.error(`# wrote ${path}: ${bytes.length} bytes in ${((performance.now() - t0) / 1000).toFixed(1)} s (${spec.writer})`)
   return path
 }
 

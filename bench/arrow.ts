@@ -155,7 +155,11 @@ const peers = {
 }
 
 console.log(`# Arrow IPC bench, Node ${process.version}, ${gc ? 'with' : 'without'} --expose-gc; ${BATCH}-row batches`)
-console.log('rows      codec  operation              ours ms  MB/s   mem MB | arrow+peer ms  MB/s  ratio | arrow+ours ms  ratio')
+// A markdown table (scripts/bench-docs.mjs writes it into docs/performance.md), the
+// lines about each row group after it as a list.
+console.log('| rows | codec | operation | ours ms | MB/s | mem MB | apache-arrow + peer ms | MB/s | ratio | apache-arrow + our codecs ms | ratio |')
+console.log('|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|')
+const notes: string[] = []
 for (const rows of ROWS) {
   const table = makeTable(rows)
   const raw = uncompressedBytes(table)
@@ -180,7 +184,7 @@ for (const rows of ROWS) {
       try {
         ;[a, b] = (await measure([mine, peer], runs)) as [typeof a, typeof a]
       } catch (e) {
-        console.log(`# apache-arrow+peer ${codec} ${name} failed: ${String((e as Error)?.message ?? e)}`)
+        notes.push(`${rows} ${codec}: apache-arrow+peer ${name} failed: ${String((e as Error)?.message ?? e)}`)
         ;[a] = (await measure([mine], runs)) as [typeof a]
       }
       await peers.useOurCodecs()
@@ -188,16 +192,30 @@ for (const rows of ROWS) {
       compressionRegistry.set(type, null as never)
       const f = (x: number, w: number, d = 1) => x.toFixed(d).padStart(w)
       console.log(
-        `${String(rows).padEnd(9)} ${codec.padEnd(6)} ${name.padEnd(20)} ${f(a.ms, 9)} ${f(mb / (a.ms / 1000), 6, 0)} ${f(a.mem / 1e6, 8)} | ` +
-        `${b ? `${f(b.ms, 13)} ${f(mb / (b.ms / 1000), 5, 0)} ${f(b.ms / a.ms, 6, 2)}x` : '       failed'} | ${f(c.ms, 13)} ${f(c.ms / a.ms, 6, 2)}x`,
+        `| ${rows} | ${codec} | ${name} | ${f(a.ms, 0)} | ${f(mb / (a.ms / 1000), 0, 0)} | ${f(a.mem / 1e6, 0)} | ` +
+        `${b ? `${f(b.ms, 0)} | ${f(mb / (b.ms / 1000), 0, 0)} | ${f(b.ms / a.ms, 0, 2)}×` : 'failed | | '} | ${f(c.ms, 0)} | ${f(c.ms / a.ms, 0, 2)}× |`,
       )
     }
-    console.log(`${String(rows).padEnd(9)} ${codec.padEnd(6)} sizes: ${mb.toFixed(1)} MB raw, ours ${(ours.length / 1e6).toFixed(2)} MB, apache-arrow+peer ${(theirs.length / 1e6).toFixed(2)} MB`)
+    notes.push(`${rows} ${codec} sizes: ${mb.toFixed(1)} MB raw, ours ${(ours.length / 1e6).toFixed(2)} MB, apache-arrow+peer ${(theirs.length / 1e6).toFixed(2)} MB`)
     const alone = await codecOnly(ours, codec, runs)
     const [rd, wr] = (await measure([() => readArrow(ours), () => ourWrite(table, codec)], runs)) as [{ ms: number; mem: number }, { ms: number; mem: number }]
     const [mem, str] = (await measure([() => readArrow(ours), () => collect(streamOf(ourChunks).pipeThrough(arrowDecode()))], 3 * runs)) as [{ ms: number; mem: number }, { ms: number; mem: number }]
-    console.log(`${String(rows).padEnd(9)} ${codec.padEnd(6)} stream/memory: read 64 KiB stream ${str.ms.toFixed(1)} ms / read from memory ${mem.ms.toFixed(1)} ms = ${(str.ms / mem.ms).toFixed(2)}x (alternating, target <= 1.3)`)
-    console.log(`${String(rows).padEnd(9)} ${codec.padEnd(6)} codec: decode alone ${alone.decode.toFixed(1)} ms = ${((100 * alone.decode) / rd.ms).toFixed(0)}% of read from memory (${rd.ms.toFixed(1)} ms); encode alone ${alone.encode.toFixed(1)} ms = ${((100 * alone.encode) / wr.ms).toFixed(0)}% of write (${wr.ms.toFixed(1)} ms)`)
+    notes.push(`${rows} ${codec} stream/memory: read 64 KiB stream ${str.ms.toFixed(1)} ms / read from memory ${mem.ms.toFixed(1)} ms = ${(str.ms / mem.ms).toFixed(2)}x (alternating, target <= 1.3)`)
+    notes.push(`${rows} ${codec} codec: decode alone ${alone.decode.toFixed(1)} ms = ${((100 * alone.decode) / rd.ms).toFixed(0)}% of read from memory (${rd.ms.toFixed(1)} ms); encode alone ${alone.encode.toFixed(1)} ms = ${((100 * alone.encode) / wr.ms).toFixed(0)}% of write (${wr.ms.toFixed(1)} ms)`)
+  }
+}
+
+/**
+ * `f` with stdout sent to stderr: zstd-codec's emscripten build prints "OOM" on stdout
+ * when it aborts, and stdout is the markdown that bench:docs writes into the guide.
+ */
+async function toStderr<T>(f: () => Promise<T>): Promise<T> {
+  const write = process.stdout.write
+  process.stdout.write = process.stderr.write.bind(process.stderr) as typeof write
+  try {
+    return await f()
+  } finally {
+    process.stdout.write = write
   }
 }
 
@@ -222,7 +240,9 @@ for (const rows of ROWS) {
       if (back.numRows !== rows) throw new Error(`read ${back.numRows} rows`)
     })
     await peers.usePeerCodecs()
-    const peer = await status(() => tableFromIPC(RecordBatchStreamWriter.writeAll(table, { compressionType: type } as never).toUint8Array(true)))
-    console.log(`1M rows in one batch, ${codec}: ours write+read ${mine}; apache-arrow+peer write+read ${peer}`)
+    const peer = await toStderr(() => status(() => tableFromIPC(RecordBatchStreamWriter.writeAll(table, { compressionType: type } as never).toUint8Array(true))))
+    notes.push(`1M rows in one batch, ${codec}: ours write+read ${mine}; apache-arrow+peer write+read ${peer}`)
   }
 }
+console.log('')
+for (const note of notes) console.log(`- ${note}`)

@@ -92,20 +92,22 @@ for (const [name, data] of corpora) {
   }
   const at = (label: string) => jobs.findIndex(([l]) => l === label)
   const pair = (ours: string, peer: string): number => median(times[at(ours)]!.map((t, r) => times[at(peer)]![r]! / t))
-  console.log(`\n${name}: ${(data.length / 1e6).toFixed(1)} MB; CPU time, median of ${rounds} interleaved rounds`)
-  console.log(`  ${'row'.padEnd(52)} ${'MB/s'.padStart(6)} ${'bytes'.padStart(9)}`)
+  // Markdown (scripts/bench-docs.mjs writes it into docs/performance-engines.md).
+  console.log(`\n## ${name}: ${(data.length / 1e6).toFixed(1)} MB; CPU time, median of ${rounds} interleaved rounds`)
+  console.log('| row | MB/s | bytes |\n|---|---:|---:|')
   for (const [k, [label]] of jobs.entries()) {
-    console.log(`  ${label.padEnd(52)} ${(data.length / 1000 / median(times[k]!)).toFixed(0).padStart(6)} ${String(sizes.get(label)).padStart(9)}`)
+    console.log(`| ${label} | ${(data.length / 1000 / median(times[k]!)).toFixed(0)} | ${sizes.get(label)} |`)
   }
   const ratio = (what: string, ours: string, peer: string, target: string) =>
-    console.log(`  ${what.padEnd(52)} ${pair(ours, peer).toFixed(2)}x (target ${target}; median of pair ratios)`)
-  console.log('  speed ratios, ours / peer:')
-  ratio('encodeResponse gzip vs hono compress()', 'encodeResponse gzip (wasm: zlib-ng)', 'hono compress() gzip (CompressionStream)', '>= 1.3x')
-  ratio('stream defaults vs CompressionStream(gzip)', 'sluice gzipEncode() stream, defaults (wasm: zlib-ng)', 'CompressionStream(gzip)', '>= 1.5x')
-  ratio('one-shot level 6 vs gzipSync level 6', 'sluice encode(gzip, level 6) (wasm: zlib-ng)', 'node:zlib gzipSync level 6', '>= 1.2x')
-  ratio('one-shot level 1 vs gzipSync level 1', 'sluice encode(gzip, level 1) (wasm: zlib-ng)', 'node:zlib gzipSync level 1', '-')
-  ratio('one-shot level 9 vs gzipSync level 9', 'sluice encode(gzip, level 9) (wasm: zlib-ng)', 'node:zlib gzipSync level 9', '-')
-  ratio('js engine one-shot level 6 vs gzipSync level 6', 'sluice encode(gzip, level 6) engine js (fflate)', 'node:zlib gzipSync level 6', '-')
+    console.log(`| ${what} | ${pair(ours, peer).toFixed(2)}× | ${target} |`)
+  console.log('\nSpeed ratios, ours / peer (median of pair ratios):\n')
+  console.log('| pair | ratio | target |\n|---|---:|---|')
+  ratio('encodeResponse gzip vs hono compress()', 'encodeResponse gzip (wasm: zlib-ng)', 'hono compress() gzip (CompressionStream)', '≥ 1.3×')
+  ratio('stream defaults vs CompressionStream(gzip)', 'sluice gzipEncode() stream, defaults (wasm: zlib-ng)', 'CompressionStream(gzip)', '≥ 1.5×')
+  ratio('one-shot level 6 vs gzipSync level 6', 'sluice encode(gzip, level 6) (wasm: zlib-ng)', 'node:zlib gzipSync level 6', '≥ 1.2×')
+  ratio('one-shot level 1 vs gzipSync level 1', 'sluice encode(gzip, level 1) (wasm: zlib-ng)', 'node:zlib gzipSync level 1', '—')
+  ratio('one-shot level 9 vs gzipSync level 9', 'sluice encode(gzip, level 9) (wasm: zlib-ng)', 'node:zlib gzipSync level 9', '—')
+  ratio('js engine one-shot level 6 vs gzipSync level 6', 'sluice encode(gzip, level 6) engine js (fflate)', 'node:zlib gzipSync level 6', '—')
   const size = (ours: string, peer: string) => (sizes.get(ours)! / sizes.get(peer)!).toFixed(3)
-  console.log(`  size level 6 / node:zlib level 6: ${size('sluice encode(gzip, level 6) (wasm: zlib-ng)', 'node:zlib gzipSync level 6')} (target <= 1.03); level 1: ${size('sluice encode(gzip, level 1) (wasm: zlib-ng)', 'node:zlib gzipSync level 1')}; level 9: ${size('sluice encode(gzip, level 9) (wasm: zlib-ng)', 'node:zlib gzipSync level 9')}`)
+  console.log(`\nSize level 6 / node:zlib level 6: ${size('sluice encode(gzip, level 6) (wasm: zlib-ng)', 'node:zlib gzipSync level 6')} (target <= 1.03); level 1: ${size('sluice encode(gzip, level 1) (wasm: zlib-ng)', 'node:zlib gzipSync level 1')}; level 9: ${size('sluice encode(gzip, level 9) (wasm: zlib-ng)', 'node:zlib gzipSync level 9')}`)
 }

@@ -48,13 +48,14 @@ for (const [name, data] of corpora) {
       times[i]!.push(cpu() - t0)
     }
   }
-  console.log(`\n${name}: ${(data.length / 1e6).toFixed(1)} MB; CPU time, median of ${rounds} interleaved rounds`)
-  console.log('  level  size / node:zlib  speed / node:zlib  sluice MB/s  node:zlib MB/s')
+  // Markdown (scripts/bench-docs.mjs writes it into docs/performance-engines.md).
+  console.log(`\n## ${name}: ${(data.length / 1e6).toFixed(1)} MB; CPU time, median of ${rounds} interleaved rounds`)
+  console.log('| level | size / node:zlib | speed / node:zlib | sluice MB/s | node:zlib MB/s |\n|---:|---:|---:|---:|---:|')
   for (const [j, level] of levels.entries()) {
     const ours = 2 * j
     const peer = ours + 1
     const speed = median(times[ours]!.map((t, r) => times[peer]![r]! / t))
     const mbs = (k: number) => (data.length / 1000 / median(times[k]!)).toFixed(0)
-    console.log(`  ${String(level).padStart(5)}  ${(sizes[ours]! / sizes[peer]!).toFixed(3).padStart(16)}  ${speed.toFixed(2).padStart(16)}x  ${mbs(ours).padStart(11)}  ${mbs(peer).padStart(14)}`)
+    console.log(`| ${level} | ${(sizes[ours]! / sizes[peer]!).toFixed(3)} | ${speed.toFixed(2)}× | ${mbs(ours)} | ${mbs(peer)} |`)
   }
 }

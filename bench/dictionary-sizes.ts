@@ -53,7 +53,7 @@ function versions(): Doc[] {
   try {
     names = readdirSync(join(dir, 'cpp-21.0.0')).filter((n) => n.endsWith('.json.gz')).sort()
   } catch {
-    console.log('# skipped: the versions family: ../shared/fixtures/arrow-testing not found')
+    console.log('- skipped: the versions family: ../shared/fixtures/arrow-testing not found')
     return []
   }
   const docs: Doc[] = []
@@ -118,7 +118,7 @@ for (const doc of docs) {
 
 const missing = node26Missing()
 let nodeVersion = 'Node 26 not run'
-if (missing) console.log(`# Node 26 columns left out: ${missing}`)
+if (missing) console.log(`- Node 26 columns left out: ${missing}`)
 else {
   // One Node 26 process per codec, over every document, without and with the dictionary.
   for (const c of CODECS) {
@@ -137,13 +137,13 @@ else {
 }
 
 const families = [...new Set(docs.map((d) => d.family))]
-console.log(`# ${docs.length} documents, each compressed on its own; ours (wasm engines) beside ${nodeVersion}, same dictionary, same level`)
-console.log("# our zstd frames carry the content checksum (4 bytes a frame, our default), node:zlib's do not")
+console.log(`- ${docs.length} documents, each compressed on its own; ours (wasm engines) beside ${nodeVersion}, same dictionary, same level`)
+console.log("- our zstd frames carry the content checksum (4 bytes a frame, our default), node:zlib's do not")
 for (const f of families) {
   const of = docs.filter((d) => d.family === f)
   const dictionaries = new Set(of.map((d) => d.dictionary))
   const dictBytes = [...dictionaries].reduce((n, d) => n + d.length, 0)
-  console.log(`# ${f}: ${of.length} documents, ${of.reduce((n, d) => n + d.bytes.length, 0)} bytes; ${dictionaries.size === 1 ? `one dictionary of ${dictBytes} bytes` : `a dictionary each, ${Math.round(dictBytes / dictionaries.size)} bytes on average`}`)
+  console.log(`- ${f}: ${of.length} documents, ${of.reduce((n, d) => n + d.bytes.length, 0)} bytes; ${dictionaries.size === 1 ? `one dictionary of ${dictBytes} bytes` : `a dictionary each, ${Math.round(dictBytes / dictionaries.size)} bytes on average`}`)
 }
 
 const sum = (xs: number[]): number => xs.reduce((n, x) => n + x, 0)

@@ -225,10 +225,10 @@ async function benchZstd(): Promise<void> {
   timeAll()
   print('zstd')
   const r = (a: Job, b: Job): string => (a.mbps / b.mbps).toFixed(2)
-  console.log(`zstd decode one-shot: ours / @foxglove = ${r(o.dec!, foxDec)} (target >= 1.0); streaming / ours one-shot = ${r(o.stream, o.dec!)} (target >= 0.9); streaming ours / before = ${r(o.stream, p.stream)}; ours / zstd-napi = ${r(o.dec!, napiDec)}`)
-  console.log(`zstd encode L${level}: ours / zstd-napi = ${r(o.enc!, napiEnc)} (target >= 0.6); ours / @foxglove = ${r(o.enc!, foxEnc)}`)
-  console.log(`zstd codec one-shot / raw one-shot: decode ${r(codecDec, o.dec!)}, encode ${r(codecEnc, o.enc!)}`)
-  if (alt) console.log(`zstd ours / ${other}: one-shot decode ${r(o.dec!, alt.dec!)}, streaming decode ${r(o.stream, alt.stream)}, encode ${alt.enc ? r(o.enc!, alt.enc) : '—'}`)
+  console.log(`\n- zstd decode one-shot: ours / @foxglove = ${r(o.dec!, foxDec)} (target >= 1.0); streaming / ours one-shot = ${r(o.stream, o.dec!)} (target >= 0.9); streaming ours / before = ${r(o.stream, p.stream)}; ours / zstd-napi = ${r(o.dec!, napiDec)}`)
+  console.log(`- zstd encode L${level}: ours / zstd-napi = ${r(o.enc!, napiEnc)} (target >= 0.6); ours / @foxglove = ${r(o.enc!, foxEnc)}`)
+  console.log(`- zstd codec one-shot / raw one-shot: decode ${r(codecDec, o.dec!)}, encode ${r(codecEnc, o.enc!)}`)
+  if (alt) console.log(`- zstd ours / ${other}: one-shot decode ${r(o.dec!, alt.dec!)}, streaming decode ${r(o.stream, alt.stream)}, encode ${alt.enc ? r(o.enc!, alt.enc) : '—'}`)
   jobs.length = 0
 }
 
@@ -331,14 +331,16 @@ async function benchBrotli(): Promise<void> {
   timeAll()
   print('brotli')
   const r = (a: Job, b: Job): string => (a.mbps / b.mbps).toFixed(2)
-  console.log(`brotli decode: ours / node:zlib = ${r(oursDec, nodeDec)} (target >= 0.7); before / node:zlib = ${r(prevDec, nodeDec)}`)
-  console.log(`brotli encode q${quality}: ours / node:zlib = ${r(oursEnc, nodeEnc)} (target >= 0.6); before / node:zlib = ${r(prevEnc, nodeEnc)}`)
+  console.log(`\n- brotli decode: ours / node:zlib = ${r(oursDec, nodeDec)} (target >= 0.7); before / node:zlib = ${r(prevDec, nodeDec)}`)
+  console.log(`- brotli encode q${quality}: ours / node:zlib = ${r(oursEnc, nodeEnc)} (target >= 0.6); before / node:zlib = ${r(prevEnc, nodeEnc)}`)
   jobs.length = 0
 }
 
 function print(title: string): void {
   console.log(`\n## ${title}, ${(data.length / MiB).toFixed(1)} MiB ${process.env.BENCH_BINARY ? 'binary' : 'text'}, best of ${rounds}`)
-  for (const j of jobs) console.log(`${j.name.padEnd(44)} ${j.mbps.toFixed(0).padStart(6)} MB/s`)
+  // Markdown (scripts/bench-docs.mjs writes it into docs/performance-engines.md).
+  console.log('| job | MB/s |\n|---|---:|')
+  for (const j of jobs) console.log(`| ${j.name} | ${j.mbps.toFixed(0)} |`)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -366,11 +368,12 @@ function wasmSizes(): void {
     ['brotli encode', ours.brEnc, 'brotli-wasm (encoder and decoder)', fileBytes('bench/node_modules/brotli-wasm/pkg.web/brotli_wasm_bg.wasm')],
   ]
   console.log('\n## wasm bytes per role (target: not larger than before)')
+  console.log('| role | ours, bytes | before, bytes | the build before | ours / before |\n|---|---:|---:|---|---:|')
   for (const [role, mine, name, before] of roles) {
-    console.log(`${role.padEnd(14)} ours ${String(mine).padStart(8)} B, before ${String(before).padStart(8)} B (${name}): ours / before = ${(mine / before).toFixed(2)}`)
+    console.log(`| ${role} | ${mine.toLocaleString('en-US')} | ${before.toLocaleString('en-US')} | ${name} | ${(mine / before).toFixed(2)} |`)
   }
   // Not a build sluice used, for scale: what a zstd module holding the decoder alone weighs.
-  console.log(`(a decoder-only libzstd build, zstddec's zstddec-stream: ${embedded('zstddec/dist/zstddec-stream.mjs', /const wasm = "([A-Za-z0-9+/=]+)"/)} B)`)
+  console.log(`\n(a decoder-only libzstd build, zstddec's zstddec-stream: ${embedded('zstddec/dist/zstddec-stream.mjs', /const wasm = "([A-Za-z0-9+/=]+)"/)} B)`)
 }
 
 const which = process.argv[4] ?? 'all'

@@ -94,8 +94,8 @@ console.log(`# node ${process.version}, ${availableParallelism()} cores, load ${
   console.log('|---:|---:|---:|---:|---:|---:|')
   for (const spacing of [1, 2, 4, 8, 16]) {
     const index = await gzipIndex(gz, { spacing: spacing * MiB })
-    const ours = encodeGzipIndex(index).length
-    const theirs = encodeGzipIndex(index, { format: 'indexed_gzip' }).length
+    const ours = (await encodeGzipIndex(index)).length
+    const theirs = (await encodeGzipIndex(index, { format: 'indexed_gzip' })).length
     const pct = (n: number) => ((n / gz.length) * 100).toFixed(2)
     console.log(`| ${spacing} MiB${spacing === 4 ? ' (default)' : ''} | ${index.points.length} | ${ours} | ${pct(ours)}% | ${theirs} | ${pct(theirs)}% |`)
   }
@@ -106,7 +106,7 @@ console.log(`# node ${process.version}, ${availableParallelism()} cores, load ${
   const content = logText(large * MiB)
   const gz = await gzip6(content)
   const index: GzipIndex = await gzipIndex(gz)
-  console.log(`\n# ${large} MiB of log lines, ${gz.length} bytes at gzip -6; index ${encodeGzipIndex(index).length} bytes, ${index.points.length} points`)
+  console.log(`\n# ${large} MiB of log lines, ${gz.length} bytes at gzip -6; index ${(await encodeGzipIndex(index)).length} bytes, ${index.points.length} points`)
   const server = await serveRanges(gz, 'logs.gz', 'application/gzip')
   const url = server.url
   try {

@@ -114,6 +114,8 @@ for (let round = 0; round < rounds; round++) {
     row.ms = Math.min(row.ms, (used.user + used.system) / 1000)
   }
 }
+// Markdown (scripts/bench-docs.mjs writes it into docs/performance.md).
+console.log(`\n| decoder, CPU time, best of ${rounds} rounds | frames/ms | MB/s |\n|---|---:|---:|`)
 for (const row of rows) {
-  console.log(`${row.name.padEnd(48)} ${(FRAMES / row.ms).toFixed(1).padStart(7)} frames/ms ${(content / 1e3 / row.ms).toFixed(0).padStart(5)} MB/s`)
+  console.log(`| ${row.name} | ${(FRAMES / row.ms).toFixed(1)} | ${(content / 1e3 / row.ms).toFixed(0)} |`)
 }

@@ -42,6 +42,84 @@ export const BENCHES = {
     argv: ['--import', 'tsx', '--expose-gc', 'bench/encode-response.ts'],
     env: { BENCH_MB: '8' },
   },
+  // The other groups of bench/run.ts (a group's rows are those whose group or row name
+  // contains the filter): LZ4 frame, zstd and brotli, decode and encode, ours beside the
+  // peers of `npm run bench:install`.
+  lz4: {
+    doc: 'docs/performance.md',
+    argv: ['--import', 'tsx', 'bench/run.ts', 'lz4'],
+    env: { BENCH_MB: '8' },
+  },
+  zstd: {
+    doc: 'docs/performance.md',
+    argv: ['--import', 'tsx', 'bench/run.ts', 'zstd'],
+    env: { BENCH_MB: '8' },
+  },
+  brotli: {
+    doc: 'docs/performance.md',
+    argv: ['--import', 'tsx', 'bench/run.ts', 'brotli'],
+    env: { BENCH_MB: '8' },
+  },
+  // The raw wasm engines in one process (8 MiB of text, best of 5 rounds): ours against
+  // the third-party builds they replaced and the peers, with the wasm bytes per role.
+  engines: {
+    doc: 'docs/performance-engines.md',
+    argv: ['--import', 'tsx', 'bench/engines.ts', '8', '5'],
+    env: {},
+  },
+  // Arrow IPC, ours against apache-arrow with lz4js / zstd-codec (and with our codecs
+  // registered), at 100k and 1M rows: the rows the guide quotes, in minutes.
+  arrow: {
+    doc: 'docs/performance.md',
+    argv: ['--expose-gc', '--import', 'tsx', 'bench/arrow.ts', '100000', '1000000'],
+    env: {},
+  },
+  // gzip encoding on the wasm engine (zlib-ng) against node:zlib, in one process: every
+  // level one-shot, and the issue-23 targets (encodeResponse, the stream, one-shot).
+  'deflate-levels': {
+    doc: 'docs/performance-engines.md',
+    argv: ['--import', 'tsx', 'bench/deflate-levels.ts', '4', '5'],
+    env: {},
+  },
+  'deflate-encode': {
+    doc: 'docs/performance-engines.md',
+    argv: ['--import', 'tsx', 'bench/deflate-encode.ts', '8', '7'],
+    env: {},
+  },
+  // Small real documents compressed without and with a dictionary, per format and level
+  // (Node 26's node:zlib beside ours when `npm ci --prefix test/node26` has run).
+  dictionaries: {
+    doc: 'docs/performance.md',
+    argv: ['--import', 'tsx', 'bench/dictionary-sizes.ts'],
+    env: {},
+  },
+  // Parquet footers: fresh process and warm against hyparquet on one 300-column file
+  // (the built package's sluice/parquet: `npm run build` first), and warm decodes of the
+  // three smallest parquet-rs footers against hyparquet, parquet-wasm and parquetjs.
+  'parquet-cold': {
+    doc: 'docs/performance.md',
+    argv: ['--import', 'tsx', 'bench/parquet-cold.ts', '--runs=10', '--rounds=10'],
+    env: {},
+  },
+  parquet: {
+    doc: 'docs/performance.md',
+    argv: ['--import', 'tsx', 'bench/parquet.ts', '--quick'],
+    env: {},
+  },
+  // gzip indexes (docs/gzip-archives.md): building one against a plain decode, its size
+  // per spacing beside indexed_gzip's (/usr/bin/python3), random reads over loopback
+  // HTTP against the same work by hand; 32 MiB and 256 MiB of log lines, 15 reads.
+  'gzip-index': {
+    doc: 'docs/gzip-archives.md',
+    argv: ['--import', 'tsx', 'bench/gzip-index.ts', '32', '256', '15'],
+    env: {},
+  },
+  // Many small zstd frames with a trained and a raw-content dictionary, one decoder.
+  'zstd-frames': {
+    doc: 'docs/performance.md',
+    argv: ['--import', 'tsx', 'bench/zstd-frames.ts'],
+    env: {},
+  },
   'lz4-levels': {
     doc: 'docs/performance.md',
     argv: ['--import', 'tsx', 'bench/lz4-levels.ts', '--levels=1,3,6,9,12', '--js', '--rounds=3'],
