@@ -110,18 +110,24 @@ export function decodeInto(decoder: Decoder, input: Uint8Array, output: Uint8Arr
  * (`mostDecodedBytes`): a declared size is untrusted. The decoder is reset after.
  */
 export function declaredSize(decoder: Decoder, format: Format, input: Uint8Array, maxBytes: number): number {
-  decoder.reset()
-  // A 0-byte destination makes the decoder read the frame header first. Only the head
-  // of the input, not final: a decoder of a format without sizes (brotli, deflate) would
-  // otherwise decode into its own window all it can before it wants room (measured:
-  // 6 ms thrown away of a 22 ms brotli decode of 8 MiB).
-  const head = input.length > HEADER_PROBE ? input.subarray(0, HEADER_PROBE) : input
-  const status = decoder.transform(head, EMPTY, head === input)
-  let size = status === Status.InvalidData ? -1 : (decoder.contentSize ?? -1)
+  let size = readHeader(decoder, input) === Status.InvalidData ? -1 : (decoder.contentSize ?? -1)
   decoder.reset()
   if (size < 0 && decoder.sizeHint !== undefined) size = decoder.sizeHint(input)
   if (size < 0 && format === 'gzip' && input.length >= 18) size = readU32LE(input, input.length - 4)
   return size < 0 || size > maxBytes || size > mostDecodedBytes(format, input.length) ? -1 : size
+}
+
+/**
+ * Resets `decoder` and lets it read the frame header (a 0-byte destination makes it read
+ * the header first, filling `contentSize`). Only the head of the input, not final: a
+ * decoder of a format without sizes (brotli, deflate) would otherwise decode into its
+ * own window all it can before it wants room (measured: 6 ms thrown away of a 22 ms
+ * brotli decode of 8 MiB).
+ */
+function readHeader(decoder: Decoder, input: Uint8Array): Status {
+  decoder.reset()
+  const head = input.length > HEADER_PROBE ? input.subarray(0, HEADER_PROBE) : input
+  return decoder.transform(head, EMPTY, head === input)
 }
 
 /** Output per decoder call of `decodeGrowing`. */
@@ -135,10 +141,7 @@ const GROWING_STEP = 8 * 1024 * 1024
  * (`LIMIT_EXCEEDED`).
  */
 export function decodeGrowing(decoder: Decoder, input: Uint8Array, maxBytes: number, target: BufferTarget, hint = -1): Uint8Array {
-  decoder.reset()
-  // A 0-byte destination makes the decoder read the frame header first.
-  const status = decoder.transform(input, EMPTY, true)
-  if (status === Status.InvalidData) throw failure(decoder, target, 0)
+  if (readHeader(decoder, input) === Status.InvalidData) throw failure(decoder, target, 0)
   const size = decoder.contentSize ?? -1
   if (size >= 0 && !target.concatenated) {
     if (size > maxBytes) throw error(target, 'LIMIT_EXCEEDED', `frame content size ${size} exceeds ${target.limitName ?? 'maxOutputBytes'} ${maxBytes}`, 0)
