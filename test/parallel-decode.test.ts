@@ -14,7 +14,8 @@ import { gunzipSync, gzipSync } from 'node:zlib'
 import { nodeDecode, nodeEncode } from '../adapters/node/index.js'
 import { closeWorkers, CodecError, decode, MIN_PARALLEL_BYTES, DecompressionStream, encode, gzipDecode, lz4Decode, zstdDecode } from '../index.js'
 import { decodeWhole as decodeSerial } from '../lib/whole-buffer.js'
-import { runJob, type JobRunner } from '../lib/parallel/jobs.js'
+import { outputMemory, runJob, type Job, type JobRunner } from '../lib/parallel/jobs.js'
+import { decodeFrameGroups, zstdFrameGroups } from '../lib/parallel/zstd-frames.js'
 import { prepareDecoder } from '../lib/prepare.js'
 import { Machine } from '../lib/machine.js'
 import { createDecoder, createEncoder } from '../lib/registry.js'
@@ -150,6 +151,34 @@ test('lz4: frames from the lz4 CLI (independent, dependent, checksums, sizes, le
   const c = runCli('lz4', ['-q', '-c', '-B5', '-BX'], input.subarray(2_000_000), 'pipe')
   const skippable = new Uint8Array([0x5f, 0x2a, 0x4d, 0x18, 3, 0, 0, 0, 7, 7, 7])
   assert.is(await agree('lz4', join2(a, skippable, b, c), 'concatenated'), await expected(input))
+})
+
+test('one-shot parallel decodes hand the memory of outputs they copied to later jobs (scratch), same bytes', async () => {
+  // A runner that records the scratch each job came with, and runs it inline.
+  const seen: Array<ArrayBuffer | null> = []
+  const recording: JobRunner = (job: Job) => {
+    seen.push('scratch' in job ? (job.scratch ?? null) : null)
+    return inline(job)
+  }
+  // LZ4 jobs aim at 1 MiB of output (lib/parallel/cuts.ts): enough input for several.
+  const three = join2(input, input, input)
+  const lz4 = await encode('lz4', three, { blockSize: 65536 })
+  assert.equal(await decodeLz4Frames(lz4, { maxOutputBytes: 2 ** 31 }, recording, 2), three)
+  assert.ok(seen.length > 3, `${seen.length} jobs`)
+  assert.equal(seen.slice(0, 2), [null, null], 'the first jobs in flight have no scratch yet')
+  assert.ok(seen.slice(2).every((s) => s instanceof ArrayBuffer), 'each later job reuses an output copied away')
+  seen.length = 0
+  const zstd = await encode('zstd', input, { blockSize: 256 * 1024 })
+  const groups = zstdFrameGroups(zstd, 300_000)!
+  assert.ok(groups.length > 3, `${groups?.length} groups`)
+  assert.equal(await decodeFrameGroups(zstd, groups, {}, 2 ** 31, recording, 2), input)
+  assert.ok(seen.slice(2).some((s) => s instanceof ArrayBuffer), 'zstd jobs reuse outputs copied away')
+  // A scratch too small for the output is not used; a large enough one is, from its start.
+  const small = new ArrayBuffer(10)
+  assert.is(outputMemory(small, 11).buffer === small, false)
+  const big = new ArrayBuffer(100)
+  const view = outputMemory(big, 40)
+  assert.ok(view.buffer === big && view.byteOffset === 0 && view.length === 40)
 })
 
 test('corrupted bytes: the serial decoder\'s error code and offset (the bytes where it decodes)', async () => {

@@ -66,6 +66,8 @@ export interface DecodeJob {
   readonly options: Record<string, unknown>
   readonly input: Uint8Array
   readonly size: number
+  /** Memory for the output to reuse when it is large enough (`JobResult.owned`; see `ScratchBuffers`). */
+  readonly scratch?: ArrayBuffer | null
 }
 
 /**
@@ -83,6 +85,8 @@ export interface Lz4BlocksJob {
   readonly blockChecksum: boolean
   readonly bound: number
   readonly input: Uint8Array
+  /** Memory for the output to reuse when it is large enough (`JobResult.owned`; see `ScratchBuffers`). */
+  readonly scratch?: ArrayBuffer | null
 }
 
 export type Job = DeflateBlockJob | EncodeJob | DecodeJob | Lz4BlocksJob | InflateChunkJob | InflateResolveJob | ArrowDecodeJob | ArrowEncodeJob
@@ -102,6 +106,37 @@ export interface JobResult {
    * its unused tail included, instead of copying `output` out of a shared buffer).
    */
   readonly owned?: boolean
+}
+
+/**
+ * `size` bytes for a job's output: the start of `scratch` when it holds them (memory an
+ * earlier job's output had, handed back by the caller once it copied that output
+ * away), else new memory. Fresh memory costs its first write (the system's page faults,
+ * most of a decode's time at a gigabyte a second); written memory does not.
+ */
+export function outputMemory(scratch: ArrayBuffer | null | undefined, size: number): Uint8Array {
+  return scratch && scratch.byteLength >= size ? new Uint8Array(scratch, 0, size) : new Uint8Array(size)
+}
+
+/**
+ * The buffers of outputs a caller has copied away, handed to its next jobs as their
+ * `scratch` (a job's output buffer is its own: `JobResult.owned`, transferred back by a
+ * worker). Used where the caller copies every output into one array (the one-shot
+ * parallel decodes); a stream that hands outputs to its reader cannot.
+ */
+export class ScratchBuffers {
+  private readonly free: ArrayBuffer[] = []
+
+  /** Memory for the next job, or null. */
+  take(): ArrayBuffer | null {
+    return this.free.pop() ?? null
+  }
+
+  /** `output` was copied away: its buffer serves a later job. */
+  give(output: Uint8Array): void {
+    const buffer = output.buffer
+    if (buffer instanceof ArrayBuffer && buffer.byteLength > 0) this.free.push(buffer)
+  }
 }
 
 /** Runs jobs: `runJob` inline, or a pool's runner that posts them to workers. */
@@ -130,9 +165,9 @@ export async function runJob(job: Job, codecs: CodecFactories): Promise<JobResul
       }
     }
     case 'decode':
-      return { output: await decodeFrames(job, codecs), check: 0 }
+      return { output: await decodeFrames(job, codecs), check: 0, owned: true }
     case 'lz4-blocks':
-      return { output: await decodeLz4Blocks(job, codecs.createDecoder), check: 0 }
+      return { output: await decodeLz4Blocks(job, codecs.createDecoder), check: 0, owned: true }
     case 'inflate-chunk': {
       const { output, info } = await (await (chunkJobs ??= import('./inflate-chunk.js'))).inflateChunk(job)
       return { output, check: 0, chunk: info, owned: true }
@@ -174,7 +209,7 @@ async function deflateBlock(job: DeflateBlockJob, codecs: CodecFactories): Promi
  */
 async function decodeFrames(job: DecodeJob, codecs: CodecFactories): Promise<Uint8Array> {
   const decoder = await codecs.createDecoder(job.format, job.options as never)
-  const output = new Uint8Array(job.size)
+  const output = outputMemory(job.scratch, job.size)
   try {
     decodeInto(decoder, job.input, output, { format: job.format, what: 'the group of frames', declaredBy: 'the sum of their headers', base: 0, concatenated: true })
   } finally {

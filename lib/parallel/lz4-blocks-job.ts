@@ -11,7 +11,7 @@ import type { Decoder } from '../codec.js'
 import { CodecError } from '../errors.js'
 import { Status } from '../status.js'
 import { FLG_BLOCK_CHECKSUM, FLG_BLOCK_INDEPENDENCE, MAX_HEADER_LENGTH, writeFrameHeader } from '../codecs/lz4-frame-format.js'
-import type { Lz4BlocksJob } from './jobs.js'
+import { outputMemory, type Lz4BlocksJob } from './jobs.js'
 
 /** Makes an LZ4 frame span decoder (lib/registry.ts `createDecoder`, or a worker's). */
 export type Lz4DecoderFactory = (format: 'lz4', options: { engine?: Lz4BlocksJob['engine']; maxOutputBytes: number }) => Promise<Decoder>
@@ -26,11 +26,11 @@ function header(blockMax: number, blockChecksum: boolean): Uint8Array {
   return h.subarray(0, writeFrameHeader(h, 0, FLG_BLOCK_INDEPENDENCE | (blockChecksum ? FLG_BLOCK_CHECKSUM : 0), blockMax, -1))
 }
 
-/** Decodes the job's blocks into at most `job.bound` bytes. */
+/** Decodes the job's blocks into at most `job.bound` bytes (a view of the start of the job's `scratch` when it holds them, else of memory of its own). */
 export async function decodeLz4Blocks(job: Lz4BlocksJob, createDecoder: Lz4DecoderFactory): Promise<Uint8Array> {
   const decoder = await createDecoder('lz4', { engine: job.engine, maxOutputBytes: job.bound })
   try {
-    const out = new Uint8Array(job.bound)
+    const out = outputMemory(job.scratch, job.bound)
     let op = 0
     const parts = [header(job.blockMax, job.blockChecksum), job.input, END_MARK]
     for (let k = 0; k < parts.length; k++) {
@@ -43,7 +43,7 @@ export async function decodeLz4Blocks(job: Lz4BlocksJob, createDecoder: Lz4Decod
           const f = decoder.failure
           throw new CodecError(f?.code ?? 'INVALID_DATA', 'lz4', f?.message ?? 'invalid block', Math.max(0, (f?.offset ?? HEADER_LENGTH) - HEADER_LENGTH))
         }
-        if (status === Status.Done && k === parts.length - 1 && src.length === 0) return op === out.length ? out : out.slice(0, op)
+        if (status === Status.Done && k === parts.length - 1 && src.length === 0) return out.subarray(0, op)
         if (status === Status.NeedMoreData && src.length === 0 && k < parts.length - 1) break
         // Output past the bound (every block decodes to at most the Block Maximum Size),
         // or an end before the end mark: neither happens with blocks the cutter cut.

@@ -11,7 +11,7 @@ import { Xxh32 } from '../codecs/xxhash32.js'
 import type { Engine } from '../formats.js'
 import { runOrdered } from './blocks.js'
 import type { Cut, FrameEndCut, FrameStartCut, JobCut } from './cuts.js'
-import type { JobRunner } from './jobs.js'
+import { ScratchBuffers, type JobRunner, type Lz4BlocksJob } from './jobs.js'
 import { Lz4Cutter } from './lz4-cutter.js'
 
 /**
@@ -101,7 +101,8 @@ export async function decodeLz4Frames(bytes: Uint8Array, options: { engine?: Eng
     }
     return ok
   }
-  await runOrdered(jobs.length, (i) => jobs[i]!.job, run, inFlight, (i, r) => {
+  const scratch = new ScratchBuffers()
+  await runOrdered(jobs.length, (i) => ({ ...(jobs[i]!.job as Lz4BlocksJob), scratch: scratch.take() }), run, inFlight, (i, r) => {
     const taken = (): void => {
       checksUpTo(jobs[i])
       checks.take(r.output, jobs[i]!.start)
@@ -109,6 +110,7 @@ export async function decodeLz4Frames(bytes: Uint8Array, options: { engine?: Eng
     if (!ok || !passes(taken)) return
     out.set(r.output, at)
     at += r.output.length
+    scratch.give(r.output)
   })
   if (!ok || !passes(() => checksUpTo(undefined))) return null
   return at === out.length ? out : out.slice(0, at)

@@ -20,7 +20,7 @@
 import { ZstdFrameWalker } from '../codecs/zstd-frame-format.js'
 import { runOrdered } from './blocks.js'
 import { SizedGroups, type SizedGroup } from './cuts.js'
-import type { JobRunner } from './jobs.js'
+import { ScratchBuffers, type JobRunner } from './jobs.js'
 
 /** A group of whole frames: `input[start..end)`, decoding to `size` bytes. */
 export type FrameGroup = SizedGroup
@@ -60,14 +60,16 @@ export async function decodeFrameGroups(bytes: Uint8Array, groups: readonly Fram
   if (total > maxOutputBytes) return null
   const out = new Uint8Array(total)
   let at = 0
+  const scratch = new ScratchBuffers()
   await runOrdered(
     groups.length,
-    (i) => ({ kind: 'decode', format: 'zstd', options, input: bytes.subarray(groups[i]!.start, groups[i]!.end), size: groups[i]!.size }),
+    (i) => ({ kind: 'decode', format: 'zstd', options, input: bytes.subarray(groups[i]!.start, groups[i]!.end), size: groups[i]!.size, scratch: scratch.take() }),
     run,
     inFlight,
     (_, r) => {
       out.set(r.output, at)
       at += r.output.length
+      scratch.give(r.output)
     },
   )
   return out
