@@ -4,7 +4,7 @@
  * start), else the same `runJob` inline on the caller's thread with the caller's codec factories (lib/registry.ts's, passed in so that the
  * threads implementation imports neither the registry nor the machine).
  */
-import { runJob, type CodecFactories, type JobRunner } from '../lib/parallel/jobs.js'
+import { runJob, type CodecFactories, type Job, type JobResult, type JobRunner } from '../lib/parallel/jobs.js'
 import { workerPool } from './pool.js'
 import { MIN_PARALLEL_BYTES } from '../lib/options.js'
 
@@ -13,5 +13,7 @@ export function jobRunner(threads: number, bytes: number, codecs: CodecFactories
   if (threads <= 1 || bytes < MIN_PARALLEL_BYTES) return (job) => runJob(job, codecs)
   const pool = workerPool()
   pool.grow(threads)
-  return (job) => pool.run(job, signal, () => runJob(job, codecs))
+  const run = (job: Job): Promise<JobResult> => pool.run(job, signal, () => runJob(job, codecs))
+  const onWorker = (job: Job): Promise<JobResult> => pool.run(job, signal)
+  return Object.assign(run, { onWorker: () => (pool.readyWorkers > 0 ? onWorker : null) })
 }

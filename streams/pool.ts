@@ -50,7 +50,10 @@ interface Slot {
   ended: boolean
 }
 
-const formatOf = (job: Job): string => ('format' in job ? job.format : 'deflate-raw')
+const formatOf = (job: Job): string => ('format' in job ? job.format : job.kind === 'memory' ? 'threads' : 'deflate-raw')
+
+/** A job no other is queued behind on its worker (lib/parallel/jobs.ts `MemoryJob`). */
+const alone = (p: Pending): boolean => p.message.job.kind === 'memory'
 
 class WorkerPool {
   private size = 0
@@ -177,7 +180,9 @@ class WorkerPool {
           return
         }
       }
-      slot ??= this.slots.reduce<Slot | undefined>((best, s) => (s.jobs.length < DEPTH && (!best || s.jobs.length < best.jobs.length) ? s : best), undefined)
+      // Not behind a `memory` job: tens of milliseconds of page writes would hold up the
+      // job queued after it, and the jobs taken in order after that one.
+      slot ??= this.slots.reduce<Slot | undefined>((best, s) => (s.jobs.length < DEPTH && !s.jobs.some(alone) && (!best || s.jobs.length < best.jobs.length) ? s : best), undefined)
       if (!slot) return
       const pending = this.queue.shift()!
       pending.started?.()

@@ -249,7 +249,9 @@ test('runOrdered: results in order, at most inFlight started, a failure waits fo
     return { output: job.input, check: 0 }
   }
   const job = (n: number): Job => ({ kind: 'decode', format: 'zstd', options: {}, input: new Uint8Array(n), size: 0 })
-  await runOrdered(7, job, run, 3, (i, r) => order.push(i * 10 + r.output.length))
+  await runOrdered(7, job, run, 3, (i, r) => {
+    order.push(i * 10 + r.output.length)
+  })
   assert.equal(order, [0, 11, 22, 33, 44, 55, 66])
   assert.is(most, 3)
   running = 0

@@ -45,7 +45,7 @@ export { blockFamily, blockPlan, checkBlockSize, DEFLATE_WINDOW, type BlockPlan 
  * handing results to `take` in order. On a failure, waits for the jobs already started
  * (so that none is left running or rejecting unobserved) and throws the first error.
  */
-export async function runOrdered(count: number, jobOf: (i: number) => Job, run: JobRunner, inFlight: number, take: (i: number, r: JobResult) => void): Promise<void> {
+export async function runOrdered(count: number, jobOf: (i: number) => Job, run: JobRunner, inFlight: number, take: (i: number, r: JobResult) => void | Promise<void>): Promise<void> {
   // Each job's outcome is captured as it settles, so that a later job failing while an
   // earlier one is awaited is never an unhandled rejection.
   type Outcome = { result: JobResult; error?: undefined } | { result?: undefined; error: unknown }
@@ -63,7 +63,7 @@ export async function runOrdered(count: number, jobOf: (i: number) => Job, run: 
     const outcome = await pending[i]!
     pending[i] = undefined
     if (outcome.result) {
-      take(i, outcome.result)
+      await take(i, outcome.result)
       continue
     }
     await Promise.all(pending.filter((p) => p !== undefined))

@@ -89,7 +89,22 @@ export interface Lz4BlocksJob {
   readonly scratch?: ArrayBuffer | null
 }
 
-export type Job = DeflateBlockJob | EncodeJob | DecodeJob | Lz4BlocksJob | InflateChunkJob | InflateResolveJob | ArrowDecodeJob | ArrowEncodeJob
+/**
+ * `size` bytes of memory with every page written once, for the result of a one-shot
+ * parallel decode (result-memory.ts): transferred to the caller, whose copies into it
+ * then cost no first writes.
+ */
+export interface MemoryJob {
+  readonly kind: 'memory'
+  readonly size: number
+  /** Empty: a pool posts every job's `input`. */
+  readonly input: Uint8Array
+}
+
+/** The page size the `memory` job writes at (4 KiB, the smallest of the systems sluice runs on; a larger page is written more than once). */
+const PAGE = 4096
+
+export type Job = DeflateBlockJob | EncodeJob | DecodeJob | Lz4BlocksJob | MemoryJob | InflateChunkJob | InflateResolveJob | ArrowDecodeJob | ArrowEncodeJob
 
 export type { ArrowDecodeJob, ArrowEncodeJob } from '../arrow/body-jobs.js'
 export type { InflateChunkInfo, InflateChunkJob } from './inflate-chunk.js'
@@ -139,8 +154,13 @@ export class ScratchBuffers {
   }
 }
 
-/** Runs jobs: `runJob` inline, or a pool's runner that posts them to workers. */
-export type JobRunner = (job: Job) => Promise<JobResult>
+/**
+ * Runs jobs: `runJob` inline, or a pool's runner that posts them to workers (running
+ * them inline while a cold pool starts). A pool's runner also has `onWorker`: when a
+ * worker listens, a runner that never runs a job inline (for the `memory` job, worth
+ * nothing on the caller's thread), else null.
+ */
+export type JobRunner = ((job: Job) => Promise<JobResult>) & { readonly onWorker?: () => ((job: Job) => Promise<JobResult>) | null }
 
 /** Arrow's job code, loaded with the first Arrow job (once: an `import()` per job would resolve the module each time). */
 let arrowJobs: Promise<typeof import('../arrow/body-jobs.js')> | null = null
@@ -168,6 +188,11 @@ export async function runJob(job: Job, codecs: CodecFactories): Promise<JobResul
       return { output: await decodeFrames(job, codecs), check: 0, owned: true }
     case 'lz4-blocks':
       return { output: await decodeLz4Blocks(job, codecs.createDecoder), check: 0, owned: true }
+    case 'memory': {
+      const output = new Uint8Array(job.size)
+      for (let i = 0; i < output.length; i += PAGE) output[i] = 0
+      return { output, check: 0, owned: true }
+    }
     case 'inflate-chunk': {
       const { output, info } = await (await (chunkJobs ??= import('./inflate-chunk.js'))).inflateChunk(job)
       return { output, check: 0, chunk: info, owned: true }

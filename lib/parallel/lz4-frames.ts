@@ -13,6 +13,7 @@ import { runOrdered } from './blocks.js'
 import type { Cut, FrameEndCut, FrameStartCut, JobCut } from './cuts.js'
 import { ScratchBuffers, type JobRunner, type Lz4BlocksJob } from './jobs.js'
 import { Lz4Cutter } from './lz4-cutter.js'
+import { ResultMemory } from './result-memory.js'
 
 /**
  * The checks the serial decoder makes on a frame's content, made on the outputs of its
@@ -77,7 +78,8 @@ export async function decodeLz4Frames(bytes: Uint8Array, options: { engine?: Eng
     } else if (cut.kind !== 'frame-start' && cut.kind !== 'frame-end') return null
   }
   if (jobs.length < 2 || bound > options.maxOutputBytes || bound < (options.minBytes ?? 0)) return null
-  const out = new Uint8Array(bound)
+  const scratch = new ScratchBuffers()
+  const out = new ResultMemory(bound, run, (output) => scratch.give(output))
   let at = 0
   let next = 0
   const checks = new Lz4FrameChecks()
@@ -101,17 +103,16 @@ export async function decodeLz4Frames(bytes: Uint8Array, options: { engine?: Eng
     }
     return ok
   }
-  const scratch = new ScratchBuffers()
   await runOrdered(jobs.length, (i) => ({ ...(jobs[i]!.job as Lz4BlocksJob), scratch: scratch.take() }), run, inFlight, (i, r) => {
     const taken = (): void => {
       checksUpTo(jobs[i])
       checks.take(r.output, jobs[i]!.start)
     }
     if (!ok || !passes(taken)) return
-    out.set(r.output, at)
+    const put = out.put(r.output, at)
     at += r.output.length
-    scratch.give(r.output)
+    return put
   })
   if (!ok || !passes(() => checksUpTo(undefined))) return null
-  return at === out.length ? out : out.slice(0, at)
+  return out.result(at)
 }

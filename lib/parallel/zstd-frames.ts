@@ -21,6 +21,7 @@ import { ZstdFrameWalker } from '../codecs/zstd-frame-format.js'
 import { runOrdered } from './blocks.js'
 import { SizedGroups, type SizedGroup } from './cuts.js'
 import { ScratchBuffers, type JobRunner } from './jobs.js'
+import { ResultMemory } from './result-memory.js'
 
 /** A group of whole frames: `input[start..end)`, decoding to `size` bytes. */
 export type FrameGroup = SizedGroup
@@ -58,19 +59,19 @@ export async function decodeFrameGroups(bytes: Uint8Array, groups: readonly Fram
   let total = 0
   for (const g of groups) total += g.size
   if (total > maxOutputBytes) return null
-  const out = new Uint8Array(total)
-  let at = 0
   const scratch = new ScratchBuffers()
+  const out = new ResultMemory(total, run, (output) => scratch.give(output))
+  let at = 0
   await runOrdered(
     groups.length,
     (i) => ({ kind: 'decode', format: 'zstd', options, input: bytes.subarray(groups[i]!.start, groups[i]!.end), size: groups[i]!.size, scratch: scratch.take() }),
     run,
     inFlight,
     (_, r) => {
-      out.set(r.output, at)
+      const put = out.put(r.output, at)
       at += r.output.length
-      scratch.give(r.output)
+      return put
     },
   )
-  return out
+  return out.result()
 }
