@@ -1,7 +1,10 @@
 /**
- * One worker pool per realm (per page, per worker, per Node thread), started on the
- * first job that asks for more than one thread, sized to the largest `threads` asked so
- * far. Each worker loads its own engines once (the registry caches them per realm).
+ * One worker pool per realm (per page, per worker, per Node thread), sized to the largest
+ * `threads` asked so far. Its first worker starts as soon as a call knows it will run
+ * jobs on it (`start()`, from streams/job-runner.ts), the next ones one at a time. Each
+ * worker loads its own engines once (the registry caches them per realm), and a worker
+ * that starts while a call runs loads that call's engine before it counts as ready
+ * (its warm-up, ./warm-up.ts): until then the call's jobs run on the caller's thread.
  * Idle workers end after `IDLE_MS` and, in Node, never keep the process alive (they are
  * referenced only while they run a job). `closeWorkers()` ends them all at once.
  *
@@ -18,7 +21,7 @@ import { CodecError, type ErrorCode } from '../lib/errors.js'
 import type { Job, JobResult } from '../lib/parallel/jobs.js'
 import { workerFile } from './worker-file.js'
 import { READY, type HostedWorker } from './worker-host.js'
-import type { JobMessage, ReplyMessage } from './worker-entry.js'
+import type { JobMessage, ReplyMessage, WarmMessage } from './worker-entry.js'
 
 /**
  * Jobs posted to one worker ahead of its answers: with two, a worker starts its next job
@@ -42,8 +45,12 @@ interface Pending {
 
 interface Slot {
   readonly worker: HostedWorker
-  /** Whether the worker has said it listens (`READY`). */
+  /** Whether the worker takes jobs: it said it listens (`READY`) and ran the warm-up it was sent, if any (`warmed`). */
   ready: boolean
+  /** Whether it was sent a warm-up or a job (a worker is warmed up once, for the first call it serves). */
+  used: boolean
+  /** Whether its warm-up is still running. */
+  warming: boolean
   /** Jobs posted to it and not yet answered, in the order posted (at most `DEPTH`). */
   readonly jobs: Pending[]
   idle: ReturnType<typeof setTimeout> | undefined
@@ -62,6 +69,8 @@ class WorkerPool {
   private nextId = 1
   /** Why the last worker to start failed before it listened (null once one listens). */
   private startFailure: unknown = null
+  /** What a worker that starts loads first: the latest job run while the pool warmed, its input left out. */
+  private warmUp: WarmMessage | null = null
 
   /**
    * Jobs answered by a worker, and jobs run on the caller's thread while the pool
@@ -82,6 +91,14 @@ class WorkerPool {
   }
 
   /**
+   * Starts a worker now if the pool is below its size and none is starting: for a call
+   * that knows it will run jobs here, before its first job is ready (streams/job-runner.ts).
+   */
+  start(): void {
+    this.warm()
+  }
+
+  /**
    * Runs `job` on a worker. Aborting `signal` drops the job if it is still queued (its
    * input copy is freed) and rejects with `ABORTED`; a job already running finishes
    * and its result is dropped by the caller.
@@ -92,6 +109,7 @@ class WorkerPool {
     // one thread would while the workers start beside it. Each inline job first lets
     // the runtime handle its events, so a worker that is ready takes the next jobs.
     if (inline && this.warming()) {
+      this.warmWith(job)
       this.warm()
       return host.nextTask().then(() => {
         if (this.warming() && !this.slots.some((s) => s.ready && s.jobs.length === 0)) {
@@ -148,6 +166,31 @@ class WorkerPool {
     return this.startFailure === null && (this.slots.length < this.size || this.slots.some((s) => !s.ready))
   }
 
+  /**
+   * Makes `job` (its input left out) the warm-up of the workers that start from now on,
+   * and of those started that have had neither a warm-up nor a job: they count as ready
+   * once they loaded its engine. A `memory` job loads nothing and changes nothing.
+   */
+  private warmWith(job: Job): void {
+    if (job.kind === 'memory') return
+    const { scratch: _, ...rest } = job as Job & { scratch?: unknown }
+    this.warmUp = { warm: { ...rest, input: new Uint8Array(0) } as Job }
+    for (const slot of this.slots) this.sendWarmUp(slot)
+  }
+
+  private sendWarmUp(slot: Slot): void {
+    if (slot.used || !this.warmUp) return
+    try {
+      slot.worker.post(this.warmUp, [])
+    } catch {
+      // A job the structured clone refuses: no warm-up; posting the job itself reports it.
+      return
+    }
+    slot.used = true
+    slot.warming = true
+    slot.ready = false
+  }
+
   /** A worker with no job (just started, or done): unreferenced, and ended after `IDLE_MS`. */
   private rest(slot: Slot): void {
     slot.worker.hold(false)
@@ -186,6 +229,7 @@ class WorkerPool {
       if (!slot) return
       const pending = this.queue.shift()!
       pending.started?.()
+      slot.used = true
       slot.jobs.push(pending)
       clearTimeout(slot.idle)
       slot.worker.hold(true)
@@ -202,18 +246,22 @@ class WorkerPool {
   }
 
   private spawn(): Slot {
-    const slot: Slot = { worker: undefined as unknown as HostedWorker, ready: false, jobs: [], idle: undefined, ended: false }
+    const slot: Slot = { worker: undefined as unknown as HostedWorker, ready: false, used: false, warming: false, jobs: [], idle: undefined, ended: false }
     ;(slot as { worker: HostedWorker }).worker = host.start(
       workerFile(),
       (message) => this.onReply(slot, message as ReplyMessage | typeof READY),
       (error) => this.onFailure(slot, error),
     )
     this.slots.push(slot)
+    this.sendWarmUp(slot)
     return slot
   }
 
   private onReply(slot: Slot, reply: ReplyMessage | typeof READY): void {
-    if (reply === READY) {
+    if (reply === READY || 'warmed' in reply) {
+      // A worker sent a warm-up takes jobs once it ran it (`warmed` follows `READY`).
+      if (reply === READY && slot.warming) return
+      slot.warming = false
       slot.ready = true
       this.startFailure = null
       this.warm()
@@ -269,6 +317,7 @@ class WorkerPool {
     }
     this.size = 0
     this.startFailure = null
+    this.warmUp = null
   }
 
   /** Test hook: ends a busy worker as a crash would. */
