@@ -167,26 +167,30 @@ class WorkerPool {
   }
 
   /**
-   * Makes `job` (its input left out) the warm-up of the workers that start from now on,
-   * and of those started that have had neither a warm-up nor a job: they count as ready
-   * once they loaded its engine. A `memory` job loads nothing and changes nothing.
+   * Makes `job` the warm-up of the workers that start from now on, and of those started
+   * that have had neither a warm-up nor a job: they count as ready once they loaded its
+   * engine. Its bytes are left out (its input, a window or dictionary: empty; `scratch`:
+   * none), so the warm-up holds none of the caller's memory and copies nothing large. A
+   * `memory` job loads nothing and changes nothing.
    */
   private warmWith(job: Job): void {
     if (job.kind === 'memory') return
-    const { scratch: _, ...rest } = job as Job & { scratch?: unknown }
-    this.warmUp = { warm: { ...rest, input: new Uint8Array(0) } as Job }
+    const warm: Record<string, unknown> = {}
+    for (const [key, value] of Object.entries(job)) warm[key] = key === 'scratch' ? null : ArrayBuffer.isView(value) ? new Uint8Array(0) : value
+    this.warmUp = { warm: warm as unknown as Job }
     for (const slot of this.slots) this.sendWarmUp(slot)
   }
 
   private sendWarmUp(slot: Slot): void {
     if (slot.used || !this.warmUp) return
+    slot.used = true
     try {
       slot.worker.post(this.warmUp, [])
     } catch {
-      // A job the structured clone refuses: no warm-up; posting the job itself reports it.
+      // A job the structured clone refuses: no warm-up (the worker is ready once it
+      // listens); posting the job itself reports it.
       return
     }
-    slot.used = true
     slot.warming = true
     slot.ready = false
   }
