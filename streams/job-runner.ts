@@ -2,13 +2,7 @@
  * The job runner of a threads call (issue 22): the realm's worker pool for `threads > 1`
  * on an input large enough to gain (running jobs inline while a cold pool's workers
  * start), else the same `runJob` inline on the caller's thread with the caller's codec factories (lib/registry.ts's, passed in so that the
- * threads implementation imports neither the registry nor the machine). A runner for an
- * input of known size starts the pool's first worker when it is made (issue 32): a call
- * makes its runner before its first job, before the engine it runs on is loaded, so the
- * worker's start overlaps that. One for `Infinity` (a size known only later: streams,
- * which start the worker at their first write, streams/ordered-job-stream.ts; LZ4 frames,
- * which may turn out to decode to less than `MIN_PARALLEL_BYTES` and run serially) starts
- * it with its first job.
+ * threads implementation imports neither the registry nor the machine).
  */
 import { runJob, type CodecFactories, type Job, type JobResult, type JobRunner } from '../lib/parallel/jobs.js'
 import { workerPool } from './pool.js'
@@ -19,7 +13,6 @@ export function jobRunner(threads: number, bytes: number, codecs: CodecFactories
   if (threads <= 1 || bytes < MIN_PARALLEL_BYTES) return (job) => runJob(job, codecs)
   const pool = workerPool()
   pool.grow(threads)
-  if (bytes !== Infinity) pool.start()
   const run = (job: Job): Promise<JobResult> => pool.run(job, signal, () => runJob(job, codecs))
   const onWorker = (job: Job): Promise<JobResult> => pool.run(job, signal)
   return Object.assign(run, { onWorker: () => (pool.readyWorkers > 0 ? onWorker : null) })

@@ -5,8 +5,7 @@
  * says the call runs on threads, the threads implementation's one-shot calls
  * (./parallel.ts), loaded on first use: a user who never asks for threads (`threads: 1`
  * without `blockSize` included) never loads the block logic, the frame splitting or the
- * worker pool. A call with `threads > 1` on an input of at least `MIN_PARALLEL_BYTES`
- * also starts the pool's first worker there and then (./worker-start.ts, issue 32).
+ * worker pool.
  */
 import type { BinaryInput } from '../lib/bytes.js'
 import type { Format } from '../lib/codec.js'
@@ -16,7 +15,6 @@ import { createDecoder, createEncoder } from '../lib/registry.js'
 import type { GzipIndex } from '../lib/gzip-index/gzip-index.js'
 import type { DecodeIndexOptions, DecodeThreadOptions, ThreadOptions } from './thread-options.js'
 import { decodesInParallel, encodesInBlocks, withoutThreads } from './threads-decision.js'
-import { MIN_PARALLEL_BYTES } from '../lib/options.js'
 
 export { MAX_AUTO_THREADS, MAX_THREADS, MIN_PARALLEL_BYTES } from '../lib/options.js'
 export type { DecodeIndexOptions, ThreadOptions, Threads } from './thread-options.js'
@@ -30,22 +28,6 @@ const parallel = (): Promise<typeof import('./parallel.js')> => (loading ??= imp
     loading = null // a failed load (a chunk that did not arrive) is tried again next time
     throw error
   }))
-
-/**
- * The threads implementation for a call of `format` on `data`, with the pool's first
- * worker started beside its loading when the call will run jobs on workers: `threads`
- * other than 1 and an input of at least `MIN_PARALLEL_BYTES` (a string's UTF-8 is at
- * least as long as the string). The start is only earlier, never needed: if its module
- * fails to load, the pool starts the worker with the call's first job as it would anyway.
- */
-function threadsFor(format: Format, data: BinaryInput | string, threads: unknown): Promise<typeof import('./parallel.js')> {
-  // Not a binary input at all: the call refuses it with its own error.
-  const bytes = typeof data === 'string' ? data.length : Number((data as { byteLength?: unknown } | null)?.byteLength) || 0
-  if (threads !== undefined && threads !== 1 && bytes >= MIN_PARALLEL_BYTES) {
-    import('./worker-start.js').then((m) => m.startWorkers(format, threads), () => undefined)
-  }
-  return parallel()
-}
 
 /**
  * Options of `encode()`: the encoder's ({@link EncodeOptionsByFormat}`[F]`: `engine`,
@@ -70,7 +52,7 @@ export type DecodeOptions<F extends Format = Format> = CodecOptions<F, 'decode'>
  * `threads` / `blockSize` ({@link ThreadOptions}): block mode, in parallel on workers.
  */
 export async function encode<F extends Format>(format: F, data: BinaryInput | string, options: EncodeOptions<F> = {} as EncodeOptions<F>): Promise<Uint8Array> {
-  if (encodesInBlocks(format, options)) return (await threadsFor(format, data, options.threads)).encodeWithThreads(format, data, options, codecs)
+  if (encodesInBlocks(format, options)) return (await parallel()).encodeWithThreads(format, data, options, codecs)
   return encodeSerial(format, data, withoutThreads(options) as SerialEncodeOptions<F>)
 }
 
@@ -95,7 +77,7 @@ export interface DecodedWithIndex {
 export async function decode<F extends Format>(format: F, data: BinaryInput, options: DecodeOptions<F> & { index: true }): Promise<DecodedWithIndex>
 export async function decode<F extends Format>(format: F, data: BinaryInput, options?: DecodeOptions<F> & { index?: GzipIndex }): Promise<Uint8Array>
 export async function decode<F extends Format>(format: F, data: BinaryInput, options: DecodeOptions<F> & DecodeIndexOptions = {} as DecodeOptions<F> & DecodeIndexOptions): Promise<Uint8Array | DecodedWithIndex> {
-  if (decodesInParallel(format, options)) return (await threadsFor(format, data, options.threads)).decodeWithThreads(format, data, options, codecs)
+  if (decodesInParallel(format, options)) return (await parallel()).decodeWithThreads(format, data, options, codecs)
   return decodeSerial(format, data, withoutThreads(options) as SerialDecodeOptions<F>)
 }
 

@@ -29,7 +29,6 @@ import { CodecError } from '../lib/errors.js'
 import type { Job, CodecFactories, JobResult, JobRunner } from '../lib/parallel/jobs.js'
 import type { StreamClasses, SurfaceRules } from './codec-stream.js'
 import { jobRunner } from './job-runner.js'
-import { startWorkers } from './worker-start.js'
 
 /** What the shell is opened with. */
 export interface OrderedJobOptions {
@@ -131,10 +130,6 @@ export class OrderedJobs {
           this.fail(error)
           return Promise.reject(this.failure!.error)
         }
-        // The pool's first worker starts at the first write rather than with the first job,
-        // a block's worth of input later (issue 32): a stream that is written to runs jobs
-        // on the pool, however small it ends.
-        startWorkers(this.options.format, this.options.threads)
         return this.inTurn(async () => {
           await sink.write(bytes)
           await this.readerRoom()

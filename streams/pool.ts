@@ -1,10 +1,10 @@
 /**
- * One worker pool per realm (per page, per worker, per Node thread), sized to the largest
- * `threads` asked so far. Its first worker starts as soon as a call knows it will run
- * jobs on it (`start()`, from streams/job-runner.ts), the next ones one at a time. Each
- * worker loads its own engines once (the registry caches them per realm), and a worker
- * that starts while a call runs loads that call's engine before it counts as ready
- * (its warm-up, ./warm-up.ts): until then the call's jobs run on the caller's thread.
+ * One worker pool per realm (per page, per worker, per Node thread), started on the
+ * first job that asks for more than one thread, sized to the largest `threads` asked so
+ * far. Each worker loads its own engines once (the registry caches them per realm), and
+ * a worker that starts while a call runs loads that call's engine before it counts as
+ * ready (its warm-up, ./warm-up.ts): until then the call's jobs run on the caller's
+ * thread, so a job never waits on a worker that is still loading its engine.
  * Idle workers end after `IDLE_MS` and, in Node, never keep the process alive (they are
  * referenced only while they run a job). `closeWorkers()` ends them all at once.
  *
@@ -88,14 +88,6 @@ class WorkerPool {
   /** Lets the pool grow to `threads` workers. */
   grow(threads: number): void {
     if (threads > this.size) this.size = threads
-  }
-
-  /**
-   * Starts a worker now if the pool is below its size and none is starting: for a call
-   * that knows it will run jobs here, before its first job is ready (streams/job-runner.ts).
-   */
-  start(): void {
-    this.warm()
   }
 
   /**

@@ -2,12 +2,12 @@
  * A starting worker's warm-up (issue 32): before the pool (./pool.ts) counts a worker as
  * ready, the worker loads what the call's jobs run on (the engine's code and its
  * WebAssembly, compiled and instantiated once per worker) without running a job. The
- * pool sends the first job of the call with its input left out. Measured on a 2-core
- * machine: a worker's first gzip block job takes 15–45 ms when it loads the engine itself,
- * 0.6–0.8 ms after a warm-up (the caller's thread has compiled the same WebAssembly by
- * then, and V8 shares compiled code between the threads of a process); so a job handed
- * to a worker that just started no longer keeps a call waiting on the worker's engine
- * load after the caller's thread has run every other job.
+ * pool sends the latest job of the call with its bytes left out. Measured on a loaded
+ * 2-core machine (Node 20): a worker's first 128 KiB gzip block job took 22–49 ms when it
+ * loaded the engine itself, 0.6–2.1 ms after a warm-up (0.6–0.8 once the caller's thread
+ * had compiled the same WebAssembly, which V8 shares between the threads of a process);
+ * so a job handed to a worker that just started no longer keeps a call waiting on the
+ * worker's engine load after the caller's thread has run every other job.
  *
  * Each case loads what lib/parallel/jobs.ts `runJob` loads for its kind, through the same
  * factories; a new kind of job fails the type check here until it has its case.
