@@ -21,6 +21,8 @@ import { CodecError } from '../errors.js'
 import { decodeInto } from '../decode-buffer.js'
 import type { Engine } from '../formats.js'
 import { decodeLz4Blocks } from './lz4-blocks-job.js'
+import { keepSpare, outputMemory } from './output-memory.js'
+import { runHash, type HashJob, type HashResult } from './hash-job.js'
 import { Status } from '../status.js'
 import { loadDeflateTools } from './deflate-tools.js'
 import { encodeDeflateBlock, type DeflateBlockInput } from '../codecs/zlibng-block.js'
@@ -104,7 +106,20 @@ export interface MemoryJob {
 /** The page size the `memory` job writes at (4 KiB, the smallest of the systems sluice runs on; a larger page is written more than once). */
 const PAGE = 4096
 
-export type Job = DeflateBlockJob | EncodeJob | DecodeJob | Lz4BlocksJob | MemoryJob | InflateChunkJob | InflateResolveJob | ArrowDecodeJob | ArrowEncodeJob
+export type Job = DeflateBlockJob | EncodeJob | DecodeJob | Lz4BlocksJob | MemoryJob | HashJob | InflateChunkJob | InflateResolveJob | ArrowDecodeJob | ArrowEncodeJob
+
+export type { HashJob, HashResult } from './hash-job.js'
+export { outputMemory }
+
+/**
+ * The buffers a pool moves to the worker with `job`, besides its copied `input`: memory
+ * the job's output may reuse (`scratch`), an `xxh32` job's outputs. Each is the caller's
+ * to give away.
+ */
+export function jobTransfer(job: Job): ArrayBuffer[] {
+  if (job.kind === 'xxh32') return [...job.parts]
+  return 'scratch' in job && job.scratch ? [job.scratch] : []
+}
 
 export type { ArrowDecodeJob, ArrowEncodeJob } from '../arrow/body-jobs.js'
 export type { InflateChunkInfo, InflateChunkJob } from './inflate-chunk.js'
@@ -121,17 +136,10 @@ export interface JobResult {
    * its unused tail included, instead of copying `output` out of a shared buffer).
    */
   readonly owned?: boolean
+  /** An `xxh32` job's hash state and digests. */
+  readonly hash?: HashResult
 }
 
-/**
- * `size` bytes for a job's output: the start of `scratch` when it holds them (memory an
- * earlier job's output had, handed back by the caller once it copied that output
- * away), else new memory. Fresh memory costs its first write (the system's page faults,
- * most of a decode's time at a gigabyte a second); written memory does not.
- */
-export function outputMemory(scratch: ArrayBuffer | null | undefined, size: number): Uint8Array {
-  return scratch && scratch.byteLength >= size ? new Uint8Array(scratch, 0, size) : new Uint8Array(size)
-}
 
 /**
  * The buffers of outputs a caller has copied away, handed to its next jobs as their
@@ -192,6 +200,12 @@ export async function runJob(job: Job, codecs: CodecFactories): Promise<JobResul
       const output = new Uint8Array(job.size)
       for (let i = 0; i < output.length; i += PAGE) output[i] = 0
       return { output, check: 0, owned: true }
+    }
+    case 'xxh32': {
+      const hash = runHash(job)
+      if (job.keep) for (const part of job.parts) keepSpare(part)
+      // A fresh empty output: a worker transfers the output's buffer.
+      return { output: new Uint8Array(0), check: 0, hash, owned: true }
     }
     case 'inflate-chunk': {
       const { output, info } = await (await (chunkJobs ??= import('./inflate-chunk.js'))).inflateChunk(job)
