@@ -225,6 +225,9 @@ test('lz4 one-shot: the content checksums of several frames, computed by xxh32 j
   const all = join2(...frames)
   assert.equal(await decodeLz4Frames(all, { maxOutputBytes: 2 ** 31 }, recording, 3), input)
   assert.ok(kinds.filter((k) => k === 'xxh32').length >= 2, kinds.join())
+  // On workers: the hash jobs there, the outputs they hashed kept for the next jobs.
+  await warmWorkers(2, input)
+  for (let i = 0; i < 3; i++) assert.equal(await decode('lz4', all, { threads: 2 }), input)
   // A content checksum changed in the last frame, then in the empty one.
   for (const at of [all.length - 1, frames[0]!.length + frames[1]!.length + frames[2]!.length - 1]) {
     const bad = all.slice()

@@ -16,6 +16,7 @@ import type { Format } from '../codec.js'
 import type { Xxh32State } from '../codecs/xxhash32.js'
 import type { JobResult, JobRunner } from './jobs.js'
 import { HASH_DIGEST, HASH_RESET } from './hash-job.js'
+import { STASH_BYTES } from './result-memory.js'
 
 const EMPTY = new Uint8Array(0)
 /** A step waiting for its output's bytes. */
@@ -27,6 +28,8 @@ export class HashChain {
   /** Outputs arrived, in order, and how many `PART` steps they fill. */
   private parts: ArrayBuffer[] = []
   private lengths: number[] = []
+  /** Bytes of `parts`: outputs held here until a job takes them. */
+  private held = 0
   /** The job out now, if any. */
   private away: Promise<void> | null = null
   /** The hash state between jobs. */
@@ -62,7 +65,20 @@ export class HashChain {
     this.steps[k] = this.parts.length
     this.parts.push(own.buffer as ArrayBuffer)
     this.lengths.push(own.length)
+    this.held += own.length
     this.send()
+  }
+
+  /**
+   * A promise when the outputs held here (copied into the result, waiting for the job
+   * out now) reach `STASH_BYTES`: the decode waits for it before taking more, so that a
+   * worker slow to hash does not make outputs pile up.
+   */
+  backlog(): Promise<void> | undefined {
+    if (this.held < STASH_BYTES || this.away === null) return undefined
+    return this.away.then(() => {
+      if (this.failure !== null) throw this.failure
+    })
   }
 
   /** Once every step is hashed and every digest given; throws a failed job's error. */
@@ -93,6 +109,7 @@ export class HashChain {
     for (const s of steps) if (s >= 0) count++
     const parts = this.parts.splice(0, count)
     const lengths = this.lengths.splice(0, count)
+    for (const n of lengths) this.held -= n
     // The steps left name parts from 0 again.
     for (let i = 0; i < this.steps.length; i++) if (this.steps[i]! >= 0) this.steps[i] = this.steps[i]! - count
     // A listening worker's runner when there is one (never the caller's thread; the worker

@@ -147,7 +147,7 @@ export async function decodeLz4Frames(bytes: Uint8Array, options: { engine?: Eng
     hashed.push(checks.hashing)
     const put = out.put(r.output, at)
     at += length
-    return put
+    return put ?? hashes.backlog()
   })
   if (!ok || !passes(() => checksUpTo(undefined))) return null
   const result = await out.result(at)
