@@ -36,7 +36,7 @@ export class HashChain {
   private state: Xxh32State | null = null
   private failure: unknown = null
 
-  /** `digested`: each `digest()`'s value, in order; `spent`: the outputs of a job that ran on this thread, hashed (their memory may serve again). */
+  /** `digested`: each `digest()`'s value, in order; `spent`: outputs hashed and back here (a job that ran on this thread, or outputs a worker did not keep): their memory may serve again. */
   constructor(
     private readonly run: JobRunner,
     private readonly format: Format,
@@ -125,6 +125,8 @@ export class HashChain {
         for (const d of r.hash!.digests) this.digested(d)
         // Run on this thread (inline, or a cold pool's first jobs): the outputs are still here.
         if (!job.keep) for (const part of parts) if (part.byteLength > 0) this.spent(new Uint8Array(part))
+        // Outputs the worker did not keep: memory for the next jobs.
+        for (const part of r.spare ?? []) this.spent(new Uint8Array(part))
         this.send()
       },
       (error: unknown) => {

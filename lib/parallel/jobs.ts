@@ -138,6 +138,8 @@ export interface JobResult {
   readonly owned?: boolean
   /** An `xxh32` job's hash state and digests. */
   readonly hash?: HashResult
+  /** Memory a job was given and gives back (outputs an `xxh32` job hashed and did not keep), for the caller's next jobs; a worker transfers it. */
+  readonly spare?: readonly ArrayBuffer[]
 }
 
 
@@ -203,9 +205,10 @@ export async function runJob(job: Job, codecs: CodecFactories): Promise<JobResul
     }
     case 'xxh32': {
       const hash = runHash(job)
-      if (job.keep) for (const part of job.parts) keepSpare(part)
+      // The outputs not kept here go back (a worker transfers them) for the caller's next jobs.
+      const spare = job.keep ? job.parts.filter((part) => !keepSpare(part)) : []
       // A fresh empty output: a worker transfers the output's buffer.
-      return { output: new Uint8Array(0), check: 0, hash, owned: true }
+      return { output: new Uint8Array(0), check: 0, hash, owned: true, ...(spare.length > 0 ? { spare } : {}) }
     }
     case 'inflate-chunk': {
       const { output, info } = await (await (chunkJobs ??= import('./inflate-chunk.js'))).inflateChunk(job)

@@ -21,13 +21,18 @@ export function outputMemory(scratch: ArrayBuffer | null | undefined, size: numb
 
 /**
  * Outputs a worker's `xxh32` jobs hashed (hash-job.ts), kept for its next jobs' output
- * memory: written pages, where fresh memory costs its first write. At most `SPARE_COUNT`
- * (about that many MiB: LZ4 jobs aim at 1 MiB), freed with the worker when it ends idle.
+ * memory: written pages, where fresh memory costs its first write. At most `SPARE_COUNT`:
+ * the jobs a pool posts to one worker ahead of its answers (streams/pool.ts `DEPTH`); the
+ * rest go back to the caller, whose next jobs bring them to whichever worker runs them
+ * (`scratch`), so that a worker that hashes little still writes into written memory.
+ * Freed with the worker when it ends idle.
  */
 const spare: ArrayBuffer[] = []
-const SPARE_COUNT = 8
+const SPARE_COUNT = 2
 
-/** Keeps `buffer` (an output hashed here) for a later job's output, if fewer than `SPARE_COUNT` are kept. */
-export function keepSpare(buffer: ArrayBuffer): void {
-  if (buffer.byteLength > 0 && spare.length < SPARE_COUNT) spare.push(buffer)
+/** Keeps `buffer` (an output hashed here) for a later job's output; false when `SPARE_COUNT` are kept already. */
+export function keepSpare(buffer: ArrayBuffer): boolean {
+  if (buffer.byteLength === 0 || spare.length >= SPARE_COUNT) return false
+  spare.push(buffer)
+  return true
 }
