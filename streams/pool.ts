@@ -106,7 +106,7 @@ class WorkerPool {
     // and transferring it would detach the caller's memory.
     const input = new Uint8Array(job.input)
     return new Promise<JobResult>((resolve, reject) => {
-      // Memory lent to the job (`scratch` for its output to reuse, a `put`'s) moves with it.
+      // Memory given with the job (`scratch` for its output to reuse, an `xxh32` job's outputs) moves with it.
       const pending: Pending = { message: { id: this.nextId++, job: { ...job, input } }, transfer: [input.buffer, ...jobTransfer(job)], format: formatOf(job), resolve, reject }
       if (signal) {
         if (signal.aborted) return reject(new CodecError('ABORTED', pending.format, 'the stream was cancelled'))

@@ -217,17 +217,19 @@ test('lz4 one-shot: the content checksums of several frames, computed by xxh32 j
     kinds.push(job.kind)
     return inline(job)
   }
-  const a = input.subarray(0, 1_300_000)
-  const b = input.subarray(1_300_000, 2_100_000)
-  const c = input.subarray(2_100_000)
+  // Enough content for 8 jobs or more (fewer hash on the caller's thread: lz4-frames.ts).
+  const big = join2(input, input, input)
+  const a = big.subarray(0, 4_000_000)
+  const b = big.subarray(4_000_000, 6_000_000)
+  const c = big.subarray(6_000_000)
   // With, without and with a content checksum; an empty frame with one between.
   const frames = [await encode('lz4', a, { blockSize: 65536 }), await encode('lz4', b, { blockSize: 65536, contentChecksum: false }), await encode('lz4', new Uint8Array(0)), await encode('lz4', c, { blockSize: 262144 })]
   const all = join2(...frames)
-  assert.equal(await decodeLz4Frames(all, { maxOutputBytes: 2 ** 31 }, recording, 3), input)
+  assert.equal(await decodeLz4Frames(all, { maxOutputBytes: 2 ** 31 }, recording, 3), big)
   assert.ok(kinds.filter((k) => k === 'xxh32').length >= 2, kinds.join())
   // On workers: the hash jobs there, the outputs they hashed kept for the next jobs.
   await warmWorkers(2, input)
-  for (let i = 0; i < 3; i++) assert.equal(await decode('lz4', all, { threads: 2 }), input)
+  for (let i = 0; i < 3; i++) assert.equal(await decode('lz4', all, { threads: 2 }), big)
   // A content checksum changed in the last frame, then in the empty one.
   for (const at of [all.length - 1, frames[0]!.length + frames[1]!.length + frames[2]!.length - 1]) {
     const bad = all.slice()

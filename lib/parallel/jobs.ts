@@ -142,7 +142,6 @@ export interface JobResult {
   readonly spare?: readonly ArrayBuffer[]
 }
 
-
 /**
  * The buffers of outputs a caller has copied away, handed to its next jobs as their
  * `scratch` (a job's output buffer is its own: `JobResult.owned`, transferred back by a

@@ -18,6 +18,17 @@ import { HashChain } from './hash-chain.js'
 import { ResultMemory } from './result-memory.js'
 
 /**
+ * Jobs a one-shot decode needs for its content checksums to run on workers
+ * (hash-chain.ts): with fewer, the outputs come back nearly together and the hash, one
+ * pass in order, cannot run beside the decoding; the caller's thread hashes each output
+ * while it waits for the next, and the jobs' messages and transfers cost more than they
+ * take off it (measured, bench/threads.ts machine: a 6 MiB frame in 2 jobs 8.5 -> 12.6
+ * ms, 16 MiB of 4 MiB blocks in 5 jobs 21.6 -> 22.3 ms, CPU +4-5 ms with the hash on
+ * workers).
+ */
+const MIN_HASH_CHAIN_JOBS = 8
+
+/**
  * The checks the serial decoder makes on a frame's content, made on the outputs of its
  * jobs taken in order: no block past the declared content size, the content size at the
  * end mark, and the content checksum (XXH32 of the whole content, which does not
@@ -92,7 +103,7 @@ export async function decodeLz4Frames(bytes: Uint8Array, options: { engine?: Eng
   /** The content checksums stored at the frames' ends, in order, for the digests to come. */
   const stored: number[] = []
   let ok = true
-  const hashes = new HashChain(
+  const hashes = jobs.length < MIN_HASH_CHAIN_JOBS ? null : new HashChain(
     run,
     'lz4',
     (digest) => {
@@ -103,22 +114,22 @@ export async function decodeLz4Frames(bytes: Uint8Array, options: { engine?: Eng
   /** Whether each output put in and not yet copied is hashed, in order (the result copies them in that order). */
   const hashed: boolean[] = []
   const out = new ResultMemory(bound, run, (output) => {
-    if (hashed.shift()) hashes.arrive(output)
+    if (hashed.shift()) hashes!.arrive(output)
     else scratch.give(output)
   })
   let at = 0
   let next = 0
-  const checks = new Lz4FrameChecks(false)
+  const checks = new Lz4FrameChecks(hashes === null)
   /** Acts on the cuts before the next job (frame starts and ends). */
   const checksUpTo = (stop: Cut | undefined): void => {
     for (; next < cuts.length && cuts[next] !== stop; next++) {
       const cut = cuts[next]!
       if (cut.kind === 'frame-start') {
         checks.start(cut)
-        if (checks.hashing) hashes.reset()
+        if (hashes && checks.hashing) hashes.reset()
       } else if (cut.kind === 'frame-end') {
         checks.end(cut)
-        if (cut.checksum >= 0 && checks.hashing) {
+        if (hashes && cut.checksum >= 0 && checks.hashing) {
           stored.push(cut.checksum)
           hashes.digest()
         }
@@ -143,15 +154,16 @@ export async function decodeLz4Frames(bytes: Uint8Array, options: { engine?: Eng
     }
     if (!ok || !passes(taken)) return
     const length = r.output.length
-    if (checks.hashing) hashes.part()
-    hashed.push(checks.hashing)
+    const hashing = hashes !== null && checks.hashing
+    if (hashing) hashes.part()
+    hashed.push(hashing)
     const put = out.put(r.output, at)
     at += length
-    return put ?? hashes.backlog()
+    return put ?? hashes?.backlog()
   })
   if (!ok || !passes(() => checksUpTo(undefined))) return null
   const result = await out.result(at)
-  await hashes.done()
+  await hashes?.done()
   // A content checksum that did not match: the serial decoder reports it.
   return ok ? result : null
 }
