@@ -8,7 +8,7 @@
  *
  * The outputs move to the worker (transferred: the caller has copied them into the
  * result already) and stay there: the worker's next decoding jobs write into them
- * (output-memory.ts), memory whose pages are written already.
+ * (scratch.ts), memory whose pages are written already.
  */
 import type { Format } from '../codec.js'
 import { Xxh32, type Xxh32State } from '../codecs/xxhash32.js'

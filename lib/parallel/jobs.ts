@@ -21,7 +21,7 @@ import { CodecError } from '../errors.js'
 import { decodeInto } from '../decode-buffer.js'
 import type { Engine } from '../formats.js'
 import { decodeLz4Blocks } from './lz4-blocks-job.js'
-import { keepSpare, outputMemory } from './output-memory.js'
+import { keepSpare, outputMemory } from './scratch.js'
 import { runHash, type HashJob, type HashResult } from './hash-job.js'
 import { Status } from '../status.js'
 import { loadDeflateTools } from './deflate-tools.js'
@@ -68,7 +68,7 @@ export interface DecodeJob {
   readonly options: Record<string, unknown>
   readonly input: Uint8Array
   readonly size: number
-  /** Memory for the output to reuse when it is large enough (`JobResult.owned`; see `ScratchBuffers`). */
+  /** Memory for the output to reuse when it is large enough (`JobResult.owned`; scratch.ts). */
   readonly scratch?: ArrayBuffer | null
 }
 
@@ -87,7 +87,7 @@ export interface Lz4BlocksJob {
   readonly blockChecksum: boolean
   readonly bound: number
   readonly input: Uint8Array
-  /** Memory for the output to reuse when it is large enough (`JobResult.owned`; see `ScratchBuffers`). */
+  /** Memory for the output to reuse when it is large enough (`JobResult.owned`; scratch.ts). */
   readonly scratch?: ArrayBuffer | null
 }
 
@@ -109,7 +109,6 @@ const PAGE = 4096
 export type Job = DeflateBlockJob | EncodeJob | DecodeJob | Lz4BlocksJob | MemoryJob | HashJob | InflateChunkJob | InflateResolveJob | ArrowDecodeJob | ArrowEncodeJob
 
 export type { HashJob, HashResult } from './hash-job.js'
-export { outputMemory }
 
 /**
  * The buffers a pool moves to the worker with `job`, besides its copied `input`: memory
@@ -140,27 +139,6 @@ export interface JobResult {
   readonly hash?: HashResult
   /** Memory a job was given and gives back (outputs an `xxh32` job hashed and did not keep), for the caller's next jobs; a worker transfers it. */
   readonly spare?: readonly ArrayBuffer[]
-}
-
-/**
- * The buffers of outputs a caller has copied away, handed to its next jobs as their
- * `scratch` (a job's output buffer is its own: `JobResult.owned`, transferred back by a
- * worker). Used where the caller copies every output into one array (the one-shot
- * parallel decodes); a stream that hands outputs to its reader cannot.
- */
-export class ScratchBuffers {
-  private readonly free: ArrayBuffer[] = []
-
-  /** Memory for the next job, or null. */
-  take(): ArrayBuffer | null {
-    return this.free.pop() ?? null
-  }
-
-  /** `output` was copied away: its buffer serves a later job. */
-  give(output: Uint8Array): void {
-    const buffer = output.buffer
-    if (buffer instanceof ArrayBuffer && buffer.byteLength > 0) this.free.push(buffer)
-  }
 }
 
 /**
