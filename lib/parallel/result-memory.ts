@@ -69,14 +69,13 @@ export class ResultMemory {
 
   /**
    * The result, its first `length` bytes, once every output is in. Short of `size` (an
-   * LZ4 frame's last block decodes to less than its bound): a view when it fills most of
-   * the memory, as lib/output-bytes.ts returns a declared size's, else a copy (a copy of
-   * 64 MiB costs the caller's thread 40-50 ms of first writes).
+   * LZ4 frame's last block decodes to less than its bound): a copy, as every one-shot
+   * result's buffer is its own, never a view of a larger one (lib/whole-buffer.ts).
    */
   async result(length = this.size): Promise<Uint8Array> {
     await this.arrived()
     const bytes = this.bytes!
-    return length === bytes.length ? bytes : length * 2 >= bytes.length ? bytes.subarray(0, length) : bytes.slice(0, length)
+    return length === bytes.length ? bytes : bytes.slice(0, length)
   }
 
   /** Once the memory is here (the worker's, or made here when it failed). */
