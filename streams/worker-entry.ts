@@ -29,7 +29,7 @@ export interface WarmMessage {
 
 /** What the worker answers. */
 export type ReplyMessage =
-  | { readonly id: number; readonly output: Uint8Array; readonly check: number; readonly chunk?: JobResult['chunk'] }
+  | ({ readonly id: number } & Pick<JobResult, 'output' | 'check' | 'chunk' | 'hash' | 'spare'>)
   | { readonly id: number; readonly error: { code: string; format: string; message: string; offset: number } }
   | { readonly warmed: true }
 
@@ -44,9 +44,9 @@ host.serve(async (message) => {
   }
   const { id, job } = message as JobMessage
   try {
-    const { output, check, chunk, owned } = await runJob(job, codecs)
+    const { output, check, chunk, owned, hash, spare } = await runJob(job, codecs)
     const own = output.byteOffset === 0 && (owned || output.byteLength === output.buffer.byteLength) && output.buffer instanceof ArrayBuffer ? output : output.slice()
-    return { reply: { id, output: own, check, ...(chunk ? { chunk } : {}) }, transfer: [own.buffer as ArrayBuffer] }
+    return { reply: { id, output: own, check, ...(chunk ? { chunk } : {}), ...(hash ? { hash } : {}), ...(spare ? { spare } : {}) }, transfer: [own.buffer as ArrayBuffer, ...(spare ?? [])] }
   } catch (e) {
     const error =
       e instanceof CodecError
