@@ -62,6 +62,15 @@ const formatOf = (job: Job): string => ('format' in job ? job.format : job.kind 
 /** A job no other is queued behind on its worker (lib/parallel/jobs.ts `MemoryJob`). */
 const alone = (p: Pending): boolean => p.message.job.kind === 'memory'
 
+/** A job's field as a warm-up carries it: a view empty, a buffer none, a list of buffers or views empty, anything else as it is. */
+function withoutBytes(value: unknown): unknown {
+  const bytes = (v: unknown): boolean => ArrayBuffer.isView(v) || v instanceof ArrayBuffer
+  if (ArrayBuffer.isView(value)) return new Uint8Array(0)
+  if (value instanceof ArrayBuffer) return null
+  if (Array.isArray(value) && value.some(bytes)) return []
+  return value
+}
+
 class WorkerPool {
   private size = 0
   private readonly slots: Slot[] = []
@@ -160,14 +169,14 @@ class WorkerPool {
   /**
    * Makes `job` the warm-up of the workers that start from now on, and of those started
    * that have had neither a warm-up nor a job: they count as ready once they loaded its
-   * engine. Its bytes are left out (its input, a window or dictionary: empty; `scratch`:
-   * none), so the warm-up holds none of the caller's memory and copies nothing large. A
-   * `memory` job loads nothing and changes nothing.
+   * engine. Its bytes are left out (`withoutBytes`), so the warm-up holds none of the
+   * caller's memory and copies nothing large. A `memory` or `xxh32` job loads nothing
+   * (page writes; XXH32 in TypeScript) and changes nothing.
    */
   private warmWith(job: Job): void {
-    if (job.kind === 'memory') return
+    if (job.kind === 'memory' || job.kind === 'xxh32') return
     const warm: Record<string, unknown> = {}
-    for (const [key, value] of Object.entries(job)) warm[key] = key === 'scratch' ? null : ArrayBuffer.isView(value) ? new Uint8Array(0) : value
+    for (const [key, value] of Object.entries(job)) warm[key] = withoutBytes(value)
     this.warmUp = { warm: warm as unknown as Job }
     for (const slot of this.slots) this.sendWarmUp(slot)
   }

@@ -39,7 +39,8 @@ export async function warmUp(job: Job, codecs: CodecFactories): Promise<void> {
     case 'arrow-encode':
       return (await codecs.createEncoder(job.format, { engine: 'wasm' })).dispose()
     case 'memory':
-      // Page writes: nothing to load.
+    case 'xxh32':
+      // Page writes, XXH32 in TypeScript: nothing to load.
       return
     default: {
       const unknown: never = job

@@ -22,7 +22,7 @@ export interface JobMessage {
   readonly job: Job
 }
 
-/** What the pool posts to a worker it starts, before any job: the first job of the call, its input left out. */
+/** What the pool posts to a worker it starts, before any job: a job of the call that runs meanwhile, its bytes left out. */
 export interface WarmMessage {
   readonly warm: Job
 }

@@ -111,6 +111,7 @@ test('warmUp loads the engine each kind of job runs on, without its input', asyn
     [{ kind: 'arrow-decode', format: 'lz4', input: none, starts: [0], lengths: [100], sizes: [1000] }, ['decode lz4 wasm']],
     [{ kind: 'arrow-encode', format: 'zstd', level: undefined, input: none, lengths: [100] }, ['encode zstd wasm']],
     [{ kind: 'memory', size: 1 << 30, input: none }, []],
+    [{ kind: 'xxh32', format: 'lz4', input: none, parts: [], lengths: [], steps: [], state: null, keep: false }, []],
   ]
   for (const [job, expected] of cases) {
     const { codecs, calls } = recording()
