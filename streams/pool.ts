@@ -1,7 +1,10 @@
 /**
  * One worker pool per realm (per page, per worker, per Node thread), started on the
  * first job that asks for more than one thread, sized to the largest `threads` asked so
- * far. Each worker loads its own engines once (the registry caches them per realm).
+ * far. Each worker loads its own engines once (the registry caches them per realm), and
+ * a worker that starts while a call runs loads that call's engine before it counts as
+ * ready (its warm-up, ./warm-up.ts): until then the call's jobs run on the caller's
+ * thread, so a job never waits on a worker that is still loading its engine.
  * Idle workers end after `IDLE_MS` and, in Node, never keep the process alive (they are
  * referenced only while they run a job). `closeWorkers()` ends them all at once.
  *
@@ -18,7 +21,7 @@ import { CodecError, type ErrorCode } from '../lib/errors.js'
 import { jobTransfer, type Job, type JobResult } from '../lib/parallel/jobs.js'
 import { workerFile } from './worker-file.js'
 import { READY, type HostedWorker } from './worker-host.js'
-import type { JobMessage, ReplyMessage } from './worker-entry.js'
+import type { JobMessage, ReplyMessage, WarmMessage } from './worker-entry.js'
 
 /**
  * Jobs posted to one worker ahead of its answers: with two, a worker starts its next job
@@ -42,8 +45,12 @@ interface Pending {
 
 interface Slot {
   readonly worker: HostedWorker
-  /** Whether the worker has said it listens (`READY`). */
+  /** Whether the worker takes jobs: it said it listens (`READY`) and ran the warm-up it was sent, if any (`warmed`). */
   ready: boolean
+  /** Whether it was sent a warm-up or a job (a worker is warmed up once, for the first call it serves). */
+  used: boolean
+  /** Whether its warm-up is still running. */
+  warming: boolean
   /** Jobs posted to it and not yet answered, in the order posted (at most `DEPTH`). */
   readonly jobs: Pending[]
   idle: ReturnType<typeof setTimeout> | undefined
@@ -55,6 +62,15 @@ const formatOf = (job: Job): string => ('format' in job ? job.format : job.kind 
 /** A job no other is queued behind on its worker (lib/parallel/jobs.ts `MemoryJob`). */
 const alone = (p: Pending): boolean => p.message.job.kind === 'memory'
 
+/** A job's field as a warm-up carries it: a view empty, a buffer none, a list of buffers or views empty, anything else as it is. */
+function withoutBytes(value: unknown): unknown {
+  const bytes = (v: unknown): boolean => ArrayBuffer.isView(v) || v instanceof ArrayBuffer
+  if (ArrayBuffer.isView(value)) return new Uint8Array(0)
+  if (value instanceof ArrayBuffer) return null
+  if (Array.isArray(value) && value.some(bytes)) return []
+  return value
+}
+
 class WorkerPool {
   private size = 0
   private readonly slots: Slot[] = []
@@ -62,6 +78,8 @@ class WorkerPool {
   private nextId = 1
   /** Why the last worker to start failed before it listened (null once one listens). */
   private startFailure: unknown = null
+  /** What a worker that starts loads first: the latest job run while the pool warmed, its input left out. */
+  private warmUp: WarmMessage | null = null
 
   /**
    * Jobs answered by a worker, and jobs run on the caller's thread while the pool
@@ -92,6 +110,7 @@ class WorkerPool {
     // one thread would while the workers start beside it. Each inline job first lets
     // the runtime handle its events, so a worker that is ready takes the next jobs.
     if (inline && this.warming()) {
+      this.warmWith(job)
       this.warm()
       return host.nextTask().then(() => {
         if (this.warming() && !this.slots.some((s) => s.ready && s.jobs.length === 0)) {
@@ -147,6 +166,35 @@ class WorkerPool {
     return this.startFailure === null && (this.slots.length < this.size || this.slots.some((s) => !s.ready))
   }
 
+  /**
+   * Makes `job` the warm-up of the workers that start from now on, and of those started
+   * that have had neither a warm-up nor a job: they count as ready once they loaded its
+   * engine. Its bytes are left out (`withoutBytes`), so the warm-up holds none of the
+   * caller's memory and copies nothing large. A `memory` or `xxh32` job loads nothing
+   * (page writes; XXH32 in TypeScript) and changes nothing.
+   */
+  private warmWith(job: Job): void {
+    if (job.kind === 'memory' || job.kind === 'xxh32') return
+    const warm: Record<string, unknown> = {}
+    for (const [key, value] of Object.entries(job)) warm[key] = withoutBytes(value)
+    this.warmUp = { warm: warm as unknown as Job }
+    for (const slot of this.slots) this.sendWarmUp(slot)
+  }
+
+  private sendWarmUp(slot: Slot): void {
+    if (slot.used || !this.warmUp) return
+    slot.used = true
+    try {
+      slot.worker.post(this.warmUp, [])
+    } catch {
+      // A job the structured clone refuses: no warm-up (the worker is ready once it
+      // listens); posting the job itself reports it.
+      return
+    }
+    slot.warming = true
+    slot.ready = false
+  }
+
   /** A worker with no job (just started, or done): unreferenced, and ended after `IDLE_MS`. */
   private rest(slot: Slot): void {
     slot.worker.hold(false)
@@ -185,6 +233,7 @@ class WorkerPool {
       if (!slot) return
       const pending = this.queue.shift()!
       pending.started?.()
+      slot.used = true
       slot.jobs.push(pending)
       clearTimeout(slot.idle)
       slot.worker.hold(true)
@@ -201,18 +250,22 @@ class WorkerPool {
   }
 
   private spawn(): Slot {
-    const slot: Slot = { worker: undefined as unknown as HostedWorker, ready: false, jobs: [], idle: undefined, ended: false }
+    const slot: Slot = { worker: undefined as unknown as HostedWorker, ready: false, used: false, warming: false, jobs: [], idle: undefined, ended: false }
     ;(slot as { worker: HostedWorker }).worker = host.start(
       workerFile(),
       (message) => this.onReply(slot, message as ReplyMessage | typeof READY),
       (error) => this.onFailure(slot, error),
     )
     this.slots.push(slot)
+    this.sendWarmUp(slot)
     return slot
   }
 
   private onReply(slot: Slot, reply: ReplyMessage | typeof READY): void {
-    if (reply === READY) {
+    if (reply === READY || 'warmed' in reply) {
+      // A worker sent a warm-up takes jobs once it ran it (`warmed` follows `READY`).
+      if (reply === READY && slot.warming) return
+      slot.warming = false
       slot.ready = true
       this.startFailure = null
       this.warm()
@@ -269,6 +322,7 @@ class WorkerPool {
     }
     this.size = 0
     this.startFailure = null
+    this.warmUp = null
   }
 
   /** Test hook: ends a busy worker as a crash would. */

@@ -3,12 +3,15 @@
  * pool posts with lib/parallel/jobs.ts `runJob`, the same function that runs them
  * inline, loading each engine once per worker. Replies carry the output's buffer
  * transferred (copied first when it is a view into a larger or non-transferable
- * buffer), or the error's code, format, message and offset.
+ * buffer), or the error's code, format, message and offset. A warm-up (`WarmMessage`,
+ * ./warm-up.ts) loads a job's engine and answers `{ warmed: true }`, whatever happened:
+ * a failure there is the job's to report when it runs.
  */
 import { host } from '#worker-host'
 import { CodecError } from '../lib/errors.js'
 import { runJob, type Job, type CodecFactories, type JobResult } from '../lib/parallel/jobs.js'
 import { createDecoder, createEncoder } from '../lib/registry.js'
+import { warmUp } from './warm-up.js'
 
 /** The codec factories this worker's jobs run on (their engines loaded once per worker). */
 const codecs: CodecFactories = { createEncoder, createDecoder }
@@ -19,12 +22,26 @@ export interface JobMessage {
   readonly job: Job
 }
 
+/** What the pool posts to a worker it starts, before any job: a job of the call that runs meanwhile, its bytes left out. */
+export interface WarmMessage {
+  readonly warm: Job
+}
+
 /** What the worker answers. */
 export type ReplyMessage =
   | ({ readonly id: number } & Pick<JobResult, 'output' | 'check' | 'chunk' | 'hash' | 'spare'>)
   | { readonly id: number; readonly error: { code: string; format: string; message: string; offset: number } }
+  | { readonly warmed: true }
 
 host.serve(async (message) => {
+  if ('warm' in (message as object)) {
+    try {
+      await warmUp((message as WarmMessage).warm, codecs)
+    } catch {
+      // Only loading was tried: the job that needs it fails with its own error when it runs.
+    }
+    return { reply: { warmed: true }, transfer: [] }
+  }
   const { id, job } = message as JobMessage
   try {
     const { output, check, chunk, owned, hash, spare } = await runJob(job, codecs)
