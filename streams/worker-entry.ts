@@ -3,7 +3,9 @@
  * pool posts with lib/parallel/jobs.ts `runJob`, the same function that runs them
  * inline, loading each engine once per worker. Replies carry the output's buffer
  * transferred (copied first when it is a view into a larger or non-transferable
- * buffer), or the error's code, format, message and offset.
+ * buffer), or the error's code, format, message and offset; and the job's input
+ * buffer, transferred back for the pool to copy a later input into
+ * (input-buffers.ts).
  */
 import { host } from '#worker-host'
 import { CodecError } from '../lib/errors.js'
@@ -20,21 +22,33 @@ export interface JobMessage {
 }
 
 /** What the worker answers. */
-export type ReplyMessage =
+export type ReplyMessage = (
   | { readonly id: number; readonly output: Uint8Array; readonly check: number; readonly chunk?: JobResult['chunk'] }
   | { readonly id: number; readonly error: { code: string; format: string; message: string; offset: number } }
+) & {
+  /** The job's input buffer, handed back (absent when the output lives in it). */
+  readonly input?: ArrayBuffer
+}
+
+/** The job's input buffer, to hand back with a reply whose output is `own` (or an error): not when the output lives in it. */
+function inputBack(job: Job, own: Uint8Array | null): ArrayBuffer[] {
+  const buffer = job.input.buffer
+  return buffer instanceof ArrayBuffer && buffer.byteLength > 0 && buffer !== own?.buffer ? [buffer] : []
+}
 
 host.serve(async (message) => {
   const { id, job } = message as JobMessage
   try {
     const { output, check, chunk, owned } = await runJob(job, codecs)
     const own = output.byteOffset === 0 && (owned || output.byteLength === output.buffer.byteLength) && output.buffer instanceof ArrayBuffer ? output : output.slice()
-    return { reply: { id, output: own, check, ...(chunk ? { chunk } : {}) }, transfer: [own.buffer as ArrayBuffer] }
+    const back = inputBack(job, own)
+    return { reply: { id, output: own, check, ...(chunk ? { chunk } : {}), ...(back.length > 0 ? { input: back[0] } : {}) }, transfer: [own.buffer as ArrayBuffer, ...back] }
   } catch (e) {
     const error =
       e instanceof CodecError
         ? { code: e.code, format: e.format, message: e.message, offset: e.offset }
         : { code: 'ENGINE_UNAVAILABLE', format: 'format' in job ? job.format : 'deflate-raw', message: `the worker's job failed: ${e instanceof Error ? e.message : String(e)}`, offset: -1 }
-    return { reply: { id, error }, transfer: [] }
+    const back = inputBack(job, null)
+    return { reply: { id, error, ...(back.length > 0 ? { input: back[0] } : {}) }, transfer: back }
   }
 })
