@@ -21,6 +21,7 @@ import { CodecError } from '../errors.js'
 import { decodeInto } from '../decode-buffer.js'
 import type { Engine } from '../formats.js'
 import { decodeLz4Blocks } from './lz4-blocks-job.js'
+import { outputMemory } from './scratch.js'
 import { Status } from '../status.js'
 import { loadDeflateTools } from './deflate-tools.js'
 import { encodeDeflateBlock, type DeflateBlockInput } from '../codecs/zlibng-block.js'
@@ -66,7 +67,7 @@ export interface DecodeJob {
   readonly options: Record<string, unknown>
   readonly input: Uint8Array
   readonly size: number
-  /** Memory for the output to reuse when it is large enough (`JobResult.owned`; see `ScratchBuffers`). */
+  /** Memory for the output to reuse when it is large enough (`JobResult.owned`; scratch.ts). */
   readonly scratch?: ArrayBuffer | null
 }
 
@@ -85,7 +86,7 @@ export interface Lz4BlocksJob {
   readonly blockChecksum: boolean
   readonly bound: number
   readonly input: Uint8Array
-  /** Memory for the output to reuse when it is large enough (`JobResult.owned`; see `ScratchBuffers`). */
+  /** Memory for the output to reuse when it is large enough (`JobResult.owned`; scratch.ts). */
   readonly scratch?: ArrayBuffer | null
 }
 
@@ -121,37 +122,6 @@ export interface JobResult {
    * its unused tail included, instead of copying `output` out of a shared buffer).
    */
   readonly owned?: boolean
-}
-
-/**
- * `size` bytes for a job's output: the start of `scratch` when it holds them (memory an
- * earlier job's output had, handed back by the caller once it copied that output
- * away), else new memory. Fresh memory costs its first write (the system's page faults,
- * most of a decode's time at a gigabyte a second); written memory does not.
- */
-export function outputMemory(scratch: ArrayBuffer | null | undefined, size: number): Uint8Array {
-  return scratch && scratch.byteLength >= size ? new Uint8Array(scratch, 0, size) : new Uint8Array(size)
-}
-
-/**
- * The buffers of outputs a caller has copied away, handed to its next jobs as their
- * `scratch` (a job's output buffer is its own: `JobResult.owned`, transferred back by a
- * worker). Used where the caller copies every output into one array (the one-shot
- * parallel decodes); a stream that hands outputs to its reader cannot.
- */
-export class ScratchBuffers {
-  private readonly free: ArrayBuffer[] = []
-
-  /** Memory for the next job, or null. */
-  take(): ArrayBuffer | null {
-    return this.free.pop() ?? null
-  }
-
-  /** `output` was copied away: its buffer serves a later job. */
-  give(output: Uint8Array): void {
-    const buffer = output.buffer
-    if (buffer instanceof ArrayBuffer && buffer.byteLength > 0) this.free.push(buffer)
-  }
 }
 
 /**

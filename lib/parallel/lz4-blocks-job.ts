@@ -11,7 +11,8 @@ import type { Decoder } from '../codec.js'
 import { CodecError } from '../errors.js'
 import { Status } from '../status.js'
 import { FLG_BLOCK_CHECKSUM, FLG_BLOCK_INDEPENDENCE, MAX_HEADER_LENGTH, writeFrameHeader } from '../codecs/lz4-frame-format.js'
-import { outputMemory, type Lz4BlocksJob } from './jobs.js'
+import type { Lz4BlocksJob } from './jobs.js'
+import { outputMemory } from './scratch.js'
 
 /** Makes an LZ4 frame span decoder (lib/registry.ts `createDecoder`, or a worker's). */
 export type Lz4DecoderFactory = (format: 'lz4', options: { engine?: Lz4BlocksJob['engine']; maxOutputBytes: number }) => Promise<Decoder>

@@ -3,7 +3,7 @@
  * orders and hands out"). A result's bytes are copied once, into one array, on the
  * caller's thread: what would make the copy a memcpy of warm cache lines is the first
  * write to fresh memory, which the system pays page by page (on the 2-core machine of
- * bench/threads.ts, 64 MiB of fresh memory copies in 44–60 ms, the same bytes into
+ * the repository's bench/threads.ts, 64 MiB of fresh memory copies in 44–60 ms, the same bytes into
  * memory written before in 7 ms: most of the caller's time in a parallel decode).
  *
  * So a worker makes the array and writes each of its pages once (`memory` job of

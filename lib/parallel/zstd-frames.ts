@@ -20,7 +20,8 @@
 import { ZstdFrameWalker } from '../codecs/zstd-frame-format.js'
 import { runOrdered } from './blocks.js'
 import { SizedGroups, type SizedGroup } from './cuts.js'
-import { ScratchBuffers, type JobRunner } from './jobs.js'
+import type { JobRunner } from './jobs.js'
+import { ScratchBuffers } from './scratch.js'
 import { ResultMemory } from './result-memory.js'
 
 /** A group of whole frames: `input[start..end)`, decoding to `size` bytes. */
