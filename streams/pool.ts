@@ -16,7 +16,7 @@
  */
 import { host } from '#worker-host'
 import { CodecError, type ErrorCode } from '../lib/errors.js'
-import type { Job, JobResult } from '../lib/parallel/jobs.js'
+import { jobTransfer, type Job, type JobResult } from '../lib/parallel/jobs.js'
 import { InputBuffers } from './input-buffers.js'
 import { workerFile } from './worker-file.js'
 import { READY, type HostedWorker } from './worker-host.js'
@@ -109,9 +109,8 @@ class WorkerPool {
     // memory a transfer would detach), transferred to the worker and handed back.
     const input = this.inputs.copy(job.input)
     return new Promise<JobResult>((resolve, reject) => {
-      // A job's `scratch` (memory handed back for its output to reuse) moves with it.
-      const scratch = 'scratch' in job && job.scratch ? [job.scratch] : []
-      const pending: Pending = { message: { id: this.nextId++, job: { ...job, input } }, transfer: [input.buffer, ...scratch], format: formatOf(job), resolve, reject }
+      // Memory given with the job (`scratch` for its output to reuse, an `xxh32` job's outputs) moves with it.
+      const pending: Pending = { message: { id: this.nextId++, job: { ...job, input } }, transfer: [input.buffer, ...jobTransfer(job)], format: formatOf(job), resolve, reject }
       if (signal) {
         if (signal.aborted) return reject(new CodecError('ABORTED', pending.format, 'the stream was cancelled'))
         const onAbort = () => {
@@ -240,7 +239,8 @@ class WorkerPool {
       error.message = e.message
       pending.reject(error)
     } else {
-      pending.resolve({ output: reply.output, check: reply.check, ...(reply.chunk ? { chunk: reply.chunk } : {}) })
+      const { id: _, input: __, ...result } = reply
+      pending.resolve(result)
     }
     this.pump()
     if (slot.jobs.length === 0 && !slot.ended) this.rest(slot)

@@ -23,26 +23,29 @@ export interface JobMessage {
 
 /** What the worker answers. */
 export type ReplyMessage = (
-  | { readonly id: number; readonly output: Uint8Array; readonly check: number; readonly chunk?: JobResult['chunk'] }
+  | ({ readonly id: number } & Pick<JobResult, 'output' | 'check' | 'chunk' | 'hash' | 'spare'>)
   | { readonly id: number; readonly error: { code: string; format: string; message: string; offset: number } }
 ) & {
   /** The job's input buffer, handed back (absent when the output lives in it). */
   readonly input?: ArrayBuffer
 }
 
-/** The job's input buffer, to hand back with a reply whose output is `own` (or an error): not when the output lives in it. */
-function inputBack(job: Job, own: Uint8Array | null): ArrayBuffer[] {
+/** The job's input buffer, to hand back with a reply whose output is `own` (or an error): not when the output lives in it or it is handed back already (`spare`). */
+function inputBack(job: Job, own: Uint8Array | null, spare?: readonly ArrayBuffer[]): ArrayBuffer[] {
   const buffer = job.input.buffer
-  return buffer instanceof ArrayBuffer && buffer.byteLength > 0 && buffer !== own?.buffer ? [buffer] : []
+  return buffer instanceof ArrayBuffer && buffer.byteLength > 0 && buffer !== own?.buffer && !spare?.includes(buffer) ? [buffer] : []
 }
 
 host.serve(async (message) => {
   const { id, job } = message as JobMessage
   try {
-    const { output, check, chunk, owned } = await runJob(job, codecs)
+    const { output, check, chunk, owned, hash, spare } = await runJob(job, codecs)
     const own = output.byteOffset === 0 && (owned || output.byteLength === output.buffer.byteLength) && output.buffer instanceof ArrayBuffer ? output : output.slice()
-    const back = inputBack(job, own)
-    return { reply: { id, output: own, check, ...(chunk ? { chunk } : {}), ...(back.length > 0 ? { input: back[0] } : {}) }, transfer: [own.buffer as ArrayBuffer, ...back] }
+    const back = inputBack(job, own, spare)
+    return {
+      reply: { id, output: own, check, ...(chunk ? { chunk } : {}), ...(hash ? { hash } : {}), ...(spare ? { spare } : {}), ...(back.length > 0 ? { input: back[0] } : {}) },
+      transfer: [own.buffer as ArrayBuffer, ...(spare ?? []), ...back],
+    }
   } catch (e) {
     const error =
       e instanceof CodecError

@@ -141,6 +141,28 @@ test('xxh32 known values and streaming equals one-shot', () => {
   assert.is(h.digest(), xxh32(data, 0, 1000, 12345))
 })
 
+test('xxh32 state saved and restored (through a structured clone, as to a worker) goes on where it stopped', () => {
+  const data = binarySlice(2_000_000, 50_021)
+  for (const seed of [0, 7]) {
+    const whole = xxh32(data, 0, data.length, seed)
+    // Cuts inside and at stripe boundaries, and a piece under one stripe.
+    for (const cuts of [[5], [16, 17, 30], [4096, 4100, 30_000], [1, 2, 3, 50_000]]) {
+      let h = new Xxh32(seed)
+      let from = 0
+      for (const to of [...cuts, data.length]) {
+        h.update(data, from, to)
+        h = Xxh32.restore(structuredClone(h.save()))
+        from = to
+      }
+      assert.is(h.digest(), whole, `seed ${seed}, cuts ${cuts.join()}`)
+    }
+    // Under 16 bytes in all: the digest's short form survives a restore too.
+    const short = new Xxh32(seed)
+    short.update(data, 0, 9)
+    assert.is(Xxh32.restore(short.save()).digest(), xxh32(data, 0, 9, seed))
+  }
+})
+
 // --- raw blocks ---
 
 test('encodeBlock/decodeBlock round trip; output fits maxCompressedSize', () => {

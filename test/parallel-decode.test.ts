@@ -157,8 +157,10 @@ test('lz4: frames from the lz4 CLI (independent, dependent, checksums, sizes, le
 test('one-shot parallel decodes hand the memory of outputs they copied to later jobs (scratch), same bytes', async () => {
   // A runner that records the scratch each job came with, and runs it inline.
   const seen: Array<ArrayBuffer | null> = []
+  const kinds: string[] = []
   const recording: JobRunner = (job: Job) => {
-    seen.push('scratch' in job ? (job.scratch ?? null) : null)
+    if (job.kind === 'lz4-blocks' || job.kind === 'decode') seen.push(job.scratch ?? null)
+    kinds.push(job.kind)
     return inline(job)
   }
   // LZ4 jobs aim at 1 MiB of output (lib/parallel/cuts.ts): enough input for several.
@@ -167,7 +169,8 @@ test('one-shot parallel decodes hand the memory of outputs they copied to later 
   assert.equal(await decodeLz4Frames(lz4, { maxOutputBytes: 2 ** 31 }, recording, 2), three)
   assert.ok(seen.length > 3, `${seen.length} jobs`)
   assert.equal(seen.slice(0, 2), [null, null], 'the first jobs in flight have no scratch yet')
-  assert.ok(seen.slice(2).every((s) => s instanceof ArrayBuffer), 'each later job reuses an output copied away')
+  assert.ok(seen.slice(2).every((s) => s instanceof ArrayBuffer), 'each later job reuses an output copied away (hashed first)')
+  assert.ok(kinds.includes('xxh32'), 'the content checksum is computed by xxh32 jobs')
   seen.length = 0
   const zstd = await encode('zstd', input, { blockSize: 256 * 1024 })
   const groups = zstdFrameGroups(zstd, 300_000)!
@@ -207,6 +210,34 @@ test('corrupted bytes: the serial decoder\'s error code and offset (the bytes wh
     await agree(format, data.subarray(0, 700_001), `${format} cut mid-stream`)
   }
   assert.ok(failures.size >= 2, `several kinds of failure: ${[...failures.keys()].join(', ')}`)
+})
+
+test('lz4 one-shot: the content checksums of several frames, computed by xxh32 jobs in order (hash-chain.ts); a wrong one: null (the serial decoder reports it)', async () => {
+  const kinds: string[] = []
+  const recording: JobRunner = (job: Job) => {
+    kinds.push(job.kind)
+    return inline(job)
+  }
+  // Enough content for 8 jobs or more (fewer hash on the caller's thread: lz4-frames.ts).
+  const big = join2(input, input, input)
+  const a = big.subarray(0, 4_000_000)
+  const b = big.subarray(4_000_000, 6_000_000)
+  const c = big.subarray(6_000_000)
+  // With, without and with a content checksum; an empty frame with one between.
+  const frames = [await encode('lz4', a, { blockSize: 65536 }), await encode('lz4', b, { blockSize: 65536, contentChecksum: false }), await encode('lz4', new Uint8Array(0)), await encode('lz4', c, { blockSize: 262144 })]
+  const all = join2(...frames)
+  assert.equal(await decodeLz4Frames(all, { maxOutputBytes: 2 ** 31 }, recording, 3), big)
+  assert.ok(kinds.filter((k) => k === 'xxh32').length >= 2, kinds.join())
+  // On workers: the hash jobs there, the outputs they hashed kept for the next jobs.
+  await warmWorkers(2, input)
+  for (let i = 0; i < 3; i++) assert.equal(await decode('lz4', all, { threads: 2 }), big)
+  // A content checksum changed in the last frame, then in the empty one.
+  for (const at of [all.length - 1, frames[0]!.length + frames[1]!.length + frames[2]!.length - 1]) {
+    const bad = all.slice()
+    bad[at] ^= 0x10
+    assert.is(await decodeLz4Frames(bad, { maxOutputBytes: 2 ** 31 }, recording, 3), null, `byte ${at}`)
+    assert.is(((await rejection(decode('lz4', bad, { threads: 2 }))) as CodecError).code, 'CHECKSUM_MISMATCH')
+  }
 })
 
 test('lz4: a wrong content checksum or content size: the serial decoder\'s error, one check for streams and one-shot (Lz4FrameChecks)', async () => {

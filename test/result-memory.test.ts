@@ -69,6 +69,7 @@ test('a stash at its bound waits for the memory; a failed memory job: the memory
   memory.put(piece(STASH_BYTES, 4), STASH_BYTES)
   const out = await memory.result(size - 1)
   assert.is(out.length, size - 1, 'a shorter result: its first bytes')
+  assert.is(out.buffer.byteLength, size - 1, 'a buffer of its own, not a view of a larger one')
   assert.is(out[0], 3)
   assert.is(out[size - 2], 4)
 })

@@ -145,4 +145,29 @@ export class Xxh32 {
     acc = (acc + (this.total % 0x100000000)) | 0
     return finish(acc, this.stripe, 0, this.stripeLength)
   }
+
+  /** The state as plain data (structured-clonable), to go on with `Xxh32.restore()`, on another thread, say. */
+  save(): Xxh32State {
+    return { seed: this.seed, lanes: [this.v1, this.v2, this.v3, this.v4], total: this.total, stripe: this.stripe.slice(0, this.stripeLength) }
+  }
+
+  /** A streaming state that goes on from `state` (made by `save()`). */
+  static restore(state: Xxh32State): Xxh32 {
+    const h = new Xxh32(state.seed)
+    ;[h.v1, h.v2, h.v3, h.v4] = state.lanes
+    h.total = state.total
+    h.stripe.set(state.stripe)
+    h.stripeLength = state.stripe.length
+    return h
+  }
+}
+
+/** A streaming xxHash32 state as data: `Xxh32.save()`, `Xxh32.restore()`. */
+export interface Xxh32State {
+  readonly seed: number
+  /** The four lane accumulators. */
+  readonly lanes: readonly [number, number, number, number]
+  readonly total: number
+  /** The bytes of a partial stripe (under 16). */
+  readonly stripe: Uint8Array
 }

@@ -118,11 +118,17 @@ export class ByteParts {
     this.length += bytes.length
   }
 
-  /** Everything kept, as one array; empties the list. */
+  /**
+   * Everything kept, as one array; empties the list. Parts that lie end to end in one
+   * buffer (every group of a one-shot input, cut from one array) come back as one view
+   * of it, not a copy: the pool copies a job's input once anyway, so a join here was a
+   * second copy, into fresh memory, on the caller's thread (issue 32).
+   */
   take(): Uint8Array {
     const parts = this.parts
     let out: Uint8Array
     if (parts.length === 1) out = parts[0]!
+    else if (adjacent(parts)) out = new Uint8Array(parts[0]!.buffer, parts[0]!.byteOffset, this.length)
     else {
       out = new Uint8Array(this.length)
       let at = 0
@@ -135,6 +141,16 @@ export class ByteParts {
     this.length = 0
     return out
   }
+}
+
+/** Whether each of `parts` starts in the same buffer where the one before it ends. */
+function adjacent(parts: readonly Uint8Array[]): boolean {
+  for (let i = 1; i < parts.length; i++) {
+    const a = parts[i - 1]!
+    const b = parts[i]!
+    if (b.buffer !== a.buffer || b.byteOffset !== a.byteOffset + a.length) return false
+  }
+  return true
 }
 
 /**

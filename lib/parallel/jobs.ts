@@ -21,7 +21,8 @@ import { CodecError } from '../errors.js'
 import { decodeInto } from '../decode-buffer.js'
 import type { Engine } from '../formats.js'
 import { decodeLz4Blocks } from './lz4-blocks-job.js'
-import { outputMemory } from './scratch.js'
+import { keepSpare, outputMemory } from './scratch.js'
+import { runHash, type HashJob, type HashResult } from './hash-job.js'
 import { Status } from '../status.js'
 import { loadDeflateTools } from './deflate-tools.js'
 import { encodeDeflateBlock, type DeflateBlockInput } from '../codecs/zlibng-block.js'
@@ -105,7 +106,19 @@ export interface MemoryJob {
 /** The page size the `memory` job writes at (4 KiB, the smallest of the systems sluice runs on; a larger page is written more than once). */
 const PAGE = 4096
 
-export type Job = DeflateBlockJob | EncodeJob | DecodeJob | Lz4BlocksJob | MemoryJob | InflateChunkJob | InflateResolveJob | ArrowDecodeJob | ArrowEncodeJob
+export type Job = DeflateBlockJob | EncodeJob | DecodeJob | Lz4BlocksJob | MemoryJob | HashJob | InflateChunkJob | InflateResolveJob | ArrowDecodeJob | ArrowEncodeJob
+
+export type { HashJob, HashResult } from './hash-job.js'
+
+/**
+ * The buffers a pool moves to the worker with `job`, besides its copied `input`: memory
+ * the job's output may reuse (`scratch`), an `xxh32` job's outputs. Each is the caller's
+ * to give away.
+ */
+export function jobTransfer(job: Job): ArrayBuffer[] {
+  if (job.kind === 'xxh32') return [...job.parts]
+  return 'scratch' in job && job.scratch ? [job.scratch] : []
+}
 
 export type { ArrowDecodeJob, ArrowEncodeJob } from '../arrow/body-jobs.js'
 export type { InflateChunkInfo, InflateChunkJob } from './inflate-chunk.js'
@@ -122,6 +135,10 @@ export interface JobResult {
    * its unused tail included, instead of copying `output` out of a shared buffer).
    */
   readonly owned?: boolean
+  /** An `xxh32` job's hash state and digests. */
+  readonly hash?: HashResult
+  /** Memory a job was given and gives back (outputs an `xxh32` job hashed and did not keep), for the caller's next jobs; a worker transfers it. */
+  readonly spare?: readonly ArrayBuffer[]
 }
 
 /**
@@ -162,6 +179,13 @@ export async function runJob(job: Job, codecs: CodecFactories): Promise<JobResul
       const output = new Uint8Array(job.size)
       for (let i = 0; i < output.length; i += PAGE) output[i] = 0
       return { output, check: 0, owned: true }
+    }
+    case 'xxh32': {
+      const hash = runHash(job)
+      // The outputs not kept here go back (a worker transfers them) for the caller's next jobs.
+      const spare = job.keep ? job.parts.filter((part) => !keepSpare(part)) : []
+      // A fresh empty output: a worker transfers the output's buffer.
+      return { output: new Uint8Array(0), check: 0, hash, owned: true, ...(spare.length > 0 ? { spare } : {}) }
     }
     case 'inflate-chunk': {
       const { output, info } = await (await (chunkJobs ??= import('./inflate-chunk.js'))).inflateChunk(job)

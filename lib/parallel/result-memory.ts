@@ -67,7 +67,11 @@ export class ResultMemory {
     return this.stashed >= STASH_BYTES ? this.arrived() : undefined
   }
 
-  /** The result, its first `length` bytes, once every output is in (`length` below `size`: a copy of them). */
+  /**
+   * The result, its first `length` bytes, once every output is in. Short of `size` (an
+   * LZ4 frame's last block decodes to less than its bound): a copy, as every one-shot
+   * result's buffer is its own, never a view of a larger one (lib/whole-buffer.ts).
+   */
   async result(length = this.size): Promise<Uint8Array> {
     await this.arrived()
     const bytes = this.bytes!
