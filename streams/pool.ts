@@ -10,7 +10,8 @@
  *
  * Jobs are plain data; the pool copies each job's `input` once into a buffer of its own
  * and transfers it (the caller's buffer is never detached), and the worker transfers
- * the output back: no SharedArrayBuffer, so no cross-origin isolation is needed.
+ * the output back, and that buffer with it for the next job's input (input-buffers.ts):
+ * no SharedArrayBuffer, so no cross-origin isolation is needed.
  *
  * A worker that fails (an uncaught error, running out of memory, an exit, a message
  * that cannot be read) fails the job it was running with a `CodecError` and is dropped;
@@ -19,6 +20,7 @@
 import { host } from '#worker-host'
 import { CodecError, type ErrorCode } from '../lib/errors.js'
 import { jobTransfer, type Job, type JobResult } from '../lib/parallel/jobs.js'
+import { InputBuffers } from './input-buffers.js'
 import { workerFile } from './worker-file.js'
 import { READY, type HostedWorker } from './worker-host.js'
 import type { JobMessage, ReplyMessage, WarmMessage } from './worker-entry.js'
@@ -76,6 +78,8 @@ class WorkerPool {
   private readonly slots: Slot[] = []
   private readonly queue: Pending[] = []
   private nextId = 1
+  /** Buffers workers handed back, for the inputs of later jobs. */
+  private readonly inputs = new InputBuffers()
   /** Why the last worker to start failed before it listened (null once one listens). */
   private startFailure: unknown = null
   /** What a worker that starts loads first: the latest job run while the pool warmed, its input left out. */
@@ -120,10 +124,9 @@ class WorkerPool {
         return this.run(job, signal)
       })
     }
-    // The one copy of the input: a buffer of the pool's own, transferred to the worker.
-    // `new Uint8Array(view)` copies; a Node Buffer's `slice()` would not (it is a view),
-    // and transferring it would detach the caller's memory.
-    const input = new Uint8Array(job.input)
+    // The one copy of the input: a buffer of the pool's own (never the caller's, whose
+    // memory a transfer would detach), transferred to the worker and handed back.
+    const input = this.inputs.copy(job.input)
     return new Promise<JobResult>((resolve, reject) => {
       // Memory given with the job (`scratch` for its output to reuse, an `xxh32` job's outputs) moves with it.
       const pending: Pending = { message: { id: this.nextId++, job: { ...job, input } }, transfer: [input.buffer, ...jobTransfer(job)], format: formatOf(job), resolve, reject }
@@ -208,6 +211,11 @@ class WorkerPool {
     return this.slots.filter((s) => s.ready).length
   }
 
+  /** Input buffers workers handed back, kept for later jobs (for tests). */
+  get inputsKept(): number {
+    return this.inputs.kept
+  }
+
   /** Jobs waiting for a worker (for tests). */
   get queued(): number {
     return this.queue.length
@@ -277,13 +285,14 @@ class WorkerPool {
     if (at < 0) return
     const pending = slot.jobs.splice(at, 1)[0]!
     this.jobsOnWorkers++
+    if (reply.input) this.inputs.give(reply.input)
     if ('error' in reply) {
       const e = reply.error
       const error = new CodecError(e.code as ErrorCode, e.format, '', e.offset)
       error.message = e.message
       pending.reject(error)
     } else {
-      const { id: _, ...result } = reply
+      const { id: _, input: __, ...result } = reply
       pending.resolve(result)
     }
     this.pump()
@@ -309,6 +318,8 @@ class WorkerPool {
     clearTimeout(slot.idle)
     const i = this.slots.indexOf(slot)
     if (i >= 0) this.slots.splice(i, 1)
+    // No worker left (idle, or closed): the memory kept for inputs goes too.
+    if (this.slots.length === 0) this.inputs.clear()
     slot.worker.terminate()
   }
 

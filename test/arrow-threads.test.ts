@@ -109,21 +109,24 @@ async function failure(f: () => unknown): Promise<CodecError> {
   throw new Error('expected a CodecError')
 }
 
-/** The decoded size of the largest batch body of `bytes` (each must pass MIN_PARALLEL_BYTES to reach the workers). */
-function largestDecodedBody(bytes: Uint8Array): number {
+/** The decoded size of each compressed batch body of `bytes`, in order. */
+function decodedBodies(bytes: Uint8Array): number[] {
   const framer = new IpcFramer(2 ** 31)
   let pos = 0
-  let most = 0
+  const sizes: number[] = []
   while (!framer.ended && framer.transform(bytes.subarray(pos), true) === Status.Done) {
     pos += framer.consumed
     const batch = framer.message?.batch
     if (!batch || batch.compression < 0) continue
     let n = 0
     batch.bufferOffsets.forEach((off, i) => { if (batch.bufferLengths[i]! >= 8) n += Math.max(0, readInt64(framer.body!, off)) })
-    most = Math.max(most, n)
+    sizes.push(n)
   }
-  return most
+  return sizes
 }
+
+/** The decoded size of the largest batch body of `bytes` (each must pass MIN_PARALLEL_BYTES to reach the workers). */
+const largestDecodedBody = (bytes: Uint8Array): number => Math.max(0, ...decodedBodies(bytes))
 
 test('the batches are large enough to reach the workers', async () => {
   const ours = await ourWrite(table, { compression: 'zstd' })
@@ -174,6 +177,33 @@ test('our ZSTD and LZ4 streams and files: threads: 2 reads the same table as thr
     }
   }
   assert.ok(jobsRun() > before, 'the buffers went to jobs')
+})
+
+test('once a large body went to the workers, a smaller later one (from 128 KiB) goes too', async () => {
+  // Batches of 32,768 and 12,000 rows (the dictionary's message comes first, small).
+  const two = wideTable(BATCH + 12_000)
+  const bytes = await ourWrite(two, { compression: 'zstd' })
+  const sizes = decodedBodies(bytes)
+  const [first, last] = sizes.slice(-2) as [number, number]
+  assert.ok(first >= MIN_PARALLEL_BYTES && last >= 128 * 1024 && last < MIN_PARALLEL_BYTES, String(sizes))
+  const firstOnly = await ourWrite(new Table([two.batches[0]!]), { compression: 'zstd' })
+  assert.equal(decodedBodies(firstOnly).slice(-1), [first])
+  const one = await readArrow(bytes)
+  // Workers listening: no job runs on this thread while the pool warms.
+  for (let i = 0; i < 300 && workerPool().readyWorkers < 2; i++) await readArrow(firstOnly, { threads: 2 })
+  assert.ok(workerPool().readyWorkers >= 2)
+  let before = jobsRun()
+  await readArrow(firstOnly, { threads: 2 })
+  const jobsOfFirst = jobsRun() - before
+  before = jobsRun()
+  const read = await readArrow(bytes, { threads: 2 })
+  assert.is(jobsRun() - before, jobsOfFirst + 1, 'the last batch was one job')
+  assert.is(sameBuffers(read, one), null)
+  // A stream of small bodies alone stays on this thread.
+  before = jobsRun()
+  const small = await ourWrite(new Table([two.batches[1]!]), { compression: 'zstd' })
+  assert.is(diffTables(await readArrow(small, { threads: 2 }), new Table([two.batches[1]!])), null)
+  assert.is(jobsRun() - before, 0)
 })
 
 test('a small table (below MIN_PARALLEL_BYTES) reads the same through the inline jobs', async () => {

@@ -117,6 +117,23 @@ test('a Node Buffer (whose slice() is a view, not a copy) is copied too: never d
   assert.equal(new Uint8Array(input), big)
 })
 
+test('workers hand input buffers back; later calls copy their inputs into them and give the same bytes', async () => {
+  await closeWorkers()
+  await warmWorkers(2, big)
+  const first = await encode('gzip', big, { threads: 2 })
+  assert.ok(workerPool().inputsKept > 0, 'input buffers came back')
+  // Shorter inputs than the buffers kept, then longer ones: each job sees exactly its bytes.
+  const half = big.subarray(0, big.length >> 1)
+  assert.equal(new Uint8Array(gunzipSync(await encode('gzip', half, { threads: 2 }))), half)
+  assert.equal(await encode('gzip', big, { threads: 2 }), first)
+  const frames = await encode('zstd', big, { threads: 2, blockSize: 65536 })
+  assert.equal(await decode('zstd', frames, { threads: 2 }), big)
+  // No worker left, nothing kept.
+  await closeWorkers()
+  assert.is(workerPool().inputsKept, 0)
+  await warmWorkers(2, big)
+})
+
 test('a worker that dies mid-job fails the call with a CodecError, and the next call gets a new worker', async () => {
   const pending = encode('zstd', big, { threads: 2, blockSize: 65536, level: 9 })
   // Let the jobs reach the workers, then end one as a crash would.

@@ -38,7 +38,8 @@ export interface ArrowReadOptions {
    * decodes the compressed buffers of each record batch (LZ4_FRAME or ZSTD bodies) as
    * jobs on that many workers of the realm's pool, each into its exact size, batches
    * still in order and at most about `2 × threads` jobs in flight; a batch whose
-   * buffers total less than 1 MiB decodes on the caller's thread. `'auto'`: the
+   * buffers total less than 1 MiB decodes on the caller's thread, unless an earlier
+   * batch of 1 MiB or more went to the workers (then down to 128 KiB). `'auto'`: the
    * runtime's cores (at most 16; 1 on workerd). The batches are the same whatever
    * `threads`. A runtime without workers (workerd) refuses a number above 1 with
    * `ENGINE_UNAVAILABLE` when the first compressed batch is read (`readArrow()`

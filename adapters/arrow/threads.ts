@@ -4,15 +4,26 @@
  * users who never ask do not load the worker pool (streams/runner-for.ts). Resolves
  * `threads` (`'auto'`, and `ENGINE_UNAVAILABLE` where the runtime has no workers) and
  * runs body buffers as jobs (lib/arrow/body-parallel.ts) on runners from
- * `runnerFor()`, which keeps small bodies on the caller's thread.
+ * `runnerFor()`, which keeps small bodies on the caller's thread until a large one
+ * started the pool (`SMALL_BODY_BYTES`).
  */
 import type { Decoder } from '../../lib/codec.js'
 import { decodeBodyBuffersParallel, layoutBodyParallel } from '../../lib/arrow/body-parallel.js'
 import type { Body, BodyBuffers } from '../../lib/arrow/body-write.js'
 import type { RecordBatchDesc } from '../../lib/arrow/metadata.js'
 import type { JobRunner } from '../../lib/parallel/jobs.js'
+import { MIN_PARALLEL_BYTES } from '../../lib/options.js'
 import { runnerFor } from '../../streams/runner-for.js'
 import { checkThreads } from '../../streams/threads.js'
+
+/**
+ * Bodies below `MIN_PARALLEL_BYTES` go to the workers too once a body of that size did
+ * (the pool is started and the stream is large), down to this size: decoded here they
+ * are the caller's time (the last, shorter batch of a 1M-row table written in 65,536-row
+ * batches is about a fiftieth of its decoding), while a job's round trip costs about
+ * 0.1 ms, about what 128 KiB of zstd takes to decode.
+ */
+const SMALL_BODY_BYTES = 128 * 1024
 
 /** Body decoding and encoding on `threads` threads. */
 export interface ArrowThreads {
@@ -36,8 +47,10 @@ export function arrowThreads(value: unknown, signal?: AbortSignal): ArrowThreads
   // One cap on the jobs in flight for all of this reader's or writer's bodies: the
   // reader decodes the next message's while the caller takes the current one.
   const slots = new Slots(inFlight)
+  let large = false
   const runner = (bytes: number): JobRunner => {
-    const run = runnerFor(threads, bytes, signal)
+    const run = runnerFor(threads, large && bytes >= SMALL_BODY_BYTES ? Math.max(bytes, MIN_PARALLEL_BYTES) : bytes, signal)
+    if (bytes >= MIN_PARALLEL_BYTES) large = true
     return async (job) => {
       await slots.take()
       try {
