@@ -5,7 +5,7 @@
  * a later job's input is copied into it. A new buffer per job costs the caller's thread
  * an allocation, the first write of its pages when the allocator hands out memory it
  * returned to the system, and the collector's work for one more external buffer: reading
- * the Arrow file of bench/threads.ts (16 MiB of ZSTD IPC in 64 jobs) with `threads: 2`,
+ * the Arrow file of the repository's bench/threads.ts (16 MiB of ZSTD IPC in 64 jobs) with `threads: 2`,
  * buffers used again took the caller's thread from 27.6 to 18.4 ms of CPU per read and
  * the whole process from 151.8 to 138.6 ms (medians of 6 interleaved runs, load 6-7).
  *
