@@ -24,8 +24,8 @@ import { ResultMemory } from './result-memory.js'
  * pass in order, cannot run beside the decoding; the caller's thread hashes each output
  * while it waits for the next, and the jobs' messages and transfers cost more than they
  * take off it (measured on the machine of the repository's bench/threads.ts: a 6 MiB
- * frame in 2 jobs 8.5 -> 12.6 ms, 16 MiB of 4 MiB blocks in 5 jobs 21.6 -> 22.3 ms, CPU +4-5 ms with the hash on
- * workers).
+ * frame in 2 jobs 8.5 -> 12.6 ms, 16 MiB of 4 MiB blocks in 5 jobs 21.6 -> 22.3 ms,
+ * CPU +4-5 ms with the hash on workers).
  */
 const MIN_HASH_CHAIN_JOBS = 8
 
