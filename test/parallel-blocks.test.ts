@@ -260,30 +260,6 @@ test('runOrdered: results in order, at most inFlight started, a failure waits fo
   assert.is(running, 0, 'no job left running after the failure')
 })
 
-test('LZ4 block mode over 8 jobs or more: the content checksum by xxh32 jobs in order gives the serial frame, byte for byte', async () => {
-  // 12 jobs of 1 MiB (lib/parallel/block-options.ts LZ4_JOB_BYTES): the lib files three times.
-  const lib = filesCorpus(join(root, 'node_modules/typescript/lib'), 4 * 1024 * 1024, /\.d\.ts$/)
-  const big = new Uint8Array(Buffer.concat([lib, lib, lib]))
-  assert.ok(big.length >= 8 * 1024 * 1024, `${big.length} bytes`)
-  const kinds: string[] = []
-  // A runner whose "worker" runs jobs here and records their kinds.
-  const recorded = (job: Job) => {
-    kinds.push(job.kind)
-    return runJob(job)
-  }
-  const withWorker = Object.assign((job: Job) => runJob(job), { onWorker: () => recorded })
-  const plan = blockPlan('lz4', 65536, {})!
-  const out = await encodeBlocks(plan, big, withWorker, 4)
-  assert.ok(kinds.filter((k) => k === 'xxh32').length >= 1, 'the checksum went to xxh32 jobs')
-  assert.equal(out, await encodeBlocks(plan, big, runJob, 4), 'the same frame as the checksum computed here')
-  assert.equal(await decode('lz4', out), big)
-  // Without a content checksum: no xxh32 job.
-  kinds.length = 0
-  await encodeBlocks(blockPlan('lz4', 65536, { contentChecksum: false })!, big, withWorker, 4)
-  assert.is(kinds.length, 0)
-  if (requireCli('lz4')) assert.equal(runCli('lz4', ['-dc'], out), big)
-})
-
 test('checkBlockSize: ranges per family, none for formats without block mode', async () => {
   assert.is(checkBlockSize('gzip', undefined), undefined)
   assert.is(checkBlockSize('gzip', 32768), 32768)

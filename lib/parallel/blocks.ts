@@ -35,8 +35,6 @@ import { Xxh32 } from '../codecs/xxhash32.js'
 import { FLG_BLOCK_CHECKSUM, FLG_BLOCK_INDEPENDENCE, FLG_CONTENT_CHECKSUM, MAX_HEADER_LENGTH, writeFrameHeader } from '../codecs/lz4-frame-format.js'
 import { adler32Combine, crc32Combine } from './combine.js'
 import type { Job, JobResult, JobRunner } from './jobs.js'
-import { HashChain, MIN_HASH_CHAIN_JOBS } from './hash-chain.js'
-import { outputMemory, ScratchBuffers } from './scratch.js'
 
 import { blockFamily, DEFLATE_WINDOW, LZ4_JOB_BYTES, type BlockPlan, type Family } from './block-options.js'
 
@@ -123,14 +121,6 @@ export class BlockEncoder {
   private readonly contentChecksum: boolean
   private readonly contentSize: number
   private readonly hash = new Xxh32()
-  /**
-   * LZ4 with a content checksum: the inputs of the jobs not yet taken, hashed as their
-   * results are taken (`take()`), so that the jobs go to the workers at once instead of
-   * waiting for a pass over all the input (a one-shot call cuts every job first).
-   */
-  private readonly unhashed: Uint8Array[] = []
-  /** The content checksum comes from elsewhere (`hashElsewhere()`), given to `trailer()`. */
-  private elsewhere = false
   private readonly jobOptions: Readonly<Record<string, unknown>>
 
   /** `tools`: the deflate family's (`loadDeflateTools()`; `BlockEncoder.open` loads them), null for zstd and LZ4. */
@@ -203,29 +193,12 @@ export class BlockEncoder {
     this.total += length
     if (this.wrapper === 'gzip') this.sum = crc32Combine(this.sum, result.check, length)
     else if (this.wrapper === 'zlib') this.sum = adler32Combine(this.sum, result.check, length)
-    if (this.family === 'lz4') {
-      if (this.contentChecksum && !this.elsewhere) this.hash.update(this.unhashed.shift()!)
-      return result.output.subarray(LZ4_PLAIN_HEADER, result.output.length - LZ4_END_MARK)
-    }
+    if (this.family === 'lz4') return result.output.subarray(LZ4_PLAIN_HEADER, result.output.length - LZ4_END_MARK)
     return result.output
   }
 
-  /** Whether the frame ends with a checksum of all the input (LZ4's content checksum). */
-  get hashesContent(): boolean {
-    return this.family === 'lz4' && this.contentChecksum
-  }
-
-  /**
-   * The content checksum is computed elsewhere, over the jobs' inputs in order (a
-   * one-shot call hands it to workers, `encodeBlocks`), and given to `trailer()`.
-   */
-  hashElsewhere(): void {
-    this.elsewhere = true
-    this.unhashed.length = 0
-  }
-
-  /** What goes after the last job's output (once every job was taken); `contentHash`: the content checksum, after `hashElsewhere()`. */
-  trailer(contentHash?: number): Uint8Array {
+  /** What goes after the last job's output (once every job was taken). */
+  trailer(): Uint8Array {
     if (this.wrapper === 'gzip') {
       const t = new Uint8Array(8)
       writeU32LE(t, 0, this.sum)
@@ -236,10 +209,7 @@ export class BlockEncoder {
     if (this.family !== 'lz4') return EMPTY
     if (this.contentSize >= 0 && this.contentSize !== this.total) throw new CodecError('INVALID_OPTION', this.format, `input of ${this.total} bytes does not match contentSize ${this.contentSize}`)
     const t = new Uint8Array(this.contentChecksum ? 8 : 4)
-    if (this.contentChecksum) {
-      if (this.elsewhere && contentHash === undefined) throw new CodecError('INVALID_OPTION', this.format, 'trailer(): the content checksum computed elsewhere was not given')
-      writeU32LE(t, 4, this.elsewhere ? contentHash! : this.hash.digest())
-    }
+    if (this.contentChecksum) writeU32LE(t, 4, this.hash.digest())
     return t
   }
 
@@ -273,7 +243,7 @@ export class BlockEncoder {
     const block = this.takeInput(n)
     if (this.family === 'zstd') return { kind: 'encode', format: this.format, options: this.options, input: block }
     if (this.family === 'lz4') {
-      if (this.contentChecksum && !this.elsewhere) this.unhashed.push(block)
+      if (this.contentChecksum) this.hash.update(block)
       return { kind: 'encode', format: this.format, options: this.jobOptions, input: block }
     }
     // deflate: the history and the block in one array (a view when they are adjacent in
@@ -307,44 +277,12 @@ export async function encodeBlocks(plan: BlockPlan, bytes: Uint8Array, run: JobR
   const jobs = [...encoder.push(bytes), ...encoder.end()]
   const parts: Uint8Array[] = [encoder.header()]
   let total = parts[0]!.length
-  // LZ4's content checksum over many jobs with a worker listening: on workers, in order
-  // (hash-chain.ts), over copies of the jobs' inputs made into memory used before.
-  const content = encoder.hashesContent && jobs.length >= MIN_HASH_CHAIN_JOBS && run.onWorker?.() ? new ContentHash(run, plan.format) : null
-  if (content) encoder.hashElsewhere()
-  await runOrdered(jobs.length, (i) => jobs[i]!, run, inFlight, (i, r) => {
+  await runOrdered(jobs.length, (i) => jobs[i]!, run, inFlight, (_, r) => {
     const out = encoder.take(r)
     parts.push(out)
     total += out.length
-    return content?.add(jobs[i]!.input)
   })
-  const trailer = encoder.trailer(content ? await content.digest() : undefined)
+  const trailer = encoder.trailer()
   parts.push(trailer)
   return joinBytes(parts, total + trailer.length)
-}
-
-/** The XXH32 of a one-shot call's input, computed on workers in order (hash-chain.ts) over copies of its pieces. */
-class ContentHash {
-  private readonly scratch = new ScratchBuffers()
-  private readonly chain: HashChain
-  private value = 0
-
-  constructor(run: JobRunner, format: Format) {
-    this.chain = new HashChain(run, format, (digest) => (this.value = digest), (spent) => this.scratch.give(spent))
-    this.chain.reset()
-  }
-
-  /** The next piece of the input (copied: the caller's bytes stay theirs); a promise when the pieces out reach the chain's bound. */
-  add(piece: Uint8Array): Promise<void> | undefined {
-    const copy = outputMemory(this.scratch.take(), piece.length)
-    copy.set(piece)
-    this.chain.part()
-    this.chain.arrive(copy)
-    return this.chain.backlog()
-  }
-
-  async digest(): Promise<number> {
-    this.chain.digest()
-    await this.chain.done()
-    return this.value
-  }
 }

@@ -18,17 +18,6 @@ import type { JobResult, JobRunner } from './jobs.js'
 import { HASH_DIGEST, HASH_RESET } from './hash-job.js'
 import { STASH_BYTES } from './result-memory.js'
 
-/**
- * Jobs a one-shot call needs for its content checksums to run on workers (measured on
- * decoding; encoding's jobs are of the same size): with fewer, the outputs come back nearly together and the hash, one
- * pass in order, cannot run beside the decoding; the caller's thread hashes each output
- * while it waits for the next, and the jobs' messages and transfers cost more than they
- * take off it (measured on the machine of the repository's bench/threads.ts: a 6 MiB
- * frame in 2 jobs 8.5 -> 12.6 ms, 16 MiB of 4 MiB blocks in 5 jobs 21.6 -> 22.3 ms,
- * CPU +4-5 ms with the hash on workers).
- */
-export const MIN_HASH_CHAIN_JOBS = 8
-
 const EMPTY = new Uint8Array(0)
 /** A step waiting for its output's bytes. */
 const PART = -3

@@ -15,8 +15,19 @@ import type { Cut, FrameEndCut, FrameStartCut, JobCut } from './cuts.js'
 import type { JobRunner, Lz4BlocksJob } from './jobs.js'
 import { ScratchBuffers } from './scratch.js'
 import { Lz4Cutter } from './lz4-cutter.js'
-import { HashChain, MIN_HASH_CHAIN_JOBS } from './hash-chain.js'
+import { HashChain } from './hash-chain.js'
 import { ResultMemory } from './result-memory.js'
+
+/**
+ * Jobs a one-shot decode needs for its content checksums to run on workers
+ * (hash-chain.ts): with fewer, the outputs come back nearly together and the hash, one
+ * pass in order, cannot run beside the decoding; the caller's thread hashes each output
+ * while it waits for the next, and the jobs' messages and transfers cost more than they
+ * take off it (measured on the machine of the repository's bench/threads.ts: a 6 MiB
+ * frame in 2 jobs 8.5 -> 12.6 ms, 16 MiB of 4 MiB blocks in 5 jobs 21.6 -> 22.3 ms,
+ * CPU +4-5 ms with the hash on workers).
+ */
+const MIN_HASH_CHAIN_JOBS = 8
 
 /**
  * The checks the serial decoder makes on a frame's content, made on the outputs of its
