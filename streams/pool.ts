@@ -19,7 +19,7 @@
  */
 import { host } from '#worker-host'
 import { CodecError, type ErrorCode } from '../lib/errors.js'
-import { jobTransfer, type Job, type JobResult } from '../lib/parallel/jobs.js'
+import { jobFormat, jobTransfer, type Job, type JobResult } from '../lib/parallel/jobs.js'
 import { InputBuffers } from './input-buffers.js'
 import { workerFile } from './worker-file.js'
 import { READY, type HostedWorker } from './worker-host.js'
@@ -59,7 +59,6 @@ interface Slot {
   ended: boolean
 }
 
-const formatOf = (job: Job): string => ('format' in job ? job.format : job.kind === 'memory' ? 'threads' : 'deflate-raw')
 
 /** A job no other is queued behind on its worker (lib/parallel/jobs.ts `MemoryJob`). */
 const alone = (p: Pending): boolean => p.message.job.kind === 'memory'
@@ -129,7 +128,7 @@ class WorkerPool {
     const input = this.inputs.copy(job.input)
     return new Promise<JobResult>((resolve, reject) => {
       // Memory given with the job (`scratch` for its output to reuse, an `xxh32` job's outputs) moves with it.
-      const pending: Pending = { message: { id: this.nextId++, job: { ...job, input } }, transfer: [input.buffer, ...jobTransfer(job)], format: formatOf(job), resolve, reject }
+      const pending: Pending = { message: { id: this.nextId++, job: { ...job, input } }, transfer: [input.buffer, ...jobTransfer(job)], format: jobFormat(job), resolve, reject }
       if (signal) {
         if (signal.aborted) return reject(new CodecError('ABORTED', pending.format, 'the stream was cancelled'))
         const onAbort = () => {

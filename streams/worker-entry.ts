@@ -11,7 +11,7 @@
  */
 import { host } from '#worker-host'
 import { CodecError } from '../lib/errors.js'
-import { runJob, type Job, type CodecFactories, type JobResult } from '../lib/parallel/jobs.js'
+import { jobFormat, runJob, type Job, type CodecFactories, type JobResult } from '../lib/parallel/jobs.js'
 import { createDecoder, createEncoder } from '../lib/registry.js'
 import { warmUp } from './warm-up.js'
 
@@ -68,7 +68,7 @@ host.serve(async (message) => {
     const error =
       e instanceof CodecError
         ? { code: e.code, format: e.format, message: e.message, offset: e.offset }
-        : { code: 'ENGINE_UNAVAILABLE', format: 'format' in job ? job.format : 'deflate-raw', message: `the worker's job failed: ${e instanceof Error ? e.message : String(e)}`, offset: -1 }
+        : { code: 'ENGINE_UNAVAILABLE', format: jobFormat(job), message: `the worker's job failed: ${e instanceof Error ? e.message : String(e)}`, offset: -1 }
     const back = inputBack(job, null)
     return { reply: { id, error, ...(back.length > 0 ? { input: back[0] } : {}) }, transfer: back }
   }

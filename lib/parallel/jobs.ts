@@ -110,6 +110,11 @@ export type Job = DeflateBlockJob | EncodeJob | DecodeJob | Lz4BlocksJob | Memor
 
 export type { HashJob, HashResult } from './hash-job.js'
 
+/** The format a job's errors name: its own, else (deflate blocks, chunks, markers: raw deflate) `'deflate-raw'`, or `'threads'` for the pool's `memory` job. */
+export function jobFormat(job: Job): string {
+  return 'format' in job ? job.format : job.kind === 'memory' ? 'threads' : 'deflate-raw'
+}
+
 /**
  * The buffers a pool moves to the worker with `job`, besides its copied `input`: memory
  * the job's output may reuse (`scratch`), an `xxh32` job's outputs. Each is the caller's

@@ -3,8 +3,9 @@
  * orders and hands out"). A result's bytes are copied once, into one array, on the
  * caller's thread: what would make the copy a memcpy of warm cache lines is the first
  * write to fresh memory, which the system pays page by page (on the 2-core machine of
- * the repository's bench/threads.ts, 64 MiB of fresh memory copies in 44–60 ms, the same bytes into
- * memory written before in 7 ms: most of the caller's time in a parallel decode).
+ * the repository's bench/threads.ts, 64 MiB of fresh memory copies in 44–60 ms, the
+ * same bytes into memory written before in 7 ms: most of the caller's time in a
+ * parallel decode).
  *
  * So a worker makes the array and writes each of its pages once (`memory` job of
  * jobs.ts), then transfers it: a move, no copy, and the pages stay written. The
@@ -32,15 +33,13 @@ export class ResultMemory {
   private stash: Array<[Uint8Array, number]> = []
   private stashed = 0
   private readonly arriving: Promise<void> | null = null
-  /** Called with each output once it is copied in (its buffer may serve again). */
-  private readonly copied: (output: Uint8Array) => void
 
+  /** `copied`: called with each output once it is copied in (its buffer may serve again). */
   constructor(
     private readonly size: number,
     run: JobRunner,
-    copied: (output: Uint8Array) => void = () => {},
+    private readonly copied: (output: Uint8Array) => void = () => {},
   ) {
-    this.copied = copied
     const onWorker = run.onWorker?.()
     if (!onWorker || size < MIN_PREPARED_BYTES) {
       this.bytes = new Uint8Array(size)
